@@ -1,0 +1,84 @@
+/**
+ * Turns rsmq-style constructor options into node-redis v4 client options. rsmq users hold
+ * v3-style keys (`host`, `port`, `db`, `password`, `tls`, `connect_timeout`); v4 keys (`socket`,
+ * `database`, `username`, `disableOfflineQueue`, ...) are accepted as they are.
+ */
+import type { RedisClientOptions } from "redis";
+
+/** Keys that belong to the queue, not to the connection. */
+const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options"]);
+
+/** node-redis v4 options passed through unchanged. */
+const V4_KEYS = new Set([
+  "url",
+  "username",
+  "password",
+  "name",
+  "database",
+  "commandsQueueMaxLength",
+  "disableOfflineQueue",
+  "readonly",
+  "pingInterval",
+  "disableClientInfo",
+  "clientInfoTag",
+  "isolationPoolOptions",
+]);
+
+type Options = Record<string, unknown>;
+type SocketOptions = Record<string, unknown>;
+
+/** Reads one layer of options (the nested `options` object, or the top level). */
+function translateLayer(layer: Options, into: Options, socket: SocketOptions): void {
+  for (const [key, value] of Object.entries(layer)) {
+    if (value === undefined || value === null || QUEUE_KEYS.has(key)) continue;
+    switch (key) {
+      case "host":
+      case "path":
+        socket[key] = value;
+        break;
+      case "port":
+        socket.port = Number(value);
+        break;
+      case "connect_timeout":
+        socket.connectTimeout = Number(value);
+        break;
+      case "tls":
+        // v3 takes a TLS options object; v4 takes `tls: true` with those options on `socket`.
+        Object.assign(socket, typeof value === "object" ? value : {}, { tls: true });
+        break;
+      case "socket":
+        Object.assign(socket, value);
+        break;
+      case "db":
+        into.database = Number(value);
+        break;
+      case "user":
+        into.username = value;
+        break;
+      case "enable_offline_queue":
+        into.disableOfflineQueue = value === false;
+        break;
+      default:
+        if (V4_KEYS.has(key)) into[key] = value;
+    }
+  }
+}
+
+/**
+ * Client options for a connection this library opens. Top-level keys win over the nested
+ * `options` object; host and port fall back to rsmq's defaults when neither layer names a
+ * server (a `url` always wins, as in node-redis).
+ */
+export function toClientOptions(topLevel: Options): RedisClientOptions {
+  const options: Options = {};
+  const socket: SocketOptions = {};
+  const nested = topLevel.options;
+  if (nested && typeof nested === "object") translateLayer(nested as Options, options, socket);
+  translateLayer(topLevel, options, socket);
+  if (socket.path === undefined) {
+    socket.host ??= "127.0.0.1";
+    socket.port ??= 6379;
+  }
+  options.socket = socket;
+  return options as RedisClientOptions;
+}

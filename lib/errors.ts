@@ -1,0 +1,43 @@
+/**
+ * The errors rsmq 0.12.4 reports, with the same `name` and `message`, so code that matches on
+ * `err.name` keeps working. They are plain `Error` objects, as rsmq's are.
+ */
+
+/** Every error name this package reports for bad input or a missing/existing queue. */
+export type RsmqErrorName =
+  | "noAttributeSupplied"
+  | "missingParameter"
+  | "invalidFormat"
+  | "invalidValue"
+  | "messageNotString"
+  | "messageTooLong"
+  | "queueNotFound"
+  | "queueExists";
+
+/** Builds an Error whose `name` is one of rsmq's error names. */
+export function rsmqError(name: RsmqErrorName, message: string): Error {
+  const error = new Error(message);
+  error.name = name;
+  return error;
+}
+
+export const queueNotFound = (): Error => rsmqError("queueNotFound", "Queue not found");
+export const queueExists = (): Error => rsmqError("queueExists", "Queue exists");
+export const messageTooLong = (): Error => rsmqError("messageTooLong", "Message too long");
+
+/**
+ * Scripts report expected failures as small negative integers (see the headers in lua/);
+ * this is the one place they become errors.
+ */
+export function errorForScriptCode(code: number): Error {
+  switch (code) {
+    case -1:
+      return queueNotFound();
+    case -2:
+      return queueExists();
+    case -3:
+      return messageTooLong();
+    default:
+      return new Error(`rsmq-next: unexpected script reply ${code}`);
+  }
+}

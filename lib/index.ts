@@ -1,0 +1,42 @@
+/**
+ * The package entry. `require("rsmq-next")` returns the RedisSMQ class itself, as
+ * `require("rsmq")` does; `import RedisSMQ from "rsmq-next"` works from TypeScript and ESM, and the
+ * public types are importable by name or as `RedisSMQ.QueueMessage`, as with rsmq.
+ */
+import { RedisSMQ as RedisSMQClass } from "./redis-smq";
+import type * as Types from "./types";
+import type { RedisSMQEvents as Events } from "./redis-smq";
+import type { RsmqErrorName as ErrorName } from "./errors";
+
+// The class doubles as the module object, so default and named imports find it under both names.
+Object.defineProperty(RedisSMQClass, "default", { value: RedisSMQClass });
+Object.defineProperty(RedisSMQClass, "RedisSMQ", { value: RedisSMQClass });
+
+declare namespace RedisSMQ {
+  export type Callback<T> = Types.Callback<T>;
+  export type ConstructorOptions = Types.ConstructorOptions;
+  export type CreateQueueOptions = Types.CreateQueueOptions;
+  export type DeleteQueueOptions = Types.DeleteQueueOptions;
+  export type GetQueueAttributesOptions = Types.GetQueueAttributesOptions;
+  export type SetQueueAttributesOptions = Types.SetQueueAttributesOptions;
+  export type SendMessageOptions = Types.SendMessageOptions;
+  export type ReceiveMessageOptions = Types.ReceiveMessageOptions;
+  export type PopMessageOptions = Types.PopMessageOptions;
+  export type DeleteMessageOptions = Types.DeleteMessageOptions;
+  export type ChangeMessageVisibilityOptions = Types.ChangeMessageVisibilityOptions;
+  export type QueueMessage = Types.QueueMessage;
+  export type QueueAttributes = Types.QueueAttributes;
+  export type ReceiveOrNextDue = Types.ReceiveOrNextDue;
+  export type RedisSMQEvents = Events;
+  export type RsmqErrorName = ErrorName;
+}
+
+type RedisSMQ = RedisSMQClass;
+const RedisSMQ = RedisSMQClass as typeof RedisSMQClass & {
+  /** The class itself, for `import RedisSMQ from "rsmq-next"` without esModuleInterop. */
+  readonly default: typeof RedisSMQClass;
+  /** The class itself, for `import { RedisSMQ } from "rsmq-next"`. */
+  readonly RedisSMQ: typeof RedisSMQClass;
+};
+
+export = RedisSMQ;

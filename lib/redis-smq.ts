@@ -1,0 +1,198 @@
+/**
+ * RedisSMQ: rsmq 0.12.4's API and data layout on node-redis v4, every queue operation one script
+ * call (one command, one round trip) that reads the queue's settings and the server's clock itself.
+ */
+import { EventEmitter } from "events";
+import type { RedisClientType } from "redis";
+import { settle, withCallback } from "./callbacks";
+import { Connection } from "./connection/connection";
+import { changeMessageVisibility } from "./commands/change-message-visibility";
+import type { Command } from "./commands/command";
+import { createQueue } from "./commands/create-queue";
+import { deleteMessage } from "./commands/delete-message";
+import { deleteQueue } from "./commands/delete-queue";
+import { getQueueAttributes } from "./commands/get-queue-attributes";
+import { popMessage } from "./commands/pop-message";
+import { receiveMessages } from "./commands/receive-message";
+import { sendMessage } from "./commands/send-message";
+import { setQueueAttributes } from "./commands/set-queue-attributes";
+import { registryKey } from "./keys";
+import { script } from "./scripts/script-files";
+import { ScriptRunner } from "./scripts/script-runner";
+import type {
+  Callback,
+  ChangeMessageVisibilityOptions,
+  ConstructorOptions,
+  CreateQueueOptions,
+  DeleteMessageOptions,
+  DeleteQueueOptions,
+  GetQueueAttributesOptions,
+  PopMessageOptions,
+  QueueAttributes,
+  QueueMessage,
+  ReceiveMessageOptions,
+  ReceiveOrNextDue,
+  SendMessageOptions,
+  SetQueueAttributesOptions,
+} from "./types";
+
+/** The events a RedisSMQ instance emits. */
+export interface RedisSMQEvents {
+  /** The connection is up (again). */
+  connect: [];
+  /** The connection was lost or closed. */
+  disconnect: [];
+  /** A connection error. Emitted only when someone listens: an unheard error never crashes the process. */
+  error: [error: Error];
+}
+
+type Listener<E extends keyof RedisSMQEvents> = (...args: RedisSMQEvents[E]) => void;
+
+export interface RedisSMQ {
+  on<E extends keyof RedisSMQEvents>(event: E, listener: Listener<E>): this;
+  once<E extends keyof RedisSMQEvents>(event: E, listener: Listener<E>): this;
+  off<E extends keyof RedisSMQEvents>(event: E, listener: Listener<E>): this;
+  emit<E extends keyof RedisSMQEvents>(event: E, ...args: RedisSMQEvents[E]): boolean;
+}
+
+/** Options objects may come from untyped callers; read them without trusting their shape. */
+function optionsOf<T>(options: T | undefined | null): Partial<T> {
+  return (options ?? {}) as Partial<T>;
+}
+
+export class RedisSMQ extends EventEmitter {
+  /** The node-redis v4 client this instance talks through. */
+  readonly redis: RedisClientType;
+  /** The key prefix including the trailing colon, as rsmq exposes it. */
+  readonly redisns: string;
+  /** Whether sendMessage publishes on `<ns>:rt:<qname>`. */
+  readonly realtime: boolean;
+  private readonly ns: string;
+  private readonly connection: Connection;
+  private readonly scripts: ScriptRunner;
+
+  /**
+   * @example
+   * const RedisSMQ = require("rsmq-next");
+   * const rsmq = new RedisSMQ({ host: "127.0.0.1", port: 6379, ns: "rsmq" });
+   */
+  constructor(options: ConstructorOptions = {}) {
+    super();
+    const settings = { ...options };
+    this.ns = settings.ns === undefined || settings.ns === null ? "rsmq" : String(settings.ns);
+    this.redisns = `${this.ns}:`;
+    this.realtime = Boolean(settings.realtime);
+    this.connection = new Connection(settings, {
+      connect: () => this.emit("connect"),
+      disconnect: () => this.emit("disconnect"),
+      error: (error) => {
+        if (this.listenerCount("error") > 0) this.emit("error", error);
+      },
+    });
+    this.redis = this.connection.client;
+    this.scripts = new ScriptRunner(this.connection);
+  }
+
+  /** Whether the connection is up right now. */
+  get connected(): boolean {
+    return this.connection.connected;
+  }
+
+  private run<T>(build: () => Command<T>): Promise<T> {
+    let command: Command<T>;
+    try {
+      command = build();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.scripts.run(script(command.script), command.keys, command.args).then(command.parse);
+  }
+
+  // Promise API. Arrow properties keep every method bound, as rsmq's are.
+
+  /** Creates a queue. Resolves `1`; rejects `queueExists` when it already exists. */
+  readonly createQueueAsync = (options: CreateQueueOptions): Promise<1> =>
+    this.run(() => createQueue(this.ns, optionsOf(options)));
+
+  /** Lists the queue names in this namespace (one SMEMBERS). */
+  readonly listQueuesAsync = async (): Promise<string[]> =>
+    (await this.connection.sendCommand(["SMEMBERS", registryKey(this.ns)])) as string[];
+
+  /** Deletes a queue and its messages. Resolves `1`; rejects `queueNotFound`. */
+  readonly deleteQueueAsync = (options: DeleteQueueOptions): Promise<1> =>
+    this.run(() => deleteQueue(this.ns, optionsOf(options)));
+
+  /** A queue's settings, counters and message counts. */
+  readonly getQueueAttributesAsync = (options: GetQueueAttributesOptions): Promise<QueueAttributes> =>
+    this.run(() => getQueueAttributes(this.ns, optionsOf(options)));
+
+  /** Changes any of vt, delay and maxsize; resolves the new attributes. */
+  readonly setQueueAttributesAsync = (options: SetQueueAttributesOptions): Promise<QueueAttributes> =>
+    this.run(() => setQueueAttributes(this.ns, optionsOf(options)));
+
+  /** Sends a message; resolves its 32-character id. */
+  readonly sendMessageAsync = (options: SendMessageOptions): Promise<string> =>
+    this.run(() => sendMessage(this.ns, this.realtime, optionsOf(options)));
+
+  /** Receives the next due message and hides it for vt seconds; resolves `{}` when none is due. */
+  readonly receiveMessageAsync = async (options: ReceiveMessageOptions): Promise<QueueMessage | {}> => {
+    const { messages } = await this.run(() => receiveMessages(this.ns, optionsOf(options), 1));
+    return messages[0] ?? {};
+  };
+
+  /**
+   * Like receiveMessage, but when nothing is due it says when the next message will be, in the
+   * same single call: the earliest visibility time in the queue (delayed, retried or in-flight
+   * messages alike) in milliseconds from now, or that the queue is empty.
+   *
+   * @example
+   * const next = await rsmq.receiveMessageOrNextDueAsync({ qname: "jobs" });
+   * if (next.status === "received") handle(next.message);
+   * else if (next.status === "waiting") setTimeout(poll, next.nextDueMs);
+   */
+  readonly receiveMessageOrNextDueAsync = async (options: ReceiveMessageOptions): Promise<ReceiveOrNextDue> => {
+    const { messages, nextDueMs } = await this.run(() => receiveMessages(this.ns, optionsOf(options), 1));
+    if (messages.length > 0) return { status: "received", message: messages[0] };
+    if (nextDueMs === null || nextDueMs === undefined) return { status: "empty" };
+    return { status: "waiting", nextDueMs };
+  };
+
+  /** Receives the next due message and deletes it; resolves `{}` when none is due. */
+  readonly popMessageAsync = (options: PopMessageOptions): Promise<QueueMessage | {}> =>
+    this.run(() => popMessage(this.ns, optionsOf(options)));
+
+  /** Deletes a message; resolves `1` if it existed, else `0`. */
+  readonly deleteMessageAsync = (options: DeleteMessageOptions): Promise<0 | 1> =>
+    this.run(() => deleteMessage(this.ns, optionsOf(options)));
+
+  /** Makes a message visible vt seconds from now; resolves `1` if it exists, else `0`. */
+  readonly changeMessageVisibilityAsync = (options: ChangeMessageVisibilityOptions): Promise<0 | 1> =>
+    this.run(() => changeMessageVisibility(this.ns, optionsOf(options)));
+
+  /** Closes the connection if this instance opened it; a client passed in stays open. Resolves `"OK"`. */
+  readonly quitAsync = (): Promise<"OK"> => this.connection.close();
+
+  // Callback API, as rsmq 0.12.4 has it (declared after the promise methods they wrap).
+
+  readonly createQueue = withCallback(this.createQueueAsync);
+  readonly deleteQueue = withCallback(this.deleteQueueAsync);
+  readonly getQueueAttributes = withCallback(this.getQueueAttributesAsync);
+  readonly setQueueAttributes = withCallback(this.setQueueAttributesAsync);
+  readonly sendMessage = withCallback(this.sendMessageAsync);
+  readonly receiveMessage = withCallback(this.receiveMessageAsync);
+  readonly receiveMessageOrNextDue = withCallback(this.receiveMessageOrNextDueAsync);
+  readonly popMessage = withCallback(this.popMessageAsync);
+  readonly deleteMessage = withCallback(this.deleteMessageAsync);
+  readonly changeMessageVisibility = withCallback(this.changeMessageVisibilityAsync);
+
+  /** `listQueues(cb)`; `listQueues(options, cb)` is accepted too. */
+  readonly listQueues = ((first?: unknown, second?: unknown) => {
+    const cb = (typeof first === "function" ? first : second) as Callback<string[]> | undefined;
+    return settle(this.listQueuesAsync(), cb);
+  }) as { (callback: Callback<string[]>): void; (): Promise<string[]> };
+
+  readonly quit = ((cb?: Callback<"OK">) => settle(this.quitAsync(), cb)) as {
+    (callback: Callback<"OK">): void;
+    (): Promise<"OK">;
+  };
+}

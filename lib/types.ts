@@ -1,0 +1,146 @@
+/**
+ * The public types. Names and shapes follow rsmq 0.12.4's own declarations, so code written
+ * against `RedisSMQ.QueueMessage` and friends compiles unchanged.
+ */
+import type { RedisClientOptions } from "redis";
+
+/** Node-style callback, as rsmq uses: `err` is null on success. */
+export type Callback<T> = (err: any, response: T) => void;
+
+/**
+ * The constructor's options. Besides the keys below, any other top-level key (`db`, `url`, `tls`,
+ * `path`, `connect_timeout`, `username`, `database`, ...) is handed to the Redis connection, as
+ * rsmq 0.12.4 does.
+ */
+export interface ConstructorOptions {
+  /** Redis host. @default "127.0.0.1" */
+  host?: string;
+  /** Redis port. @default 6379 */
+  port?: number;
+  /** Key prefix: keys are `<ns>:<qname>` and so on. Must match the rsmq clients sharing the queues. @default "rsmq" */
+  ns?: string;
+  /**
+   * Publish the queue's message count on `<ns>:rt:<qname>` after every sendMessage, as rsmq does.
+   * @default false
+   */
+  realtime?: boolean;
+  /** Redis password. @default null */
+  password?: string | null;
+  /**
+   * An existing connection. A node-redis v4 client stays the caller's: `quit()` leaves it open
+   * (it is connected for you if it is not open yet). A node-redis v3 client, which rsmq users pass
+   * today, cannot run the v4 protocol; its host, port, db and password are reused for a new v4
+   * connection that this instance owns, with a one-time warning.
+   */
+  client?: unknown;
+  /**
+   * Connection options: node-redis v4 options (`socket`, `database`, `disableOfflineQueue`, ...)
+   * or the v3-style keys rsmq users already have (`host`, `port`, `db`, `password`, `tls`, ...).
+   * Top-level keys win over these. rsmq 0.12.4 ignored this object; it is honoured here.
+   */
+  options?: Record<string, unknown> & Partial<RedisClientOptions>;
+  /** Any other key reaches the Redis connection. */
+  [passThrough: string]: unknown;
+}
+
+interface BaseOptions {
+  /** The queue name: 1 to 160 of `[a-zA-Z0-9_-]`. `QUEUES` is reserved. */
+  qname: string;
+}
+
+export interface CreateQueueOptions extends BaseOptions {
+  /** Seconds a received message stays invisible, 0 to 9999999. @default 30 */
+  vt?: number;
+  /** Seconds every new message is delayed, 0 to 9999999. @default 0 */
+  delay?: number;
+  /** Largest message, in UTF-16 code units (JavaScript string length), 1024 to 65536, or -1 for unlimited. @default 65536 */
+  maxsize?: number;
+}
+
+export interface DeleteQueueOptions extends BaseOptions {}
+
+export interface GetQueueAttributesOptions extends BaseOptions {}
+
+export interface SetQueueAttributesOptions extends BaseOptions {
+  /** New visibility timeout in seconds, 0 to 9999999. */
+  vt?: number;
+  /** New delay for new messages in seconds, 0 to 9999999. */
+  delay?: number;
+  /** New maximum message length, 1024 to 65536, or -1 for unlimited. */
+  maxsize?: number;
+}
+
+export interface SendMessageOptions extends BaseOptions {
+  /** The message body. */
+  message: string;
+  /** Seconds before the message becomes visible, 0 to 9999999. @default the queue's delay */
+  delay?: number;
+}
+
+export interface ReceiveMessageOptions extends BaseOptions {
+  /** Seconds the received message stays invisible, 0 to 9999999. @default the queue's vt */
+  vt?: number;
+}
+
+export interface PopMessageOptions extends BaseOptions {}
+
+export interface DeleteMessageOptions extends BaseOptions {
+  /** The message id (32 characters). */
+  id: string;
+}
+
+export interface ChangeMessageVisibilityOptions extends BaseOptions {
+  /** The message id (32 characters). */
+  id: string;
+  /** Seconds from now until the message is visible again, 0 to 9999999. */
+  vt: number;
+}
+
+/** A received message, as rsmq returns it. */
+export interface QueueMessage {
+  /** The message body. */
+  message: string;
+  /** The message id: 10 base36 characters of the send time in microseconds, then 22 random ones. */
+  id: string;
+  /** When the message was sent, epoch milliseconds with a fractional microsecond part. */
+  sent: number;
+  /** When the message was first received, epoch milliseconds. */
+  fr: number;
+  /** How many times the message has been received, this time included. */
+  rc: number;
+}
+
+/** A queue's settings and counts, as rsmq returns them. */
+export interface QueueAttributes {
+  /** Visibility timeout in seconds. */
+  vt: number;
+  /** Delay for new messages in seconds. */
+  delay: number;
+  /** Maximum message length, or -1 for unlimited. */
+  maxsize: number;
+  /** Messages received so far. */
+  totalrecv: number;
+  /** Messages sent so far. */
+  totalsent: number;
+  /** When the queue was created, epoch seconds. */
+  created: number;
+  /** When setQueueAttributes last changed the queue, epoch seconds. */
+  modified: number;
+  /** Messages in the queue, visible or not. */
+  msgs: number;
+  /** Messages not visible right now: in flight, or delayed. */
+  hiddenmsgs: number;
+}
+
+/**
+ * What {@link RedisSMQ.receiveMessageOrNextDue} found: a message; or none due yet and when the
+ * earliest one will be (delayed, retried or in flight); or an empty queue.
+ */
+export type ReceiveOrNextDue =
+  | { status: "received"; message: QueueMessage }
+  | {
+      status: "waiting";
+      /** Milliseconds from now (server clock) until the earliest message becomes visible. */
+      nextDueMs: number;
+    }
+  | { status: "empty" };

@@ -1,0 +1,24 @@
+--[[
+  Makes a message visible vt seconds from now.
+
+  KEYS[1] queue sorted set  <ns>:<qname>
+  KEYS[2] queue hash        <ns>:<qname>:Q
+  ARGV[1] message id   ARGV[2] vt in seconds
+
+  Returns 1 when the message exists, 0 when it does not, -1 when the queue does not exist.
+]]
+local rcall = redis.call
+local queueSet, queueHash = KEYS[1], KEYS[2]
+local id, vt = ARGV[1], tonumber(ARGV[2])
+
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
+if not (settings[1] and settings[2] and settings[3]) then
+  return -1
+end
+if not rcall("ZSCORE", queueSet, id) then
+  return 0
+end
+local time = rcall("TIME")
+local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+rcall("ZADD", queueSet, string.format("%d", math.floor(nowMs + vt * 1000)), id)
+return 1

@@ -1,0 +1,23 @@
+--[[
+  Creates a queue, exactly as rsmq 0.12.4 lays it out.
+
+  KEYS[1] queue hash          <ns>:<qname>:Q
+  KEYS[2] queue registry set  <ns>:QUEUES
+  ARGV[1] qname   ARGV[2] vt (s)   ARGV[3] delay (s)   ARGV[4] maxsize
+
+  Returns 1, or -2 when the queue exists (nothing is written then).
+]]
+local rcall = redis.call
+local queueHash, registry = KEYS[1], KEYS[2]
+local qname, vt, delay, maxsize = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+
+if rcall("HSETNX", queueHash, "vt", vt) == 0 then
+  return -2
+end
+local seconds = rcall("TIME")[1]
+rcall("HSETNX", queueHash, "delay", delay)
+rcall("HSETNX", queueHash, "maxsize", maxsize)
+rcall("HSETNX", queueHash, "created", seconds)
+rcall("HSETNX", queueHash, "modified", seconds)
+rcall("SADD", registry, qname)
+return 1

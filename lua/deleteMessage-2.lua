@@ -1,0 +1,19 @@
+--[[
+  Deletes a message. Like rsmq 0.12.4 it does not check that the queue exists.
+
+  KEYS[1] queue sorted set  <ns>:<qname>
+  KEYS[2] queue hash        <ns>:<qname>:Q
+  ARGV[1] message id
+
+  Returns 1 when the message existed (in the set and the hash), else 0.
+]]
+local rcall = redis.call
+local queueSet, queueHash = KEYS[1], KEYS[2]
+local id = ARGV[1]
+
+local removed = rcall("ZREM", queueSet, id)
+local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr")
+if removed == 1 and fields > 0 then
+  return 1
+end
+return 0

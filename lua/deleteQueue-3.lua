@@ -1,0 +1,18 @@
+--[[
+  Deletes a queue with all its messages.
+
+  KEYS[1] queue hash          <ns>:<qname>:Q
+  KEYS[2] queue sorted set    <ns>:<qname>
+  KEYS[3] queue registry set  <ns>:QUEUES
+  ARGV[1] qname
+
+  Returns 1, or -1 when neither key existed (the registry is left alone then).
+]]
+local rcall = redis.call
+local queueHash, queueSet, registry = KEYS[1], KEYS[2], KEYS[3]
+
+if rcall("DEL", queueHash, queueSet) == 0 then
+  return -1
+end
+rcall("SREM", registry, ARGV[1])
+return 1

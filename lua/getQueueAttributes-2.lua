@@ -1,0 +1,22 @@
+--[[
+  Reads a queue's attributes and message counts.
+
+  KEYS[1] queue hash        <ns>:<qname>:Q
+  KEYS[2] queue sorted set  <ns>:<qname>
+
+  Returns { {vt, delay, maxsize, totalrecv, totalsent, created, modified}, msgs, hiddenmsgs }
+  (missing counters are nil), or -1 when the queue does not exist.
+  A message is hidden while its score is later than now, in milliseconds.
+]]
+local rcall = redis.call
+local queueHash, queueSet = KEYS[1], KEYS[2]
+
+local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified")
+if not fields[1] then
+  return -1
+end
+local time = rcall("TIME")
+local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local msgs = rcall("ZCARD", queueSet)
+local hidden = rcall("ZCOUNT", queueSet, "(" .. string.format("%d", nowMs), "+inf")
+return { fields, msgs, hidden }

@@ -1,0 +1,54 @@
+--[[
+  Sends a message. The id is the server's microsecond TIME in base36 (10 chars) followed by the
+  22 random characters the client drew, as rsmq 0.12.4 builds it.
+
+  KEYS[1] queue sorted set  <ns>:<qname>
+  KEYS[2] queue hash        <ns>:<qname>:Q
+  ARGV[1] 22 random chars [A-Za-z0-9]
+  ARGV[2] delay in seconds, or "" for the queue's default
+  ARGV[3] message body
+  ARGV[4] body length in UTF-16 code units (what rsmq compares with maxsize)
+  ARGV[5] realtime channel <ns>:rt:<qname>, or "" when realtime is off
+
+  Returns the id, -1 when the queue does not exist, -3 when the message is longer than maxsize.
+]]
+local rcall = redis.call
+local queueSet, queueHash = KEYS[1], KEYS[2]
+local randomPart, delayArg, body = ARGV[1], ARGV[2], ARGV[3]
+local length, channel = tonumber(ARGV[4]), ARGV[5]
+
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
+if not (settings[1] and settings[2] and settings[3]) then
+  return -1
+end
+local maxsize = tonumber(settings[3])
+if maxsize ~= -1 and length > maxsize then
+  return -3
+end
+local delay = tonumber(settings[2])
+if delayArg ~= "" then
+  delay = tonumber(delayArg)
+end
+
+local time = rcall("TIME")
+local seconds, micros = tonumber(time[1]), tonumber(time[2])
+local nowMs = seconds * 1000 + math.floor(micros / 1000)
+
+-- Below 2^53, so exact both as a Lua 5.1 double and as a Lua 5.4 integer.
+local stamp = seconds * 1000000 + micros
+local digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+local base36 = ""
+repeat
+  local d = stamp % 36
+  base36 = string.sub(digits, d + 1, d + 1) .. base36
+  stamp = math.floor(stamp / 36)
+until stamp == 0
+local id = base36 .. randomPart
+
+rcall("ZADD", queueSet, string.format("%d", math.floor(nowMs + delay * 1000)), id)
+rcall("HSET", queueHash, id, body)
+rcall("HINCRBY", queueHash, "totalsent", 1)
+if channel ~= "" then
+  rcall("PUBLISH", channel, rcall("ZCARD", queueSet))
+end
+return id

@@ -1,0 +1,67 @@
+/**
+ * A comparable picture of everything a namespace holds in Redis, with what legitimately differs
+ * between two runs (random ids, clock readings) replaced by stable tokens: message ids become
+ * `msg1`, `msg2`, ... in id (send time) order, epoch seconds and milliseconds become `<time>`, and a
+ * sorted-set score becomes whole seconds from now, so delays and visibility timeouts still compare.
+ */
+import type { RedisClientType } from "redis";
+
+const MESSAGE_ID = /^[a-z0-9]{10}[A-Za-z0-9]{22}$/;
+const TIME_FIELDS = new Set(["created", "modified"]);
+
+export type Snapshot = Record<string, unknown>;
+
+async function serverNowMs(client: RedisClientType): Promise<number> {
+  const [seconds, micros] = (await client.sendCommand(["TIME"])) as [string, string];
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}
+
+export async function snapshot(client: RedisClientType, ns: string): Promise<Snapshot> {
+  const keys = (await client.keys(`${ns}:*`)).sort();
+  const nowMs = await serverNowMs(client);
+  const ids = new Set<string>();
+  const raw: Record<string, { type: string; value: unknown }> = {};
+  for (const key of keys) {
+    const type = await client.type(key);
+    let value: unknown;
+    if (type === "hash") value = await client.hGetAll(key);
+    else if (type === "zset") value = await client.zRangeWithScores(key, 0, -1);
+    else if (type === "set") value = (await client.sMembers(key)).sort();
+    else if (type === "string") value = await client.get(key);
+    else value = `<${type}>`;
+    raw[key] = { type, value };
+    if (type === "zset") for (const { value: member } of value as Array<{ value: string }>) ids.add(member);
+    if (type === "hash") for (const field of Object.keys(value as object)) if (MESSAGE_ID.test(field)) ids.add(field);
+  }
+  const tokens = new Map([...ids].sort().map((id, index) => [id, `msg${index + 1}`]));
+  const token = (text: string): string => {
+    const [head, ...rest] = text.split(":");
+    return tokens.has(head) ? [tokens.get(head), ...rest].join(":") : text;
+  };
+
+  const result: Snapshot = {};
+  for (const [key, { type, value }] of Object.entries(raw)) {
+    if (type === "hash") {
+      const fields: Record<string, string> = {};
+      for (const [field, fieldValue] of Object.entries(value as Record<string, string>)) {
+        const isTime = TIME_FIELDS.has(field) || field.endsWith(":fr");
+        fields[token(field)] = isTime ? "<time>" : fieldValue;
+      }
+      result[key] = { hash: sortKeys(fields) };
+    } else if (type === "zset") {
+      result[key] = {
+        zset: (value as Array<{ value: string; score: number }>).map(({ value: member, score }) => [
+          token(member),
+          Math.round((score - nowMs) / 1000),
+        ]),
+      };
+    } else {
+      result[key] = { [type]: value };
+    }
+  }
+  return result;
+}
+
+function sortKeys(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
