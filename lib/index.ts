@@ -13,6 +13,8 @@ Object.defineProperty(RedisSMQClass, "default", { value: RedisSMQClass });
 Object.defineProperty(RedisSMQClass, "RedisSMQ", { value: RedisSMQClass });
 
 declare namespace RedisSMQ {
+  /** The class as a type, for `import { RedisSMQ } from "rsmq-next"`. */
+  export type RedisSMQ = RedisSMQClass;
   export type Callback<T> = Types.Callback<T>;
   export type ConstructorOptions = Types.ConstructorOptions;
   export type CreateQueueOptions = Types.CreateQueueOptions;
