@@ -1,0 +1,260 @@
+/**
+ * Differential testing against rsmq 0.12.4: run the same steps through rsmq and through rsmq-next,
+ * each in a fresh namespace, and compare what every step returned or threw and the Redis state left
+ * behind. What legitimately differs between two runs (random ids, clock readings, the namespace) is
+ * replaced by stable tokens first; everything else must be equal.
+ */
+import { expect } from "chai";
+import type { RedisClientType } from "redis";
+import OldRSMQ = require("rsmq");
+import RedisSMQ = require("../../lib/index");
+import { connectionOptions, plainClient, uniqueNs } from "./server";
+import { snapshot, type Snapshot } from "./state";
+
+export type Callback = (err: unknown, result?: unknown) => void;
+
+/**
+ * What both libraries offer, typed loosely on purpose: the tests feed both the same invalid input
+ * (numbers for strings, missing fields), which rsmq's and our typings would reject at compile time.
+ */
+export interface Api {
+  createQueueAsync(options: any): Promise<unknown>;
+  listQueuesAsync(): Promise<string[]>;
+  deleteQueueAsync(options: any): Promise<unknown>;
+  getQueueAttributesAsync(options: any): Promise<unknown>;
+  setQueueAttributesAsync(options: any): Promise<unknown>;
+  sendMessageAsync(options: any): Promise<unknown>;
+  receiveMessageAsync(options: any): Promise<unknown>;
+  popMessageAsync(options: any): Promise<unknown>;
+  deleteMessageAsync(options: any): Promise<unknown>;
+  changeMessageVisibilityAsync(options: any): Promise<unknown>;
+  quitAsync(): Promise<unknown>;
+  createQueue(options: any, cb: Callback): void;
+  listQueues(cb: Callback): void;
+  deleteQueue(options: any, cb: Callback): void;
+  getQueueAttributes(options: any, cb: Callback): void;
+  setQueueAttributes(options: any, cb: Callback): void;
+  sendMessage(options: any, cb: Callback): void;
+  receiveMessage(options: any, cb: Callback): void;
+  popMessage(options: any, cb: Callback): void;
+  deleteMessage(options: any, cb: Callback): void;
+  changeMessageVisibility(options: any, cb: Callback): void;
+  quit(cb: Callback): void;
+}
+
+export type Library = "rsmq" | "next";
+
+/** A client of either library on the test server, connected and with its namespace. */
+export interface Instance {
+  readonly library: Library;
+  readonly ns: string;
+  readonly api: Api;
+  /** Quits unless the scenario already did. */
+  close(): Promise<void>;
+}
+
+/** Opens a client of `library` (in a fresh namespace unless `ns` is given) and waits until it answers. */
+export async function open(library: Library, ns = uniqueNs(library === "rsmq" ? "old" : "new")): Promise<Instance> {
+  // rsmq writes into its options object, so each instance gets its own.
+  const raw = library === "rsmq" ? new OldRSMQ(connectionOptions(ns)) : new RedisSMQ(connectionOptions(ns));
+  const inner = raw as unknown as Api;
+  // rsmq loads its scripts on connect and queues calls meanwhile; one answered call means the
+  // connection is up for both libraries, so later wire captures see no handshake.
+  await inner.listQueuesAsync();
+  let quit = false;
+  // The scenario sees the instance itself, except that quitting is recorded.
+  const api = Object.create(inner) as Api;
+  api.quitAsync = () => {
+    quit = true;
+    return inner.quitAsync();
+  };
+  api.quit = (cb) => {
+    quit = true;
+    inner.quit(cb);
+  };
+  return {
+    library,
+    ns,
+    api,
+    async close() {
+      if (!quit) await inner.quitAsync();
+      quit = true;
+    },
+  };
+}
+
+/** What a step produced: its value, or the error's type, name and message. */
+export type Outcome = { value: unknown } | { error: { isError: boolean; name: unknown; message: unknown } };
+
+/** Settles a step into an Outcome, so a scenario goes on after an expected error. */
+export async function outcome(step: Promise<unknown>): Promise<Outcome> {
+  try {
+    return { value: await step };
+  } catch (error) {
+    const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+    return { error: { isError: error instanceof Error, name, message } };
+  }
+}
+
+/** Calls a callback-style method and settles its outcome the same way. */
+export function viaCallback(method: (options: any, cb: Callback) => void, options: any): Promise<Outcome> {
+  return outcome(
+    new Promise((resolve, reject) => method(options, (err, result) => (err ? reject(err) : resolve(result)))),
+  );
+}
+
+const MESSAGE_ID = /^[a-z0-9]{10}[A-Za-z0-9]{22}$/;
+/** Clock readings must be within this of the test's clock (same machine as the server). */
+const CLOCK_SLACK_MS = 60_000;
+
+function nearNowMs(value: unknown): boolean {
+  return typeof value === "number" && Number.isFinite(value) && Math.abs(value - Date.now()) < CLOCK_SLACK_MS;
+}
+
+function nearNowSeconds(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && Math.abs(value * 1000 - Date.now()) < CLOCK_SLACK_MS;
+}
+
+/**
+ * Replaces run-specific values in results with tokens: each message id becomes `<id1>`, `<id2>`,
+ * ... in the order the run first returned it (so "received the message sent second" compares);
+ * `fr` and `sent` become `<ms>` when they are numbers near now (and `sent` agrees with the id);
+ * `created` and `modified` become `<s>` when they are whole epoch seconds near now. A value that
+ * fails these checks is left as it is, so the comparison shows it.
+ */
+export function idTokens(): (value: unknown) => unknown {
+  const tokens = new Map<string, string>();
+  const normalise = (value: unknown): unknown => {
+    if (typeof value === "string" && MESSAGE_ID.test(value)) {
+      if (!tokens.has(value)) tokens.set(value, `<id${tokens.size + 1}>`);
+      return tokens.get(value);
+    }
+    if (Array.isArray(value)) return value.map(normalise);
+    if (value === null || typeof value !== "object") return value;
+    const record = value as Record<string, unknown>;
+    const result: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(record)) {
+      if (key === "fr" && nearNowMs(field)) result[key] = "<ms>";
+      else if (key === "sent" && nearNowMs(field) && sentMatchesId(field as number, record.id)) result[key] = "<ms>";
+      else if ((key === "created" || key === "modified") && nearNowSeconds(field)) result[key] = "<s>";
+      else result[key] = normalise(field);
+    }
+    return result;
+  };
+  return normalise;
+}
+
+function sentMatchesId(sent: number, id: unknown): boolean {
+  return typeof id === "string" && sent === parseInt(id.slice(0, 10), 36) / 1000;
+}
+
+/**
+ * `snapshot()` of a namespace with the namespace in key names replaced by `<ns>`, so two runs in
+ * different namespaces compare, and -0 scores made 0 (chai's deep equal tells them apart, and
+ * rounding a just-due score gives -0).
+ */
+export async function namespacedSnapshot(client: RedisClientType, ns: string): Promise<Snapshot> {
+  const state = await snapshot(client, ns);
+  const renamed: Snapshot = {};
+  for (const [key, value] of Object.entries(state)) {
+    const entry = value as { zset?: Array<[string, number]> };
+    renamed[`<ns>${key.slice(ns.length)}`] = entry.zset
+      ? { zset: entry.zset.map(([member, score]) => [member, score === 0 ? 0 : score]) }
+      : value;
+  }
+  return renamed;
+}
+
+/**
+ * Everything a namespace holds, exactly (no normalising): for "nothing was written" checks,
+ * where the same namespace is read twice.
+ */
+export async function exactState(client: RedisClientType, ns: string): Promise<Record<string, unknown>> {
+  const keys = (await client.keys(`${ns}:*`)).sort();
+  const state: Record<string, unknown> = {};
+  for (const key of keys) {
+    const type = await client.type(key);
+    if (type === "hash") state[key] = await client.hGetAll(key);
+    else if (type === "zset") state[key] = await client.zRangeWithScores(key, 0, -1);
+    else if (type === "set") state[key] = (await client.sMembers(key)).sort();
+    else if (type === "string") state[key] = await client.get(key);
+    else state[key] = `<${type}>`;
+  }
+  return state;
+}
+
+/**
+ * Direct access to the scenario's namespace, for states the API cannot produce (a message whose
+ * body is gone, an old `created` time): `key("q:Q")` is `<ns>:q:Q`.
+ */
+export interface RawAccess {
+  client: RedisClientType;
+  key(name: string): string;
+}
+
+/** A sequence of calls; it returns what it wants compared (usually Outcomes), in order. */
+export type Scenario = (api: Api, raw: RawAccess) => Promise<unknown[]>;
+
+export interface Run {
+  results: unknown[];
+  state: Snapshot;
+}
+
+/** Runs a scenario on a fresh client of `library` and returns its normalised results and state. */
+export async function run(library: Library, scenario: Scenario): Promise<Run> {
+  const instance = await open(library);
+  const client = await plainClient();
+  try {
+    let results: unknown[];
+    try {
+      const raw = { client, key: (name: string) => `${instance.ns}:${name}` };
+      results = idTokens()(await scenario(instance.api, raw)) as unknown[];
+    } finally {
+      await instance.close();
+    }
+    return { results, state: await namespacedSnapshot(client, instance.ns) };
+  } finally {
+    await client.quit();
+  }
+}
+
+/** The error names rsmq reports; anything else in a scenario is a mistake in the scenario. */
+export const RSMQ_ERROR_NAMES = [
+  "noAttributeSupplied",
+  "missingParameter",
+  "invalidFormat",
+  "invalidValue",
+  "messageNotString",
+  "messageTooLong",
+  "queueNotFound",
+  "queueExists",
+];
+
+function errorNames(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(errorNames);
+  if (value && typeof value === "object" && "error" in value) {
+    return [(value as { error: { name: unknown } }).error.name];
+  }
+  return [];
+}
+
+/**
+ * Runs `scenario` on rsmq and on rsmq-next and expects the same results and the same state.
+ * `expected`, when given, pins the (normalised) results too, so a behaviour both libraries got
+ * wrong the same way would still fail.
+ */
+export async function expectSameAsRsmq(scenario: Scenario, expected?: unknown[]): Promise<Run> {
+  const old = await run("rsmq", scenario);
+  const next = await run("next", scenario);
+  expect(next.results, "results (rsmq-next vs rsmq)").to.deep.equal(old.results);
+  expect(next.state, "Redis state (rsmq-next vs rsmq)").to.deep.equal(old.state);
+  // Guards the scenario itself: errors must be rsmq's own, not a crash both share.
+  for (const name of errorNames(old.results)) expect(RSMQ_ERROR_NAMES, "error name").to.include(name);
+  if (expected) expect(next.results, "results").to.deep.equal(expected);
+  return next;
+}
+
+/** Shorthands for expected outcomes. */
+export const ok = (value: unknown): Outcome => ({ value });
+export const fails = (name: string, message: string): Outcome => ({ error: { isError: true, name, message } });
+export const QUEUE_NOT_FOUND = fails("queueNotFound", "Queue not found");
