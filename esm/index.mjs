@@ -2,4 +2,5 @@
 import RedisSMQ from "../dist/index.js";
 
 export default RedisSMQ;
+export const { Worker } = RedisSMQ;
 export { RedisSMQ };

@@ -4,6 +4,10 @@
  * public types are importable by name or as `RedisSMQ.QueueMessage`, as with rsmq.
  */
 import { RedisSMQ as RedisSMQClass } from "./redis-smq";
+import { Worker as WorkerClass } from "./worker/worker";
+import type * as WorkerTypes from "./worker/worker-options";
+import type { WorkerEvents as WorkerEventMap } from "./worker/worker";
+import type { WorkerStats as WorkerCounters } from "./worker/worker-stats";
 import type * as Types from "./types";
 import type { RedisSMQEvents as Events } from "./redis-smq";
 import type { RsmqErrorName as ErrorName } from "./errors";
@@ -11,6 +15,7 @@ import type { RsmqErrorName as ErrorName } from "./errors";
 // The class doubles as the module object, so default and named imports find it under both names.
 Object.defineProperty(RedisSMQClass, "default", { value: RedisSMQClass });
 Object.defineProperty(RedisSMQClass, "RedisSMQ", { value: RedisSMQClass });
+Object.defineProperty(RedisSMQClass, "Worker", { value: WorkerClass });
 
 declare namespace RedisSMQ {
   /** The class as a type, for `import { RedisSMQ } from "rsmq-next"`. */
@@ -30,6 +35,16 @@ declare namespace RedisSMQ {
   export type QueueAttributes = Types.QueueAttributes;
   export type ReceiveOrNextDue = Types.ReceiveOrNextDue;
   export type RedisSMQEvents = Events;
+  export type ReceiveMessagesOptions = Types.ReceiveMessagesOptions;
+  export type ReceivedMessages = Types.ReceivedMessages;
+  export type DeleteMessagesOptions = Types.DeleteMessagesOptions;
+  /** The Worker class as a type, for `import { Worker } from "rsmq-next"`. */
+  export type Worker = WorkerClass;
+  export type WorkerOptions = WorkerTypes.WorkerOptions;
+  export type MessageHandler = WorkerTypes.MessageHandler;
+  export type HandlerContext = WorkerTypes.HandlerContext;
+  export type WorkerEvents = WorkerEventMap;
+  export type WorkerStats = WorkerCounters;
   export type RsmqErrorName = ErrorName;
 }
 
@@ -39,6 +54,8 @@ const RedisSMQ = RedisSMQClass as typeof RedisSMQClass & {
   readonly default: typeof RedisSMQClass;
   /** The class itself, for `import { RedisSMQ } from "rsmq-next"`. */
   readonly RedisSMQ: typeof RedisSMQClass;
+  /** The consumer that sleeps until the next message is due: `const { Worker } = require("rsmq-next")`. */
+  readonly Worker: typeof WorkerClass;
 };
 
 export = RedisSMQ;

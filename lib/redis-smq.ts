@@ -10,27 +10,33 @@ import { changeMessageVisibility } from "./commands/change-message-visibility";
 import type { Command } from "./commands/command";
 import { createQueue } from "./commands/create-queue";
 import { deleteMessage } from "./commands/delete-message";
+import { deleteMessages } from "./commands/delete-messages";
 import { deleteQueue } from "./commands/delete-queue";
 import { getQueueAttributes } from "./commands/get-queue-attributes";
 import { popMessage } from "./commands/pop-message";
-import { receiveMessages } from "./commands/receive-message";
+import { receiveMessages, type ReceivedBatch } from "./commands/receive-message";
 import { sendMessage } from "./commands/send-message";
 import { setQueueAttributes } from "./commands/set-queue-attributes";
 import { registryKey } from "./keys";
 import { script } from "./scripts/script-files";
 import { ScriptRunner } from "./scripts/script-runner";
+import { RealtimeWakes } from "./wakes/realtime-wakes";
+import { notifyQueueActivity } from "./wakes/wake-hub";
 import type {
   Callback,
   ChangeMessageVisibilityOptions,
   ConstructorOptions,
   CreateQueueOptions,
   DeleteMessageOptions,
+  DeleteMessagesOptions,
   DeleteQueueOptions,
   GetQueueAttributesOptions,
   PopMessageOptions,
   QueueAttributes,
   QueueMessage,
   ReceiveMessageOptions,
+  ReceiveMessagesOptions,
+  ReceivedMessages,
   ReceiveOrNextDue,
   SendMessageOptions,
   SetQueueAttributesOptions,
@@ -55,6 +61,27 @@ export interface RedisSMQ {
   emit<E extends keyof RedisSMQEvents>(event: E, ...args: RedisSMQEvents[E]): boolean;
 }
 
+/** What the Worker needs from a RedisSMQ instance beyond its public API. */
+export interface RedisSMQInternals {
+  readonly ns: string;
+  /** A batch receive that also reports the vt applied. */
+  receiveMessages(options: Partial<ReceiveMessageOptions>, count: number): Promise<ReceivedBatch>;
+  /** changeMessageVisibility without waking this process's workers (it only pushes a time back). */
+  hideAgain(options: ChangeMessageVisibilityOptions): Promise<0 | 1>;
+  deleteMessage(options: DeleteMessageOptions): Promise<0 | 1>;
+  /** The instance's shared subscriber for realtime wakes, opened on first use. */
+  realtimeWakes(): RealtimeWakes;
+}
+
+const internals = new WeakMap<object, RedisSMQInternals>();
+
+/** The internals of a RedisSMQ instance; throws for anything else. */
+export function internalsOf(rsmq: unknown): RedisSMQInternals {
+  const found = typeof rsmq === "object" && rsmq !== null ? internals.get(rsmq) : undefined;
+  if (!found) throw new TypeError("Expected a RedisSMQ instance from rsmq-next");
+  return found;
+}
+
 /** Options objects may come from untyped callers; read them without trusting their shape. */
 function optionsOf<T>(options: T | undefined | null): Partial<T> {
   return (options ?? {}) as Partial<T>;
@@ -70,6 +97,7 @@ export class RedisSMQ extends EventEmitter {
   private readonly ns: string;
   private readonly connection: Connection;
   private readonly scripts: ScriptRunner;
+  private subscriber: RealtimeWakes | undefined;
 
   /**
    * @example
@@ -85,12 +113,28 @@ export class RedisSMQ extends EventEmitter {
     this.connection = new Connection(settings, {
       connect: () => this.emit("connect"),
       disconnect: () => this.emit("disconnect"),
-      error: (error) => {
-        if (this.listenerCount("error") > 0) this.emit("error", error);
-      },
+      error: (error) => this.connectionError(error),
     });
     this.redis = this.connection.client;
     this.scripts = new ScriptRunner(this.connection);
+    internals.set(this, {
+      ns: this.ns,
+      receiveMessages: (options, count) => this.run(() => receiveMessages(this.ns, options, count)),
+      hideAgain: (options) => this.run(() => changeMessageVisibility(this.ns, options)),
+      deleteMessage: (options) => this.run(() => deleteMessage(this.ns, options)),
+      realtimeWakes: () => (this.subscriber ??= new RealtimeWakes(this.redis, (error) => this.connectionError(error))),
+    });
+  }
+
+  private connectionError(error: Error): void {
+    if (this.listenerCount("error") > 0) this.emit("error", error);
+  }
+
+  /** Tells this process's workers of the queue that a message may be due sooner. */
+  private async notifying<T>(qname: unknown, result: Promise<T>): Promise<T> {
+    const value = await result;
+    notifyQueueActivity(this.ns, String(qname));
+    return value;
   }
 
   /** Whether the connection is up right now. */
@@ -132,7 +176,7 @@ export class RedisSMQ extends EventEmitter {
 
   /** Sends a message; resolves its 32-character id. */
   readonly sendMessageAsync = (options: SendMessageOptions): Promise<string> =>
-    this.run(() => sendMessage(this.ns, this.realtime, optionsOf(options)));
+    this.notifying(options?.qname, this.run(() => sendMessage(this.ns, this.realtime, optionsOf(options))));
 
   /** Receives the next due message and hides it for vt seconds; resolves `{}` when none is due. */
   readonly receiveMessageAsync = async (options: ReceiveMessageOptions): Promise<QueueMessage | {}> => {
@@ -157,6 +201,19 @@ export class RedisSMQ extends EventEmitter {
     return { status: "waiting", nextDueMs };
   };
 
+  /**
+   * Receives up to `count` due messages in one call, each hidden for vt seconds. When fewer than
+   * `count` were due, `nextDueMs` says when the next one will be (null: the queue is empty).
+   *
+   * @example
+   * const { messages, nextDueMs } = await rsmq.receiveMessagesAsync({ qname: "jobs", count: 50 });
+   */
+  readonly receiveMessagesAsync = async (options: ReceiveMessagesOptions): Promise<ReceivedMessages> => {
+    const given = optionsOf(options);
+    const { messages, nextDueMs } = await this.run(() => receiveMessages(this.ns, given, given.count));
+    return nextDueMs === undefined ? { messages } : { messages, nextDueMs };
+  };
+
   /** Receives the next due message and deletes it; resolves `{}` when none is due. */
   readonly popMessageAsync = (options: PopMessageOptions): Promise<QueueMessage | {}> =>
     this.run(() => popMessage(this.ns, optionsOf(options)));
@@ -165,12 +222,19 @@ export class RedisSMQ extends EventEmitter {
   readonly deleteMessageAsync = (options: DeleteMessageOptions): Promise<0 | 1> =>
     this.run(() => deleteMessage(this.ns, optionsOf(options)));
 
+  /** Deletes up to 1000 messages in one call; resolves `1` or `0` per id, in order. */
+  readonly deleteMessagesAsync = (options: DeleteMessagesOptions): Promise<Array<0 | 1>> =>
+    this.run(() => deleteMessages(this.ns, optionsOf(options)));
+
   /** Makes a message visible vt seconds from now; resolves `1` if it exists, else `0`. */
   readonly changeMessageVisibilityAsync = (options: ChangeMessageVisibilityOptions): Promise<0 | 1> =>
-    this.run(() => changeMessageVisibility(this.ns, optionsOf(options)));
+    this.notifying(options?.qname, this.run(() => changeMessageVisibility(this.ns, optionsOf(options))));
 
   /** Closes the connection if this instance opened it; a client passed in stays open. Resolves `"OK"`. */
-  readonly quitAsync = (): Promise<"OK"> => this.connection.close();
+  readonly quitAsync = async (): Promise<"OK"> => {
+    await this.subscriber?.close();
+    return this.connection.close();
+  };
 
   // Callback API, as rsmq 0.12.4 has it (declared after the promise methods they wrap).
 
@@ -181,6 +245,8 @@ export class RedisSMQ extends EventEmitter {
   readonly sendMessage = withCallback(this.sendMessageAsync);
   readonly receiveMessage = withCallback(this.receiveMessageAsync);
   readonly receiveMessageOrNextDue = withCallback(this.receiveMessageOrNextDueAsync);
+  readonly receiveMessages = withCallback(this.receiveMessagesAsync);
+  readonly deleteMessages = withCallback(this.deleteMessagesAsync);
   readonly popMessage = withCallback(this.popMessageAsync);
   readonly deleteMessage = withCallback(this.deleteMessageAsync);
   readonly changeMessageVisibility = withCallback(this.changeMessageVisibilityAsync);

@@ -82,11 +82,21 @@ export interface ReceiveMessageOptions extends BaseOptions {
   vt?: number;
 }
 
+export interface ReceiveMessagesOptions extends ReceiveMessageOptions {
+  /** Most messages to receive, 1 to 1000. */
+  count: number;
+}
+
 export interface PopMessageOptions extends BaseOptions {}
 
 export interface DeleteMessageOptions extends BaseOptions {
   /** The message id (32 characters). */
   id: string;
+}
+
+export interface DeleteMessagesOptions extends BaseOptions {
+  /** The message ids (32 characters each), 1 to 1000 of them. */
+  ids: string[];
 }
 
 export interface ChangeMessageVisibilityOptions extends BaseOptions {
@@ -144,3 +154,14 @@ export type ReceiveOrNextDue =
       nextDueMs: number;
     }
   | { status: "empty" };
+
+/** What {@link RedisSMQ.receiveMessages} received. */
+export interface ReceivedMessages {
+  /** The messages received, in visibility order (FIFO among equally-due ones). */
+  messages: QueueMessage[];
+  /**
+   * Present when fewer than `count` messages were due: milliseconds from now (server clock) until
+   * the earliest remaining message becomes visible, or null when the queue is empty.
+   */
+  nextDueMs?: number | null;
+}

@@ -60,3 +60,21 @@ export function validateMessage(value: unknown): string {
 export function isGiven<T>(value: T | null | undefined): value is T {
   return value !== undefined && value !== null;
 }
+
+/** The most messages one batch call takes or deletes: a script blocks Redis while it runs. */
+export const MAX_BATCH = 1000;
+
+/** A batch size: an integer from 1 to MAX_BATCH (no parseInt leniency: this is a new option). */
+export function validateBatchSize(item: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_BATCH) {
+    throw rsmqError("invalidValue", `${item} must be an integer between 1 and ${MAX_BATCH}`);
+  }
+  return value;
+}
+
+/** A list of 1 to MAX_BATCH message ids, each checked like `id`. */
+export function validateIds(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length === 0) throw rsmqError("missingParameter", "No ids supplied");
+  if (value.length > MAX_BATCH) throw rsmqError("invalidValue", `ids must hold at most ${MAX_BATCH} ids`);
+  return value.map(validateId);
+}

@@ -8,9 +8,10 @@
   ARGV[1] vt in seconds, or "" for the queue's default
   ARGV[2] count (>= 1)
 
-  Returns { nextDue, id1, body1, rc1, fr1, id2, ... } where nextDue is the milliseconds from now
-  until the earliest message is visible (0 or more), -1 for an empty queue, or -2 when `count`
-  messages were received and it was not looked up. Returns -1 when the queue does not exist.
+  Returns { nextDue, vt, id1, body1, rc1, fr1, id2, ... } where nextDue is the milliseconds from
+  now until the earliest message is visible (0 or more), -1 for an empty queue, or -2 when `count`
+  messages were received and it was not looked up, and vt is the visibility timeout applied, in
+  seconds. Returns -1 when the queue does not exist.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
@@ -30,7 +31,7 @@ local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local now = string.format("%d", nowMs)
 local hiddenUntil = string.format("%d", math.floor(nowMs + vt * 1000))
 
-local reply = { -2 }
+local reply = { -2, vt }
 local ids = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "LIMIT", 0, count)
 for _, id in ipairs(ids) do
   rcall("ZADD", queueSet, hiddenUntil, id)

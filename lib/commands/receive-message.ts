@@ -1,7 +1,7 @@
 import { failIfCode, integerArg, type Command } from "./command";
 import { toQueueMessage } from "./message-reply";
 import { queueKeys } from "../keys";
-import { isGiven, validateQname, validateSeconds } from "../validation";
+import { isGiven, validateBatchSize, validateQname, validateSeconds } from "../validation";
 import type { QueueMessage, ReceiveMessageOptions } from "../types";
 
 /** What the receive script found: the messages, and when fewer than asked, when the next is due. */
@@ -9,29 +9,32 @@ export interface ReceivedBatch {
   messages: QueueMessage[];
   /** Milliseconds until the earliest message is visible; null for an empty queue; undefined when not looked up. */
   nextDueMs: number | null | undefined;
+  /** The visibility timeout applied, in seconds (the queue's when none was given). */
+  vt: number;
 }
 
 const EMPTY_QUEUE = -1;
 const NOT_LOOKED_UP = -2;
 
-export function receiveMessages(ns: string, options: Partial<ReceiveMessageOptions>, count: number): Command<ReceivedBatch> {
+export function receiveMessages(ns: string, options: Partial<ReceiveMessageOptions>, count: unknown): Command<ReceivedBatch> {
   const qname = validateQname(options.qname);
   const vt = isGiven(options.vt) ? integerArg(validateSeconds("vt", options.vt)) : "";
+  const batchSize = validateBatchSize("count", count);
   const keys = queueKeys(ns, qname);
   return {
     script: "receiveMessage",
     keys: [keys.messages, keys.hash],
-    args: [vt, integerArg(count)],
+    args: [vt, integerArg(batchSize)],
     parse(reply) {
       failIfCode(reply);
-      const [nextDue, ...fields] = reply as unknown[];
+      const [nextDue, appliedVt, ...fields] = reply as unknown[];
       const messages: QueueMessage[] = [];
       for (let i = 0; i < fields.length; i += 4) {
         messages.push(toQueueMessage(fields[i], fields[i + 1], fields[i + 2], fields[i + 3]));
       }
       const code = Number(nextDue);
       const nextDueMs = code === EMPTY_QUEUE ? null : code === NOT_LOOKED_UP ? undefined : code;
-      return { messages, nextDueMs };
+      return { messages, nextDueMs, vt: Number(appliedVt) };
     },
   };
 }

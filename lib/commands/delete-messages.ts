@@ -1,0 +1,16 @@
+import type { Command } from "./command";
+import { queueKeys } from "../keys";
+import { validateIds, validateQname } from "../validation";
+import type { DeleteMessagesOptions } from "../types";
+
+export function deleteMessages(ns: string, options: Partial<DeleteMessagesOptions>): Command<Array<0 | 1>> {
+  const qname = validateQname(options.qname);
+  const ids = validateIds(options.ids);
+  const keys = queueKeys(ns, qname);
+  return {
+    script: "deleteMessages",
+    keys: [keys.messages, keys.hash],
+    args: ids,
+    parse: (reply) => (reply as unknown[]).map((found) => (found === 1 ? 1 : 0)),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The Worker's options: declared, documented, defaulted and validated in one place, before the
+ * worker touches Redis. Messages name the option, what was expected and what was given.
+ */
+import { MAX_BATCH, MAX_SECONDS, validateQname } from "../validation";
+import type { QueueMessage } from "../types";
+
+/** What a handler gets besides the message. */
+export interface HandlerContext {
+  /** Fires when the worker stops: finish or give up soon; an unfinished message reappears after vt. */
+  signal: AbortSignal;
+}
+
+/** Handles one message. Resolving deletes the message; throwing leaves it to reappear after vt. */
+export type MessageHandler = (message: QueueMessage, context: HandlerContext) => unknown | Promise<unknown>;
+
+export interface WorkerOptions {
+  /** The queue to consume. */
+  qname: string;
+  /** Called once per received message. */
+  handler: MessageHandler;
+  /** Most handlers running at once. @default 1 */
+  concurrency?: number;
+  /** Most messages taken per receive (never more than the free handler slots), 1 to 1000. @default concurrency */
+  batchSize?: number;
+  /** Seconds a received message stays hidden (and is extended by while its handler runs). @default the queue's vt */
+  vt?: number;
+  /**
+   * Longest idle sleep, in ms: the worst-case lateness for a message from another process without
+   * `realtime`, and about one receive per this interval when idle. 0 or unset: 30000.
+   */
+  maxIdleSleepMs?: number;
+  /** Shortest idle sleep, in ms, when the next message is due very soon. @default 0 */
+  minIdleSleepMs?: number;
+  /** How long `stop()` waits for running handlers, in ms. @default 30000 */
+  stopTimeoutMs?: number;
+  /** Listen on `<ns>:rt:<qname>` for sends from other processes with `realtime: true`. @default true */
+  realtimeWakes?: boolean;
+  /** Aborting it stops the worker, as `stop()` does. */
+  signal?: AbortSignal;
+}
+
+/** The options with every default applied. */
+export interface ResolvedWorkerOptions {
+  qname: string;
+  handler: MessageHandler;
+  concurrency: number;
+  batchSize: number;
+  vt: number | undefined;
+  maxIdleSleepMs: number;
+  minIdleSleepMs: number;
+  stopTimeoutMs: number;
+  realtimeWakes: boolean;
+  signal: AbortSignal | undefined;
+}
+
+export const DEFAULT_MAX_IDLE_SLEEP_MS = 30_000;
+export const DEFAULT_STOP_TIMEOUT_MS = 30_000;
+
+function describe(value: unknown): string {
+  return `\`${typeof value === "number" || typeof value === "string" ? value : String(value)}\` (${typeof value})`;
+}
+
+function integerOption(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `from ${min} and up` : `from ${min} to ${max}`;
+    throw new TypeError(`Expected \`${name}\` to be an integer ${range}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOptions {
+  if (!options || typeof options !== "object") throw new TypeError(`Expected worker options to be an object, got ${describe(options)}`);
+  const qname = validateQname(options.qname);
+  if (typeof options.handler !== "function") {
+    throw new TypeError(`Expected \`handler\` to be a function, got ${describe(options.handler)}`);
+  }
+  const concurrency = integerOption("concurrency", options.concurrency ?? 1, 1);
+  const batchSize = integerOption("batchSize", options.batchSize ?? Math.min(concurrency, MAX_BATCH), 1, MAX_BATCH);
+  const vt = options.vt === undefined ? undefined : integerOption("vt", options.vt, 0, MAX_SECONDS);
+  const maxIdle = integerOption("maxIdleSleepMs", options.maxIdleSleepMs ?? 0, 0);
+  const maxIdleSleepMs = maxIdle === 0 ? DEFAULT_MAX_IDLE_SLEEP_MS : maxIdle;
+  const minIdleSleepMs = integerOption("minIdleSleepMs", options.minIdleSleepMs ?? 0, 0);
+  if (minIdleSleepMs > maxIdleSleepMs) {
+    throw new RangeError(`Expected \`minIdleSleepMs\` (${minIdleSleepMs}) to be at most \`maxIdleSleepMs\` (${maxIdleSleepMs})`);
+  }
+  const stopTimeoutMs = integerOption("stopTimeoutMs", options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, 0);
+  const realtimeWakes = options.realtimeWakes ?? true;
+  if (typeof realtimeWakes !== "boolean") {
+    throw new TypeError(`Expected \`realtimeWakes\` to be a boolean, got ${describe(realtimeWakes)}`);
+  }
+  const signal = options.signal;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError(`Expected \`signal\` to be an AbortSignal, got ${describe(signal)}`);
+  }
+  return { qname, handler: options.handler, concurrency, batchSize, vt, maxIdleSleepMs, minIdleSleepMs, stopTimeoutMs, realtimeWakes, signal };
+}

@@ -1,0 +1,23 @@
+/** Counters a Worker keeps, readable as `worker.counters`. */
+export interface WorkerStats {
+  /** Receive calls that returned (empty or not). */
+  receives: number;
+  /** Receive calls that returned no message. */
+  emptyReceives: number;
+  /** Messages whose handler resolved and which were deleted. */
+  handled: number;
+  /** Handler failures. */
+  failed: number;
+  /** Sleeps started (idle sleeps and error back-offs). */
+  sleeps: number;
+  /** Total time spent in those sleeps, ms. */
+  sleptMs: number;
+  /** Visibility extensions made for long-running handlers. */
+  extensions: number;
+  /** Errors seen: Redis errors (receive, delete, extend) and exceptions thrown by event listeners. */
+  errors: number;
+}
+
+export function createWorkerStats(): WorkerStats {
+  return { receives: 0, emptyReceives: 0, handled: 0, failed: 0, sleeps: 0, sleptMs: 0, extensions: 0, errors: 0 };
+}

@@ -1,0 +1,314 @@
+/**
+ * A consumer that sleeps until the next message is due instead of polling, wakes as soon as a
+ * message is sent, and drains a backlog in batches with bounded concurrency.
+ *
+ * The loop: receive up to the free handler slots; while a full batch comes back, receive again at
+ * once; when fewer came back, nothing else is due, so sleep until the next due time the same reply
+ * carried, held between minIdleSleepMs and maxIdleSleepMs. A send in this process, a realtime
+ * publish from another, a retry this worker scheduled, or stop() cuts the sleep short.
+ */
+import { EventEmitter } from "events";
+import type { RedisSMQ } from "../redis-smq";
+import { internalsOf } from "../redis-smq";
+import type { QueueMessage } from "../types";
+import { idleSleep, receiveRetryDelay } from "./sleep-policy";
+import { onQueueActivity } from "../wakes/wake-hub";
+import { wakeableSleep, type WakeReason, type WakeableSleep } from "./wakeable-sleep";
+import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from "./worker-options";
+import { createWorkerStats, type WorkerStats } from "./worker-stats";
+import { VisibilityExtender } from "./visibility-extender";
+
+/** The events a Worker emits. */
+export interface WorkerEvents {
+  /** A receive returned: how many messages, and (when fewer than asked) ms until the next is due, null if empty. */
+  receive: [received: number, nextDueMs: number | null | undefined];
+  /** A handler resolved and its message was deleted. */
+  handled: [message: QueueMessage];
+  /** A handler threw; the message reappears when its visibility timeout ends. */
+  failed: [message: QueueMessage, error: unknown];
+  /** The worker goes to sleep for `ms`. */
+  sleep: [ms: number];
+  /** A sleep ended early. */
+  wake: [reason: "woken" | "aborted"];
+  /**
+   * A Redis error (receive, delete, extend), or an exception thrown by a listener of another
+   * event; the worker carries on. Emitted only when someone listens.
+   */
+  error: [error: Error];
+  /** stop() finished. */
+  stopped: [];
+}
+
+type Listener<E extends keyof WorkerEvents> = (...args: WorkerEvents[E]) => void;
+
+export interface Worker {
+  on<E extends keyof WorkerEvents>(event: E, listener: Listener<E>): this;
+  once<E extends keyof WorkerEvents>(event: E, listener: Listener<E>): this;
+  off<E extends keyof WorkerEvents>(event: E, listener: Listener<E>): this;
+  emit<E extends keyof WorkerEvents>(event: E, ...args: WorkerEvents[E]): boolean;
+}
+
+export class Worker extends EventEmitter {
+  private readonly options: ResolvedWorkerOptions;
+  private readonly stats: WorkerStats = createWorkerStats();
+  private readonly stopController = new AbortController();
+  private readonly running = new Set<Promise<void>>();
+  private readonly extender: VisibilityExtender;
+  private started = false;
+  private stopping: Promise<void> | undefined;
+  private loopDone: Promise<void> = Promise.resolve();
+  private sleep: WakeableSleep | undefined;
+  private wokenWhileBusy = false;
+  /** Local epoch ms at which a message this worker let go becomes due again. */
+  private knownDueAt: number | undefined;
+  private slotFreed: (() => void) | undefined;
+  private readonly unsubscribers: Array<() => unknown> = [];
+  /** Removed again at stop, so a long-lived signal shared by many workers does not keep them all. */
+  private readonly onSignalAbort = (): void => void this.stop();
+
+  /**
+   * @example
+   * const worker = new Worker(rsmq, {
+   *   qname: "emails",
+   *   concurrency: 4,
+   *   handler: async (message, { signal }) => sendEmail(JSON.parse(message.message), { signal }),
+   * });
+   * worker.start();
+   * process.on("SIGTERM", () => worker.stop());
+   */
+  constructor(
+    private readonly rsmq: RedisSMQ,
+    options: WorkerOptions,
+  ) {
+    super();
+    this.options = resolveWorkerOptions(options);
+    internalsOf(rsmq); // fails early for anything that is not a RedisSMQ
+    this.extender = new VisibilityExtender(
+      rsmq,
+      this.options.qname,
+      () => void (this.stats.extensions += 1),
+      (error) => this.emitError(error),
+    );
+    this.options.signal?.addEventListener("abort", this.onSignalAbort, { once: true });
+  }
+
+  /** Counters since the worker was created (a copy). */
+  get counters(): Readonly<WorkerStats> {
+    return { ...this.stats };
+  }
+
+  /** Starts consuming. Calling it again, or after stop(), does nothing. */
+  start(): this {
+    if (this.started || this.stopping || this.options.signal?.aborted) return this;
+    this.started = true;
+    this.listenForWakes();
+    this.loopDone = this.loop().catch((error: unknown) => this.emitError(error));
+    return this;
+  }
+
+  /**
+   * Stops receiving at once, aborts the handlers' signal, and waits up to stopTimeoutMs for
+   * running handlers. Messages whose handlers did not finish reappear after their vt. Calling it
+   * again returns the same promise.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutDown();
+    return this.stopping;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.options.signal?.removeEventListener("abort", this.onSignalAbort);
+    this.stopController.abort();
+    this.sleep?.wake();
+    this.slotFreed?.();
+    await this.loopDone;
+    // Removing the listeners is immediate; the UNSUBSCRIBE itself needs the server, which may be
+    // down (then it would wait in the offline queue until the server is back). So it is awaited
+    // only while connected, and like the handlers never longer than stopTimeoutMs.
+    const unsubscribed = Promise.allSettled(this.unsubscribers.splice(0).map((unsubscribe) => Promise.resolve().then(unsubscribe)));
+    const pending: Array<Promise<unknown>> = [...this.running];
+    if (this.rsmq.connected) pending.push(unsubscribed);
+    if (pending.length > 0) {
+      const grace = wakeableSleep(this.options.stopTimeoutMs);
+      await Promise.race([Promise.allSettled(pending), grace.done]);
+      grace.wake();
+    }
+    this.extender.stopAll();
+    this.tell("stopped");
+  }
+
+  private get stopped(): boolean {
+    return this.stopController.signal.aborted;
+  }
+
+  private async loop(): Promise<void> {
+    const { qname, vt, concurrency, batchSize, minIdleSleepMs, maxIdleSleepMs } = this.options;
+    const internals = internalsOf(this.rsmq);
+    let failures = 0;
+    while (!this.stopped) {
+      const free = concurrency - this.running.size;
+      if (free <= 0) {
+        await new Promise<void>((resolve) => (this.slotFreed = resolve));
+        this.slotFreed = undefined;
+        continue;
+      }
+      const count = Math.min(batchSize, free);
+      this.wokenWhileBusy = false;
+      let batch;
+      try {
+        // While Redis is down the receive waits in node-redis' offline queue until the server is
+        // back; stop() must not wait for that. A receive abandoned here that still returns
+        // messages leaves them hidden until their vt ends: they reappear, nothing is lost.
+        batch = await this.unlessStopped(internals.receiveMessages({ qname, vt }, count));
+        if (batch === undefined) break;
+        failures = 0;
+      } catch (error) {
+        this.emitError(error);
+        failures += 1;
+        await this.pause(receiveRetryDelay(failures), false);
+        continue;
+      }
+      this.stats.receives += 1;
+      if (batch.messages.length === 0) this.stats.emptyReceives += 1;
+      this.tell("receive", batch.messages.length, batch.nextDueMs);
+      for (const message of batch.messages) this.dispatch(message, batch.vt);
+      // A full batch means more may be due: receive again at once.
+      if (batch.messages.length === count || this.stopped || this.wokenWhileBusy) continue;
+      const sleepMs = this.idleFor(idleSleep(batch.nextDueMs ?? null, minIdleSleepMs, maxIdleSleepMs));
+      if (sleepMs > 0) await this.pause(sleepMs, true);
+    }
+  }
+
+  /** `promise`'s outcome, or undefined as soon as the worker stops (whichever comes first). */
+  private unlessStopped<T>(promise: Promise<T>): Promise<T | undefined> {
+    const signal = this.stopController.signal;
+    if (signal.aborted) return Promise.resolve(undefined);
+    return new Promise<T | undefined>((resolve, reject) => {
+      const onStop = (): void => resolve(undefined);
+      signal.addEventListener("abort", onStop, { once: true });
+      // A late rejection after the stop lands here and is dropped: no unhandled rejection.
+      promise.then(
+        (value) => {
+          signal.removeEventListener("abort", onStop);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", onStop);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** The idle sleep, shortened to a due time this worker knows of (a message it let go). */
+  private idleFor(ms: number): number {
+    if (this.knownDueAt === undefined) return ms;
+    const untilKnown = this.knownDueAt - Date.now();
+    if (untilKnown <= 0) {
+      // Passed: the receive just made already saw that message (or found it taken), so the
+      // sleep its reply gave is the right one; sleeping 0 here would only repeat that receive.
+      this.knownDueAt = undefined;
+      return ms;
+    }
+    return Math.max(Math.min(ms, untilKnown), this.options.minIdleSleepMs);
+  }
+
+  private async pause(ms: number, wakeable: boolean): Promise<void> {
+    const sleep = wakeableSleep(ms, this.stopController.signal);
+    if (wakeable) this.sleep = sleep;
+    this.stats.sleeps += 1;
+    this.tell("sleep", ms);
+    const started = Date.now();
+    const reason: WakeReason = await sleep.done;
+    this.stats.sleptMs += Date.now() - started;
+    if (this.sleep === sleep) this.sleep = undefined;
+    if (reason !== "timeout") this.tell("wake", reason);
+  }
+
+  /** Wakes the worker now; wakes that arrive while it is receiving make it receive once more. */
+  private wake(): void {
+    if (this.sleep) this.sleep.wake();
+    else this.wokenWhileBusy = true;
+  }
+
+  /** Wakes the worker when a message it let go becomes due again. */
+  private wakeAt(dueAt: number): void {
+    if (this.knownDueAt === undefined || dueAt < this.knownDueAt) this.knownDueAt = dueAt;
+    this.sleep?.shortenTo(dueAt - Date.now());
+  }
+
+  private listenForWakes(): void {
+    const internals = internalsOf(this.rsmq);
+    const { qname } = this.options;
+    this.unsubscribers.push(onQueueActivity(internals.ns, qname, () => this.wake()));
+    if (!this.options.realtimeWakes) return;
+    internals
+      .realtimeWakes()
+      .subscribe(`${internals.ns}:rt:${qname}`, () => this.wake())
+      .then((unsubscribe) => {
+        if (this.stopped) return void unsubscribe();
+        this.unsubscribers.push(unsubscribe);
+        // A send between the first receive and the subscription would otherwise wait for the cap.
+        this.wake();
+      })
+      .catch((error: unknown) => this.emitError(error));
+  }
+
+  private dispatch(message: QueueMessage, vt: number): void {
+    const task = this.handle(message, vt).finally(() => {
+      this.running.delete(task);
+      this.slotFreed?.();
+    });
+    this.running.add(task);
+  }
+
+  private async handle(message: QueueMessage, vt: number): Promise<void> {
+    const internals = internalsOf(this.rsmq);
+    const extension = this.extender.keepHidden(message.id, vt);
+    try {
+      await this.options.handler(message, { signal: this.stopController.signal });
+    } catch (error) {
+      extension.stop();
+      this.stats.failed += 1;
+      this.tell("failed", message, error);
+      this.wakeAt(extension.hiddenUntil());
+      return;
+    }
+    extension.stop();
+    try {
+      await internals.deleteMessage({ qname: this.options.qname, id: message.id });
+      this.stats.handled += 1;
+      this.tell("handled", message);
+    } catch (error) {
+      // The message reappears after vt and is handled again: duplicated, never lost.
+      this.emitError(error);
+    }
+  }
+
+  /**
+   * Emits an event. A listener that throws must neither end the loop (which would leave a worker
+   * that looks alive but never receives) nor reject a handler's task (an unhandled rejection
+   * that ends the process): its error is reported as `error` instead.
+   */
+  private tell<E extends keyof WorkerEvents>(event: E, ...args: WorkerEvents[E]): void {
+    try {
+      this.emit(event, ...args);
+    } catch (error) {
+      this.emitError(error);
+    }
+  }
+
+  private emitError(error: unknown): void {
+    this.stats.errors += 1;
+    if (this.listenerCount("error") === 0) return;
+    try {
+      this.emit("error", error instanceof Error ? error : new Error(String(error)));
+    } catch (listenerError) {
+      // An `error` listener that throws has nowhere left to report to: surface it as Node does
+      // for any listener, as an uncaught exception, but outside the worker's own code paths.
+      process.nextTick(() => {
+        throw listenerError;
+      });
+    }
+  }
+}

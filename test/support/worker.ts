@@ -1,0 +1,205 @@
+/**
+ * Helpers for the Worker suites: wait on a condition instead of a clock, record what a worker
+ * emits, and count the receive scripts one queue gets, exactly, from the server's MONITOR stream
+ * (so a count never includes other namespaces or other commands).
+ */
+import { spawn } from "child_process";
+import { randomBytes } from "crypto";
+import { connect, type Socket } from "net";
+import { join } from "path";
+import type { RedisClientType } from "redis";
+import RedisSMQ = require("../../lib/index");
+import { script } from "../../lib/scripts/script-files";
+import { plainClient, testRedis } from "./server";
+
+type Worker = RedisSMQ.Worker;
+
+export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `condition` every 10 ms until it holds; fails naming `what` after `timeoutMs`. */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await delay(10);
+  }
+}
+
+/** A promise with its resolve function, for handlers a test releases by hand. */
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+export interface RecordedEvent {
+  name: "receive" | "handled" | "failed" | "sleep" | "wake" | "error" | "stopped";
+  args: unknown[];
+  at: number;
+}
+
+/** Everything a worker emits, in order, with the local time. */
+export class WorkerLog {
+  readonly events: RecordedEvent[] = [];
+
+  constructor(worker: Worker) {
+    const names: Array<RecordedEvent["name"]> = ["receive", "handled", "failed", "sleep", "wake", "error", "stopped"];
+    for (const name of names) {
+      (worker as unknown as NodeJS.EventEmitter).on(name, (...args: unknown[]) => this.events.push({ name, args, at: Date.now() }));
+    }
+  }
+
+  named(name: RecordedEvent["name"]): RecordedEvent[] {
+    return this.events.filter((event) => event.name === name);
+  }
+
+  count(name: RecordedEvent["name"]): number {
+    return this.named(name).length;
+  }
+
+  /** Whether the worker's last act was to go to sleep (it is idle, waiting for a wake or its timer). */
+  get asleep(): boolean {
+    const last = [...this.events].reverse().find((event) => event.name !== "handled" && event.name !== "failed");
+    return last?.name === "sleep";
+  }
+
+  /** The `ms` of each sleep event, in order. */
+  sleeps(): number[] {
+    return this.named("sleep").map((event) => event.args[0] as number);
+  }
+}
+
+/**
+ * Counts the receive scripts (EVALSHA or EVAL of lua/receiveMessage-2.lua) run against one queue,
+ * read from MONITOR. `count()` first makes sure the monitor has seen everything sent so far.
+ */
+export class ReceiveCounter {
+  private seen = 0;
+  private buffer = "";
+  private pendingMarkers = new Map<string, () => void>();
+
+  private constructor(
+    private readonly socket: Socket,
+    private readonly marker: RedisClientType,
+  ) {}
+
+  static async open(ns: string, qname: string): Promise<ReceiveCounter> {
+    const { host, port } = testRedis();
+    const receive = script("receiveMessage");
+    const key = `"${ns}:${qname}"`;
+    const socket = connect(port, host);
+    const marker = await plainClient();
+    const counter = new ReceiveCounter(socket, marker);
+    await new Promise<void>((resolve, reject) => {
+      let acknowledged = false;
+      socket.once("error", reject);
+      socket.on("data", (chunk: Buffer) => {
+        counter.buffer += chunk.toString("utf8");
+        let end: number;
+        while ((end = counter.buffer.indexOf("\r\n")) >= 0) {
+          const line = counter.buffer.slice(0, end);
+          counter.buffer = counter.buffer.slice(end + 2);
+          if (!acknowledged && line === "+OK") {
+            acknowledged = true;
+            resolve();
+            continue;
+          }
+          for (const [token, done] of counter.pendingMarkers) if (line.includes(token)) done();
+          // Client-issued only: a script's own calls show as `[0 lua]`.
+          if (line.includes(" lua]")) continue;
+          // Clients send the command name in whatever case they like (node-redis: upper case).
+          const head = line.slice(0, line.indexOf('" "') + 3).toLowerCase();
+          const isReceive =
+            line.includes(key) &&
+            ((head.endsWith('"evalsha" "') && line.includes(`" "${receive.sha1}"`)) ||
+              (head.endsWith('"eval" "') && line.includes("Receives up to")));
+          if (isReceive) counter.seen += 1;
+        }
+      });
+      socket.write("MONITOR\r\n");
+    });
+    return counter;
+  }
+
+  /** Receives seen so far, after every command sent before this call has reached the monitor. */
+  async count(): Promise<number> {
+    const token = `receive-counter-${randomBytes(6).toString("hex")}`;
+    const seen = new Promise<void>((resolve) => this.pendingMarkers.set(token, resolve));
+    await this.marker.sendCommand(["ECHO", token]);
+    await seen;
+    this.pendingMarkers.delete(token);
+    return this.seen;
+  }
+
+  async close(): Promise<void> {
+    this.socket.destroy();
+    await this.marker.quit();
+  }
+}
+
+/**
+ * Sends one message from a separate Node process (so this process's in-process wakes cannot carry
+ * it: only the realtime publish can). Resolves with the message id.
+ */
+export function sendFromChildProcess(ns: string, qname: string, message: string): Promise<string> {
+  const { host, port } = testRedis();
+  const entry = join(__dirname, "..", "..", "lib", "index.js");
+  const program = `
+    const RedisSMQ = require(${JSON.stringify(entry)});
+    const rsmq = new RedisSMQ({ host: ${JSON.stringify(host)}, port: ${port}, ns: ${JSON.stringify(ns)}, realtime: true });
+    rsmq.sendMessageAsync({ qname: ${JSON.stringify(qname)}, message: ${JSON.stringify(message)} })
+      .then((id) => { process.stdout.write(id); return rsmq.quitAsync(); })
+      .catch((error) => { console.error(error); process.exit(1); });
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["-e", program], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`child sender exited with ${code}: ${err}`))));
+  });
+}
+
+/** Subscribers on a channel, as the server counts them. */
+export async function subscribersOf(client: RedisClientType, channel: string): Promise<number> {
+  const reply = (await client.sendCommand(["PUBSUB", "NUMSUB", channel])) as [string, number];
+  return Number(reply[1]);
+}
+
+/**
+ * Workers and connections a test opened, closed in afterEach whatever happened: workers are
+ * stopped first (a short stop timeout), then connections quit.
+ */
+export class Cleanup {
+  private workers: Worker[] = [];
+  private instances: RedisSMQ[] = [];
+  private others: Array<() => Promise<unknown>> = [];
+
+  worker(worker: Worker): Worker {
+    this.workers.push(worker);
+    return worker;
+  }
+
+  rsmq(instance: RedisSMQ): RedisSMQ {
+    this.instances.push(instance);
+    return instance;
+  }
+
+  add(close: () => Promise<unknown>): void {
+    this.others.push(close);
+  }
+
+  async run(): Promise<void> {
+    const workers = this.workers.splice(0);
+    await Promise.all(workers.map((worker) => worker.stop()));
+    for (const close of this.others.splice(0)) await close().catch(() => undefined);
+    for (const instance of this.instances.splice(0)) await instance.quitAsync().catch(() => undefined);
+  }
+}

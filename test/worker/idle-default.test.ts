@@ -1,0 +1,54 @@
+/**
+ * The idle cost at the DEFAULT maxIdleSleepMs (30 s), measured over 65 s from INFO commandstats:
+ * every command the server ran while one idle worker (with its realtime subscription) waited.
+ * Slow, so it runs only with LONG_TESTS=1; it prints the count and the per-hour extrapolation.
+ */
+import { expect } from "chai";
+import RedisSMQ = require("../../lib/index");
+import { connectionOptions, uniqueNs } from "../support/server";
+import { commandStatsDuring } from "../support/wire";
+import { Cleanup, WorkerLog, delay, waitFor } from "../support/worker";
+
+const { Worker } = RedisSMQ;
+const WINDOW_MS = 65_000;
+/** What the receive script calls inside Redis (counted by commandstats, but not sent by a client). */
+const SCRIPT_INTERNAL = new Set(["hmget", "time", "zrangebyscore", "zrange"]);
+
+describe("Worker: idle cost at the default maxIdleSleepMs (LONG_TESTS=1)", function () {
+  const cleanup = new Cleanup();
+  before(function () {
+    if (process.env.LONG_TESTS !== "1") this.skip();
+  });
+  afterEach(() => cleanup.run());
+
+  it("makes about one receive per 30 s and nothing else", async function () {
+    this.timeout(WINDOW_MS + 30_000);
+    const ns = uniqueNs();
+    const rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+    await rsmq.createQueueAsync({ qname: "q" });
+    const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined }));
+    const log = new WorkerLog(worker);
+    worker.start();
+    // Past start-up: the first receive and the one the realtime subscription's wake causes.
+    await waitFor(() => log.asleep && worker.counters.receives >= 2, "the worker asleep");
+    const startupReceives = log.count("receive");
+    const stats = await commandStatsDuring(() => delay(WINDOW_MS));
+    // The receives' own spacing (from the last start-up receive on), for a rate that does not
+    // depend on where the window fell.
+    const times = log.named("receive").map((event) => event.at).slice(startupReceives - 1);
+    const gaps = times.slice(1).map((at, i) => at - times[i]);
+    const meanGap = gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length;
+    const fromClients = Object.entries(stats).filter(([name]) => !SCRIPT_INTERNAL.has(name));
+    const total = fromClients.reduce((sum, [, calls]) => sum + calls, 0);
+    const perHour = (total * 3_600_000) / WINDOW_MS;
+    console.log(
+      `      idle worker, default maxIdleSleepMs: ${JSON.stringify(Object.fromEntries(fromClients))} in ${WINDOW_MS / 1000} s ` +
+        `(all commands: ${JSON.stringify(stats)}) -> ${perHour.toFixed(1)} client commands per hour; ` +
+        `receive spacing ${JSON.stringify(gaps)} ms -> ${(3_600_000 / meanGap).toFixed(1)} receives per hour; sleeps: ${JSON.stringify(log.sleeps())}`,
+    );
+    // 65 s / 30 s: two or three receives, and no other client command (no PING, no resubscribe).
+    expect(fromClients.map(([name]) => name)).to.deep.equal(["evalsha"]);
+    expect(stats.evalsha).to.be.within(2, 3);
+    expect(new Set(log.sleeps())).to.deep.equal(new Set([30_000]));
+  });
+});

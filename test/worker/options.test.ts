@@ -1,0 +1,177 @@
+/**
+ * Worker options: defaults, and construction-time validation. Every bad setting throws a clear
+ * error naming the option, before the worker (or anything else) sends a command to Redis.
+ */
+import { expect } from "chai";
+import OldRSMQ = require("rsmq");
+import RedisSMQ = require("../../lib/index");
+import { resolveWorkerOptions, type WorkerOptions } from "../../lib/worker/worker-options";
+import { connectionOptions, uniqueNs } from "../support/server";
+import { clientCommands, monitor } from "../support/wire";
+
+const { Worker } = RedisSMQ;
+const handler = async (): Promise<void> => undefined;
+
+/** Constructs a worker, expecting a throw; returns the error. */
+function constructionError(rsmq: unknown, options: unknown): Error {
+  try {
+    new Worker(rsmq as RedisSMQ, options as WorkerOptions);
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error(`expected new Worker(...) to throw for ${JSON.stringify(options)}`);
+}
+
+describe("Worker options", () => {
+  let rsmq: RedisSMQ;
+
+  beforeEach(async () => {
+    rsmq = new RedisSMQ(connectionOptions(uniqueNs()));
+    await rsmq.listQueuesAsync(); // connected, so a stray command would show up in the monitor
+  });
+  afterEach(async () => {
+    await rsmq.quitAsync();
+  });
+
+  describe("defaults", () => {
+    it("fills in concurrency 1, batchSize = concurrency, 30 s idle cap, no floor, 30 s stop timeout, realtime wakes on", () => {
+      const resolved = resolveWorkerOptions({ qname: "q", handler });
+      expect(resolved).to.deep.include({
+        qname: "q",
+        concurrency: 1,
+        batchSize: 1,
+        vt: undefined,
+        maxIdleSleepMs: 30_000,
+        minIdleSleepMs: 0,
+        stopTimeoutMs: 30_000,
+        realtimeWakes: true,
+        signal: undefined,
+      });
+      expect(resolveWorkerOptions({ qname: "q", handler, concurrency: 7 }).batchSize).to.equal(7);
+    });
+
+    it("treats maxIdleSleepMs 0 as the 30 s default and honours any explicit value as-is", () => {
+      expect(resolveWorkerOptions({ qname: "q", handler, maxIdleSleepMs: 0 }).maxIdleSleepMs).to.equal(30_000);
+      expect(resolveWorkerOptions({ qname: "q", handler, maxIdleSleepMs: 1 }).maxIdleSleepMs).to.equal(1);
+      expect(resolveWorkerOptions({ qname: "q", handler, maxIdleSleepMs: 3_600_000 }).maxIdleSleepMs).to.equal(3_600_000);
+    });
+
+    it("caps the default batchSize at 1000 for a larger concurrency, and accepts the edges", () => {
+      expect(resolveWorkerOptions({ qname: "q", handler, concurrency: 5000 }).batchSize).to.equal(1000);
+      const edges = resolveWorkerOptions({ qname: "q", handler, batchSize: 1000, vt: 0, stopTimeoutMs: 0, minIdleSleepMs: 30_000 });
+      expect(edges).to.deep.include({ batchSize: 1000, vt: 0, stopTimeoutMs: 0, minIdleSleepMs: 30_000 });
+      expect(resolveWorkerOptions({ qname: "q", handler, vt: 9_999_999 }).vt).to.equal(9_999_999);
+    });
+
+    it("does not touch the caller's options object", () => {
+      const options = Object.freeze({ qname: "q", handler, concurrency: 3 });
+      const worker = new Worker(rsmq, options);
+      expect(options).to.deep.equal({ qname: "q", handler, concurrency: 3 });
+      expect(worker.counters).to.deep.equal({
+        receives: 0,
+        emptyReceives: 0,
+        handled: 0,
+        failed: 0,
+        sleeps: 0,
+        sleptMs: 0,
+        extensions: 0,
+        errors: 0,
+      });
+    });
+
+    it("is exported as RedisSMQ.Worker and makes no Redis call until start()", async () => {
+      expect(Worker).to.equal((require("../../lib/worker/worker") as { Worker: unknown }).Worker);
+      const commands = await monitor(async () => {
+        new Worker(rsmq, { qname: "q", handler, concurrency: 4, maxIdleSleepMs: 100 });
+      });
+      expect(clientCommands(commands)).to.deep.equal([]);
+    });
+  });
+
+  describe("validation", () => {
+    /** [option overrides, expected error type, message pattern] */
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ["concurrency 0", { concurrency: 0 }, /`concurrency`.*integer from 1 and up.*`0` \(number\)/],
+      ["concurrency -1", { concurrency: -1 }, /`concurrency`.*`-1`/],
+      ["concurrency 1.5", { concurrency: 1.5 }, /`concurrency`.*`1.5`/],
+      ["concurrency NaN", { concurrency: NaN }, /`concurrency`.*`NaN`/],
+      ["concurrency Infinity", { concurrency: Infinity }, /`concurrency`/],
+      ["concurrency '2'", { concurrency: "2" }, /`concurrency`.*`2` \(string\)/],
+      ["batchSize 0", { batchSize: 0 }, /`batchSize`.*from 1 to 1000/],
+      ["batchSize 1001", { batchSize: 1001 }, /`batchSize`.*from 1 to 1000.*`1001`/],
+      ["batchSize 2.5", { batchSize: 2.5 }, /`batchSize`/],
+      ["batchSize NaN", { batchSize: NaN }, /`batchSize`/],
+      ["vt -1", { vt: -1 }, /`vt`.*from 0 to 9999999/],
+      ["vt 1.5", { vt: 1.5 }, /`vt`/],
+      ["vt NaN", { vt: NaN }, /`vt`/],
+      ["vt 10000000", { vt: 10_000_000 }, /`vt`/],
+      ["vt '5'", { vt: "5" }, /`vt`.*\(string\)/],
+      ["maxIdleSleepMs -1", { maxIdleSleepMs: -1 }, /`maxIdleSleepMs`.*from 0 and up/],
+      ["maxIdleSleepMs NaN", { maxIdleSleepMs: NaN }, /`maxIdleSleepMs`/],
+      ["maxIdleSleepMs 0.5", { maxIdleSleepMs: 0.5 }, /`maxIdleSleepMs`/],
+      ["minIdleSleepMs -1", { minIdleSleepMs: -1 }, /`minIdleSleepMs`/],
+      ["minIdleSleepMs NaN", { minIdleSleepMs: NaN }, /`minIdleSleepMs`/],
+      ["minIdleSleepMs 2.5", { minIdleSleepMs: 2.5 }, /`minIdleSleepMs`/],
+      ["stopTimeoutMs -1", { stopTimeoutMs: -1 }, /`stopTimeoutMs`/],
+      ["stopTimeoutMs NaN", { stopTimeoutMs: NaN }, /`stopTimeoutMs`/],
+      ["minIdleSleepMs > maxIdleSleepMs", { minIdleSleepMs: 500, maxIdleSleepMs: 200 }, /`minIdleSleepMs` \(500\).*`maxIdleSleepMs` \(200\)/],
+      ["minIdleSleepMs > the default cap", { minIdleSleepMs: 30_001 }, /`minIdleSleepMs` \(30001\).*`maxIdleSleepMs` \(30000\)/],
+      ["realtimeWakes 'yes'", { realtimeWakes: "yes" }, /`realtimeWakes`.*boolean/],
+      ["signal {}", { signal: {} }, /`signal`.*AbortSignal/],
+      ["handler missing", { handler: undefined }, /`handler`.*function/],
+      ["handler a string", { handler: "handle" }, /`handler`.*function/],
+    ];
+
+    for (const [label, overrides, pattern] of cases) {
+      it(`rejects ${label}, naming the option`, () => {
+        const error = constructionError(rsmq, { qname: "q", handler, ...overrides });
+        expect(error).to.be.instanceOf(Error);
+        expect(error.message).to.match(pattern);
+      });
+    }
+
+    it("rejects a missing or badly formatted qname with rsmq's errors", () => {
+      const missing = constructionError(rsmq, { handler });
+      expect([missing.name, missing.message]).to.deep.equal(["missingParameter", "No qname supplied"]);
+      for (const qname of ["bad name", "a:b", "x".repeat(161)]) {
+        const error = constructionError(rsmq, { qname, handler });
+        expect([error.name, error.message], qname).to.deep.equal(["invalidFormat", "Invalid qname format"]);
+      }
+      const reserved = constructionError(rsmq, { qname: "QUEUES", handler });
+      expect(reserved.name).to.equal("invalidFormat");
+      expect(reserved.message).to.match(/QUEUES.*reserved/);
+    });
+
+    it("rejects missing options", () => {
+      expect(constructionError(rsmq, undefined).message).to.match(/options/);
+      expect(constructionError(rsmq, "q").message).to.match(/options/);
+    });
+
+    it("rejects a first argument that is not an rsmq-next RedisSMQ (rsmq 0.12.4 included)", async () => {
+      const old = new OldRSMQ(connectionOptions(uniqueNs()));
+      try {
+        await old.listQueuesAsync(); // connected and its scripts loaded, so it quits cleanly
+        for (const value of [undefined, null, {}, RedisSMQ, old]) {
+          const error = constructionError(value, { qname: "q", handler });
+          expect(error).to.be.instanceOf(TypeError);
+          expect(error.message).to.match(/RedisSMQ instance/);
+        }
+      } finally {
+        await new Promise((resolve) => old.quit(resolve));
+      }
+    });
+
+    it("sends nothing to Redis for any rejected construction", async () => {
+      const commands = await monitor(async () => {
+        for (const [, overrides] of cases) {
+          try {
+            new Worker(rsmq, { qname: "q", handler, ...overrides } as unknown as WorkerOptions);
+          } catch {
+            // expected
+          }
+        }
+      });
+      expect(clientCommands(commands)).to.deep.equal([]);
+    });
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * The worker's sleep decisions as pure functions: the fixed back-off ladder after failed receives
+ * (100 ms doubling to 15 s, independent of the idle settings) and the idle sleep clamp.
+ */
+import { expect } from "chai";
+import { FIRST_RETRY_MS, MAX_RETRY_MS, idleSleep, receiveRetryDelay } from "../../lib/worker/sleep-policy";
+
+describe("Worker sleep policy", () => {
+  describe("receiveRetryDelay", () => {
+    it("starts at 100 ms and doubles per consecutive failure", () => {
+      expect([1, 2, 3, 4, 5, 6, 7, 8].map(receiveRetryDelay)).to.deep.equal([100, 200, 400, 800, 1600, 3200, 6400, 12800]);
+      expect(FIRST_RETRY_MS).to.equal(100);
+    });
+
+    it("is capped at 15 s", () => {
+      expect(MAX_RETRY_MS).to.equal(15_000);
+      expect(receiveRetryDelay(9)).to.equal(15_000);
+      expect(receiveRetryDelay(10)).to.equal(15_000);
+    });
+
+    it("stays at 15 s for huge failure counts (no overflow, no wrap, no NaN)", () => {
+      for (const failures of [21, 22, 31, 32, 64, 1000, 1e6, Number.MAX_SAFE_INTEGER]) {
+        expect(receiveRetryDelay(failures), String(failures)).to.equal(15_000);
+      }
+    });
+
+    it("treats a count below 1 as the first failure", () => {
+      expect(receiveRetryDelay(0)).to.equal(100);
+      expect(receiveRetryDelay(-5)).to.equal(100);
+    });
+  });
+
+  describe("idleSleep", () => {
+    it("sleeps the full cap when the queue is empty (null)", () => {
+      expect(idleSleep(null, 0, 30_000)).to.equal(30_000);
+      expect(idleSleep(null, 50, 200)).to.equal(200);
+    });
+
+    it("sleeps until the next message is due when that is between floor and cap", () => {
+      expect(idleSleep(1234, 0, 30_000)).to.equal(1234);
+      expect(idleSleep(0, 0, 30_000)).to.equal(0);
+    });
+
+    it("holds a far-off due time to the cap", () => {
+      expect(idleSleep(9_999_999_000, 0, 30_000)).to.equal(30_000);
+    });
+
+    it("raises a very near due time to the floor", () => {
+      expect(idleSleep(3, 50, 30_000)).to.equal(50);
+      expect(idleSleep(0, 50, 30_000)).to.equal(50);
+    });
+  });
+});

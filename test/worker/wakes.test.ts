@@ -1,0 +1,201 @@
+/**
+ * Wakes: a worker asleep with a 60 s cap handles a message long before the cap when it is sent
+ * in this process (any RedisSMQ instance), from another process with `realtime: true` (only the
+ * pub/sub channel can carry that), or by an rsmq 0.12.4 client with `realtime` (which never touches
+ * the in-process hub). Bursts of wakes coalesce. Bounds are generous; latency belongs in bench.
+ */
+import { expect } from "chai";
+import OldRSMQ = require("rsmq");
+import RedisSMQ = require("../../lib/index");
+import { connectionOptions, plainClient, uniqueNs } from "../support/server";
+import { Cleanup, WorkerLog, delay, sendFromChildProcess, subscribersOf, waitFor } from "../support/worker";
+
+const { Worker } = RedisSMQ;
+type Worker = RedisSMQ.Worker;
+
+const CAP = 60_000;
+const WITHIN = 5_000;
+
+describe("Worker: wakes", () => {
+  const cleanup = new Cleanup();
+  let ns: string;
+  let rsmq: RedisSMQ;
+  let handled: string[];
+
+  beforeEach(async () => {
+    ns = uniqueNs();
+    rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+    await rsmq.createQueueAsync({ qname: "q" });
+    handled = [];
+  });
+  afterEach(() => cleanup.run());
+
+  /** A started worker on q with a 60 s cap, resolved once it sleeps (and, if asked, is subscribed). */
+  async function sleepingWorker(options: { realtimeWakes?: boolean; concurrency?: number; handlerMs?: number } = {}) {
+    const { realtimeWakes = true, concurrency = 1, handlerMs = 0 } = options;
+    const worker = cleanup.worker(
+      new Worker(rsmq, {
+        qname: "q",
+        concurrency,
+        realtimeWakes,
+        maxIdleSleepMs: CAP,
+        handler: async (message) => {
+          if (handlerMs > 0) await delay(handlerMs);
+          handled.push(message.message);
+        },
+      }),
+    );
+    const log = new WorkerLog(worker);
+    worker.start();
+    if (realtimeWakes) {
+      const client = await plainClient();
+      try {
+        await waitFor(async () => (await subscribersOf(client, `${ns}:rt:q`)) === 1, "the realtime subscription");
+      } finally {
+        await client.quit();
+      }
+      // The subscription's own wake makes one more receive; then it sleeps for the cap.
+      await waitFor(() => log.asleep && worker.counters.receives >= 2, "the worker asleep");
+    } else {
+      await waitFor(() => log.asleep, "the worker asleep");
+    }
+    return { worker, log };
+  }
+
+  async function expectHandledSoon(expected: string[], worker: Worker, log: WorkerLog): Promise<void> {
+    const started = Date.now();
+    await waitFor(() => handled.length >= expected.length, `${expected.length} handled`, WITHIN);
+    expect(handled.sort()).to.deep.equal([...expected].sort());
+    expect(Date.now() - started).to.be.below(CAP);
+    // It was woken, not timed out: every wake so far was "woken".
+    expect(log.named("wake").map((event) => event.args[0])).to.include("woken");
+    expect(worker.counters.handled).to.equal(expected.length);
+  }
+
+  it("wakes for a send by another RedisSMQ instance in this process (no realtime, no subscription)", async () => {
+    const { worker, log } = await sleepingWorker({ realtimeWakes: false });
+    const sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+    await sender.sendMessageAsync({ qname: "q", message: "in-process" });
+    await expectHandledSoon(["in-process"], worker, log);
+  });
+
+  it("wakes for changeMessageVisibility in this process that makes a hidden message due", async () => {
+    const other = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+    const id = await other.sendMessageAsync({ qname: "q", message: "hidden" });
+    await other.receiveMessageAsync({ qname: "q", vt: 3600 }); // in flight for an hour
+    const { worker, log } = await sleepingWorker({ realtimeWakes: false });
+    expect(await other.changeMessageVisibilityAsync({ qname: "q", id, vt: 0 })).to.equal(1);
+    await expectHandledSoon(["hidden"], worker, log);
+  });
+
+  it("does not wake for sends to another queue or another namespace", async () => {
+    await rsmq.createQueueAsync({ qname: "other" });
+    const { worker, log } = await sleepingWorker({ realtimeWakes: false });
+    const elsewhere = cleanup.rsmq(new RedisSMQ(connectionOptions(uniqueNs())));
+    await elsewhere.createQueueAsync({ qname: "q" });
+    await elsewhere.sendMessageAsync({ qname: "q", message: "other ns" });
+    await rsmq.sendMessageAsync({ qname: "other", message: "other queue" });
+    const receives = worker.counters.receives;
+    await delay(300);
+    expect(log.count("wake")).to.equal(0);
+    expect(worker.counters.receives).to.equal(receives);
+  });
+
+  it("wakes for a realtime send from another process (pub/sub only)", async function () {
+    this.timeout(20_000);
+    const { worker, log } = await sleepingWorker();
+    await sendFromChildProcess(ns, "q", "from another process");
+    await expectHandledSoon(["from another process"], worker, log);
+  });
+
+  it("control: without realtimeWakes, a send from another process waits for the cap", async function () {
+    this.timeout(20_000);
+    const { worker } = await sleepingWorker({ realtimeWakes: false });
+    await sendFromChildProcess(ns, "q", "not heard");
+    await delay(1000);
+    expect(handled).to.deep.equal([]);
+    expect(worker.counters.receives).to.equal(1);
+  });
+
+  it("wakes for a send by an rsmq 0.12.4 client with realtime", async () => {
+    const { worker, log } = await sleepingWorker();
+    const old = new OldRSMQ({ ...connectionOptions(ns), realtime: true });
+    cleanup.add(() => new Promise((resolve) => old.quit(resolve)));
+    await old.sendMessageAsync({ qname: "q", message: "from rsmq 0.12.4" });
+    await expectHandledSoon(["from rsmq 0.12.4"], worker, log);
+  });
+
+  it("shares one subscriber connection per RedisSMQ instance between its workers, closed by quit", async () => {
+    const name = `sub-${ns}`;
+    const named = new RedisSMQ({ ...connectionOptions(ns), name });
+    let quit = false;
+    cleanup.add(async () => (quit ? undefined : named.quitAsync()));
+    await named.createQueueAsync({ qname: "q2" });
+    const client = await plainClient();
+    cleanup.add(() => client.quit());
+    /** Subscriptions per connection of this instance, from CLIENT LIST (the instance's name). */
+    const subscriptions = async (): Promise<number[]> => {
+      const list = (await client.sendCommand(["CLIENT", "LIST"])) as string;
+      return list
+        .split("\n")
+        .filter((line) => line.includes(` name=${name} `))
+        .map((line) => Number(/ sub=(\d+)/.exec(line)![1]));
+    };
+    const one = cleanup.worker(new Worker(named, { qname: "q", maxIdleSleepMs: CAP, handler: () => undefined }));
+    const two = cleanup.worker(new Worker(named, { qname: "q2", maxIdleSleepMs: CAP, handler: () => undefined }));
+    const three = cleanup.worker(new Worker(named, { qname: "q2", maxIdleSleepMs: CAP, handler: () => undefined }));
+    one.start();
+    two.start();
+    three.start();
+    // The command connection (0 subscriptions) and one subscriber with both channels.
+    await waitFor(async () => (await subscriptions()).sort().join() === "0,2", "one subscriber with two channels");
+    await two.stop();
+    expect((await subscriptions()).sort()).to.deep.equal([0, 2]); // q2 still has a worker
+    await three.stop();
+    expect((await subscriptions()).sort()).to.deep.equal([0, 1]);
+    await one.stop();
+    expect((await subscriptions()).sort()).to.deep.equal([0, 0]);
+    await named.quitAsync();
+    quit = true;
+    await waitFor(async () => (await subscriptions()).length === 0, "both connections closed");
+  });
+
+  it("reports a refused SUBSCRIBE as `error`, and a later worker on that channel subscribes again", async () => {
+    // A user allowed every command and key but no channel: SUBSCRIBE answers NOPERM.
+    const user = `worker-${ns}`;
+    const admin = await plainClient();
+    cleanup.add(async () => {
+      await admin.sendCommand(["ACL", "DELUSER", user]);
+      await admin.quit();
+    });
+    await admin.sendCommand(["ACL", "SETUSER", user, "on", ">secret", "~*", "&*", "+@all", "resetchannels"]);
+    const limited = cleanup.rsmq(new RedisSMQ({ ...connectionOptions(ns), username: user, password: "secret" }));
+    limited.on("error", () => undefined);
+
+    const first = cleanup.worker(new Worker(limited, { qname: "q", maxIdleSleepMs: CAP, handler: () => undefined }));
+    const errors: Error[] = [];
+    first.on("error", (error) => errors.push(error));
+    first.start();
+    await waitFor(() => errors.length > 0, "the refused subscription reported");
+    expect(errors[0].message).to.match(/NOPERM/);
+    await first.stop();
+
+    // Channels allowed now: a new worker on the same instance and queue must get its wakes.
+    await admin.sendCommand(["ACL", "SETUSER", user, "allchannels"]);
+    const second = cleanup.worker(new Worker(limited, { qname: "q", maxIdleSleepMs: CAP, handler: () => undefined }));
+    second.on("error", (error) => errors.push(error));
+    second.start();
+    await waitFor(async () => (await subscribersOf(admin, `${ns}:rt:q`)) === 1, "the second worker's subscription", 5000);
+  });
+
+  it("coalesces a burst of wakes: far fewer receives than sends", async () => {
+    const { worker, log } = await sleepingWorker({ realtimeWakes: false, concurrency: 50, handlerMs: 20 });
+    const sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+    const receivesBefore = worker.counters.receives;
+    const messages = Array.from({ length: 50 }, (_, i) => `m${i}`);
+    await Promise.all(messages.map((message) => sender.sendMessageAsync({ qname: "q", message })));
+    await expectHandledSoon(messages, worker, log);
+    const receives = worker.counters.receives - receivesBefore;
+    expect(receives, `${receives} receives for 50 sends`).to.be.below(25);
+  });
+});
