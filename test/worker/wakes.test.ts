@@ -64,7 +64,12 @@ describe("Worker: wakes", () => {
 
   async function expectHandledSoon(expected: string[], worker: Worker, log: WorkerLog): Promise<void> {
     const started = Date.now();
-    await waitFor(() => handled.length >= expected.length, `${expected.length} handled`, WITHIN);
+    // The counter moves after the handler returns and the message is deleted: wait for both.
+    await waitFor(
+      () => handled.length >= expected.length && worker.counters.handled >= expected.length,
+      `${expected.length} handled`,
+      WITHIN,
+    );
     expect(handled.sort()).to.deep.equal([...expected].sort());
     expect(Date.now() - started).to.be.below(CAP);
     // It was woken, not timed out: every wake so far was "woken".
