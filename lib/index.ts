@@ -5,6 +5,9 @@
  */
 import { RedisSMQ as RedisSMQClass } from "./redis-smq";
 import { Worker as WorkerClass } from "./worker/worker";
+import { PoisonError as PoisonErrorClass } from "./retry/poison-error";
+import { RetryPolicy as RetryPolicyClass } from "./retry/retry-policy";
+import type * as RetryTypes from "./retry/retry-policy";
 import type * as WorkerTypes from "./worker/worker-options";
 import type { WorkerEvents as WorkerEventMap } from "./worker/worker";
 import type { WorkerStats as WorkerCounters } from "./worker/worker-stats";
@@ -16,6 +19,8 @@ import type { RsmqErrorName as ErrorName } from "./errors";
 Object.defineProperty(RedisSMQClass, "default", { value: RedisSMQClass });
 Object.defineProperty(RedisSMQClass, "RedisSMQ", { value: RedisSMQClass });
 Object.defineProperty(RedisSMQClass, "Worker", { value: WorkerClass });
+Object.defineProperty(RedisSMQClass, "RetryPolicy", { value: RetryPolicyClass });
+Object.defineProperty(RedisSMQClass, "PoisonError", { value: PoisonErrorClass });
 
 declare namespace RedisSMQ {
   /** The class as a type, for `import { RedisSMQ } from "rsmq-next"`. */
@@ -45,6 +50,18 @@ declare namespace RedisSMQ {
   export type HandlerContext = WorkerTypes.HandlerContext;
   export type WorkerEvents = WorkerEventMap;
   export type WorkerStats = WorkerCounters;
+  /** The RetryPolicy class as a type. */
+  export type RetryPolicy = RetryPolicyClass;
+  /** The PoisonError class as a type. */
+  export type PoisonError = PoisonErrorClass;
+  export type RetryPolicyOptions = RetryTypes.RetryPolicyOptions;
+  export type RetryDecision = RetryTypes.RetryDecision;
+  export type StopReason = RetryTypes.StopReason;
+  export type Jitter = RetryTypes.Jitter;
+  export type DeadLetterInfo = Types.DeadLetterInfo;
+  export type PeekedMessage = Types.PeekedMessage;
+  export type PeekDeadLettersOptions = Types.PeekDeadLettersOptions;
+  export type RedriveOptions = Types.RedriveOptions;
   export type RsmqErrorName = ErrorName;
 }
 
@@ -56,6 +73,10 @@ const RedisSMQ = RedisSMQClass as typeof RedisSMQClass & {
   readonly RedisSMQ: typeof RedisSMQClass;
   /** The consumer that sleeps until the next message is due: `const { Worker } = require("rsmq-next")`. */
   readonly Worker: typeof WorkerClass;
+  /** When a failed message is retried and when it stops. */
+  readonly RetryPolicy: typeof RetryPolicyClass;
+  /** Throw it from a handler to stop retrying at once. */
+  readonly PoisonError: typeof PoisonErrorClass;
 };
 
 export = RedisSMQ;

@@ -10,9 +10,12 @@ import { changeMessageVisibility } from "./commands/change-message-visibility";
 import type { Command } from "./commands/command";
 import { createQueue } from "./commands/create-queue";
 import { deleteMessage } from "./commands/delete-message";
+import { deadLetter, deadLetterCopy, peekDeadLetters, redrive as redriveCommand, type QueueSettings, type StopRecord } from "./commands/dead-letters";
 import { deleteMessages } from "./commands/delete-messages";
 import { deleteQueue } from "./commands/delete-queue";
 import { getQueueAttributes } from "./commands/get-queue-attributes";
+import { hideMessage } from "./commands/hide-message";
+import { planRedrive, redrive } from "./dead-letters/redrive";
 import { popMessage } from "./commands/pop-message";
 import { receiveMessages, type ReceivedBatch } from "./commands/receive-message";
 import { sendMessage } from "./commands/send-message";
@@ -31,9 +34,12 @@ import type {
   DeleteMessagesOptions,
   DeleteQueueOptions,
   GetQueueAttributesOptions,
+  PeekDeadLettersOptions,
+  PeekedMessage,
   PopMessageOptions,
   QueueAttributes,
   QueueMessage,
+  RedriveOptions,
   ReceiveMessageOptions,
   ReceiveMessagesOptions,
   ReceivedMessages,
@@ -66,9 +72,17 @@ export interface RedisSMQInternals {
   readonly ns: string;
   /** A batch receive that also reports the vt applied. */
   receiveMessages(options: Partial<ReceiveMessageOptions>, count: number): Promise<ReceivedBatch>;
-  /** changeMessageVisibility without waking this process's workers (it only pushes a time back). */
-  hideAgain(options: ChangeMessageVisibilityOptions): Promise<0 | 1>;
+  /** Hides a held message for `ms` from now, without waking this process's workers (it only pushes a time back). */
+  hideMessage(qname: string, id: string, ms: number): Promise<0 | 1>;
   deleteMessage(options: DeleteMessageOptions): Promise<0 | 1>;
+  /** The atomic dead-letter move. */
+  deadLetter(source: string, dlq: string, id: string, why: StopRecord): Promise<0 | 1>;
+  /** The first half of the two-step dead-letter move. */
+  deadLetterCopy(dlq: string, message: QueueMessage, why: StopRecord, settings: QueueSettings): Promise<1>;
+  /** vt, delay and maxsize of a queue. */
+  queueSettings(qname: string): Promise<QueueSettings>;
+  peek(qname: string, count: number, offset: number): Promise<PeekedMessage[]>;
+  redrive(dlq: string, target: string, ids: string[]): Promise<number>;
   /** The instance's shared subscriber for realtime wakes, opened on first use. */
   realtimeWakes(): RealtimeWakes;
 }
@@ -120,8 +134,17 @@ export class RedisSMQ extends EventEmitter {
     internals.set(this, {
       ns: this.ns,
       receiveMessages: (options, count) => this.run(() => receiveMessages(this.ns, options, count)),
-      hideAgain: (options) => this.run(() => changeMessageVisibility(this.ns, options)),
+      hideMessage: (qname, id, ms) => this.run(() => hideMessage(this.ns, qname, id, ms)),
       deleteMessage: (options) => this.run(() => deleteMessage(this.ns, options)),
+      deadLetter: (source, dlq, id, why) => this.run(() => deadLetter(this.ns, source, dlq, id, why)),
+      deadLetterCopy: (dlq, message, why, settings) =>
+        this.run(() => deadLetterCopy(this.ns, dlq, message.id, message.message, why, settings)),
+      queueSettings: async (qname) => {
+        const { vt, delay, maxsize } = await this.getQueueAttributesAsync({ qname });
+        return { vt, delay, maxsize };
+      },
+      peek: (qname, count, offset) => this.run(() => peekDeadLetters(this.ns, { qname, count }, offset)),
+      redrive: (dlq, target, ids) => this.run(() => redriveCommand(this.ns, dlq, target, ids)),
       realtimeWakes: () => (this.subscriber ??= new RealtimeWakes(this.redis, (error) => this.connectionError(error))),
     });
   }
@@ -226,6 +249,26 @@ export class RedisSMQ extends EventEmitter {
   readonly deleteMessagesAsync = (options: DeleteMessagesOptions): Promise<Array<0 | 1>> =>
     this.run(() => deleteMessages(this.ns, optionsOf(options)));
 
+  /**
+   * The first `count` messages of a queue (10 by default, at most 1000), in the order they will be
+   * received, without receiving them; a dead-lettered message carries `deadLetter`: where it came
+   * from, how often it was delivered, why it stopped, the last error and when.
+   */
+  readonly peekDeadLettersAsync = (options: PeekDeadLettersOptions): Promise<PeekedMessage[]> =>
+    this.run(() => peekDeadLetters(this.ns, optionsOf(options)));
+
+  /**
+   * Moves dead-lettered messages back as new messages (receive count reset): to each message's
+   * source queue, or to `to`; at most `limit`. Resolves how many moved.
+   *
+   * @example
+   * const moved = await rsmq.redriveAsync({ from: "orders-dlq" });
+   */
+  readonly redriveAsync = async (options: RedriveOptions): Promise<number> => {
+    const plan = planRedrive(optionsOf(options));
+    return redrive(internalsOf(this), plan, (target) => notifyQueueActivity(this.ns, target));
+  };
+
   /** Makes a message visible vt seconds from now; resolves `1` if it exists, else `0`. */
   readonly changeMessageVisibilityAsync = (options: ChangeMessageVisibilityOptions): Promise<0 | 1> =>
     this.notifying(options?.qname, this.run(() => changeMessageVisibility(this.ns, optionsOf(options))));
@@ -247,6 +290,8 @@ export class RedisSMQ extends EventEmitter {
   readonly receiveMessageOrNextDue = withCallback(this.receiveMessageOrNextDueAsync);
   readonly receiveMessages = withCallback(this.receiveMessagesAsync);
   readonly deleteMessages = withCallback(this.deleteMessagesAsync);
+  readonly peekDeadLetters = withCallback(this.peekDeadLettersAsync);
+  readonly redrive = withCallback(this.redriveAsync);
   readonly popMessage = withCallback(this.popMessageAsync);
   readonly deleteMessage = withCallback(this.deleteMessageAsync);
   readonly changeMessageVisibility = withCallback(this.changeMessageVisibilityAsync);

@@ -165,3 +165,43 @@ export interface ReceivedMessages {
    */
   nextDueMs?: number | null;
 }
+
+/** Why a message was dead-lettered, as stored with it. */
+export interface DeadLetterInfo {
+  /** The queue it came from. */
+  source: string;
+  /** How many times it had been delivered there. */
+  deliveries: number;
+  /** `"poison"`: the handler declared the failure permanent; `"exhausted"`: it ran out of deliveries. */
+  reason: "poison" | "exhausted";
+  /** The last error's message. */
+  error: string;
+  /** When it was dead-lettered, epoch ms (server clock). */
+  at: number;
+}
+
+/** A message looked at without receiving it. */
+export interface PeekedMessage {
+  id: string;
+  message: string;
+  /** When it was first sent, epoch ms (from its id). */
+  sent: number;
+  /** Present for a dead-lettered message. */
+  deadLetter?: DeadLetterInfo;
+}
+
+export interface PeekDeadLettersOptions {
+  /** The dead-letter queue (any queue works). */
+  qname: string;
+  /** How many of the first messages, 1 to 1000. @default 10 */
+  count?: number;
+}
+
+export interface RedriveOptions {
+  /** The dead-letter queue to move messages out of. */
+  from: string;
+  /** The queue to move them to. @default each message's source queue */
+  to?: string;
+  /** Most messages to move. @default all */
+  limit?: number;
+}

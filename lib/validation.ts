@@ -16,12 +16,13 @@ export const MAX_SECONDS = 9999999;
 export const MIN_MAXSIZE = 1024;
 export const MAX_MAXSIZE = 65536;
 
-export function validateQname(value: unknown): string {
-  if (!value) throw rsmqError("missingParameter", "No qname supplied");
+/** A queue name; `item` names the option in messages (`qname` for rsmq's own methods). */
+export function validateQname(value: unknown, item = "qname"): string {
+  if (!value) throw rsmqError("missingParameter", `No ${item} supplied`);
   const qname = String(value);
-  if (!QNAME_FORMAT.test(qname)) throw rsmqError("invalidFormat", "Invalid qname format");
+  if (!QNAME_FORMAT.test(qname)) throw rsmqError("invalidFormat", `Invalid ${item} format`);
   if (qname === RESERVED_QNAME) {
-    throw rsmqError("invalidFormat", `Invalid qname format: "${RESERVED_QNAME}" is reserved for the queue list`);
+    throw rsmqError("invalidFormat", `Invalid ${item} format: "${RESERVED_QNAME}" is reserved for the queue list`);
   }
   return qname;
 }
@@ -77,4 +78,12 @@ export function validateIds(value: unknown): string[] {
   if (!Array.isArray(value) || value.length === 0) throw rsmqError("missingParameter", "No ids supplied");
   if (value.length > MAX_BATCH) throw rsmqError("invalidValue", `ids must hold at most ${MAX_BATCH} ids`);
   return value.map(validateId);
+}
+
+/** A positive whole number for a new option (no parseInt leniency). */
+export function validatePositiveInteger(item: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    throw rsmqError("invalidValue", `${item} must be an integer from 1 up`);
+  }
+  return value;
 }

@@ -1,5 +1,6 @@
 --[[
-  Deletes a message. Like rsmq 0.12.4 it does not check that the queue exists.
+  Deletes a message (with its dead-letter note `<id>:dl`, if any). Like rsmq 0.12.4 it does not
+  check that the queue exists.
 
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q
@@ -12,7 +13,7 @@ local queueSet, queueHash = KEYS[1], KEYS[2]
 local id = ARGV[1]
 
 local removed = rcall("ZREM", queueSet, id)
-local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr")
+local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
 if removed == 1 and fields > 0 then
   return 1
 end

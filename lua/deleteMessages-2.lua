@@ -13,7 +13,7 @@ local queueSet, queueHash = KEYS[1], KEYS[2]
 local results = {}
 for i, id in ipairs(ARGV) do
   local removed = rcall("ZREM", queueSet, id)
-  local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr")
+  local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
   if removed == 1 and fields > 0 then
     results[i] = 1
   else

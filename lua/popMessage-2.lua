@@ -29,5 +29,5 @@ if rc ~= 1 then
   fr = rcall("HGET", queueHash, id .. ":fr")
 end
 rcall("ZREM", queueSet, id)
-rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr")
+rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
 return { id, body, rc, fr }

@@ -42,7 +42,7 @@ export class VisibilityExtender {
     };
     const extend = async (): Promise<void> => {
       try {
-        const found = await internalsOf(this.rsmq).hideAgain({ qname: this.qname, id, vt });
+        const found = await internalsOf(this.rsmq).hideMessage(this.qname, id, vtMs);
         if (stopped) return;
         if (found === 0) return extension.stop();
         hiddenUntil = Date.now() + vtMs;

@@ -4,6 +4,7 @@
  */
 import { MAX_BATCH, MAX_SECONDS, validateQname } from "../validation";
 import type { QueueMessage } from "../types";
+import { RetryPolicy, type RetryPolicyOptions } from "../retry/retry-policy";
 
 /** What a handler gets besides the message. */
 export interface HandlerContext {
@@ -11,7 +12,10 @@ export interface HandlerContext {
   signal: AbortSignal;
 }
 
-/** Handles one message. Resolving deletes the message; throwing leaves it to reappear after vt. */
+/**
+ * Handles one message. Resolving deletes the message. Throwing retries it after a backoff, or stops
+ * it (dead-letters it) when it was a {@link PoisonError} or the deliveries ran out.
+ */
 export type MessageHandler = (message: QueueMessage, context: HandlerContext) => unknown | Promise<unknown>;
 
 export interface WorkerOptions {
@@ -38,6 +42,18 @@ export interface WorkerOptions {
   realtimeWakes?: boolean;
   /** Aborting it stops the worker, as `stop()` does. */
   signal?: AbortSignal;
+  /**
+   * When a failed message is tried again and when it stops: a {@link RetryPolicy} or its options.
+   * @default at most 10 deliveries; back off 5s doubling, capped at 2m0s, equal jitter
+   */
+  retry?: RetryPolicy | RetryPolicyOptions;
+  /**
+   * Where stopped messages go (created on demand with this queue's settings).
+   * @default `<qname>-dlq`
+   */
+  deadLetterQueue?: string;
+  /** What happens to a stopped message: moved to the dead-letter queue, or deleted. @default "deadLetter" */
+  onStop?: "deadLetter" | "delete";
 }
 
 /** The options with every default applied. */
@@ -52,6 +68,10 @@ export interface ResolvedWorkerOptions {
   stopTimeoutMs: number;
   realtimeWakes: boolean;
   signal: AbortSignal | undefined;
+  retry: RetryPolicy;
+  /** Undefined with `onStop: "delete"`. */
+  deadLetterQueue: string | undefined;
+  onStop: "deadLetter" | "delete";
 }
 
 export const DEFAULT_MAX_IDLE_SLEEP_MS = 30_000;
@@ -67,6 +87,17 @@ function integerOption(name: string, value: unknown, min: number, max = Number.M
     throw new TypeError(`Expected \`${name}\` to be an integer ${range}, got ${describe(value)}`);
   }
   return value;
+}
+
+function resolveDeadLetterQueue(qname: string, given: unknown): string {
+  if (given === undefined && qname.length + "-dlq".length > 160) {
+    throw new RangeError(`The default dead-letter queue name "${qname}-dlq" is longer than 160 characters: set \`deadLetterQueue\``);
+  }
+  const deadLetterQueue = validateQname(given ?? `${qname}-dlq`, "deadLetterQueue");
+  if (deadLetterQueue === qname) {
+    throw new RangeError(`Expected \`deadLetterQueue\` to differ from \`qname\`, got "${qname}" for both`);
+  }
+  return deadLetterQueue;
 }
 
 export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOptions {
@@ -93,5 +124,25 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError(`Expected \`signal\` to be an AbortSignal, got ${describe(signal)}`);
   }
-  return { qname, handler: options.handler, concurrency, batchSize, vt, maxIdleSleepMs, minIdleSleepMs, stopTimeoutMs, realtimeWakes, signal };
+  const retry = options.retry instanceof RetryPolicy ? options.retry : new RetryPolicy(options.retry ?? {});
+  const onStop = options.onStop ?? "deadLetter";
+  if (onStop !== "deadLetter" && onStop !== "delete") {
+    throw new TypeError(`Expected \`onStop\` to be "deadLetter" or "delete", got ${describe(onStop)}`);
+  }
+  const deadLetterQueue = onStop === "deadLetter" ? resolveDeadLetterQueue(qname, options.deadLetterQueue) : undefined;
+  return {
+    qname,
+    handler: options.handler,
+    concurrency,
+    batchSize,
+    vt,
+    maxIdleSleepMs,
+    minIdleSleepMs,
+    stopTimeoutMs,
+    realtimeWakes,
+    signal,
+    retry,
+    deadLetterQueue,
+    onStop,
+  };
 }

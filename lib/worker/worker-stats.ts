@@ -8,6 +8,12 @@ export interface WorkerStats {
   handled: number;
   /** Handler failures. */
   failed: number;
+  /** Failures retried after a backoff. */
+  retried: number;
+  /** Messages that stopped and were moved to the dead-letter queue. */
+  deadLettered: number;
+  /** Messages that stopped and were deleted (`onStop: "delete"`). */
+  dropped: number;
   /** Sleeps started (idle sleeps and error back-offs). */
   sleeps: number;
   /** Total time spent in those sleeps, ms. */
@@ -19,5 +25,5 @@ export interface WorkerStats {
 }
 
 export function createWorkerStats(): WorkerStats {
-  return { receives: 0, emptyReceives: 0, handled: 0, failed: 0, sleeps: 0, sleptMs: 0, extensions: 0, errors: 0 };
+  return { receives: 0, emptyReceives: 0, handled: 0, failed: 0, retried: 0, deadLettered: 0, dropped: 0, sleeps: 0, sleptMs: 0, extensions: 0, errors: 0 };
 }

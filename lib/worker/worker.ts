@@ -17,6 +17,8 @@ import { wakeableSleep, type WakeReason, type WakeableSleep } from "./wakeable-s
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from "./worker-options";
 import { createWorkerStats, type WorkerStats } from "./worker-stats";
 import { VisibilityExtender } from "./visibility-extender";
+import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
+import type { StopReason } from "../retry/retry-policy";
 
 /** The events a Worker emits. */
 export interface WorkerEvents {
@@ -24,8 +26,15 @@ export interface WorkerEvents {
   receive: [received: number, nextDueMs: number | null | undefined];
   /** A handler resolved and its message was deleted. */
   handled: [message: QueueMessage];
-  /** A handler threw; the message reappears when its visibility timeout ends. */
+  /** A handler threw; `retry` or `stop` follows with what was decided (neither if the message is gone from the queue). */
   failed: [message: QueueMessage, error: unknown];
+  /** A failed message will be delivered again in `delayMs`. */
+  retry: [message: QueueMessage, info: { delayMs: number; error: unknown }];
+  /**
+   * A failed message stopped being retried: `poison` (the handler said so) or `exhausted` (no
+   * deliveries left); it was moved to the dead-letter queue, or deleted.
+   */
+  stop: [message: QueueMessage, info: { reason: StopReason; error: unknown; action: "deadLettered" | "deleted" }];
   /** The worker goes to sleep for `ms`. */
   sleep: [ms: number];
   /** A sleep ended early. */
@@ -54,6 +63,7 @@ export class Worker extends EventEmitter {
   private readonly stopController = new AbortController();
   private readonly running = new Set<Promise<void>>();
   private readonly extender: VisibilityExtender;
+  private readonly mover: DeadLetterMover;
   private started = false;
   private stopping: Promise<void> | undefined;
   private loopDone: Promise<void> = Promise.resolve();
@@ -89,6 +99,7 @@ export class Worker extends EventEmitter {
       () => void (this.stats.extensions += 1),
       (error) => this.emitError(error),
     );
+    this.mover = new DeadLetterMover(internalsOf(rsmq));
     this.options.signal?.addEventListener("abort", this.onSignalAbort, { once: true });
   }
 
@@ -271,7 +282,7 @@ export class Worker extends EventEmitter {
       extension.stop();
       this.stats.failed += 1;
       this.tell("failed", message, error);
-      this.wakeAt(extension.hiddenUntil());
+      await this.afterFailure(message, error, extension.hiddenUntil());
       return;
     }
     extension.stop();
@@ -282,6 +293,40 @@ export class Worker extends EventEmitter {
     } catch (error) {
       // The message reappears after vt and is handled again: duplicated, never lost.
       this.emitError(error);
+    }
+  }
+
+  /**
+   * Applies the retry policy to a failure. If a Redis call here fails, the message simply
+   * reappears when its current visibility timeout ends and is judged again: nothing is lost.
+   * A message no longer in the queue (deleted meanwhile, by its handler or anyone else) was not
+   * retried, moved or deleted by this worker: no `retry` or `stop` event, no counter.
+   */
+  private async afterFailure(message: QueueMessage, error: unknown, hiddenUntil: number): Promise<void> {
+    const internals = internalsOf(this.rsmq);
+    const { qname, retry, onStop, deadLetterQueue } = this.options;
+    const decision = retry.decide(error, message.rc);
+    try {
+      if (decision.action === "retry") {
+        if ((await internals.hideMessage(qname, message.id, decision.delayMs)) === 0) return;
+        this.stats.retried += 1;
+        this.wakeAt(Date.now() + decision.delayMs);
+        this.tell("retry", message, { delayMs: decision.delayMs, error });
+        return;
+      }
+      if (onStop === "delete") {
+        if ((await internals.deleteMessage({ qname, id: message.id })) === 0) return;
+        this.stats.dropped += 1;
+        this.tell("stop", message, { reason: decision.reason, error, action: "deleted" });
+        return;
+      }
+      const why = { source: qname, deliveries: message.rc, reason: decision.reason, error: errorText(error) };
+      if (!(await this.mover.move(qname, deadLetterQueue!, message, why))) return;
+      this.stats.deadLettered += 1;
+      this.tell("stop", message, { reason: decision.reason, error, action: "deadLettered" });
+    } catch (redisError) {
+      this.emitError(redisError);
+      this.wakeAt(hiddenUntil);
     }
   }
 
@@ -311,4 +356,10 @@ export class Worker extends EventEmitter {
       });
     }
   }
+}
+
+/** The last error, as stored with a dead-lettered message (bounded: it lives in Redis). */
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 1000 ? `${text.slice(0, 1000)}...` : text;
 }

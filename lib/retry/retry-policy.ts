@@ -1,0 +1,141 @@
+/**
+ * When a failed message is tried again, and when it stops. A pure function of (error, deliveries,
+ * random): a declared poison error stops at once; a message that has had `maxDeliveries`
+ * deliveries (its receive count `rc`, first delivery included, like SQS maxReceiveCount) stops;
+ * anything else is retried after an exponential backoff with a cap and jitter.
+ */
+import { formatDuration } from "./duration";
+import { isPoison } from "./poison-error";
+import { MAX_SECONDS } from "../validation";
+
+/** How the backoff is randomised so that many failing consumers do not retry in lockstep. */
+export type Jitter = "equal" | "full" | "none";
+
+export interface RetryPolicyOptions {
+  /** Most deliveries of one message, the first included (its `rc`). @default 10 */
+  maxDeliveries?: number;
+  /** Backoff after the first delivery fails, in ms; it doubles after each further failure. @default 5000 */
+  initialDelayMs?: number;
+  /** The longest backoff, in ms. @default 120000 */
+  maxDelayMs?: number;
+  /**
+   * `"equal"`: half the step fixed, half random, so the delay never drops below half the step;
+   * `"full"`: anywhere from 0 to the step; `"none"`: exactly the step. @default "equal"
+   */
+  jitter?: Jitter;
+  /** The random source, [0, 1); inject one for deterministic tests. @default Math.random */
+  random?: () => number;
+}
+
+/** Why a message stopped being retried. */
+export type StopReason = "poison" | "exhausted";
+
+export type RetryDecision = { action: "retry"; delayMs: number } | { action: "stop"; reason: StopReason };
+
+export const RETRY_DEFAULTS = { maxDeliveries: 10, initialDelayMs: 5_000, maxDelayMs: 120_000, jitter: "equal" } as const;
+
+const JITTERS: readonly Jitter[] = ["equal", "full", "none"];
+
+/**
+ * The longest delay: rsmq's longest visibility timeout. Beyond about 9.2e18 a score wraps negative
+ * in the scripts' string.format("%d"), which would make the message visible at once: no backoff.
+ */
+export const MAX_DELAY_MS = MAX_SECONDS * 1000;
+
+function describeValue(value: unknown): string {
+  return `\`${String(value)}\` (${typeof value})`;
+}
+
+function wholeNumber(name: string, value: unknown, min: number, max = Infinity): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    const range = max === Infinity ? `from ${min} and up` : `from ${min} to ${max}`;
+    throw new TypeError(`Expected \`${name}\` to be an integer ${range}, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+export class RetryPolicy {
+  readonly maxDeliveries: number;
+  readonly initialDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly jitter: Jitter;
+  private readonly random: () => number;
+
+  constructor(options: RetryPolicyOptions = {}) {
+    if (typeof options !== "object" || options === null) {
+      throw new TypeError(`Expected the retry policy's options to be an object, got ${describeValue(options)}`);
+    }
+    this.maxDeliveries = wholeNumber("maxDeliveries", options.maxDeliveries ?? RETRY_DEFAULTS.maxDeliveries, 1);
+    this.initialDelayMs = wholeNumber("initialDelayMs", options.initialDelayMs ?? RETRY_DEFAULTS.initialDelayMs, 0, MAX_DELAY_MS);
+    this.maxDelayMs = wholeNumber("maxDelayMs", options.maxDelayMs ?? RETRY_DEFAULTS.maxDelayMs, 0, MAX_DELAY_MS);
+    if (this.maxDelayMs < this.initialDelayMs) {
+      throw new RangeError(`Expected \`maxDelayMs\` (${this.maxDelayMs}) to be at least \`initialDelayMs\` (${this.initialDelayMs})`);
+    }
+    const jitter = options.jitter ?? RETRY_DEFAULTS.jitter;
+    if (!JITTERS.includes(jitter)) {
+      throw new TypeError(`Expected \`jitter\` to be one of "equal", "full", "none", got ${describeValue(jitter)}`);
+    }
+    this.jitter = jitter;
+    const random = options.random ?? Math.random;
+    if (typeof random !== "function") throw new TypeError(`Expected \`random\` to be a function, got ${describeValue(random)}`);
+    this.random = random;
+  }
+
+  /**
+   * The backoff step after `deliveries` deliveries have failed, before jitter: initialDelayMs
+   * doubled (deliveries - 1) times, capped at maxDelayMs. Doubles in a loop that stops at the cap,
+   * so counts in the hundreds neither overflow to Infinity nor wrap to zero as a shift would.
+   */
+  stepMs(deliveries: number): number {
+    let step = this.initialDelayMs;
+    for (let i = 1; i < deliveries && step > 0 && step < this.maxDelayMs; i++) step *= 2;
+    return Math.min(step, this.maxDelayMs);
+  }
+
+  /** The delay before the next delivery after `deliveries` failed ones, jitter applied. */
+  delayMs(deliveries: number): number {
+    const step = this.stepMs(deliveries);
+    const draw = (span: number): number => Math.min(span, Math.floor(this.random() * (span + 1)));
+    switch (this.jitter) {
+      case "none":
+        return step;
+      case "full":
+        return draw(step);
+      case "equal": {
+        // Rounded up: an odd step (1 ms included) never goes below its half, nor to zero.
+        const half = Math.ceil(step / 2);
+        return half + draw(step - half);
+      }
+    }
+  }
+
+  /** What to do after the delivery numbered `deliveries` (the message's rc) failed with `error`. */
+  decide(error: unknown, deliveries: number): RetryDecision {
+    if (isPoison(error)) return { action: "stop", reason: "poison" };
+    if (deliveries >= this.maxDeliveries) return { action: "stop", reason: "exhausted" };
+    return { action: "retry", delayMs: this.delayMs(deliveries) };
+  }
+
+  /** One line for logs: `at most 10 deliveries; back off 5s doubling, capped at 2m0s, equal jitter`. */
+  describe(): string {
+    const deliveries = `at most ${this.maxDeliveries} ${this.maxDeliveries === 1 ? "delivery" : "deliveries"}`;
+    const jitter = this.jitter === "none" ? "" : `, ${this.jitter} jitter`;
+    return `${deliveries}; back off ${formatDuration(this.initialDelayMs)} doubling, capped at ${formatDuration(this.maxDelayMs)}${jitter}`;
+  }
+
+  /**
+   * The longest total backoff a message can go through, from its first failed delivery to its last
+   * delivery (handler run time not included): the sum of the full steps, which jitter never exceeds.
+   */
+  worstCaseMs(): number {
+    if (this.initialDelayMs === 0) return 0;
+    let total = 0;
+    for (let deliveries = 1; deliveries < this.maxDeliveries; deliveries++) {
+      const step = this.stepMs(deliveries);
+      // From the cap on every step is the same: add the rest at once.
+      if (step === this.maxDelayMs) return total + step * (this.maxDeliveries - deliveries);
+      total += step;
+    }
+    return total;
+  }
+}

@@ -1,0 +1,43 @@
+--[[
+  Moves a message that stopped being retried to a dead-letter queue, atomically. The body and id
+  are kept; why it stopped goes in the dead-letter queue's hash as `<id>:dl` (JSON), which rsmq
+  clients never read, and which deleting the message removes. The dead-letter queue is created on
+  demand with the source queue's vt, delay and maxsize. There it is a new message: visible now,
+  no receives yet.
+
+  KEYS[1] source sorted set       <ns>:<source>
+  KEYS[2] source hash             <ns>:<source>:Q
+  KEYS[3] dead-letter sorted set  <ns>:<dlq>
+  KEYS[4] dead-letter hash        <ns>:<dlq>:Q
+  KEYS[5] queue registry set      <ns>:QUEUES
+  ARGV[1] message id   ARGV[2] dead-letter queue name
+  ARGV[3] why it stopped, a JSON object; the script adds "at" (epoch ms, server clock)
+
+  Returns 1 when moved, 0 when the message was no longer in the source queue.
+]]
+local rcall = redis.call
+local sourceSet, sourceHash, deadSet, deadHash, registry = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local id, deadName, why = ARGV[1], ARGV[2], ARGV[3]
+
+local body = rcall("HGET", sourceHash, id)
+if not body or not rcall("ZSCORE", sourceSet, id) then
+  return 0
+end
+local time = rcall("TIME")
+local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = string.format("%d", nowMs)
+
+if rcall("HEXISTS", deadHash, "vt") == 0 then
+  local settings = rcall("HMGET", sourceHash, "vt", "delay", "maxsize")
+  rcall("HSET", deadHash, "vt", settings[1] or "30", "delay", settings[2] or "0", "maxsize", settings[3] or "65536",
+    "created", time[1], "modified", time[1])
+  rcall("SADD", registry, deadName)
+end
+
+rcall("ZADD", deadSet, now, id)
+rcall("HSET", deadHash, id, body, id .. ":dl", string.sub(why, 1, -2) .. ',"at":' .. now .. "}")
+rcall("HINCRBY", deadHash, "totalsent", 1)
+
+rcall("ZREM", sourceSet, id)
+rcall("HDEL", sourceHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
+return 1

@@ -1,0 +1,27 @@
+--[[
+  Lists the first messages of a queue, in visibility order, without receiving them: for looking
+  into a dead-letter queue. Nothing is written.
+
+  KEYS[1] queue sorted set  <ns>:<qname>
+  KEYS[2] queue hash        <ns>:<qname>:Q
+  ARGV[1] how many (>= 1)   ARGV[2] how many to pass over first (>= 0)
+
+  Returns { id1, body1, why1, id2, ... } (why is the `<id>:dl` JSON, or nil), or -1 when the queue
+  does not exist.
+]]
+local rcall = redis.call
+local queueSet, queueHash = KEYS[1], KEYS[2]
+
+if rcall("HEXISTS", queueHash, "vt") == 0 then
+  return -1
+end
+local reply = {}
+local first = tonumber(ARGV[2])
+local last = string.format("%d", first + tonumber(ARGV[1]) - 1)
+for _, id in ipairs(rcall("ZRANGE", queueSet, ARGV[2], last)) do
+  local fields = rcall("HMGET", queueHash, id, id .. ":dl")
+  reply[#reply + 1] = id
+  reply[#reply + 1] = fields[1]
+  reply[#reply + 1] = fields[2]
+end
+return reply

@@ -1,0 +1,34 @@
+--[[
+  Moves messages from a dead-letter queue back to a queue as new messages: visible now, receive
+  count and first-receive time reset, `why` removed. All of them in one atomic step.
+
+  KEYS[1] dead-letter sorted set  <ns>:<dlq>
+  KEYS[2] dead-letter hash        <ns>:<dlq>:Q
+  KEYS[3] target sorted set       <ns>:<target>
+  KEYS[4] target hash             <ns>:<target>:Q
+  ARGV    message ids
+
+  Returns how many were moved (an id no longer in the dead-letter queue is skipped), or -1 when
+  the target queue does not exist (nothing is moved then).
+]]
+local rcall = redis.call
+local deadSet, deadHash, targetSet, targetHash = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+if rcall("HEXISTS", targetHash, "vt") == 0 then
+  return -1
+end
+local time = rcall("TIME")
+local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+local moved = 0
+for _, id in ipairs(ARGV) do
+  local body = rcall("HGET", deadHash, id)
+  if body and rcall("ZREM", deadSet, id) == 1 then
+    rcall("HDEL", deadHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
+    rcall("ZADD", targetSet, now, id)
+    rcall("HSET", targetHash, id, body)
+    rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl")
+    rcall("HINCRBY", targetHash, "totalsent", 1)
+    moved = moved + 1
+  end
+end
+return moved

@@ -1,0 +1,237 @@
+/**
+ * The dead-letter move, both paths: the atomic script leaves a message in exactly one queue; the
+ * two-step path (copy, then delete) interrupted between its steps leaves it in both, never in
+ * neither, and running it again completes it without a duplicate. And peekDeadLetters: what it
+ * lists, in which order, that it writes nothing, and in one EVALSHA.
+ */
+import { expect } from "chai";
+import type { RedisClientType } from "redis";
+import RedisSMQ = require("../../lib/index");
+import { internalsOf } from "../../lib/redis-smq";
+import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
+import type { StopRecord } from "../../lib/commands/dead-letters";
+import { connectionOptions, plainClient, uniqueNs } from "../support/server";
+import { asMessage } from "../support/old-rsmq";
+import { deadLetterOne, loadScripts, picture, serverNowMs, watchDuring } from "../support/retry";
+
+type QueueMessage = RedisSMQ.QueueMessage;
+
+describe("Dead letters", () => {
+  let ns: string;
+  let rsmq: RedisSMQ;
+  let client: RedisClientType;
+
+  beforeEach(async () => {
+    ns = uniqueNs();
+    rsmq = new RedisSMQ(connectionOptions(ns));
+    client = await plainClient();
+    await rsmq.createQueueAsync({ qname: "src", vt: 60, delay: 3, maxsize: 4096 });
+  });
+  afterEach(async () => {
+    await rsmq.quitAsync();
+    await client.quit();
+  });
+
+  /** Sends and receives one message (rc 1, hidden for the queue's vt), as a worker holds it. */
+  async function held(body: string): Promise<QueueMessage> {
+    await rsmq.sendMessageAsync({ qname: "src", message: body, delay: 0 });
+    return asMessage(await rsmq.receiveMessageAsync({ qname: "src" }));
+  }
+
+  const why: StopRecord = { source: "src", deliveries: 1, reason: "poison", error: "bad payload" };
+
+  /** Where a message is: in each queue's sorted set and hash. */
+  async function whereIs(id: string): Promise<{ src: [boolean, boolean]; dlq: [boolean, boolean] }> {
+    const inQueue = async (qname: string): Promise<[boolean, boolean]> => [
+      (await client.zScore(`${ns}:${qname}`, id)) !== null,
+      await client.hExists(`${ns}:${qname}:Q`, id),
+    ];
+    return { src: await inQueue("src"), dlq: await inQueue("dlq") };
+  }
+
+  describe("the two-step move (queues that cannot share a script)", () => {
+    it("interrupted after the copy: the message is in both queues, never in neither; running it again completes it once", async () => {
+      const message = await held("order 17");
+      const crashing = new DeadLetterMover(internalsOf(rsmq), {
+        atomic: false,
+        afterCopy: () => {
+          throw new Error("crash");
+        },
+      });
+      const before = await serverNowMs(client);
+      let failure: unknown;
+      await crashing.move("src", "dlq", message, why).catch((error: unknown) => (failure = error));
+      expect(failure).to.be.instanceOf(Error).with.property("message", "crash");
+
+      // Both copies exist in full: the source still holds it (with its rc), the DLQ has body and why.
+      expect(await whereIs(message.id)).to.deep.equal({ src: [true, true], dlq: [true, true] });
+      expect(await client.hGet(`${ns}:src:Q`, `${message.id}:rc`)).to.equal("1");
+      expect(await client.hGet(`${ns}:dlq:Q`, message.id)).to.equal("order 17");
+      const note = JSON.parse((await client.hGet(`${ns}:dlq:Q`, `${message.id}:dl`))!) as Record<string, unknown>;
+      expect(note).to.include({ source: "src", deliveries: 1, reason: "poison", error: "bad payload" });
+      expect(note.at).to.be.within(before, await serverNowMs(client));
+      // The dead-letter queue was created with the source's settings and registered.
+      expect(await rsmq.getQueueAttributesAsync({ qname: "dlq" })).to.include({ vt: 60, delay: 3, maxsize: 4096, msgs: 1, totalsent: 1 });
+      expect(await rsmq.listQueuesAsync()).to.have.members(["src", "dlq"]);
+
+      // Again, without the crash: done, and the copy was not counted twice.
+      const mover = new DeadLetterMover(internalsOf(rsmq), { atomic: false });
+      expect(await mover.move("src", "dlq", message, why)).to.equal(true);
+      expect(await whereIs(message.id)).to.deep.equal({ src: [false, false], dlq: [true, true] });
+      expect(await client.hKeys(`${ns}:src:Q`)).to.not.include.members([`${message.id}:rc`, `${message.id}:fr`]);
+      expect(await client.zCard(`${ns}:dlq`)).to.equal(1);
+      expect(await rsmq.getQueueAttributesAsync({ qname: "dlq" })).to.include({ msgs: 1, totalsent: 1 });
+      const [peeked] = await rsmq.peekDeadLettersAsync({ qname: "dlq" });
+      expect(peeked).to.include({ id: message.id, message: "order 17" });
+      expect(peeked.deadLetter).to.include({ source: "src", deliveries: 1, reason: "poison", error: "bad payload" });
+    });
+
+    it("a crash in an async afterCopy (rejected promise) leaves it in both queues too", async () => {
+      const message = await held("m");
+      const crashing = new DeadLetterMover(internalsOf(rsmq), { atomic: false, afterCopy: () => Promise.reject(new Error("crash")) });
+      let failure: unknown;
+      await crashing.move("src", "dlq", message, why).catch((error: unknown) => (failure = error));
+      expect(failure).to.have.property("message", "crash");
+      expect(await whereIs(message.id)).to.deep.equal({ src: [true, true], dlq: [true, true] });
+    });
+
+    it("uncrashed, it moves the message and keeps it visible now in the dead-letter queue with rc reset", async () => {
+      const message = await held("m");
+      expect(await new DeadLetterMover(internalsOf(rsmq), { atomic: false }).move("src", "dlq", message, why)).to.equal(true);
+      expect(await whereIs(message.id)).to.deep.equal({ src: [false, false], dlq: [true, true] });
+      const again = asMessage(await rsmq.receiveMessageAsync({ qname: "dlq" }));
+      expect(again).to.include({ id: message.id, message: "m", rc: 1 });
+    });
+
+    it("a message no longer in the source: false, and nothing written", async () => {
+      const message = await held("m");
+      await rsmq.deleteMessageAsync({ qname: "src", id: message.id });
+      const before = await picture(client, ns);
+      expect(await new DeadLetterMover(internalsOf(rsmq), { atomic: false }).move("src", "dlq", message, why)).to.equal(false);
+      expect(await picture(client, ns)).to.deep.equal(before);
+    });
+  });
+
+  describe("the atomic move", () => {
+    it("leaves the message in exactly one queue, with rc and fr gone, visible now, the DLQ made with the source's settings", async () => {
+      const message = await held("order 18");
+      const before = await serverNowMs(client);
+      expect(await new DeadLetterMover(internalsOf(rsmq)).move("src", "dlq", message, why)).to.equal(true);
+      const after = await serverNowMs(client);
+      expect(await whereIs(message.id)).to.deep.equal({ src: [false, false], dlq: [true, true] });
+      const srcFields = await client.hKeys(`${ns}:src:Q`);
+      expect(srcFields.filter((field) => field.startsWith(message.id))).to.deep.equal([]);
+      const dlqFields = await client.hKeys(`${ns}:dlq:Q`);
+      expect(dlqFields.filter((field) => field.startsWith(message.id)).sort()).to.deep.equal([message.id, `${message.id}:dl`]);
+      expect(await client.zScore(`${ns}:dlq`, message.id)).to.be.within(before, after);
+      expect(await rsmq.getQueueAttributesAsync({ qname: "dlq" })).to.include({ vt: 60, delay: 3, maxsize: 4096, msgs: 1, totalsent: 1, hiddenmsgs: 0 });
+      expect(await rsmq.listQueuesAsync()).to.have.members(["src", "dlq"]);
+    });
+
+    it("into an existing dead-letter queue: keeps that queue's settings, counts totalsent", async () => {
+      await rsmq.createQueueAsync({ qname: "dlq", vt: 5, delay: 0, maxsize: 65536 });
+      await deadLetterOne(rsmq, "src", "dlq", "one");
+      await deadLetterOne(rsmq, "src", "dlq", "two");
+      expect(await rsmq.getQueueAttributesAsync({ qname: "dlq" })).to.include({ vt: 5, delay: 0, maxsize: 65536, msgs: 2, totalsent: 2 });
+    });
+
+    it("a message no longer in the source (or moved already): false, and nothing written", async () => {
+      const message = await held("m");
+      const mover = new DeadLetterMover(internalsOf(rsmq));
+      await rsmq.deleteMessageAsync({ qname: "src", id: message.id });
+      let before = await picture(client, ns);
+      expect(await mover.move("src", "dlq", message, why)).to.equal(false);
+      expect(await picture(client, ns)).to.deep.equal(before);
+      expect(await client.exists([`${ns}:dlq`, `${ns}:dlq:Q`])).to.equal(0);
+
+      const other = await held("n");
+      expect(await mover.move("src", "dlq", other, why)).to.equal(true);
+      before = await picture(client, ns);
+      expect(await mover.move("src", "dlq", other, why)).to.equal(false);
+      expect(await picture(client, ns)).to.deep.equal(before);
+      expect(await client.zCard(`${ns}:dlq`)).to.equal(1);
+    });
+  });
+
+  describe("peekDeadLetters", () => {
+    it("lists the first `count` (default 10) in receive order, with why, body, id and sent", async () => {
+      const ids: string[] = [];
+      for (let i = 1; i <= 12; i++) {
+        ids.push(await deadLetterOne(rsmq, "src", "dlq", `body ${i}`, { deliveries: i, error: `error ${i}`, reason: i % 2 ? "poison" : "exhausted" }));
+      }
+      // A message sent straight to the dead-letter queue has no `deadLetter`.
+      const plainId = await rsmq.sendMessageAsync({ qname: "dlq", message: "plain" });
+      const order = await client.zRange(`${ns}:dlq`, 0, -1);
+
+      const first = await rsmq.peekDeadLettersAsync({ qname: "dlq" });
+      expect(first.map((entry) => entry.id)).to.deep.equal(order.slice(0, 10));
+      const all = await rsmq.peekDeadLettersAsync({ qname: "dlq", count: 1000 });
+      expect(all.map((entry) => entry.id)).to.deep.equal(order);
+      expect(all).to.have.length(13);
+      expect((await rsmq.peekDeadLettersAsync({ qname: "dlq", count: 3 })).map((entry) => entry.id)).to.deep.equal(order.slice(0, 3));
+
+      for (const entry of all) {
+        if (entry.id === plainId) {
+          expect(entry).to.deep.equal({ id: plainId, message: "plain", sent: entry.sent });
+          continue;
+        }
+        const i = ids.indexOf(entry.id) + 1;
+        expect(i, entry.id).to.be.above(0);
+        expect(entry.message).to.equal(`body ${i}`);
+        expect(entry.deadLetter).to.include({ source: "src", deliveries: i, error: `error ${i}`, reason: i % 2 ? "poison" : "exhausted" });
+        expect(entry.deadLetter!.at).to.be.a("number");
+      }
+      // sent is the send time from the id, as a receive reports it.
+      const received = asMessage(await rsmq.receiveMessageAsync({ qname: "dlq" }));
+      expect(all.find((entry) => entry.id === received.id)!.sent).to.equal(received.sent);
+    });
+
+    it("writes nothing and is one EVALSHA", async () => {
+      await deadLetterOne(rsmq, "src", "dlq", "a");
+      await deadLetterOne(rsmq, "src", "dlq", "b");
+      await loadScripts(client, ["peekDeadLetters"]);
+      const before = await picture(client, ns);
+      let peeked: unknown[] = [];
+      const commands = await watchDuring(async () => (peeked = await rsmq.peekDeadLettersAsync({ qname: "dlq" })));
+      expect(peeked).to.have.length(2);
+      expect(commands.filter((command) => !command.fromScript).map((command) => command.args[0])).to.deep.equal(["evalsha"]);
+      const writes = ["zadd", "zrem", "hset", "hdel", "hincrby", "sadd", "del", "set", "expire"];
+      expect(commands.filter((command) => writes.includes(command.args[0]))).to.deep.equal([]);
+      expect(await picture(client, ns)).to.deep.equal(before);
+    });
+
+    it("an empty queue: []; a missing queue: queueNotFound; bad input rejected before any round trip", async () => {
+      expect(await rsmq.peekDeadLettersAsync({ qname: "src" })).to.deep.equal([]);
+      const missing = await rsmq.peekDeadLettersAsync({ qname: "nope" }).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(missing).to.include({ name: "queueNotFound", message: "Queue not found" });
+      const bad: Array<[Record<string, unknown>, string, string]> = [
+        [{}, "missingParameter", "No qname supplied"],
+        [{ qname: "bad name" }, "invalidFormat", "Invalid qname format"],
+        [{ qname: "dlq", count: 0 }, "invalidValue", "count must be an integer between 1 and 1000"],
+        [{ qname: "dlq", count: 1001 }, "invalidValue", "count must be an integer between 1 and 1000"],
+        [{ qname: "dlq", count: 1.5 }, "invalidValue", "count must be an integer between 1 and 1000"],
+      ];
+      const commands = await watchDuring(async () => {
+        for (const [options, name, message] of bad) {
+          const error = await rsmq.peekDeadLettersAsync(options as never).then(
+            () => undefined,
+            (caught: Error) => caught,
+          );
+          expect(error, JSON.stringify(options)).to.include({ name, message });
+        }
+      });
+      expect(commands).to.deep.equal([]);
+    });
+
+    it("has a callback form", async () => {
+      await deadLetterOne(rsmq, "src", "dlq", "a");
+      const result = await new Promise<unknown>((resolve, reject) =>
+        rsmq.peekDeadLetters({ qname: "dlq" }, (error: Error | null, peeked?: unknown) => (error ? reject(error) : resolve(peeked))),
+      );
+      expect(result).to.have.length(1);
+    });
+  });
+});
