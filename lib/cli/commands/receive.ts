@@ -1,0 +1,56 @@
+/** `receive <qname>` (hides the message for vt) and `pop <qname>` (deletes it). */
+import type { Command } from "commander";
+import { count, seconds } from "../arguments";
+import { run } from "../context";
+import { withQueue } from "../connect";
+import { duration } from "../format";
+import type { QueueMessage } from "../../types";
+import { printMessages } from "./messages";
+
+interface ReceiveOptions {
+  vt?: number;
+  count: number;
+}
+
+function isMessage(value: QueueMessage | {}): value is QueueMessage {
+  return "id" in value;
+}
+
+export function register(program: Command): void {
+  program
+    .command("receive")
+    .description("receive due messages: they stay in the queue, hidden for vt seconds, until deleted")
+    .argument("<qname>", "the queue")
+    .option("--vt <seconds>", "how long the messages stay hidden (default: the queue's vt)", seconds)
+    .option("-n, --count <n>", "most messages to receive, 1 to 1000", count, 1)
+    .action((qname: string, options: ReceiveOptions, command: Command) =>
+      run(command, async ({ server, out, errors }) => {
+        errors.qname = qname;
+        const { received, vt } = await withQueue(server, async (rsmq) => {
+          const result = await rsmq.receiveMessagesAsync({ qname, vt: options.vt, count: options.count });
+          // For the human hint only: how long they are hidden.
+          const hiddenFor = options.vt ?? (result.messages.length > 0 ? (await rsmq.getQueueAttributesAsync({ qname })).vt : 0);
+          return { received: result, vt: hiddenFor };
+        });
+        if (out.json) return out.data(received);
+        if (received.messages.length > 0) return printMessages(out, received.messages, { qname, vt });
+        const next = received.nextDueMs;
+        out.line(next === null || next === undefined ? `no message: queue ${qname} is empty` : `no message is due; the next one in ${duration(next)}`);
+      }),
+    );
+
+  program
+    .command("pop")
+    .description("receive the next due message and delete it at once")
+    .argument("<qname>", "the queue")
+    .action((qname: string, _options: unknown, command: Command) =>
+      run(command, async ({ server, out, errors }) => {
+        errors.qname = qname;
+        const popped = await withQueue(server, (rsmq) => rsmq.popMessageAsync({ qname }));
+        const messages = isMessage(popped) ? [popped] : [];
+        if (out.json) return out.data({ messages });
+        if (messages.length > 0) return printMessages(out, messages);
+        out.line("no message is due");
+      }),
+    );
+}

@@ -1,0 +1,60 @@
+/**
+ * `redrive <dlq>`: moves dead-lettered messages back as new messages, to the queue each came from
+ * (or --to), page by page so that a terminal shows progress.
+ */
+import type { Command } from "commander";
+import { SingleBar } from "cli-progress";
+import { integer } from "../arguments";
+import { run } from "../context";
+import { withQueue } from "../connect";
+import { plural } from "../format";
+
+interface RedriveOptions {
+  to?: string;
+  limit?: number;
+}
+
+/** Messages per redrive call: small enough for smooth progress, large enough to be quick. */
+const PAGE = 100;
+
+export function register(program: Command): void {
+  program
+    .command("redrive")
+    .description("move dead-lettered messages back to the queue they came from (or --to), as new messages")
+    .argument("<dlq>", "the dead-letter queue")
+    .option("--to <qname>", "move them here instead of to their source queues")
+    .option("--limit <n>", "move at most this many", integer(1))
+    .action((from: string, options: RedriveOptions, command: Command) =>
+      run(command, async ({ server, out, errors }) => {
+        errors.qname = from;
+        const { moved, left } = await withQueue(server, async (rsmq) => {
+          const { msgs } = await rsmq.getQueueAttributesAsync({ qname: from });
+          const total = Math.min(msgs, options.limit ?? Infinity);
+          const bar = out.interactiveErr && !out.json && total > 0 ? new SingleBar({ format: " redrive {bar} {value}/{total} messages", hideCursor: true, clearOnComplete: true }) : undefined;
+          bar?.start(total, 0);
+          let moved = 0;
+          try {
+            for (;;) {
+              const want = Math.min(PAGE, (options.limit ?? Infinity) - moved);
+              if (want <= 0) break;
+              const count = await rsmq.redriveAsync({ from, to: options.to, limit: want });
+              moved += count;
+              bar?.update(Math.min(moved, total));
+              // Fewer than asked: nothing movable is left (redrive passes over messages with no source).
+              if (count < want) break;
+            }
+          } finally {
+            bar?.stop();
+          }
+          const after = await rsmq.getQueueAttributesAsync({ qname: from });
+          return { moved, left: after.msgs };
+        });
+        if (out.json) return out.data({ from, to: options.to ?? null, moved, left });
+        const where = options.to ? `to ${options.to}` : "to the queues they came from";
+        out.line(`moved ${plural(moved, "message")} from ${from} ${where}`);
+        if (left > 0 && !options.limit) {
+          out.note(`${plural(left, "message")} stayed in ${from}: no source queue recorded (not dead-lettered by a Worker); move them with --to <qname>`);
+        }
+      }),
+    );
+}

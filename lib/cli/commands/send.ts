@@ -1,0 +1,28 @@
+/** `send <qname> [message]`: sends a message, from the argument or from stdin. */
+import type { Command } from "commander";
+import { seconds } from "../arguments";
+import { run } from "../context";
+import { withQueue } from "../connect";
+import { readStdin } from "../stdin";
+
+interface SendOptions {
+  delay?: number;
+}
+
+export function register(program: Command): void {
+  program
+    .command("send")
+    .description("send a message and print its id; without a message argument, stdin is the message")
+    .argument("<qname>", "the queue")
+    .argument("[message]", "the message body (default: all of stdin, one trailing newline removed)")
+    .option("--delay <seconds>", "seconds before the message becomes visible (default: the queue's delay)", seconds)
+    .action((qname: string, message: string | undefined, options: SendOptions, command: Command) =>
+      run(command, async ({ server, out, errors }) => {
+        errors.qname = qname;
+        const body = message ?? (await readStdin());
+        const id = await withQueue(server, (rsmq) => rsmq.sendMessageAsync({ qname, message: body, delay: options.delay }));
+        if (out.json) return out.data({ qname, id });
+        out.line(id);
+      }),
+    );
+}

@@ -1,0 +1,127 @@
+/**
+ * `worker <qname> --exec "<command>"`: runs the Worker, each message on a command's stdin, until
+ * Ctrl-C / SIGTERM (or --until-empty). Progress lines go to stderr; with --json, one JSON event per
+ * line on stdout (the commands' own output then goes to stderr).
+ */
+import type { Command } from "commander";
+import { integer, seconds } from "../arguments";
+import { run } from "../context";
+import { openQueue } from "../connect";
+import { plural } from "../format";
+import { ExecHandler } from "../exec-handler";
+import { stopOnSignals } from "../stop-signal";
+import { reportWorkerEvents } from "../worker-events";
+import type { Worker } from "../../worker/worker";
+import { RetryPolicy } from "../../retry/retry-policy";
+import type { RedisSMQ } from "../../redis-smq";
+
+interface WorkerCommandOptions {
+  exec: string;
+  concurrency: number;
+  vt?: number;
+  maxDeliveries?: number;
+  retryDelay?: number;
+  dlq?: string;
+  poisonExit?: number;
+  maxIdleSleep?: number;
+  untilEmpty?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command("worker")
+    .description("consume a queue: run a shell command per message, the message on its stdin")
+    .argument("<qname>", "the queue")
+    .requiredOption("--exec <command>", "shell command run per message, the body on its stdin; exit 0 = handled, else retried; env RSMQ_MESSAGE_ID, RSMQ_RECEIVE_COUNT, RSMQ_SENT, RSMQ_FIRST_RECEIVED, RSMQ_QNAME, RSMQ_NS")
+    .option("-c, --concurrency <n>", "commands running at once", integer(1, 1000), 1)
+    .option("--vt <seconds>", "how long a message stays hidden while its command runs (extended while it runs; default: the queue's vt)", seconds)
+    .option("--max-deliveries <n>", "deliveries before a failing message is dead-lettered (default 10)", integer(1))
+    .option("--retry-delay <ms>", "backoff after the first failure, doubling after each next one, up to 2 min (default 5000)", integer(0, 120_000))
+    .option("--dlq <qname>", "dead-letter queue (default <qname>-dlq)")
+    .option("--poison-exit <status>", "a command exit status meaning 'never retry': dead-letter at once", integer(1, 255))
+    .option("--max-idle-sleep <ms>", "longest sleep when idle: the most a message from a process without realtime waits (default 30000)", integer(1))
+    .option("--until-empty", "stop once the queue holds no messages at all (delayed and retrying ones included)")
+    .action((qname: string, options: WorkerCommandOptions, command: Command) =>
+      run(command, async (context) => {
+        const { server, out, errors } = context;
+        errors.qname = qname;
+        const retry = new RetryPolicy({ maxDeliveries: options.maxDeliveries, initialDelayMs: options.retryDelay });
+        const exec = new ExecHandler({
+          command: options.exec,
+          qname,
+          ns: server.ns,
+          poisonExitCode: options.poisonExit,
+          stdout: out.json ? out.streams.err : out.streams.out,
+          stderr: out.streams.err,
+        });
+        let forced = false;
+        const stop = stopOnSignals(() => {
+          forced = true;
+          exec.killAll();
+        });
+        let rsmq: RedisSMQ | undefined;
+        try {
+          rsmq = await openQueue(server, { persistent: true });
+          const { Worker } = await import("../../worker/worker");
+          await rsmq.getQueueAttributesAsync({ qname }); // a missing queue is an error now, not an idle worker
+          const started = new Map<string, number>();
+          const worker = new Worker(rsmq, {
+            qname,
+            concurrency: options.concurrency,
+            vt: options.vt,
+            retry,
+            deadLetterQueue: options.dlq,
+            maxIdleSleepMs: options.maxIdleSleep,
+            signal: stop.signal,
+            // The handler's abort signal is ignored: on Ctrl-C running commands may finish.
+            handler: (message) => {
+              started.set(message.id, Date.now());
+              return exec.handler(message);
+            },
+          });
+          reportWorkerEvents(worker, rsmq, context, started);
+          const dlq = options.dlq ?? `${qname}-dlq`;
+          if (out.json) out.event({ event: "started", qname, ns: server.ns, concurrency: options.concurrency, retry: retry.describe(), deadLetterQueue: dlq });
+          else out.note(`worker on ${qname} (${errors.server}, ns ${server.ns}), concurrency ${options.concurrency}; retries: ${retry.describe()}; dead letters to ${dlq}. Ctrl-C to stop.`);
+          if (options.untilEmpty) stopWhenEmpty(worker, rsmq, qname, exec);
+          stop.signal.addEventListener("abort", () => {
+            if (exec.running > 0 && !out.json) out.note(`stopping: waiting for ${plural(exec.running, "running command")} (Ctrl-C again to kill)`);
+          });
+          const stopped = new Promise<void>((resolve) => worker.once("stopped", resolve));
+          worker.start();
+          // A Ctrl-C that came before the worker existed never reached it.
+          if (stop.signal.aborted) void worker.stop();
+          await stopped;
+          // Commands still running after the worker's stop timeout (30 s): their messages reappear after vt.
+          if (exec.running > 0) {
+            forced = true;
+            exec.killAll();
+          }
+          const counters = worker.counters;
+          if (out.json) out.event({ event: "stopped", counters });
+          else out.note(`stopped: ${plural(counters.handled, "message")} handled, ${counters.retried} retried, ${counters.deadLettered} dead-lettered${forced ? " (commands killed)" : ""}`);
+        } finally {
+          stop.dispose();
+          await rsmq?.quitAsync().catch(() => undefined);
+        }
+      }),
+    );
+}
+
+/**
+ * --until-empty: stops the worker when a receive finds the queue empty, or when the last running
+ * command finished and the queue holds nothing more (a message waiting for a retry still counts).
+ */
+function stopWhenEmpty(worker: Worker, rsmq: RedisSMQ, qname: string, exec: ExecHandler): void {
+  const check = async (): Promise<void> => {
+    if (exec.running > 0) return;
+    const { msgs } = await rsmq.getQueueAttributesAsync({ qname });
+    if (msgs === 0) await worker.stop();
+  };
+  const checkSoon = (): void => void check().catch(() => undefined);
+  worker.on("receive", (received, nextDueMs) => {
+    if (received === 0 && nextDueMs === null) void worker.stop();
+  });
+  worker.on("handled", checkSoon);
+  worker.on("stop", checkSoon);
+}

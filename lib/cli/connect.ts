@@ -1,0 +1,106 @@
+/**
+ * Opening the connection for a command: --url (or REDIS_URL) and --ns, a short connect timeout,
+ * and no endless retrying. node-redis v4 retries a connection forever by default, which would leave
+ * a command hanging silently when the server is down; here the first failure ends the command
+ * with "cannot reach Redis at ...: is it running?". Once connected, a long-running command (worker,
+ * stats --watch) rides out an outage by reconnecting; a one-shot command gives up after a few tries.
+ */
+import type { RedisSMQ } from "../redis-smq";
+import { CliError, cannotReach, connectionProblem, usageError } from "./errors";
+import { redactUrl } from "./format";
+
+/** The library, loaded on first use: --help and usage errors need no node-redis. */
+function library(): typeof import("../redis-smq") {
+  return require("../redis-smq") as typeof import("../redis-smq");
+}
+
+/** How long a connection attempt may take. */
+export const CONNECT_TIMEOUT_MS = 2000;
+
+export interface ServerSettings {
+  /** redis:// or rediss:// URL. */
+  readonly url: string;
+  /** Key prefix of the queues. */
+  readonly ns: string;
+}
+
+/** Checks --url before anything connects: a typo is a usage error, not "cannot reach". */
+export function checkUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw usageError(`invalid --url "${url}"`, "expected redis://[[user]:password@]host[:port][/db], e.g. redis://127.0.0.1:6379");
+  }
+  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") {
+    throw usageError(`invalid --url "${redactUrl(url)}": it must start with redis:// or rediss://`, "e.g. redis://127.0.0.1:6379");
+  }
+  return url;
+}
+
+/** Retry timing once connected: quick at first, then every 3 s. */
+function reconnectDelay(retries: number): number {
+  return Math.min(100 + retries * 200, 3000);
+}
+
+export interface OpenOptions {
+  /** Keep reconnecting after an outage (worker, --watch); otherwise give up after a few tries. */
+  persistent?: boolean;
+}
+
+/** A connected RedisSMQ; rejects with a CliError when the server cannot be reached. */
+export async function openQueue(settings: ServerSettings, options: OpenOptions = {}): Promise<RedisSMQ> {
+  const url = checkUrl(settings.url);
+  let everReady = false;
+  const rsmq = new (library().RedisSMQ)({
+    url,
+    ns: settings.ns,
+    socket: {
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      reconnectStrategy: (retries: number, cause: Error) => {
+        if (!everReady) return cause;
+        if (!options.persistent && retries >= 3) return cause;
+        return reconnectDelay(retries);
+      },
+    },
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onConnect = (): void => {
+        everReady = true;
+        rsmq.off("error", onError);
+        resolve();
+      };
+      const onError = (error: Error): void => {
+        // node-redis closes the client once the strategy gives up: that is the final answer.
+        if (rsmq.redis.isOpen) return;
+        rsmq.off("connect", onConnect);
+        rsmq.off("error", onError);
+        reject(error);
+      };
+      rsmq.once("connect", onConnect);
+      rsmq.on("error", onError);
+    });
+  } catch (error) {
+    await rsmq.quitAsync().catch(() => undefined);
+    const problem = connectionProblem(error);
+    if (problem) throw cannotReach(redactUrl(url), problem);
+    if (error instanceof Error && /^(WRONGPASS|NOAUTH|NOPERM)/.test(error.message)) {
+      throw new CliError(`Redis at ${redactUrl(url)} refused: ${error.message}`, 1, "check the user and password in --url");
+    }
+    throw error;
+  }
+  // From here on connection errors surface where a command fails; an unheard one must not crash.
+  rsmq.on("error", () => undefined);
+  return rsmq;
+}
+
+/** Runs `action` with a connected RedisSMQ and always closes it. */
+export async function withQueue<T>(settings: ServerSettings, action: (rsmq: RedisSMQ) => Promise<T>, options: OpenOptions = {}): Promise<T> {
+  const rsmq = await openQueue(settings, options);
+  try {
+    return await action(rsmq);
+  } finally {
+    await rsmq.quitAsync().catch(() => undefined);
+  }
+}

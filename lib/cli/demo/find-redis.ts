@@ -1,0 +1,109 @@
+/**
+ * The demo's Redis: the one at --url / REDIS_URL (127.0.0.1:6379 by default); if nothing answers
+ * there and `redis-server` is on PATH, a throwaway one on a free port, stopped at the end; if
+ * neither, an error that says exactly how to get one.
+ */
+import { spawn, type ChildProcess } from "child_process";
+import { createServer } from "net";
+import { createClient } from "redis";
+import { CliError, connectionProblem } from "../errors";
+import { redactUrl } from "../format";
+
+export interface DemoRedis {
+  readonly url: string;
+  readonly version: string;
+  /** Set when the demo started this server itself. */
+  readonly throwaway: boolean;
+  /** Stops a throwaway server (does nothing otherwise). */
+  stop(): Promise<void>;
+  /** Stops a throwaway server at once, for a forced quit. */
+  kill(): void;
+}
+
+export const HOW_TO_GET_REDIS =
+  "install Redis (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis) so that redis-server is on PATH, " +
+  "or start one with Docker: docker run --rm -p 6379:6379 redis:7, or point REDIS_URL (or --url) at a server you have";
+
+/** The server's version, or the reason it could not be reached. */
+async function probe(url: string): Promise<{ version: string } | { problem: string }> {
+  const client = createClient({ url, socket: { connectTimeout: 1500, reconnectStrategy: false } });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    const info = String(await client.sendCommand(["INFO", "server"]));
+    return { version: /redis_version:([^\r\n]+)/.exec(info)?.[1] ?? "unknown" };
+  } catch (error) {
+    const problem = connectionProblem(error);
+    if (problem) return { problem };
+    throw new CliError(`Redis at ${redactUrl(url)} answered with an error: ${error instanceof Error ? error.message : String(error)}`, 1, "check --url (user, password, database)");
+  } finally {
+    if (client.isOpen) await client.disconnect().catch(() => undefined);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `redis-server` on a free port; undefined when there is no redis-server to run. */
+async function startThrowaway(): Promise<{ port: number; child: ChildProcess } | undefined> {
+  const port = await freePort();
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new CliError(`redis-server did not start within 10s:\n${output}`));
+    }, 10_000);
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (error.code === "ENOENT") resolve(undefined);
+      else reject(new CliError(`cannot run redis-server: ${error.message}`));
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new CliError(`redis-server exited with status ${code}:\n${output}`));
+    });
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Ready to accept connections")) {
+        clearTimeout(timer);
+        child.removeAllListeners("exit");
+        child.stdout!.removeAllListeners("data");
+        child.stdout!.resume();
+        resolve({ port, child });
+      }
+    });
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  });
+}
+
+export async function findRedis(url: string, onNote: (text: string) => void): Promise<DemoRedis> {
+  const found = await probe(url);
+  if ("version" in found) return { url, version: found.version, throwaway: false, stop: async () => undefined, kill: () => undefined };
+  const started = await startThrowaway();
+  if (!started) {
+    throw new CliError(`no Redis answers at ${redactUrl(url)} (${found.problem}), and there is no redis-server on PATH to start one`, 1, HOW_TO_GET_REDIS);
+  }
+  const { port, child } = started;
+  const throwawayUrl = `redis://127.0.0.1:${port}`;
+  onNote(`nothing answers at ${redactUrl(url)} (${found.problem}): started a throwaway redis-server on port ${port}, stopped at the end`);
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  const version = await probe(throwawayUrl);
+  return { url: throwawayUrl, version: "version" in version ? version.version : "unknown", throwaway: true, stop, kill: () => void child.kill("SIGKILL") };
+}

@@ -1,0 +1,66 @@
+/**
+ * The demo's timeline as data, scaled by one factor (1 = the real demo, about half a minute;
+ * tests run it shorter). Pure: no clock, no Redis.
+ */
+import type { RetryPolicyOptions } from "../../retry/retry-policy";
+import { RETRY_DEFAULTS } from "../../retry/retry-policy";
+
+export interface DemoPlan {
+  readonly scale: number;
+  /** The queue and its dead-letter queue. */
+  readonly qname: string;
+  readonly dlq: string;
+  /** Messages sent at once. */
+  readonly burst: number;
+  /** Every n-th burst message fails its first delivery (a transient error), then succeeds. */
+  readonly flakyEvery: number;
+  /** Delays of the delayed messages, whole seconds (rsmq's unit). */
+  readonly delaysSeconds: readonly number[];
+  /** Handler run time, ms: from min to max. */
+  readonly workMs: readonly [number, number];
+  readonly concurrency: number;
+  /** The Worker's retry policy: the default, with its first backoff scaled. */
+  readonly retry: RetryPolicyOptions;
+  /** How long the worker idles while its commands are counted, and the poll runs after it. */
+  readonly idleMs: number;
+  /** The rsmq 0.12.4-style poll's pause after an empty receive (not scaled: it is what is compared). */
+  readonly pollIntervalMs: number;
+  /** Give up waiting for the messages to settle after this long. */
+  readonly settleTimeoutMs: number;
+}
+
+export function demoPlan(scale = 1): DemoPlan {
+  const scaled = (ms: number): number => Math.max(1, Math.round(ms * scale));
+  return {
+    scale,
+    qname: "jobs",
+    dlq: "jobs-dlq",
+    burst: 200,
+    flakyEvery: 10,
+    delaysSeconds: [2, 4, 6, 8, 10].map((s) => Math.max(1, Math.round(s * scale))),
+    workMs: [scaled(40), scaled(120)],
+    concurrency: 8,
+    retry: scale === 1 ? {} : { initialDelayMs: scaled(RETRY_DEFAULTS.initialDelayMs) },
+    idleMs: Math.max(1000, Math.round(8000 * scale)),
+    pollIntervalMs: 100,
+    settleTimeoutMs: Math.max(30_000, Math.round(60_000 * scale)),
+  };
+}
+
+/** What kind of job a demo message is. */
+export type JobKind = "burst" | "flaky" | "delayed" | "poison";
+
+export interface Job {
+  job: number;
+  kind: JobKind;
+  delaySeconds?: number;
+}
+
+/** The messages to send, in order: the burst, the delayed ones, the poison one. */
+export function demoJobs(plan: DemoPlan): Job[] {
+  const jobs: Job[] = [];
+  for (let i = 1; i <= plan.burst; i++) jobs.push({ job: i, kind: i % plan.flakyEvery === 0 ? "flaky" : "burst" });
+  plan.delaysSeconds.forEach((delaySeconds, i) => jobs.push({ job: plan.burst + i + 1, kind: "delayed", delaySeconds }));
+  jobs.push({ job: plan.burst + plan.delaysSeconds.length + 1, kind: "poison" });
+  return jobs;
+}

@@ -1,0 +1,70 @@
+/** The demo's summary: the numbers, and how they read for people. */
+import type { WorkerStats } from "../../worker/worker-stats";
+import { duration, preview } from "../format";
+import type { Output } from "../output";
+import { describeCounts, type WindowCounts } from "./command-stats";
+
+export interface DemoSummary {
+  server: string;
+  redisVersion: string;
+  throwaway: boolean;
+  ns: string;
+  qname: string;
+  dlq: string;
+  /** From the queue's counters on the server. */
+  sent: number;
+  burst: number;
+  delayed: number;
+  poison: number;
+  handled: number;
+  retries: number;
+  deadLettered: number;
+  /** The queue's totalrecv: every delivery. */
+  deliveries: number;
+  deadLetters: Array<{ id: string; reason: string; deliveries: number; error: string }>;
+  /** The Worker's own counters, which must agree. */
+  workerCounters: WorkerStats;
+  /** From the first send until every message was handled or dead-lettered. */
+  busy: WindowCounts;
+  idle: {
+    worker: WindowCounts;
+    rsmqPoll: WindowCounts & { polls: number; intervalMs: number };
+  };
+  elapsedMs: number;
+}
+
+/** Aligned rows without a header line, indented. */
+function rows(out: Output, cells: string[][]): void {
+  const lines = out.tableLines([{ title: "" }, { title: "", right: true }, { title: "" }], cells).slice(1);
+  for (const line of lines) out.line(`  ${line}`);
+}
+
+export function renderSummary(out: Output, s: DemoSummary): void {
+  const c = out.color;
+  out.line();
+  out.line(c.bold("Summary") + c.dim(" (measured on the server: the queues' counters and INFO commandstats)"));
+  const firstDead = s.deadLetters[0];
+  rows(out, [
+    ["messages sent", String(s.sent), c.dim(`${s.burst} in a burst, ${s.delayed} delayed, ${s.poison} poison`)],
+    ["handled", c.green(String(s.handled)), c.dim(`${s.deliveries} deliveries in all`)],
+    ["retries", c.yellow(String(s.retries)), c.dim("deliveries after a failure, as the retry policy decided")],
+    ["dead-lettered", c.red(String(s.deadLettered)), firstDead ? c.dim(`${firstDead.reason}: "${preview(firstDead.error, 60)}" (in ${s.dlq})`) : ""],
+  ]);
+  const { worker, rsmqPoll } = s.idle;
+  out.line();
+  out.line(c.bold(`Redis commands while idle for ${duration(worker.ms)}`) + c.dim(" (every client; commands run inside scripts included)"));
+  rows(out, [
+    [
+      "rsmq-next Worker",
+      c.green(String(worker.commands)),
+      c.dim(worker.commands === 0 ? "none: asleep (it receives when a message is due, and at least every 30s)" : describeCounts(worker.byCommand)),
+    ],
+    [
+      `${rsmqPoll.intervalMs} ms poll, rsmq 0.12.4 style`,
+      c.red(String(rsmqPoll.commands)),
+      c.dim(`${rsmqPoll.polls} polls in ${duration(rsmqPoll.ms)}: ${describeCounts(rsmqPoll.byCommand)}`),
+    ],
+  ]);
+  out.line();
+  out.line(c.dim("The Worker sleeps until the next message is due and wakes at once when one is sent; the poll asks ten times a second."));
+}

@@ -1,0 +1,108 @@
+/**
+ * What the command line reports when something goes wrong, and with which exit code: 1 for a
+ * failure (Redis unreachable, queue missing), 2 for a usage error (bad arguments). Every message
+ * names the problem; a hint names the fix.
+ */
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: typeof EXIT_FAILURE | typeof EXIT_USAGE = EXIT_FAILURE,
+    /** One line saying how to fix it. */
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = "CliError";
+  }
+}
+
+export function usageError(message: string, hint?: string): CliError {
+  return new CliError(message, EXIT_USAGE, hint);
+}
+
+/** Where a command was working when it failed, for the message. */
+export interface ErrorContext {
+  /** The server, password hidden. */
+  readonly server: string;
+  readonly ns: string;
+  /** The queue the command was about, if any. */
+  qname?: string;
+}
+
+/** rsmq's input errors: the arguments were wrong, so they are usage errors. */
+const INPUT_ERRORS = new Set(["missingParameter", "invalidFormat", "invalidValue", "noAttributeSupplied", "messageNotString"]);
+
+const SOCKET_CODES: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host name lookup failed",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ETIMEDOUT: "connection timed out",
+  ECONNRESET: "connection reset",
+  EPIPE: "connection closed",
+};
+
+/**
+ * node-redis' connection errors, by class name (matching by class rather than importing them
+ * keeps node-redis unloaded for --help and usage errors).
+ */
+const CLIENT_ERRORS: Record<string, string> = {
+  ConnectionTimeoutError: "no answer in time",
+  SocketClosedUnexpectedlyError: "the server closed the connection",
+  ClientClosedError: "the connection is closed",
+};
+
+/** Why a socket-level error happened, in a few words; undefined for anything that is no connection problem. */
+export function connectionProblem(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const kind = error.constructor?.name ?? "";
+  if (kind === "ReconnectStrategyError") return connectionProblem((error as { socketError?: unknown }).socketError) ?? "gave up reconnecting";
+  if (kind in CLIENT_ERRORS) return CLIENT_ERRORS[kind];
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && code in SOCKET_CODES) return SOCKET_CODES[code];
+  // Several addresses tried (localhost: ::1 and 127.0.0.1): node reports an AggregateError.
+  const inner = (error as { errors?: unknown } | null)?.errors;
+  if (Array.isArray(inner) && inner.length > 0) return connectionProblem(inner[0]);
+  return undefined;
+}
+
+export function cannotReach(server: string, problem: string): CliError {
+  return new CliError(
+    `cannot reach Redis at ${server}: is it running? (${problem})`,
+    EXIT_FAILURE,
+    "start one with `redis-server`, or point --url (or REDIS_URL) at your server",
+  );
+}
+
+/** Turns any error from a command into a CliError with a message for people. */
+export function explain(error: unknown, context: ErrorContext): CliError {
+  if (error instanceof CliError) return error;
+  const problem = connectionProblem(error);
+  if (problem) return cannotReach(context.server, problem);
+  if (!(error instanceof Error)) return new CliError(String(error));
+  const queue = context.qname ? `queue "${context.qname}"` : "the queue";
+  switch (error.name) {
+    case "queueNotFound":
+      return new CliError(`${queue} does not exist in namespace "${context.ns}"`, EXIT_FAILURE, "list the queues with `rsmq-next queues` (and check --ns)");
+    case "queueExists":
+      return new CliError(`${queue} already exists in namespace "${context.ns}"`, EXIT_FAILURE, "see it with `rsmq-next stats " + (context.qname ?? "<qname>") + "`");
+    case "messageTooLong":
+      return new CliError(`the message is longer than ${queue} allows (its maxsize)`, EXIT_FAILURE, "see the limit with `rsmq-next stats " + (context.qname ?? "<qname>") + "`");
+  }
+  if (error.name === "invalidFormat" && error.message === "Invalid qname format" && context.qname !== undefined) {
+    return usageError(`invalid queue name "${context.qname}"`, "a queue name is 1 to 160 of a-z A-Z 0-9 _ -");
+  }
+  if (error.name === "invalidFormat" && error.message === "Invalid id format") {
+    return usageError("invalid message id", "a message id is 32 characters of a-z A-Z 0-9, as `send` printed it");
+  }
+  if (INPUT_ERRORS.has(error.name)) return usageError(error.message);
+  if (/^(WRONGPASS|NOAUTH|NOPERM)/.test(error.message)) {
+    return new CliError(`Redis at ${context.server} refused: ${error.message}`, EXIT_FAILURE, "check the user and password in --url");
+  }
+  return new CliError(error.message);
+}

@@ -1,0 +1,81 @@
+/**
+ * The `rsmq-next` command line: global options, the commands, and exit codes (0 success,
+ * 1 failure, 2 usage). Parsing is commander's; each command lives in commands/.
+ */
+import { Command, CommanderError, Option } from "commander";
+import { existsSync, readFileSync } from "fs";
+import { dirname, join } from "path";
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, explain } from "./errors";
+import { Output } from "./output";
+import * as queues from "./commands/queues";
+import * as create from "./commands/create";
+import * as deleteQueue from "./commands/delete-queue";
+import * as stats from "./commands/stats";
+import * as send from "./commands/send";
+import * as receive from "./commands/receive";
+import * as deleteMessages from "./commands/delete";
+import * as peek from "./commands/peek";
+import * as dlq from "./commands/dlq";
+import * as redrive from "./commands/redrive";
+import * as worker from "./commands/worker";
+import * as demo from "./commands/demo";
+
+export const DEFAULT_URL = "redis://127.0.0.1:6379";
+
+/** The package version, from the package.json above this file (in dist/ and in test builds alike). */
+function packageVersion(): string {
+  for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+  }
+  return "unknown";
+}
+
+const EXAMPLES = `
+Examples:
+  $ rsmq-next queues
+  $ rsmq-next create jobs --vt 60
+  $ echo '{"to":"ada"}' | rsmq-next send jobs
+  $ rsmq-next stats jobs --watch
+  $ rsmq-next worker jobs --exec './handle-job.sh' --concurrency 4
+  $ rsmq-next dlq list jobs-dlq
+  $ rsmq-next redrive jobs-dlq
+  $ rsmq-next --json queues | jq '.[].qname'
+
+Exit codes: 0 success, 1 failure (Redis unreachable, queue missing, ...), 2 bad arguments.`;
+
+export function buildProgram(): Command {
+  const program = new Command("rsmq-next")
+    .description("Inspect, feed and consume rsmq queues (the rsmq 0.12.4 data layout) from the shell.")
+    .version(packageVersion(), "-V, --version", "print the version")
+    .addOption(new Option("--url <url>", "the Redis server").env("REDIS_URL").default(DEFAULT_URL))
+    .addOption(new Option("--ns <namespace>", "key prefix of the queues (rsmq's `ns`)").env("RSMQ_NS").default("rsmq"))
+    .option("--json", "print results as JSON, for scripts")
+    .helpOption("-h, --help", "show help")
+    .addHelpCommand(false)
+    .configureHelp({ showGlobalOptions: true })
+    .showHelpAfterError("(add --help for usage)")
+    .exitOverride()
+    .addHelpText("after", EXAMPLES);
+  for (const command of [queues, create, deleteQueue, stats, send, receive, deleteMessages, peek, dlq, redrive, worker, demo]) {
+    command.register(program);
+  }
+  return program;
+}
+
+/** Runs the command line; resolves the exit code. Errors are printed here, once. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync([...argv]);
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // commander has printed the problem (or the help or version) already.
+      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    const cliError = error instanceof CliError ? error : explain(error, { server: "", ns: "" });
+    new Output(false).error(cliError.message, cliError.hint);
+    return cliError.exitCode ?? EXIT_FAILURE;
+  }
+}

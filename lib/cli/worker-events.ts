@@ -1,0 +1,49 @@
+/**
+ * What `worker` reports while it runs: a line per handled, retried or dead-lettered message for
+ * people (on stderr, so the commands' own output keeps stdout), or one JSON event per line with --json.
+ */
+import type { Context } from "./context";
+import { duration, preview } from "./format";
+import type { Worker } from "../worker/worker";
+import type { RedisSMQ } from "../redis-smq";
+import type { QueueMessage } from "../types";
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `started` holds when each message's command started, for "handled in". */
+export function reportWorkerEvents(worker: Worker, rsmq: RedisSMQ, { out }: Context, started: Map<string, number>): void {
+  const c = out.errColor;
+  const took = (message: QueueMessage): number => Date.now() - (started.get(message.id) ?? Date.now());
+  const say = (line: string): void => void out.streams.err.write(`${line}\n`);
+  worker.on("handled", (message) => {
+    const ms = took(message);
+    started.delete(message.id);
+    if (out.json) out.event({ event: "handled", id: message.id, rc: message.rc, ms });
+    else say(`${c.green("✓")} ${message.id} handled in ${duration(ms)}`);
+  });
+  worker.on("retry", (message, { delayMs, error }) => {
+    started.delete(message.id);
+    if (out.json) out.event({ event: "retry", id: message.id, rc: message.rc, delayMs, error: errorText(error) });
+    else say(`${c.yellow("↻")} ${message.id} failed (delivery ${message.rc}): ${preview(errorText(error), 200)}; retry in ${duration(delayMs)}`);
+  });
+  worker.on("stop", (message, { reason, error, action }) => {
+    started.delete(message.id);
+    if (out.json) out.event({ event: "stop", id: message.id, rc: message.rc, reason, action, error: errorText(error) });
+    else say(`${c.red("✗")} ${message.id} failed (delivery ${message.rc}): ${preview(errorText(error), 200)}; ${reason}, ${action === "deadLettered" ? "dead-lettered" : "deleted"}`);
+  });
+  worker.on("error", (error) => {
+    if (out.json) out.event({ event: "error", error: error.message });
+    else say(`${c.yellow("warning:")} ${error.message}`);
+  });
+  // Until the worker stops: after that the connection closes on purpose.
+  const onDisconnect = (): void => (out.json ? out.event({ event: "disconnected" }) : say(c.yellow("lost the connection to Redis; reconnecting...")));
+  const onConnect = (): void => (out.json ? out.event({ event: "reconnected" }) : say(c.green("reconnected to Redis")));
+  rsmq.on("disconnect", onDisconnect);
+  rsmq.on("connect", onConnect);
+  worker.once("stopped", () => {
+    rsmq.off("disconnect", onDisconnect);
+    rsmq.off("connect", onConnect);
+  });
+}

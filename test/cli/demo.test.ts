@@ -1,0 +1,107 @@
+/**
+ * `rsmq-next demo` end to end, on a shortened timeline (RSMQ_NEXT_DEMO_SCALE): its summary must
+ * add up (handled + dead-lettered = sent, the retries the Worker counted = the redeliveries the
+ * server counted), the idle Worker must cost fewer commands than the rsmq 0.12.4-style poll, whose
+ * count must be exactly its per-poll sequence times the polls; and it must leave nothing behind.
+ */
+import { expect } from "chai";
+import { mkdtempSync, rmSync } from "fs";
+import { connect } from "net";
+import { tmpdir } from "os";
+import * as path from "path";
+import { plainClient, uniqueNs } from "../support/server";
+import { at, json, runCli, unusedPort } from "../support/cli";
+
+const FAST = { RSMQ_NEXT_DEMO_SCALE: "0.1" };
+
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+describe("CLI: demo", function () {
+  this.timeout(40_000);
+
+  it("--json: the summary adds up, the idle Worker spends fewer commands than the poll, nothing is left behind", async () => {
+    const ns = uniqueNs("demo");
+    const result = await runCli([...at(ns), "--json", "demo"], { env: FAST, timeoutMs: 35_000 });
+    expect(result.code, result.stderr).to.equal(0);
+    const summary = json(result);
+
+    expect(summary).to.include({ ns, qname: "jobs", dlq: "jobs-dlq", throwaway: false, sent: 206, burst: 200, delayed: 5, poison: 1 });
+    expect(summary.handled + summary.deadLettered).to.equal(summary.sent);
+    expect(summary.deadLettered).to.equal(1);
+    expect(summary.deadLetters).to.have.length(1);
+    expect(summary.deadLetters[0]).to.include({ reason: "poison", deliveries: 1 });
+    // Every 10th burst message fails once, then succeeds.
+    expect(summary.retries).to.equal(20);
+    expect(summary.deliveries).to.equal(summary.sent + summary.retries);
+    // The server's counters and the Worker's own agree.
+    expect(summary.workerCounters).to.include({ handled: summary.handled, retried: summary.retries, deadLettered: summary.deadLettered, errors: 0 });
+
+    const { worker, rsmqPoll } = summary.idle;
+    expect(rsmqPoll.polls).to.be.above(0);
+    expect(worker.commands).to.be.below(rsmqPoll.commands);
+    // Measured, not assumed: per poll MULTI HMGET TIME EXEC EVALSHA, and the ZRANGEBYSCORE its script runs.
+    expect(rsmqPoll.byCommand).to.deep.equal({
+      multi: rsmqPoll.polls,
+      hmget: rsmqPoll.polls,
+      time: rsmqPoll.polls,
+      exec: rsmqPoll.polls,
+      evalsha: rsmqPoll.polls,
+      zrangebyscore: rsmqPoll.polls,
+    });
+    expect(rsmqPoll.commands).to.equal(6 * rsmqPoll.polls);
+    expect(summary.busy.commands).to.be.above(summary.sent);
+
+    // The timeline went to stderr, the summary alone to stdout.
+    expect(result.stderr).to.include("sent 200 messages at once");
+    expect(result.stderr).to.include("all 206 done: 205 handled (20 after a retry), 1 dead-lettered");
+
+    const client = await plainClient();
+    try {
+      expect(await client.keys(`${ns}:*`)).to.deep.equal([]);
+    } finally {
+      await client.quit();
+    }
+  });
+
+  it("starts a throwaway redis-server when nothing answers, prints the summary for people, and stops the server", async () => {
+    const port = await unusedPort();
+    const result = await runCli(["--url", `redis://127.0.0.1:${port}`, "demo"], { env: FAST, timeoutMs: 35_000 });
+    expect(result.code, result.stderr).to.equal(0);
+    const match = /nothing answers at redis:\/\/127\.0\.0\.1:\d+ \(connection refused\): started a throwaway redis-server on port (\d+), stopped at the end/.exec(result.stdout);
+    expect(match, result.stdout).to.not.equal(null);
+    expect(result.stdout).to.include("Summary (measured on the server");
+    expect(result.stdout).to.match(/^  messages sent +206 +200 in a burst, 5 delayed, 1 poison$/m);
+    expect(result.stdout).to.match(/^  handled +205 /m);
+    expect(result.stdout).to.match(/^  retries +20 /m);
+    expect(result.stdout).to.match(/^  dead-lettered +1 +poison: /m);
+    expect(result.stdout).to.match(/^  rsmq-next Worker +\d+ /m);
+    expect(result.stdout).to.match(/^  100 ms poll, rsmq 0\.12\.4 style +\d+ +\d+ polls in /m);
+    expect(result.stdout).not.to.include("\x1b[");
+    expect(await listening(Number(match![1]))).to.equal(false);
+  });
+
+  it("says exactly how to get a Redis when none answers and there is no redis-server to start", async () => {
+    const emptyPath = mkdtempSync(path.join(tmpdir(), "no-redis-"));
+    try {
+      const port = await unusedPort();
+      const result = await runCli(["--url", `redis://127.0.0.1:${port}`, "demo"], { env: { ...FAST, PATH: emptyPath } });
+      expect(result.code).to.equal(1);
+      expect(result.stderr).to.include(`no Redis answers at redis://127.0.0.1:${port} (connection refused), and there is no redis-server on PATH to start one`);
+      expect(result.stderr).to.include("sudo apt-get install redis-server");
+      expect(result.stderr).to.include("brew install redis");
+      expect(result.stderr).to.include("docker run --rm -p 6379:6379 redis:7");
+    } finally {
+      rmSync(emptyPath, { recursive: true, force: true });
+    }
+  });
+});

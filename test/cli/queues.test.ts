@@ -1,0 +1,188 @@
+/**
+ * The command line's queue commands against the test server: queues, create, delete-queue and
+ * stats (also --watch), in human and --json output, with their exit codes.
+ */
+import { expect } from "chai";
+import RedisSMQ = require("../../lib/index");
+import { connectionOptions, uniqueNs } from "../support/server";
+import { at, json, jsonLines, runCli, startCli } from "../support/cli";
+import { waitFor } from "../support/worker";
+
+describe("CLI: queues, create, delete-queue, stats", () => {
+  let ns: string;
+  let rsmq: RedisSMQ;
+
+  beforeEach(() => {
+    ns = uniqueNs("cli");
+    rsmq = new RedisSMQ(connectionOptions(ns));
+  });
+  afterEach(() => rsmq.quitAsync());
+
+  const cli = (...args: string[]) => runCli([...at(ns), ...args]);
+
+  describe("queues", () => {
+    it("says so when the namespace has no queues (human: a sentence; --json: [])", async () => {
+      const [human, machine] = await Promise.all([cli("queues"), cli("--json", "queues")]);
+      expect(human.code).to.equal(0);
+      expect(human.stdout).to.equal(`no queues in namespace "${ns}"\n`);
+      expect(machine.code).to.equal(0);
+      expect(json(machine)).to.deep.equal([]);
+    });
+
+    it("lists the queues sorted, with total, visible and hidden counts and the counters", async () => {
+      await rsmq.createQueueAsync({ qname: "b" });
+      await rsmq.createQueueAsync({ qname: "a" });
+      await rsmq.sendMessageAsync({ qname: "a", message: "1" });
+      await rsmq.sendMessageAsync({ qname: "a", message: "2" });
+      await rsmq.sendMessageAsync({ qname: "a", message: "later", delay: 100 });
+      await rsmq.receiveMessageAsync({ qname: "a" });
+
+      const [machine, human] = await Promise.all([cli("--json", "queues"), cli("queues")]);
+      expect(machine.code).to.equal(0);
+      expect(json(machine)).to.deep.equal([
+        { qname: "a", msgs: 3, visible: 1, hidden: 2, totalsent: 3, totalrecv: 1 },
+        { qname: "b", msgs: 0, visible: 0, hidden: 0, totalsent: 0, totalrecv: 0 },
+      ]);
+
+      expect(human.code).to.equal(0);
+      expect(human.stdout.split("\n")).to.deep.equal([
+        "QUEUE  MSGS  VISIBLE  HIDDEN  SENT  RECEIVED",
+        "a         3        1       2     3         1",
+        "b         0        0       0     0         0",
+        "",
+      ]);
+    });
+  });
+
+  describe("create", () => {
+    it("creates a queue with the defaults and says so (human)", async () => {
+      const result = await cli("create", "jobs");
+      expect(result.code).to.equal(0);
+      expect(result.stdout).to.equal("created queue jobs (vt 30s, delay 0s, maxsize 65536)\n");
+      const attributes = await rsmq.getQueueAttributesAsync({ qname: "jobs" });
+      expect([attributes.vt, attributes.delay, attributes.maxsize]).to.deep.equal([30, 0, 65536]);
+    });
+
+    it("takes --vt, --delay and --maxsize (--json reports the stored settings)", async () => {
+      const result = await cli("--json", "create", "jobs", "--vt", "45", "--delay", "2", "--maxsize", "-1");
+      expect(result.code).to.equal(0);
+      expect(json(result)).to.deep.equal({ qname: "jobs", created: true, vt: 45, delay: 2, maxsize: -1 });
+      const attributes = await rsmq.getQueueAttributesAsync({ qname: "jobs" });
+      expect([attributes.vt, attributes.delay, attributes.maxsize]).to.deep.equal([45, 2, -1]);
+    });
+
+    it("fails with exit code 1 when the queue exists, naming it and the namespace", async () => {
+      await rsmq.createQueueAsync({ qname: "jobs" });
+      const result = await cli("create", "jobs");
+      expect(result.code).to.equal(1);
+      expect(result.stdout).to.equal("");
+      expect(result.stderr).to.include(`queue "jobs" already exists in namespace "${ns}"`);
+    });
+
+    it("rejects bad arguments with exit code 2, saying what was expected, and creates nothing", async () => {
+      const cases = [
+        [["create", "jobs", "--vt", "soon"], "argument 'soon' is invalid. Expected an integer from 0 to 9999999"],
+        [["create", "jobs", "--delay", "-1"], "Expected an integer from 0 to 9999999"],
+        [["create", "jobs", "--maxsize", "100"], "Expected -1 (unlimited) or an integer from 1024 to 65536"],
+        [["create", "no spaces"], 'invalid queue name "no spaces"'],
+        [["create", "QUEUES"], '"QUEUES" is reserved for the queue list'],
+        [["create"], "missing required argument 'qname'"],
+      ] as const;
+      const results = await Promise.all(cases.map(([args]) => cli(...args)));
+      cases.forEach(([args, message], i) => {
+        expect(results[i].code, `${args.join(" ")}: ${results[i].stderr}`).to.equal(2);
+        expect(results[i].stderr, args.join(" ")).to.include(message);
+      });
+      expect(await rsmq.listQueuesAsync()).to.deep.equal([]);
+    });
+  });
+
+  describe("delete-queue", () => {
+    it("deletes the queue and its messages, saying how many (human and --json)", async () => {
+      await rsmq.createQueueAsync({ qname: "a" });
+      await rsmq.createQueueAsync({ qname: "b" });
+      await rsmq.sendMessageAsync({ qname: "a", message: "1" });
+      await rsmq.sendMessageAsync({ qname: "a", message: "2" });
+
+      const human = await cli("delete-queue", "a");
+      expect(human.code).to.equal(0);
+      expect(human.stdout).to.equal("deleted queue a and its 2 messages\n");
+      expect(await rsmq.listQueuesAsync()).to.deep.equal(["b"]);
+
+      const machine = await cli("--json", "delete-queue", "b");
+      expect(machine.code).to.equal(0);
+      expect(json(machine)).to.deep.equal({ qname: "b", deleted: true, messages: 0 });
+      expect(await rsmq.listQueuesAsync()).to.deep.equal([]);
+    });
+
+    it("fails with exit code 1 for a missing queue, with a hint", async () => {
+      const result = await cli("delete-queue", "nope");
+      expect(result.code).to.equal(1);
+      expect(result.stderr).to.include(`queue "nope" does not exist in namespace "${ns}"`);
+      expect(result.stderr).to.include("rsmq-next queues");
+    });
+  });
+
+  describe("stats", () => {
+    /** One visible, one in flight (received), one delayed message. */
+    async function threeStates(): Promise<void> {
+      await rsmq.createQueueAsync({ qname: "q", vt: 60 });
+      await rsmq.sendMessageAsync({ qname: "q", message: "taken" });
+      await rsmq.receiveMessageAsync({ qname: "q" });
+      await rsmq.sendMessageAsync({ qname: "q", message: "waiting" });
+      await rsmq.sendMessageAsync({ qname: "q", message: "later", delay: 100 });
+    }
+
+    it("--json: settings, counters, and visible / in flight / delayed counts with the next due time", async () => {
+      await threeStates();
+      const result = await cli("--json", "stats", "q");
+      expect(result.code).to.equal(0);
+      const stats = json(result);
+      expect(stats).to.include({ qname: "q", vt: 60, delay: 0, maxsize: 65536, totalsent: 3, totalrecv: 1, msgs: 3, visible: 1, inFlight: 1, delayed: 1, partial: false });
+      // The in-flight message is due again after vt (60 s), before the delayed one (100 s).
+      expect(stats.nextDueMs).to.be.within(50_000, 60_000);
+      expect(stats.waitingMs).to.be.at.least(0);
+      expect(stats.created).to.equal(stats.modified);
+    });
+
+    it("human: the same numbers as aligned fields", async () => {
+      await threeStates();
+      const result = await cli("stats", "q");
+      expect(result.code).to.equal(0);
+      const lines = result.stdout.split("\n");
+      expect(lines[0]).to.equal(`queue       q  (namespace ${ns})`);
+      expect(lines[1]).to.equal("messages    3: 1 visible, 1 in flight, 1 delayed");
+      expect(lines[2]).to.match(/^next due    in \d+(\.\d)?s$/);
+      expect(lines).to.include.members(["sent        3", "received    1", "settings    vt 60s, delay 0s, maxsize 65536"]);
+    });
+
+    it("says '-' for no next due time on an empty queue", async () => {
+      await rsmq.createQueueAsync({ qname: "q" });
+      const [machineResult, human] = await Promise.all([cli("--json", "stats", "q"), cli("stats", "q")]);
+      expect(json(machineResult)).to.include({ msgs: 0, visible: 0, inFlight: 0, delayed: 0, nextDueMs: null, waitingMs: null });
+      expect(human.stdout).to.include("next due    -\n");
+    });
+
+    it("fails with exit code 1 for a missing queue", async () => {
+      const result = await cli("stats", "nope");
+      expect(result.code).to.equal(1);
+      expect(result.stderr).to.include(`queue "nope" does not exist`);
+    });
+
+    it("--watch --json prints one JSON line per refresh, with rates, until Ctrl-C (exit 0)", async () => {
+      await rsmq.createQueueAsync({ qname: "q" });
+      const watching = startCli([...at(ns), "--json", "stats", "q", "--watch", "--interval", "0.1"]);
+      await waitFor(() => jsonLines(watching.output().stdout).length >= 2, "two refreshes");
+      await rsmq.sendMessageAsync({ qname: "q", message: "new" });
+      await waitFor(() => jsonLines(watching.output().stdout).some((line) => line.msgs === 1), "a refresh that sees the new message");
+      watching.child.kill("SIGINT");
+      const result = await watching.finished;
+      expect(result.code).to.equal(0);
+      const lines = jsonLines(result.stdout);
+      expect(lines[0]).to.include({ qname: "q", msgs: 0 });
+      expect(lines[0]).not.to.have.property("sentPerSecond");
+      expect(lines[1]).to.have.property("sentPerSecond").that.is.a("number");
+      expect(lines[lines.length - 1]).to.include({ msgs: 1, totalsent: 1 });
+    });
+  });
+});

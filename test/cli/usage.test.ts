@@ -1,0 +1,118 @@
+/**
+ * The command line's contract outside any one command: exit codes for usage errors (2), an
+ * unreachable Redis (1, with a message that names the fix, quickly: no endless retrying),
+ * REDIS_URL / RSMQ_NS, help and version, plain output when piped, and that `require("rsmq-next")`
+ * never loads the command line.
+ */
+import { expect } from "chai";
+import { spawnSync } from "child_process";
+import { readFileSync } from "fs";
+import * as path from "path";
+import RedisSMQ = require("../../lib/index");
+import { connectionOptions, testRedis, uniqueNs } from "../support/server";
+import { at, json, runCli, unusedPort, type CliResult } from "../support/cli";
+
+const ROOT = path.resolve(__dirname, "../../..");
+
+describe("CLI: usage, exit codes, connection errors", () => {
+  describe("usage errors exit with code 2 and say what is wrong", () => {
+    const cases = [
+      ["an unknown command", ["frobnicate"], "unknown command 'frobnicate'"],
+      ["an unknown option", ["queues", "--colour"], "unknown option '--colour'"],
+      ["a missing argument", ["send"], "missing required argument 'qname'"],
+      ["no command at all", [], "Usage: rsmq-next"],
+      ["a --url that is no URL", ["--url", "localhost:6379", "queues"], 'invalid --url "localhost:6379"'],
+      ["a --url of another protocol", ["--url", "http://127.0.0.1:6379", "queues"], "it must start with redis:// or rediss://"],
+    ] as const;
+    // The processes are independent: run them side by side, check each in its own test.
+    let results: Map<string, CliResult>;
+    before(async () => {
+      results = new Map(await Promise.all(cases.map(async ([what, args]) => [what, await runCli(args)] as const)));
+    });
+    for (const [what, , message] of cases) {
+      it(what, () => {
+        const result = results.get(what)!;
+        expect(result.code, result.stderr).to.equal(2);
+        expect(result.stdout).to.equal("");
+        expect(result.stderr).to.include(message);
+      });
+    }
+  });
+
+  it("--help prints the commands and examples (exit 0); --version the package version", async () => {
+    const [help, version] = await Promise.all([runCli(["--help"]), runCli(["--version"])]);
+    expect(help.code).to.equal(0);
+    for (const command of ["queues", "create", "delete-queue", "stats", "send", "receive", "pop", "delete", "peek", "dlq", "redrive", "worker", "demo"]) {
+      expect(help.stdout).to.match(new RegExp(`^  ${command} `, "m"));
+    }
+    expect(help.stdout).to.include("Exit codes: 0 success, 1 failure");
+    const { version: expected } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+    expect([version.code, version.stdout]).to.deep.equal([0, `${expected}\n`]);
+  });
+
+  describe("an unreachable Redis: exit code 1 and a message naming the server and the fix", () => {
+    const commands = [["queues"], ["send", "q", "x"], ["stats", "q", "--watch"], ["worker", "q", "--exec", "cat"]];
+    let port: number;
+    let results: CliResult[];
+    before(async () => {
+      port = await unusedPort();
+      results = await Promise.all(commands.map((args) => runCli(["--url", `redis://127.0.0.1:${port}`, ...args], { timeoutMs: 10_000 })));
+    });
+    commands.forEach((args, i) => {
+      it(args.join(" "), () => {
+        const result = results[i];
+        expect(result.code, `${result.signal} ${result.stderr}`).to.equal(1);
+        expect(result.stderr).to.include(`cannot reach Redis at redis://127.0.0.1:${port}: is it running? (connection refused)`);
+        expect(result.stderr).to.include("point --url (or REDIS_URL) at your server");
+        expect(result.stdout).to.equal("");
+      });
+    });
+
+    it("hides the password of the URL in the message", async () => {
+      const port = await unusedPort();
+      const result = await runCli(["--url", `redis://user:s3cret@127.0.0.1:${port}`, "queues"]);
+      expect(result.code).to.equal(1);
+      expect(result.stderr).to.include(`redis://user:***@127.0.0.1:${port}`);
+      expect(result.stderr).not.to.include("s3cret");
+    });
+  });
+
+  it("reads REDIS_URL and RSMQ_NS from the environment", async () => {
+    const ns = uniqueNs("cli");
+    const rsmq = new RedisSMQ(connectionOptions(ns));
+    try {
+      await rsmq.createQueueAsync({ qname: "from-env" });
+      const result = await runCli(["--json", "queues"], { env: { REDIS_URL: testRedis().url, RSMQ_NS: ns } });
+      expect(result.code).to.equal(0);
+      expect(json(result).map((row: { qname: string }) => row.qname)).to.deep.equal(["from-env"]);
+    } finally {
+      await rsmq.quitAsync();
+    }
+  });
+
+  it("takes the global options after the command too", async () => {
+    const ns = uniqueNs("cli");
+    const result = await runCli(["queues", ...at(ns), "--json"]);
+    expect(result.code).to.equal(0);
+    expect(json(result)).to.deep.equal([]);
+  });
+
+  it("writes no colour codes when piped, and colours with FORCE_COLOR", async () => {
+    const ns = uniqueNs("cli");
+    const [plain, coloured] = await Promise.all([runCli([...at(ns), "stats", "nope"]), runCli([...at(ns), "stats", "nope"], { env: { FORCE_COLOR: "1" } })]);
+    expect(plain.stderr).not.to.include("\x1b[");
+    expect(coloured.stderr).to.include("\x1b[31merror:\x1b[39m");
+  });
+
+  it("require('rsmq-next') loads no command-line module (the library's only dependency is redis)", () => {
+    const probe = `
+      require(${JSON.stringify(path.join(ROOT, "dist/index.js"))});
+      const loaded = Object.keys(require.cache).filter((file) => /[\\\\/](cli|commander|picocolors|cli-progress)[\\\\/]/.test(file));
+      process.stdout.write(JSON.stringify(loaded));
+    `;
+    const result = spawnSync(process.execPath, ["-e", probe], { encoding: "utf8" });
+    expect(result.status, result.stderr).to.equal(0);
+    expect(JSON.parse(result.stdout)).to.deep.equal([]);
+    expect(readFileSync(path.join(ROOT, "lib/index.ts"), "utf8")).not.to.match(/from "\.\/cli/);
+  });
+});
