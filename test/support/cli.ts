@@ -4,7 +4,7 @@
  * `npm test` builds dist/ first; by hand, run `npx tsc -p tsconfig.json` before the tests.
  */
 import { spawn, type ChildProcess } from "child_process";
-import { createServer } from "net";
+import { freePort } from "./redis-server";
 import * as path from "path";
 import { testRedis } from "./server";
 
@@ -63,17 +63,7 @@ export function at(ns: string): string[] {
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
-export function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export const unusedPort = freePort;
 
 /** Parses stdout as JSON, with the output in the failure message when it is not. */
 export function json<T = any>(result: CliResult): T {
