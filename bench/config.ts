@@ -1,0 +1,85 @@
+/**
+ * How big each part of the bench is. `full` is `npm run bench` (about 5 minutes on a 2-core
+ * machine), `quick` is `npm run bench:quick` (under a minute, a smoke check whose numbers are too
+ * small to quote), `tiny` is what test/bench.test.ts runs so the code path cannot rot (seconds;
+ * rsmq-worker's intervals shortened, which only the test does).
+ */
+export type Mode = "full" | "quick" | "tiny";
+
+export interface BenchConfig {
+  mode: Mode;
+  idle: {
+    /** The counting window; a multiple of every subject's period (0.1, 5, 10, 30 s) in the full run. */
+    windowMs: number;
+    warmupMs: number;
+    /** The Worker is also measured with its cap divided by this, and the rate divided back. */
+    workerScale: number;
+    /** Also measure the Worker at its real 30 s cap (only meaningful for windows of minutes). */
+    workerAtDefaults: boolean;
+  };
+  throughput: {
+    /** Messages per measurement at concurrency 1, and at 50. */
+    messagesC1: number;
+    messagesC50: number;
+    /** Measured rounds (every case once per round, interleaved); a smaller warm-up round runs first. */
+    repetitions: number;
+  };
+  network: { delayMs: number; iterations: number };
+  delivery: {
+    workerSamples: number;
+    /** Delayed messages (1 s), spread over worker/queue pairs side by side. */
+    workerDelayedSamples: number;
+    workerDelayedPairs: number;
+    poll: { pairs: number; samplesPerPair: number };
+    rsmqWorker: { pairs: number; samplesPerPair: number };
+    delaySeconds: number;
+    /** rsmq-worker's intervals in seconds; only the test shortens them. */
+    rsmqWorkerIntervals?: number[];
+  };
+}
+
+export const CONFIGS: Record<Mode, BenchConfig> = {
+  full: {
+    mode: "full",
+    idle: { windowMs: 120_000, warmupMs: 2_000, workerScale: 100, workerAtDefaults: true },
+    throughput: { messagesC1: 2_000, messagesC50: 10_000, repetitions: 7 },
+    network: { delayMs: 1, iterations: 150 },
+    delivery: {
+      workerSamples: 200,
+      workerDelayedSamples: 40,
+      workerDelayedPairs: 10,
+      poll: { pairs: 20, samplesPerPair: 10 },
+      rsmqWorker: { pairs: 25, samplesPerPair: 4 },
+      delaySeconds: 1,
+    },
+  },
+  quick: {
+    mode: "quick",
+    idle: { windowMs: 20_000, warmupMs: 1_000, workerScale: 100, workerAtDefaults: false },
+    throughput: { messagesC1: 300, messagesC50: 1_000, repetitions: 2 },
+    network: { delayMs: 1, iterations: 20 },
+    delivery: {
+      workerSamples: 30,
+      workerDelayedSamples: 6,
+      workerDelayedPairs: 3,
+      poll: { pairs: 4, samplesPerPair: 3 },
+      rsmqWorker: { pairs: 8, samplesPerPair: 1 },
+      delaySeconds: 1,
+    },
+  },
+  tiny: {
+    mode: "tiny",
+    idle: { windowMs: 250, warmupMs: 50, workerScale: 100, workerAtDefaults: false },
+    throughput: { messagesC1: 20, messagesC50: 60, repetitions: 2 },
+    network: { delayMs: 1, iterations: 2 },
+    delivery: {
+      workerSamples: 3,
+      workerDelayedSamples: 2,
+      workerDelayedPairs: 2,
+      poll: { pairs: 2, samplesPerPair: 1 },
+      rsmqWorker: { pairs: 2, samplesPerPair: 1 },
+      delaySeconds: 1,
+      rsmqWorkerIntervals: [0, 0.02, 0.05, 0.1],
+    },
+  },
+};

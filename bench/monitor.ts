@@ -1,0 +1,73 @@
+/**
+ * A raw MONITOR connection (node-redis v4 has none): every command the server runs, with where it
+ * came from, a client address or `lua` for a call made inside a script. Exact, not sampled.
+ */
+import { connect, type Socket } from "net";
+import type { Target } from "./redis";
+
+export interface MonitoredCommand {
+  /** Lower-case command name. */
+  name: string;
+  /** `lua` for a call inside a script, else the client's `ip:port`. */
+  origin: string;
+}
+
+export class Monitor {
+  readonly commands: MonitoredCommand[] = [];
+  private constructor(private readonly socket: Socket) {}
+
+  /** Opens the connection; resolves once the server acknowledged MONITOR. */
+  static open(target: Target): Promise<Monitor> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(target.port, target.host);
+      const monitor = new Monitor(socket);
+      let buffer = "";
+      let acknowledged = false;
+      socket.once("error", reject);
+      socket.on("data", (chunk: Buffer) => {
+        buffer += chunk.toString("utf8");
+        let end: number;
+        while ((end = buffer.indexOf("\r\n")) >= 0) {
+          const line = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (!acknowledged && line === "+OK") {
+            acknowledged = true;
+            resolve(monitor);
+          } else if (line.startsWith("+")) {
+            monitor.record(line.slice(1));
+          }
+        }
+      });
+      socket.write("MONITOR\r\n");
+    });
+  }
+
+  private marker: { text: string; seen: () => void } | undefined;
+
+  private record(line: string): void {
+    if (this.marker && line.includes(this.marker.text)) return this.marker.seen();
+    const match = /^\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
+    if (match) this.commands.push({ name: match[2].toLowerCase(), origin: match[1] });
+  }
+
+  /**
+   * Resolves once every command the server ran before this call is recorded: `echo` sends a
+   * marker through any other connection, and MONITOR reports commands in execution order.
+   */
+  async flush(echo: (marker: string) => Promise<unknown>): Promise<void> {
+    const text = `bench-marker-${Math.random().toString(36).slice(2)}`;
+    const seen = new Promise<void>((resolve) => (this.marker = { text, seen: resolve }));
+    await echo(text);
+    await seen;
+    this.marker = undefined;
+  }
+
+  /** Clears what was recorded so far (the window starts now). */
+  reset(): void {
+    this.commands.length = 0;
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}

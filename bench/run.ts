@@ -1,0 +1,69 @@
+/**
+ * `npm run bench` / `npm run bench:quick`: starts its own Redis servers on free ports (or uses
+ * REDIS_URL), runs the suite, prints the tables, and writes the JSON record, a Markdown copy of
+ * the tables and the SVG charts under bench/results/ (quick runs under bench/results/quick/).
+ */
+import { Command } from "commander";
+import { readFileSync } from "fs";
+import { dirname, join, relative } from "path";
+import pc = require("picocolors");
+import { CONFIGS } from "./config";
+import { startServers } from "./redis";
+import { consoleReport, headline, writeResults } from "./report";
+import { idleSubjects, runSuite, type BenchResults } from "./suite";
+
+const RESULTS_DIR = join(__dirname, "..", "..", "bench", "results");
+
+async function main(): Promise<void> {
+  const program = new Command()
+    .name("bench")
+    .description("rsmq-next side by side with rsmq 0.12.4 (and BullMQ) in one run")
+    .option("--quick", "a reduced run for a smoke check (under a minute; numbers not for quoting)")
+    .option("--out <dir>", "where to write results (default bench/results, or bench/results/quick with --quick)")
+    .option("--from <json>", "measure nothing: print and re-render the tables and charts of an earlier run")
+    .parse();
+  const options = program.opts<{ quick?: boolean; out?: string; from?: string }>();
+  if (options.from) {
+    const results = JSON.parse(readFileSync(options.from, "utf8")) as BenchResults;
+    report(results, options.out ?? dirname(options.from));
+    return;
+  }
+  const config = CONFIGS[options.quick ? "quick" : "full"];
+  const out = options.out ?? (options.quick ? join(RESULTS_DIR, "quick") : RESULTS_DIR);
+
+  // One server for the main measurements, one per idle subject, one for the pollers.
+  const idleCount = idleSubjects(config).length;
+  const servers = await startServers(idleCount + 2);
+  const started = Date.now();
+  const log = (line: string): void => console.log(pc.dim(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`));
+  try {
+    log(`${config.mode} run on ${servers.separate ? `${servers.targets.length} redis-servers on free ports` : process.env.REDIS_URL}`);
+    const results = await runSuite(
+      config,
+      {
+        main: servers.targets[0],
+        idle: servers.targets.slice(1, 1 + idleCount),
+        pollers: servers.targets[1 + idleCount],
+        separate: servers.separate,
+      },
+      log,
+    );
+    report(results, out);
+    log("done");
+  } finally {
+    await servers.close();
+  }
+}
+
+function report(results: BenchResults, out: string): void {
+  process.stdout.write(consoleReport(results));
+  console.log("");
+  for (const line of headline(results)) console.log(pc.bold(line));
+  console.log("");
+  for (const path of writeResults(results, out)) console.log(`wrote ${relative(process.cwd(), path)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

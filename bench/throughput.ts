@@ -1,0 +1,280 @@
+/**
+ * Throughput: messages per second for send, and for receive + delete, at concurrency 1 and 50,
+ * for both libraries, plus rsmq-next's batch calls, its Worker, and BullMQ. Alongside each: Redis
+ * CPU microseconds per message, from INFO cpu (used_cpu_sys + used_cpu_user of the server) read
+ * right before and after the timed part, so it is what a Redis operator pays per message; and the
+ * bench process' own CPU per message (process.cpuUsage), what the client side pays.
+ * Queues are filled before the clock starts (not timed, not counted).
+ */
+import { randomBytes } from "crypto";
+import type { RedisClientType } from "redis";
+import RedisSMQ = require("../lib/index");
+import { BODY, close, isMessage, openNext, open, type QueueApi } from "./clients";
+import { bullmqAdd, bullmqFill, bullmqProcessor, bullmqQueue } from "./bullmq";
+import { probeClient, type Target } from "./redis";
+import { serverCpuMicros } from "./server-counters";
+
+export type Kind = "send" | "receive+delete";
+
+export interface ThroughputCase {
+  /** Unique key, e.g. "rsmq send C=1". */
+  key: string;
+  library: string;
+  kind: Kind;
+  /** What runs, e.g. "sendMessage, 50 in flight". */
+  how: string;
+  concurrency: number;
+  /** The rsmq 0.12.4 case this one is compared with. */
+  baseline: string;
+  /** Sets up (not timed); the returned run() is timed, cleanup() is not. */
+  prepare(target: Target, total: number): Promise<Prepared>;
+}
+
+interface Prepared {
+  run(): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export interface ThroughputSample {
+  key: string;
+  messages: number;
+  elapsedMs: number;
+  perSecond: number;
+  cpuMicrosPerMessage: number;
+  /** CPU of the bench process (the client library, its Worker or BullMQ's) per message. */
+  clientCpuMicrosPerMessage: number;
+}
+
+/** Runs `lane` `concurrency` times at once; lanes share `total` claims. */
+async function lanes(total: number, concurrency: number, lane: (claim: () => boolean) => Promise<void>): Promise<void> {
+  let claimed = 0;
+  const claim = (): boolean => (claimed < total ? ((claimed += 1), true) : false);
+  await Promise.all(Array.from({ length: concurrency }, () => lane(claim)));
+}
+
+/** Fills a queue through rsmq-next (same keys for both libraries), 100 sends in flight. */
+async function fill(target: Target, ns: string, qname: string, total: number): Promise<void> {
+  const filler = await openNext(target, { ns });
+  try {
+    await lanes(total, 100, async (claim) => {
+      while (claim()) await filler.sendMessageAsync({ qname, message: BODY });
+    });
+  } finally {
+    await close(filler);
+  }
+}
+
+function libraryName(lib: "rsmq" | "rsmq-next"): string {
+  return lib === "rsmq" ? "rsmq 0.12.4" : "rsmq-next";
+}
+
+/** A fresh namespace with one queue, opened with `lib`; cleanup deletes the queue and quits. */
+async function queueFor(
+  lib: "rsmq" | "rsmq-next",
+  target: Target,
+): Promise<{ api: QueueApi; ns: string; qname: string; cleanup(): Promise<void> }> {
+  const ns = `tp${randomBytes(3).toString("hex")}`;
+  const qname = "bench";
+  const api = await open(lib, target, { ns });
+  await api.createQueueAsync({ qname });
+  return {
+    api,
+    ns,
+    qname,
+    async cleanup() {
+      await api.deleteQueueAsync({ qname });
+      await close(api);
+    },
+  };
+}
+
+function sendCase(lib: "rsmq" | "rsmq-next", concurrency: number): ThroughputCase {
+  return {
+    key: `${lib} send C=${concurrency}`,
+    library: libraryName(lib),
+    kind: "send",
+    how: `sendMessage, ${concurrency} in flight`,
+    concurrency,
+    baseline: `rsmq send C=${concurrency}`,
+    async prepare(target, total) {
+      const { api, qname, cleanup } = await queueFor(lib, target);
+      return {
+        run: () =>
+          lanes(total, concurrency, async (claim) => {
+            while (claim()) await api.sendMessageAsync({ qname, message: BODY });
+          }),
+        cleanup,
+      };
+    },
+  };
+}
+
+function receiveDeleteCase(lib: "rsmq" | "rsmq-next", concurrency: number): ThroughputCase {
+  return {
+    key: `${lib} receive+delete C=${concurrency}`,
+    library: libraryName(lib),
+    kind: "receive+delete",
+    how: `receiveMessage then deleteMessage, ${concurrency} in flight`,
+    concurrency,
+    baseline: `rsmq receive+delete C=${concurrency}`,
+    async prepare(target, total) {
+      const { api, ns, qname, cleanup } = await queueFor(lib, target);
+      await fill(target, ns, qname, total);
+      return {
+        run: () =>
+          lanes(total, concurrency, async (claim) => {
+            while (claim()) {
+              const message = await api.receiveMessageAsync({ qname });
+              if (!isMessage(message)) throw new Error("queue ran dry before every message was received");
+              await api.deleteMessageAsync({ qname, id: message.id });
+            }
+          }),
+        cleanup,
+      };
+    },
+  };
+}
+
+/** One loop of receiveMessages(count) + deleteMessages(ids). */
+function batchCase(count: number): ThroughputCase {
+  return {
+    key: `rsmq-next batch ${count}`,
+    library: "rsmq-next",
+    kind: "receive+delete",
+    how: `receiveMessages({ count: ${count} }) then deleteMessages, one loop`,
+    concurrency: count,
+    baseline: `rsmq receive+delete C=${count}`,
+    async prepare(target, total) {
+      const { api, ns, qname, cleanup } = await queueFor("rsmq-next", target);
+      await fill(target, ns, qname, total);
+      const rsmq = api as unknown as RedisSMQ;
+      return {
+        async run() {
+          for (let done = 0; done < total; ) {
+            const { messages } = await rsmq.receiveMessagesAsync({ qname, count: Math.min(count, total - done) });
+            if (messages.length === 0) throw new Error("queue ran dry before every message was received");
+            await rsmq.deleteMessagesAsync({ qname, ids: messages.map((message) => message.id) });
+            done += messages.length;
+          }
+        },
+        cleanup,
+      };
+    },
+  };
+}
+
+/** The Worker draining a filled queue with a no-op handler (it receives in batches of `concurrency`). */
+function workerCase(concurrency: number): ThroughputCase {
+  return {
+    key: `rsmq-next Worker C=${concurrency}`,
+    library: "rsmq-next",
+    kind: "receive+delete",
+    how: `Worker, concurrency ${concurrency} (batchSize ${concurrency}), no-op handler`,
+    concurrency,
+    baseline: `rsmq receive+delete C=${concurrency}`,
+    async prepare(target, total) {
+      const { api, ns, qname, cleanup } = await queueFor("rsmq-next", target);
+      await fill(target, ns, qname, total);
+      const worker = new RedisSMQ.Worker(api as unknown as RedisSMQ, { qname, concurrency, handler: () => undefined });
+      return {
+        async run() {
+          const handled = new Promise<void>((resolve) => {
+            let count = 0;
+            worker.on("handled", () => {
+              count += 1;
+              if (count === total) resolve();
+            });
+          });
+          worker.start();
+          await handled;
+        },
+        async cleanup() {
+          await worker.stop();
+          await cleanup();
+        },
+      };
+    },
+  };
+}
+
+function bullmqAddCase(concurrency: number): ThroughputCase {
+  return {
+    key: `bullmq add C=${concurrency}`,
+    library: "BullMQ",
+    kind: "send",
+    how: `queue.add, ${concurrency} in flight`,
+    concurrency,
+    baseline: `rsmq send C=${concurrency}`,
+    async prepare(target, total) {
+      const { queue, cleanup } = await bullmqQueue(target);
+      return { run: () => bullmqAdd(queue, total, concurrency, BODY), cleanup };
+    },
+  };
+}
+
+function bullmqProcessCase(concurrency: number): ThroughputCase {
+  return {
+    key: `bullmq process C=${concurrency}`,
+    library: "BullMQ",
+    kind: "receive+delete",
+    how: `Worker, concurrency ${concurrency}, no-op processor, removeOnComplete`,
+    concurrency,
+    baseline: `rsmq receive+delete C=${concurrency}`,
+    async prepare(target, total) {
+      const { queue, prefix, cleanup } = await bullmqQueue(target);
+      await bullmqFill(queue, total, BODY);
+      const processor = await bullmqProcessor(target, prefix, total, concurrency);
+      return {
+        run: () => processor.run(),
+        async cleanup() {
+          await processor.close();
+          await cleanup();
+        },
+      };
+    },
+  };
+}
+
+/** Every case, rsmq 0.12.4's first (they are the baselines). */
+export function throughputCases(concurrencies: number[] = [1, 50]): ThroughputCase[] {
+  const cases: ThroughputCase[] = [];
+  for (const c of concurrencies) cases.push(sendCase("rsmq", c), receiveDeleteCase("rsmq", c));
+  for (const c of concurrencies) cases.push(sendCase("rsmq-next", c), receiveDeleteCase("rsmq-next", c));
+  for (const c of concurrencies) cases.push(workerCase(c));
+  cases.push(batchCase(Math.max(...concurrencies)));
+  for (const c of concurrencies) cases.push(bullmqAddCase(c), bullmqProcessCase(c));
+  return cases;
+}
+
+export async function measureThroughput(
+  target: Target,
+  testCase: ThroughputCase,
+  total: number,
+  probe?: RedisClientType,
+): Promise<ThroughputSample> {
+  const reader = probe ?? (await probeClient(target));
+  try {
+    const prepared = await testCase.prepare(target, total);
+    try {
+      const cpuBefore = await serverCpuMicros(reader);
+      const clientBefore = process.cpuUsage();
+      const started = performance.now();
+      await prepared.run();
+      const elapsedMs = performance.now() - started;
+      const client = process.cpuUsage(clientBefore);
+      const cpuAfter = await serverCpuMicros(reader);
+      return {
+        key: testCase.key,
+        messages: total,
+        elapsedMs,
+        perSecond: (total * 1000) / elapsedMs,
+        cpuMicrosPerMessage: (cpuAfter - cpuBefore) / total,
+        clientCpuMicrosPerMessage: (client.user + client.system) / total,
+      };
+    } finally {
+      await prepared.cleanup();
+    }
+  } finally {
+    if (!probe) await reader.quit();
+  }
+}
