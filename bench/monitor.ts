@@ -2,7 +2,8 @@
  * A raw MONITOR connection (node-redis v4 has none): every command the server runs, with where it
  * came from, a client address or `lua` for a call made inside a script. Exact, not sampled.
  */
-import { connect, type Socket } from "net";
+import type { Socket } from "net";
+import { openMonitor } from "../test/support/monitor-socket";
 import type { Target } from "./redis";
 
 export interface MonitoredCommand {
@@ -17,29 +18,13 @@ export class Monitor {
   private constructor(private readonly socket: Socket) {}
 
   /** Opens the connection; resolves once the server acknowledged MONITOR. */
-  static open(target: Target): Promise<Monitor> {
-    return new Promise((resolve, reject) => {
-      const socket = connect(target.port, target.host);
-      const monitor = new Monitor(socket);
-      let buffer = "";
-      let acknowledged = false;
-      socket.once("error", reject);
-      socket.on("data", (chunk: Buffer) => {
-        buffer += chunk.toString("utf8");
-        let end: number;
-        while ((end = buffer.indexOf("\r\n")) >= 0) {
-          const line = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (!acknowledged && line === "+OK") {
-            acknowledged = true;
-            resolve(monitor);
-          } else if (line.startsWith("+")) {
-            monitor.record(line.slice(1));
-          }
-        }
-      });
-      socket.write("MONITOR\r\n");
-    });
+  static async open(target: Target): Promise<Monitor> {
+    let monitor: Monitor | undefined;
+    const early: string[] = [];
+    const socket = await openMonitor(target.host, target.port, (line) => (monitor ? monitor.record(line) : early.push(line)));
+    monitor = new Monitor(socket);
+    for (const line of early) monitor.record(line);
+    return monitor;
   }
 
   private marker: { text: string; seen: () => void } | undefined;

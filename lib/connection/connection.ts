@@ -21,6 +21,8 @@ export class Connection implements CommandSender {
   readonly client: RedisClientType;
   /** Whether this instance opened the client and so must close it. */
   readonly owned: boolean;
+  /** Where commands go: the client, or its `.v4` face in legacyMode. */
+  private readonly commands: RedisClientType;
   private ready = false;
   private readonly detach: () => void;
 
@@ -38,6 +40,10 @@ export class Connection implements CommandSender {
       this.client = createClient(toClientOptions(settings)) as RedisClientType;
       this.owned = true;
     }
+    // A client in node-redis' legacyMode keeps the promise API under `.v4`.
+    this.commands = (this.client as { options?: { legacyMode?: boolean } }).options?.legacyMode
+      ? (this.client as unknown as { v4: RedisClientType }).v4
+      : this.client;
     this.detach = this.listen();
     if (this.client.isReady) {
       this.ready = true;
@@ -55,11 +61,7 @@ export class Connection implements CommandSender {
   }
 
   sendCommand(args: string[]): Promise<unknown> {
-    // A client in node-redis' legacyMode keeps the promise API under `.v4`.
-    const client = (this.client as { options?: { legacyMode?: boolean } }).options?.legacyMode
-      ? (this.client as unknown as { v4: RedisClientType }).v4
-      : this.client;
-    return client.sendCommand(args);
+    return this.commands.sendCommand(args);
   }
 
   /** Closes an owned connection (QUIT when up, otherwise at once); leaves a borrowed one open. */

@@ -3,8 +3,7 @@
  * the message for another vt, so a slow handler is not delivered twice. It stops when the
  * handler ends, when the worker gives up on it at stop, or when the message is gone.
  */
-import type { RedisSMQ } from "../redis-smq";
-import { internalsOf } from "../redis-smq";
+import type { RedisSMQInternals } from "../redis-smq";
 import { MAX_TIMER_MS } from "./wakeable-sleep";
 
 export interface Extension {
@@ -18,7 +17,7 @@ export class VisibilityExtender {
   private readonly active = new Set<Extension>();
 
   constructor(
-    private readonly rsmq: RedisSMQ,
+    private readonly queue: RedisSMQInternals,
     private readonly qname: string,
     private readonly onExtended: () => void,
     private readonly onError: (error: unknown) => void,
@@ -42,7 +41,7 @@ export class VisibilityExtender {
     };
     const extend = async (): Promise<void> => {
       try {
-        const found = await internalsOf(this.rsmq).hideMessage(this.qname, id, vtMs);
+        const found = await this.queue.hideMessage(this.qname, id, vtMs);
         if (stopped) return;
         if (found === 0) return extension.stop();
         hiddenUntil = Date.now() + vtMs;

@@ -9,7 +9,7 @@
  */
 import { EventEmitter } from "events";
 import type { RedisSMQ } from "../redis-smq";
-import { internalsOf } from "../redis-smq";
+import { internalsOf, type RedisSMQInternals } from "../redis-smq";
 import type { QueueMessage } from "../types";
 import { idleSleep, receiveRetryDelay } from "./sleep-policy";
 import { onQueueActivity } from "../wakes/wake-hub";
@@ -62,6 +62,8 @@ export class Worker extends EventEmitter {
   private readonly stats: WorkerStats = createWorkerStats();
   private readonly stopController = new AbortController();
   private readonly running = new Set<Promise<void>>();
+  /** The RedisSMQ instance's internals, looked up once. */
+  private readonly queue: RedisSMQInternals;
   private readonly extender: VisibilityExtender;
   private readonly mover: DeadLetterMover;
   private started = false;
@@ -92,14 +94,15 @@ export class Worker extends EventEmitter {
   ) {
     super();
     this.options = resolveWorkerOptions(options);
-    internalsOf(rsmq); // fails early for anything that is not a RedisSMQ
+    // Also fails early for anything that is not a RedisSMQ.
+    this.queue = internalsOf(rsmq);
     this.extender = new VisibilityExtender(
-      rsmq,
+      this.queue,
       this.options.qname,
       () => void (this.stats.extensions += 1),
       (error) => this.emitError(error),
     );
-    this.mover = new DeadLetterMover(internalsOf(rsmq));
+    this.mover = new DeadLetterMover(this.queue);
     this.options.signal?.addEventListener("abort", this.onSignalAbort, { once: true });
   }
 
@@ -154,7 +157,7 @@ export class Worker extends EventEmitter {
 
   private async loop(): Promise<void> {
     const { qname, vt, concurrency, batchSize, minIdleSleepMs, maxIdleSleepMs } = this.options;
-    const internals = internalsOf(this.rsmq);
+    const internals = this.queue;
     let failures = 0;
     while (!this.stopped) {
       const free = concurrency - this.running.size;
@@ -249,7 +252,7 @@ export class Worker extends EventEmitter {
   }
 
   private listenForWakes(): void {
-    const internals = internalsOf(this.rsmq);
+    const internals = this.queue;
     const { qname } = this.options;
     this.unsubscribers.push(onQueueActivity(internals.ns, qname, () => this.wake()));
     if (!this.options.realtimeWakes) return;
@@ -274,7 +277,7 @@ export class Worker extends EventEmitter {
   }
 
   private async handle(message: QueueMessage, vt: number): Promise<void> {
-    const internals = internalsOf(this.rsmq);
+    const internals = this.queue;
     const extension = this.extender.keepHidden(message.id, vt);
     try {
       await this.options.handler(message, { signal: this.stopController.signal });
@@ -303,7 +306,7 @@ export class Worker extends EventEmitter {
    * retried, moved or deleted by this worker: no `retry` or `stop` event, no counter.
    */
   private async afterFailure(message: QueueMessage, error: unknown, hiddenUntil: number): Promise<void> {
-    const internals = internalsOf(this.rsmq);
+    const internals = this.queue;
     const { qname, retry, onStop, deadLetterQueue } = this.options;
     const decision = retry.decide(error, message.rc);
     try {

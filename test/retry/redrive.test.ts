@@ -10,7 +10,7 @@ import RedisSMQ = require("../../lib/index");
 import { connectionOptions, plainClient, uniqueNs } from "../support/server";
 import { asMessage, openOldRsmq } from "../support/old-rsmq";
 import { Cleanup, WorkerLog, waitFor } from "../support/worker";
-import { deadLetterOne, picture, serverNowMs, watchDuring } from "../support/retry";
+import { deadLetterOne, messageFields, picture, serverNowMs, watchDuring } from "../support/retry";
 
 const { Worker } = RedisSMQ;
 
@@ -29,11 +29,7 @@ describe("redrive", () => {
   });
   afterEach(() => cleanup.run());
 
-  /** Message fields (id, id:rc, id:fr, id:dl) in a queue's hash. */
-  async function messageFields(qname: string): Promise<string[]> {
-    const fields = await client.hKeys(`${ns}:${qname}:Q`);
-    return fields.filter((field) => /^[a-z0-9]{10}[A-Za-z0-9]{22}/.test(field)).sort();
-  }
+  const fieldsOf = (qname: string): Promise<string[]> => messageFields(client, ns, qname);
 
   const errorOf = <T>(promise: Promise<T>): Promise<Error | undefined> =>
     promise.then(
@@ -49,7 +45,7 @@ describe("redrive", () => {
     const firstLook = asMessage(await old.receiveMessageAsync({ qname: "dlq", vt: 0 }));
     const secondLook = asMessage(await old.receiveMessageAsync({ qname: "dlq", vt: 0 }));
     expect(secondLook).to.include({ id: ids[0], rc: 2 });
-    expect(await messageFields("dlq")).to.deep.equal([ids[0], `${ids[0]}:dl`, `${ids[0]}:fr`, `${ids[0]}:rc`].sort());
+    expect(await fieldsOf("dlq")).to.deep.equal([ids[0], `${ids[0]}:dl`, `${ids[0]}:fr`, `${ids[0]}:rc`].sort());
     for (const body of ["b", "c"]) ids.push(await deadLetterOne(rsmq, "src", "dlq", body));
     const sentBefore = (await rsmq.getQueueAttributesAsync({ qname: "src" })).totalsent;
 
@@ -61,8 +57,8 @@ describe("redrive", () => {
       expect(await client.zScore(`${ns}:src`, id), id).to.be.within(before, after);
       expect(await client.hGet(`${ns}:src:Q`, id)).to.equal(["a", "b", "c"][i]);
     }
-    expect(await messageFields("src")).to.deep.equal([...ids].sort());
-    expect(await messageFields("dlq")).to.deep.equal([]);
+    expect(await fieldsOf("src")).to.deep.equal([...ids].sort());
+    expect(await fieldsOf("dlq")).to.deep.equal([]);
     expect(await client.zCard(`${ns}:dlq`)).to.equal(0);
     expect(await rsmq.getQueueAttributesAsync({ qname: "src" })).to.include({ totalsent: sentBefore + 3, msgs: 3, hiddenmsgs: 0 });
     // The dead-letter queue stays, empty.
@@ -102,7 +98,7 @@ describe("redrive", () => {
     ]);
     expect(log.named("wake").map((event) => event.args[0])).to.include("woken");
     expect(await client.zCard(`${ns}:src`)).to.equal(0);
-    expect(await messageFields("src")).to.deep.equal([]);
+    expect(await fieldsOf("src")).to.deep.equal([]);
     expect(worker.counters).to.include({ failed: 0, errors: 0 });
   });
 
@@ -125,14 +121,14 @@ describe("redrive", () => {
     expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(4);
     expect((await client.zRange(`${ns}:src`, 0, -1)).sort()).to.deep.equal([...fromSrc].sort());
     expect(await client.zRange(`${ns}:other`, 0, -1)).to.deep.equal(fromOther);
-    expect(await messageFields("other")).to.deep.equal(fromOther);
+    expect(await fieldsOf("other")).to.deep.equal(fromOther);
 
     // With `to`, all go there, whatever their source.
     await rsmq.createQueueAsync({ qname: "review" });
     const again = [await deadLetterOne(rsmq, "src", "dlq", "s4"), await deadLetterOne(rsmq, "other", "dlq", "o2")];
     expect(await rsmq.redriveAsync({ from: "dlq", to: "review" })).to.equal(2);
     expect((await client.zRange(`${ns}:review`, 0, -1)).sort()).to.deep.equal([...again].sort());
-    expect(await messageFields("review")).to.deep.equal([...again].sort());
+    expect(await fieldsOf("review")).to.deep.equal([...again].sort());
   });
 
   it("a target queue that does not exist: queueNotFound, nothing moved", async () => {

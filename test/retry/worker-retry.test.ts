@@ -10,7 +10,7 @@ import RedisSMQ = require("../../lib/index");
 import { connectionOptions, plainClient, uniqueNs } from "../support/server";
 import { Cleanup, delay, waitFor } from "../support/worker";
 import { asMessage, openOldRsmq } from "../support/old-rsmq";
-import { CommandWatch, loadScripts, serverNowMs, watchDuring } from "../support/retry";
+import { CommandWatch, loadScripts, messageFields, serverNowMs, watchDuring } from "../support/retry";
 
 const { Worker, PoisonError } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;
@@ -27,12 +27,6 @@ function recordDecisions(worker: Worker): { retries: Array<[QueueMessage, RetryI
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/** Message fields (id, id:rc, id:fr, id:dl) left in a queue's hash. */
-async function messageFields(client: RedisClientType, ns: string, qname: string): Promise<string[]> {
-  const fields = await client.hKeys(`${ns}:${qname}:Q`);
-  return fields.filter((field) => /^[a-z0-9]{10}[A-Za-z0-9]{22}/.test(field)).sort();
-}
 
 describe("Worker: retries and dead letters", () => {
   const cleanup = new Cleanup();

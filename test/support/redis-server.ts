@@ -4,7 +4,7 @@
  * container (needs a Docker engine). Only the local server can be restarted by a test.
  */
 import { spawn, type ChildProcess } from "child_process";
-import { createServer } from "net";
+import { freePort } from "../../lib/cli/demo/find-redis";
 
 export interface TestRedis {
   readonly url: string;
@@ -20,18 +20,7 @@ export interface TestRedis {
   close(): Promise<void>;
 }
 
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 class LocalRedis implements TestRedis {
   readonly host = "127.0.0.1";

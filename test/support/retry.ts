@@ -4,13 +4,14 @@
  * into a dead-letter queue without running a worker.
  */
 import { randomBytes } from "crypto";
-import { connect, type Socket } from "net";
+import type { Socket } from "net";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/redis-smq";
 import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
 import type { StopRecord } from "../../lib/commands/dead-letters";
 import { script } from "../../lib/scripts/script-files";
+import { openMonitor } from "./monitor-socket";
 import { plainClient, testRedis } from "./server";
 import { snapshot, type Snapshot } from "./state";
 
@@ -56,7 +57,6 @@ function parseMonitorLine(line: string): WatchedCommand | undefined {
  */
 export class CommandWatch {
   private readonly seen: WatchedCommand[] = [];
-  private buffer = "";
   private readonly markers = new Map<string, () => void>();
 
   private constructor(
@@ -66,34 +66,19 @@ export class CommandWatch {
 
   static async open(): Promise<CommandWatch> {
     const { host, port } = testRedis();
-    const socket = connect(port, host);
-    const watch = new CommandWatch(socket, await plainClient());
-    await new Promise<void>((resolve, reject) => {
-      let acknowledged = false;
-      socket.once("error", reject);
-      socket.on("data", (chunk: Buffer) => {
-        watch.buffer += chunk.toString("utf8");
-        let end: number;
-        while ((end = watch.buffer.indexOf("\r\n")) >= 0) {
-          const line = watch.buffer.slice(0, end);
-          watch.buffer = watch.buffer.slice(end + 2);
-          if (!acknowledged && line === "+OK") {
-            acknowledged = true;
-            resolve();
-            continue;
-          }
-          const marker = [...watch.markers.keys()].find((token) => line.includes(token));
-          if (marker) {
-            watch.markers.get(marker)!();
-            continue;
-          }
-          const command = line.startsWith("+") ? parseMonitorLine(line.slice(1)) : undefined;
-          if (command) watch.seen.push(command);
-        }
-      });
-      socket.write("MONITOR\r\n");
-    });
+    let watch: CommandWatch | undefined;
+    const pending: string[] = [];
+    const socket = await openMonitor(host, port, (line) => (watch ? watch.record(line) : pending.push(line)));
+    watch = new CommandWatch(socket, await plainClient());
+    for (const line of pending) watch.record(line);
     return watch;
+  }
+
+  private record(line: string): void {
+    const marker = [...this.markers.keys()].find((token) => line.includes(token));
+    if (marker) return this.markers.get(marker)!();
+    const command = parseMonitorLine(line);
+    if (command) this.seen.push(command);
   }
 
   /** Everything seen so far (the watch's own markers excluded). */
@@ -147,4 +132,10 @@ export async function deadLetterOne(
   const moved = await new DeadLetterMover(internalsOf(rsmq)).move(source, dlq, received, record);
   if (!moved) throw new Error("the dead-letter move found nothing to move");
   return received.id;
+}
+
+/** Message fields (id, id:rc, id:fr, id:dl) left in a queue's hash. */
+export async function messageFields(client: RedisClientType, ns: string, qname: string): Promise<string[]> {
+  const fields = await client.hKeys(`${ns}:${qname}:Q`);
+  return fields.filter((field) => /^[a-z0-9]{10}[A-Za-z0-9]{22}/.test(field)).sort();
 }

@@ -4,8 +4,8 @@
  * counts calls per command. Both are exact.
  */
 import { randomBytes } from "crypto";
-import { connect, type Socket } from "net";
 import type { RedisClientType } from "redis";
+import { openMonitor } from "./monitor-socket";
 import { plainClient, testRedis } from "./server";
 
 export interface MonitoredCommand {
@@ -15,42 +15,14 @@ export interface MonitoredCommand {
   fromScript: boolean;
 }
 
-/**
- * Opens a raw MONITOR connection (node-redis v4 has no MONITOR) and calls `onLine` with each
- * monitored command line. Resolves once the server has acknowledged MONITOR.
- */
-function openMonitor(onLine: (line: string) => void): Promise<Socket> {
-  const { host, port } = testRedis();
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, host);
-    let buffer = "";
-    let acknowledged = false;
-    socket.once("error", reject);
-    socket.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString("utf8");
-      let end: number;
-      while ((end = buffer.indexOf("\r\n")) >= 0) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (!acknowledged && line === "+OK") {
-          acknowledged = true;
-          resolve(socket);
-        } else if (line.startsWith("+")) {
-          onLine(line.slice(1));
-        }
-      }
-    });
-    socket.write("MONITOR\r\n");
-  });
-}
-
 /** The commands the server executed while `action` ran, the monitor's own marker excluded. */
 export async function monitor(action: () => Promise<unknown>): Promise<MonitoredCommand[]> {
   const seen: MonitoredCommand[] = [];
   const token = `wire-marker-${randomBytes(6).toString("hex")}`;
   let markerSeen: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (markerSeen = resolve));
-  const watcher = await openMonitor((line) => {
+  const { host, port } = testRedis();
+  const watcher = await openMonitor(host, port, (line) => {
     if (line.includes(token)) {
       markerSeen();
       return;

@@ -41,7 +41,8 @@ async function probe(url: string): Promise<{ version: string } | { problem: stri
   }
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
