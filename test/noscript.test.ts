@@ -236,77 +236,79 @@ describe("NOSCRIPT fallback", () => {
     expect(clientCommands(commands)).to.deep.equal(["evalsha", "eval"]);
     expect(error).to.include({ name: "queueNotFound", message: "Queue not found" });
   });
+});
 
-  describe("after a server restart", () => {
-    /** Whether this suite stopped the server and has not started it again. */
-    let stopped = false;
+// Its own suite, so the suite above has closed its connections before the server restarts.
+describe("NOSCRIPT fallback after a server restart", () => {
+  const Q = "q";
+  /** Whether this suite stopped the server and has not started it again. */
+  let stopped = false;
 
-    afterEach(async () => {
-      // Never leave the shared server down for the suites that follow.
-      if (stopped) await testRedis().startProcess();
+  afterEach(async () => {
+    // Never leave the shared server down for the suites that follow.
+    if (stopped) await testRedis().startProcess();
+    stopped = false;
+  });
+
+  it("the same instance reconnects, and scripts reload transparently (the data is gone)", async function () {
+    if (!testRedis().restartable) this.skip();
+    const restartNs = uniqueNs("restart");
+    const instance = openNextRsmq(restartNs);
+    try {
+      await instance.createQueueAsync({ qname: Q });
+      await instance.sendMessageAsync({ qname: Q, message: "before" });
+
+      const lost = nextEvent(instance, "disconnect");
+      const back = nextEvent(instance, "connect");
+      await testRedis().restart();
+      await lost;
+      await back;
+
+      // No persistence: the queue went with the old process.
+      const missing = await rejectionOf(instance.getQueueAttributesAsync({ qname: Q }));
+      expect(missing.name).to.equal("queueNotFound");
+
+      // Each script is new to the restarted server: NOSCRIPT, then EVAL, once.
+      const created = await monitor(() => instance.createQueueAsync({ qname: Q }));
+      expect(clientCommands(created)).to.deep.equal(["evalsha", "eval"]);
+      const sent = await monitor(() => instance.sendMessageAsync({ qname: Q, message: "after" }));
+      expect(clientCommands(sent)).to.deep.equal(["evalsha", "eval"]);
+      const received = asMessage(await instance.receiveMessageAsync({ qname: Q }));
+      expect(received).to.include({ message: "after", rc: 1 });
+
+      // Cached again.
+      const next = await monitor(() => instance.sendMessageAsync({ qname: Q, message: "cached" }));
+      expect(clientCommands(next)).to.deep.equal(["evalsha"]);
+      expect(await instance.getQueueAttributesAsync({ qname: Q })).to.include({ totalsent: 2, totalrecv: 1, msgs: 2 });
+    } finally {
+      await instance.quitAsync();
+    }
+  });
+
+  it("a call made while the server is down runs once it is back", async function () {
+    if (!testRedis().restartable) this.skip();
+    const outageNs = uniqueNs("outage");
+    const instance = openNextRsmq(outageNs);
+    const probe = await plainClient();
+    try {
+      await instance.createQueueAsync({ qname: "warm" }); // connected, createQueue script cached
+
+      const lost = nextEvent(instance, "disconnect");
+      stopped = true;
+      await testRedis().stopProcess();
+      await lost;
+      // node-redis holds this call in its offline queue; the restarted server has no scripts.
+      const pending = instance.createQueueAsync({ qname: Q });
+      await testRedis().startProcess();
       stopped = false;
-    });
 
-    it("the same instance reconnects, and scripts reload transparently (the data is gone)", async function () {
-      if (!testRedis().restartable) this.skip();
-      const restartNs = uniqueNs("restart");
-      const instance = openNextRsmq(restartNs);
-      try {
-        await instance.createQueueAsync({ qname: Q });
-        await instance.sendMessageAsync({ qname: Q, message: "before" });
-
-        const lost = nextEvent(instance, "disconnect");
-        const back = nextEvent(instance, "connect");
-        await testRedis().restart();
-        await lost;
-        await back;
-
-        // No persistence: the queue went with the old process.
-        const missing = await rejectionOf(instance.getQueueAttributesAsync({ qname: Q }));
-        expect(missing.name).to.equal("queueNotFound");
-
-        // Each script is new to the restarted server: NOSCRIPT, then EVAL, once.
-        const created = await monitor(() => instance.createQueueAsync({ qname: Q }));
-        expect(clientCommands(created)).to.deep.equal(["evalsha", "eval"]);
-        const sent = await monitor(() => instance.sendMessageAsync({ qname: Q, message: "after" }));
-        expect(clientCommands(sent)).to.deep.equal(["evalsha", "eval"]);
-        const received = asMessage(await instance.receiveMessageAsync({ qname: Q }));
-        expect(received).to.include({ message: "after", rc: 1 });
-
-        // Cached again.
-        const next = await monitor(() => instance.sendMessageAsync({ qname: Q, message: "cached" }));
-        expect(clientCommands(next)).to.deep.equal(["evalsha"]);
-        expect(await instance.getQueueAttributesAsync({ qname: Q })).to.include({ totalsent: 2, totalrecv: 1, msgs: 2 });
-      } finally {
-        await instance.quitAsync();
-      }
-    });
-
-    it("a call made while the server is down runs once it is back", async function () {
-      if (!testRedis().restartable) this.skip();
-      const outageNs = uniqueNs("outage");
-      const instance = openNextRsmq(outageNs);
-      const probe = await plainClient();
-      try {
-        await instance.createQueueAsync({ qname: "warm" }); // connected, createQueue script cached
-
-        const lost = nextEvent(instance, "disconnect");
-        stopped = true;
-        await testRedis().stopProcess();
-        await lost;
-        // node-redis holds this call in its offline queue; the restarted server has no scripts.
-        const pending = instance.createQueueAsync({ qname: Q });
-        await testRedis().startProcess();
-        stopped = false;
-
-        expect(await pending).to.equal(1);
-        expect(await instance.sendMessageAsync({ qname: Q, message: "m" })).to.have.length(32);
-        expect(await probe.zCard(`${outageNs}:${Q}`)).to.equal(1);
-        expect(await probe.hGet(`${outageNs}:${Q}:Q`, "totalsent")).to.equal("1");
-      } finally {
-        await instance.quitAsync();
-        await probe.quit();
-      }
-    });
+      expect(await pending).to.equal(1);
+      expect(await instance.sendMessageAsync({ qname: Q, message: "m" })).to.have.length(32);
+      expect(await probe.zCard(`${outageNs}:${Q}`)).to.equal(1);
+      expect(await probe.hGet(`${outageNs}:${Q}:Q`, "totalsent")).to.equal("1");
+    } finally {
+      await instance.quitAsync();
+      await probe.quit();
+    }
   });
 });
