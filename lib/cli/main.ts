@@ -2,6 +2,12 @@
 /** The `rsmq-next` executable. The exit code is set, not forced, so output is flushed first. */
 import { main } from "./program";
 
+// `rsmq-next stats jobs | head`: the reader has gone, which is the reader's choice, not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 main(process.argv).then(
   (code) => {
     process.exitCode = code;
