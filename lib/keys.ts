@@ -1,4 +1,9 @@
-/** rsmq 0.12.4's key layout: the data is the contract, so these strings never change. */
+/**
+ * Where a namespace's data lives. On one server (and in Redis Cluster under a namespace that is
+ * itself a hash tag) this is rsmq 0.12.4's layout exactly: the data is the contract. In Redis
+ * Cluster otherwise, each queue's name becomes a hash tag, so a queue's sorted set, hash and
+ * realtime channel share one slot while different queues spread over the shards.
+ */
 export interface QueueKeys {
   /** Sorted set of message ids, scored by the epoch ms at which each becomes visible. */
   readonly messages: string;
@@ -6,19 +11,69 @@ export interface QueueKeys {
   readonly hash: string;
   /** Set of all queue names in the namespace. */
   readonly registry: string;
-  /** Pub/sub channel that realtime senders publish to. */
+  /** Pub/sub channel that realtime senders publish to (a shard channel in the queue's slot in Redis Cluster). */
   readonly realtimeChannel: string;
 }
 
+/** Whether `text` holds a Redis Cluster hash tag: a `{`, later a `}`, and something between. */
+export function hasHashTag(text: string): boolean {
+  const open = text.indexOf("{");
+  if (open < 0) return false;
+  const close = text.indexOf("}", open + 1);
+  return close > open + 1;
+}
+
+export class KeyLayout {
+  /**
+   * @param ns the namespace, without the trailing colon
+   * @param tagQueues wrap each queue name in a hash tag (`<ns>:{<qname>}`)
+   * @param cluster whether the keys live in Redis Cluster (realtime then uses sharded pub/sub)
+   */
+  constructor(
+    readonly ns: string,
+    readonly tagQueues: boolean,
+    readonly cluster: boolean = tagQueues,
+  ) {}
+
+  /** The layout for a connection: queue names are tagged in Redis Cluster unless the namespace already is. */
+  static for(ns: string, cluster: boolean): KeyLayout {
+    if (cluster && /[{}]/.test(ns) && !hasHashTag(ns)) {
+      // Half a tag would give a queue's keys and its realtime channel different slots.
+      throw new TypeError(`rsmq-next: in Redis Cluster, ns must hold a whole hash tag like "{myapp}" or no braces at all, got ${JSON.stringify(ns)}`);
+    }
+    return new KeyLayout(ns, cluster && !hasHashTag(ns), cluster);
+  }
+
+  get registry(): string {
+    return `${this.ns}:QUEUES`;
+  }
+
+  queue(qname: string): QueueKeys {
+    const name = this.tagQueues ? `{${qname}}` : qname;
+    return {
+      messages: `${this.ns}:${name}`,
+      hash: `${this.ns}:${name}:Q`,
+      registry: this.registry,
+      realtimeChannel: `${this.ns}:rt:${name}`,
+    };
+  }
+
+  /** Whether the registry shares a slot with every queue, so creating or deleting a queue can be one script. */
+  get registryWithQueues(): boolean {
+    return !this.tagQueues;
+  }
+
+  /** Whether two queues' keys may be used by one script (same slot, or no cluster). */
+  sameSlot(a: string, b: string): boolean {
+    return !this.tagQueues || a === b;
+  }
+}
+
+/** rsmq 0.12.4's layout, for callers that only know a namespace. */
 export function queueKeys(ns: string, qname: string): QueueKeys {
-  return {
-    messages: `${ns}:${qname}`,
-    hash: `${ns}:${qname}:Q`,
-    registry: registryKey(ns),
-    realtimeChannel: `${ns}:rt:${qname}`,
-  };
+  return new KeyLayout(ns, false).queue(qname);
 }
 
 export function registryKey(ns: string): string {
-  return `${ns}:QUEUES`;
+  return new KeyLayout(ns, false).registry;
 }

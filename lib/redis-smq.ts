@@ -4,13 +4,22 @@
  */
 import { EventEmitter } from "events";
 import type { RedisClientType } from "redis";
+import { openConnection, openSubscriber, wantsCluster, type QueueConnection } from "./connection/open-connection";
 import { settle, withCallback } from "./callbacks";
-import { Connection } from "./connection/connection";
 import { changeMessageVisibility } from "./commands/change-message-visibility";
 import type { Command } from "./commands/command";
 import { createQueue } from "./commands/create-queue";
 import { deleteMessage } from "./commands/delete-message";
-import { deadLetter, deadLetterCopy, peekDeadLetters, redrive as redriveCommand, type QueueSettings, type StopRecord } from "./commands/dead-letters";
+import {
+  deadLetter,
+  deadLetterCopy,
+  peekDeadLetters,
+  redrive as redriveCommand,
+  redriveClaim,
+  redriveCopy,
+  type QueueSettings,
+  type StopRecord,
+} from "./commands/dead-letters";
 import { deleteMessages } from "./commands/delete-messages";
 import { deleteQueue } from "./commands/delete-queue";
 import { getQueueAttributes } from "./commands/get-queue-attributes";
@@ -20,7 +29,7 @@ import { popMessage } from "./commands/pop-message";
 import { receiveMessages, type ReceivedBatch } from "./commands/receive-message";
 import { sendMessage } from "./commands/send-message";
 import { setQueueAttributes } from "./commands/set-queue-attributes";
-import { registryKey } from "./keys";
+import { KeyLayout } from "./keys";
 import { script } from "./scripts/script-files";
 import { ScriptRunner } from "./scripts/script-runner";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
@@ -70,6 +79,10 @@ export interface RedisSMQ {
 /** What the Worker needs from a RedisSMQ instance beyond its public API. */
 export interface RedisSMQInternals {
   readonly ns: string;
+  /** Where each queue's keys and realtime channel are. */
+  readonly layout: KeyLayout;
+  /** Runs any command on this instance's connection (validation, routing, retries included). */
+  run<T>(build: () => Command<T>): Promise<T>;
   /** A batch receive that also reports the vt applied. */
   receiveMessages(options: Partial<ReceiveMessageOptions>, count: number): Promise<ReceivedBatch>;
   /** Hides a held message for `ms` from now, without waking this process's workers (it only pushes a time back). */
@@ -82,12 +95,16 @@ export interface RedisSMQInternals {
   /** vt, delay and maxsize of a queue. */
   queueSettings(qname: string): Promise<QueueSettings>;
   peek(qname: string, count: number, offset: number): Promise<PeekedMessage[]>;
-  redrive(dlq: string, target: string, ids: string[]): Promise<number>;
+  /** Moves peeked dead-lettered messages to `target`: atomically, or copy then delete across slots. */
+  redrive(dlq: string, target: string, messages: PeekedMessage[]): Promise<number>;
   /** The instance's shared subscriber for realtime wakes, opened on first use. */
   realtimeWakes(): RealtimeWakes;
 }
 
 const internals = new WeakMap<object, RedisSMQInternals>();
+
+/** How long a cross-slot redrive hides the messages it is moving (a crash delays them this much). */
+const REDRIVE_HOLD_MS = 60_000;
 
 /** The internals of a RedisSMQ instance; throws for anything else. */
 export function internalsOf(rsmq: unknown): RedisSMQInternals {
@@ -102,14 +119,13 @@ function optionsOf<T>(options: T | undefined | null): Partial<T> {
 }
 
 export class RedisSMQ extends EventEmitter {
-  /** The node-redis v4 client this instance talks through. */
-  readonly redis: RedisClientType;
   /** The key prefix including the trailing colon, as rsmq exposes it. */
   readonly redisns: string;
   /** Whether sendMessage publishes on `<ns>:rt:<qname>`. */
   readonly realtime: boolean;
   private readonly ns: string;
-  private readonly connection: Connection;
+  private readonly layout: KeyLayout;
+  private readonly connection: QueueConnection;
   private readonly scripts: ScriptRunner;
   private subscriber: RealtimeWakes | undefined;
 
@@ -124,29 +140,55 @@ export class RedisSMQ extends EventEmitter {
     this.ns = settings.ns === undefined || settings.ns === null ? "rsmq" : String(settings.ns);
     this.redisns = `${this.ns}:`;
     this.realtime = Boolean(settings.realtime);
-    this.connection = new Connection(settings, {
+    // Before connecting: a namespace the key layout rejects must not leave a connection open.
+    this.layout = KeyLayout.for(this.ns, wantsCluster(settings));
+    this.connection = openConnection(settings, {
       connect: () => this.emit("connect"),
       disconnect: () => this.emit("disconnect"),
       error: (error) => this.connectionError(error),
     });
-    this.redis = this.connection.client;
-    this.scripts = new ScriptRunner(this.connection);
+    this.scripts = new ScriptRunner(this.connection, { flags: this.connection.cluster });
     internals.set(this, {
       ns: this.ns,
-      receiveMessages: (options, count) => this.run(() => receiveMessages(this.ns, options, count)),
-      hideMessage: (qname, id, ms) => this.run(() => hideMessage(this.ns, qname, id, ms)),
-      deleteMessage: (options) => this.run(() => deleteMessage(this.ns, options)),
-      deadLetter: (source, dlq, id, why) => this.run(() => deadLetter(this.ns, source, dlq, id, why)),
+      layout: this.layout,
+      run: (build) => this.run(build),
+      receiveMessages: (options, count) => this.run(() => receiveMessages(this.layout, options, count)),
+      hideMessage: (qname, id, ms) => this.run(() => hideMessage(this.layout, qname, id, ms)),
+      deleteMessage: (options) => this.run(() => deleteMessage(this.layout, options)),
+      deadLetter: (source, dlq, id, why) => this.run(() => deadLetter(this.layout, source, dlq, id, why)),
       deadLetterCopy: (dlq, message, why, settings) =>
-        this.run(() => deadLetterCopy(this.ns, dlq, message.id, message.message, why, settings)),
+        this.run(() => deadLetterCopy(this.layout, dlq, message.id, message.message, why, settings)),
       queueSettings: async (qname) => {
         const { vt, delay, maxsize } = await this.getQueueAttributesAsync({ qname });
         return { vt, delay, maxsize };
       },
-      peek: (qname, count, offset) => this.run(() => peekDeadLetters(this.ns, { qname, count }, offset)),
-      redrive: (dlq, target, ids) => this.run(() => redriveCommand(this.ns, dlq, target, ids)),
-      realtimeWakes: () => (this.subscriber ??= new RealtimeWakes(this.redis, (error) => this.connectionError(error))),
+      peek: (qname, count, offset) => this.run(() => peekDeadLetters(this.layout, { qname, count }, offset)),
+      redrive: (dlq, target, messages) => this.redriveMessages(dlq, target, messages),
+      realtimeWakes: () =>
+        (this.subscriber ??= new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.connectionError(error)))),
     });
+  }
+
+  /**
+   * The node-redis v4 client this instance talks through: in Redis Cluster the cluster client
+   * (a new one after a failover made this instance re-read the topology).
+   */
+  get redis(): RedisClientType {
+    return this.connection.client as RedisClientType;
+  }
+
+  private async redriveMessages(dlq: string, target: string, messages: PeekedMessage[]): Promise<number> {
+    if (this.layout.sameSlot(dlq, target)) {
+      return this.run(() => redriveCommand(this.layout, dlq, target, messages.map(({ id }) => id)));
+    }
+    // Across slots: the target must exist before anything is claimed (queueNotFound otherwise);
+    // claim, copy, delete, so a crash can duplicate a message, never drop it.
+    await this.getQueueAttributesAsync({ qname: target });
+    const claimed = await this.run(() => redriveClaim(this.layout, dlq, messages.map(({ id }) => id), REDRIVE_HOLD_MS));
+    if (claimed.length === 0) return 0;
+    const copied = await this.run(() => redriveCopy(this.layout, target, claimed));
+    await this.run(() => deleteMessages(this.layout, { qname: dlq, ids: claimed.map(({ id }) => id) }));
+    return copied;
   }
 
   private connectionError(error: Error): void {
@@ -172,38 +214,45 @@ export class RedisSMQ extends EventEmitter {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.scripts.run(script(command.script), command.keys, command.args).then(command.parse);
+    return this.runBuilt(command);
+  }
+
+  private async runBuilt<T>(command: Command<T>): Promise<T> {
+    if (command.before) await this.connection.sendCommand(command.before.args, command.before.key);
+    const reply = await this.scripts.run(script(command.script), command.keys, command.args);
+    if (command.after?.onlyIf(reply)) await this.connection.sendCommand(command.after.args, command.after.key);
+    return command.parse(reply);
   }
 
   // Promise API. Arrow properties keep every method bound, as rsmq's are.
 
   /** Creates a queue. Resolves `1`; rejects `queueExists` when it already exists. */
   readonly createQueueAsync = (options: CreateQueueOptions): Promise<1> =>
-    this.run(() => createQueue(this.ns, optionsOf(options)));
+    this.run(() => createQueue(this.layout, optionsOf(options)));
 
   /** Lists the queue names in this namespace (one SMEMBERS). */
   readonly listQueuesAsync = async (): Promise<string[]> =>
-    (await this.connection.sendCommand(["SMEMBERS", registryKey(this.ns)])) as string[];
+    (await this.connection.sendCommand(["SMEMBERS", this.layout.registry], this.layout.registry)) as string[];
 
   /** Deletes a queue and its messages. Resolves `1`; rejects `queueNotFound`. */
   readonly deleteQueueAsync = (options: DeleteQueueOptions): Promise<1> =>
-    this.run(() => deleteQueue(this.ns, optionsOf(options)));
+    this.run(() => deleteQueue(this.layout, optionsOf(options)));
 
   /** A queue's settings, counters and message counts. */
   readonly getQueueAttributesAsync = (options: GetQueueAttributesOptions): Promise<QueueAttributes> =>
-    this.run(() => getQueueAttributes(this.ns, optionsOf(options)));
+    this.run(() => getQueueAttributes(this.layout, optionsOf(options)));
 
   /** Changes any of vt, delay and maxsize; resolves the new attributes. */
   readonly setQueueAttributesAsync = (options: SetQueueAttributesOptions): Promise<QueueAttributes> =>
-    this.run(() => setQueueAttributes(this.ns, optionsOf(options)));
+    this.run(() => setQueueAttributes(this.layout, optionsOf(options)));
 
   /** Sends a message; resolves its 32-character id. */
   readonly sendMessageAsync = (options: SendMessageOptions): Promise<string> =>
-    this.notifying(options?.qname, this.run(() => sendMessage(this.ns, this.realtime, optionsOf(options))));
+    this.notifying(options?.qname, this.run(() => sendMessage(this.layout, this.realtime, optionsOf(options))));
 
   /** Receives the next due message and hides it for vt seconds; resolves `{}` when none is due. */
   readonly receiveMessageAsync = async (options: ReceiveMessageOptions): Promise<QueueMessage | {}> => {
-    const { messages } = await this.run(() => receiveMessages(this.ns, optionsOf(options), 1));
+    const { messages } = await this.run(() => receiveMessages(this.layout, optionsOf(options), 1));
     return messages[0] ?? {};
   };
 
@@ -218,7 +267,7 @@ export class RedisSMQ extends EventEmitter {
    * else if (next.status === "waiting") setTimeout(poll, next.nextDueMs);
    */
   readonly receiveMessageOrNextDueAsync = async (options: ReceiveMessageOptions): Promise<ReceiveOrNextDue> => {
-    const { messages, nextDueMs } = await this.run(() => receiveMessages(this.ns, optionsOf(options), 1));
+    const { messages, nextDueMs } = await this.run(() => receiveMessages(this.layout, optionsOf(options), 1));
     if (messages.length > 0) return { status: "received", message: messages[0] };
     if (nextDueMs === null || nextDueMs === undefined) return { status: "empty" };
     return { status: "waiting", nextDueMs };
@@ -233,21 +282,21 @@ export class RedisSMQ extends EventEmitter {
    */
   readonly receiveMessagesAsync = async (options: ReceiveMessagesOptions): Promise<ReceivedMessages> => {
     const given = optionsOf(options);
-    const { messages, nextDueMs } = await this.run(() => receiveMessages(this.ns, given, given.count));
+    const { messages, nextDueMs } = await this.run(() => receiveMessages(this.layout, given, given.count));
     return nextDueMs === undefined ? { messages } : { messages, nextDueMs };
   };
 
   /** Receives the next due message and deletes it; resolves `{}` when none is due. */
   readonly popMessageAsync = (options: PopMessageOptions): Promise<QueueMessage | {}> =>
-    this.run(() => popMessage(this.ns, optionsOf(options)));
+    this.run(() => popMessage(this.layout, optionsOf(options)));
 
   /** Deletes a message; resolves `1` if it existed, else `0`. */
   readonly deleteMessageAsync = (options: DeleteMessageOptions): Promise<0 | 1> =>
-    this.run(() => deleteMessage(this.ns, optionsOf(options)));
+    this.run(() => deleteMessage(this.layout, optionsOf(options)));
 
   /** Deletes up to 1000 messages in one call; resolves `1` or `0` per id, in order. */
   readonly deleteMessagesAsync = (options: DeleteMessagesOptions): Promise<Array<0 | 1>> =>
-    this.run(() => deleteMessages(this.ns, optionsOf(options)));
+    this.run(() => deleteMessages(this.layout, optionsOf(options)));
 
   /**
    * The first `count` messages of a queue (10 by default, at most 1000), in the order they will be
@@ -255,7 +304,7 @@ export class RedisSMQ extends EventEmitter {
    * from, how often it was delivered, why it stopped, the last error and when.
    */
   readonly peekDeadLettersAsync = (options: PeekDeadLettersOptions): Promise<PeekedMessage[]> =>
-    this.run(() => peekDeadLetters(this.ns, optionsOf(options)));
+    this.run(() => peekDeadLetters(this.layout, optionsOf(options)));
 
   /**
    * Moves dead-lettered messages back as new messages (receive count reset): to each message's
@@ -271,7 +320,7 @@ export class RedisSMQ extends EventEmitter {
 
   /** Makes a message visible vt seconds from now; resolves `1` if it exists, else `0`. */
   readonly changeMessageVisibilityAsync = (options: ChangeMessageVisibilityOptions): Promise<0 | 1> =>
-    this.notifying(options?.qname, this.run(() => changeMessageVisibility(this.ns, optionsOf(options))));
+    this.notifying(options?.qname, this.run(() => changeMessageVisibility(this.layout, optionsOf(options))));
 
   /** Closes the connection if this instance opened it; a client passed in stays open. Resolves `"OK"`. */
   readonly quitAsync = async (): Promise<"OK"> => {

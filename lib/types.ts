@@ -2,7 +2,7 @@
  * The public types. Names and shapes follow rsmq 0.12.4's own declarations, so code written
  * against `RedisSMQ.QueueMessage` and friends compiles unchanged.
  */
-import type { RedisClientOptions } from "redis";
+import type { RedisClientOptions, RedisClusterOptions } from "redis";
 
 /** Node-style callback, as rsmq uses: `err` is null on success. */
 export type Callback<T> = (err: any, response: T) => void;
@@ -33,6 +33,23 @@ export interface ConstructorOptions {
    * connection that this instance owns, with a one-time warning.
    */
   client?: unknown;
+  /**
+   * Redis Cluster: node-redis v4 cluster options (`rootNodes`, `defaults`, ...), for a cluster
+   * client this instance opens and owns. Passing a `createCluster` client as `client` works too.
+   * In a cluster each queue's keys are `<ns>:{<qname>}` and `<ns>:{<qname>}:Q`, so queues spread
+   * over the shards; a namespace that is itself a hash tag (`ns: "{myapp}"`) keeps rsmq's layout,
+   * all on one shard.
+   *
+   * @example
+   * new RedisSMQ({ cluster: { rootNodes: [{ url: "redis://10.0.0.1:7000" }, { url: "redis://10.0.0.2:7000" }] } })
+   */
+  cluster?: RedisClusterOptions;
+  /**
+   * Redis Cluster only: how long one call keeps retrying through a failover or a slot migration
+   * (TRYAGAIN, CLUSTERDOWN, a master that is gone) before it rejects with the last error.
+   * @default 30000
+   */
+  clusterRetryMs?: number;
   /**
    * Connection options: node-redis v4 options (`socket`, `database`, `disableOfflineQueue`, ...)
    * or the v3-style keys rsmq users already have (`host`, `port`, `db`, `password`, `tls`, ...).

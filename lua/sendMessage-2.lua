@@ -9,13 +9,15 @@
   ARGV[3] message body
   ARGV[4] body length in UTF-16 code units (what rsmq compares with maxsize)
   ARGV[5] realtime channel <ns>:rt:<qname>, or "" when realtime is off
+  ARGV[6] "sharded" to publish with SPUBLISH (Redis Cluster), falling back to PUBLISH on a server
+          without it; anything else publishes with PUBLISH
 
   Returns the id, -1 when the queue does not exist, -3 when the message is longer than maxsize.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 local randomPart, delayArg, body = ARGV[1], ARGV[2], ARGV[3]
-local length, channel = tonumber(ARGV[4]), ARGV[5]
+local length, channel, sharded = tonumber(ARGV[4]), ARGV[5], ARGV[6] == "sharded"
 
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
 if not (settings[1] and settings[2] and settings[3]) then
@@ -49,6 +51,11 @@ rcall("ZADD", queueSet, string.format("%d", math.floor(nowMs + delay * 1000)), i
 rcall("HSET", queueHash, id, body)
 rcall("HINCRBY", queueHash, "totalsent", 1)
 if channel ~= "" then
-  rcall("PUBLISH", channel, rcall("ZCARD", queueSet))
+  local count = rcall("ZCARD", queueSet)
+  -- pcall: an unknown SPUBLISH (before Redis 7) must not fail a send that is already written.
+  local published = sharded and redis.pcall("SPUBLISH", channel, count)
+  if not published or type(published) == "table" and published.err then
+    rcall("PUBLISH", channel, count)
+  end
 end
 return id

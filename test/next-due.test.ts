@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../lib/index");
-import { connectionOptions, plainClient, uniqueNs } from "./support/server";
+import { connectionOptions, plainClient, singleServerOnly, singleServerOptions, uniqueNs } from "./support/server";
 import { snapshot } from "./support/state";
 import { clientCommands, monitor } from "./support/wire";
 import { rejectionOf } from "./support/old-rsmq";
@@ -16,6 +16,14 @@ type Result = RedisSMQ.ReceiveOrNextDue;
 function nextDueOf(result: Result): number {
   if (result.status !== "waiting") throw new Error(`expected waiting, got ${JSON.stringify(result)}`);
   return result.nextDueMs;
+}
+
+/** Same keys, and values of the same types, as a message rsmq 0.12.4 received. */
+function expectSameShape(message: RedisSMQ.QueueMessage, oldMessage: Record<string, unknown>): void {
+  expect(Object.keys(message).sort()).to.deep.equal(Object.keys(oldMessage).sort());
+  for (const key of Object.keys(oldMessage)) {
+    expect(typeof (message as unknown as Record<string, unknown>)[key], key).to.equal(typeof oldMessage[key]);
+  }
 }
 
 describe("receiveMessageOrNextDue", () => {
@@ -63,15 +71,34 @@ describe("receiveMessageOrNextDue", () => {
     expect(message.sent).to.equal(parseInt(id.slice(0, 10), 36) / 1000);
     expect(message.fr).to.be.a("number").and.to.be.at.least(Math.floor(message.sent));
 
-    // Same keys and value types as a message rsmq 0.12.4 receives from the same queue.
+    // Same keys and value types as a message rsmq 0.12.4 receives (on its own queue, on the
+    // single server whatever the target; the same queue is tested below).
+    const old = new OldRSMQ(singleServerOptions(uniqueNs("old")));
+    try {
+      await old.createQueueAsync({ qname: "q" });
+      await old.sendMessageAsync({ qname: "q", message: "for rsmq" });
+      const oldMessage = (await old.receiveMessageAsync({ qname: "q" })) as Record<string, unknown>;
+      expectSameShape(message, oldMessage);
+    } finally {
+      await new Promise((resolve) => old.quit(resolve));
+    }
+
+    const attributes = await rsmq.getQueueAttributesAsync({ qname: "q" });
+    expect(attributes.totalrecv).to.equal(1);
+    expect(attributes.hiddenmsgs).to.equal(1);
+  });
+
+  it("and rsmq 0.12.4 receiving from the same queue gets that shape, counted with ours", async function () {
+    singleServerOnly(this, "rsmq 0.12.4 on rsmq-next's queue");
+    await rsmq.sendMessageAsync({ qname: "q", message: "for us" });
+    const result = await rsmq.receiveMessageOrNextDueAsync({ qname: "q" });
+    if (result.status !== "received") throw new Error(`expected received, got ${JSON.stringify(result)}`);
     const old = new OldRSMQ(connectionOptions(ns));
     try {
       await rsmq.sendMessageAsync({ qname: "q", message: "for rsmq" });
       const oldMessage = (await old.receiveMessageAsync({ qname: "q" })) as Record<string, unknown>;
-      expect(Object.keys(message).sort()).to.deep.equal(Object.keys(oldMessage).sort());
-      for (const key of Object.keys(oldMessage)) {
-        expect(typeof (message as unknown as Record<string, unknown>)[key], key).to.equal(typeof oldMessage[key]);
-      }
+      expect(oldMessage.message).to.equal("for rsmq");
+      expectSameShape(result.message, oldMessage);
     } finally {
       await new Promise((resolve) => old.quit(resolve));
     }

@@ -22,6 +22,8 @@ export interface ServerSettings {
   readonly url: string;
   /** Key prefix of the queues. */
   readonly ns: string;
+  /** Whether `url` is a node of a Redis Cluster (the others are found from it). */
+  readonly cluster?: boolean;
 }
 
 /** Checks --url before anything connects: a typo is a usage error, not "cannot reach". */
@@ -52,18 +54,20 @@ export interface OpenOptions {
 export async function openQueue(settings: ServerSettings, options: OpenOptions = {}): Promise<RedisSMQ> {
   const url = checkUrl(settings.url);
   let everReady = false;
-  const rsmq = new (library().RedisSMQ)({
-    url,
-    ns: settings.ns,
-    socket: {
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      reconnectStrategy: (retries: number, cause: Error) => {
-        if (!everReady) return cause;
-        if (!options.persistent && retries >= 3) return cause;
-        return reconnectDelay(retries);
-      },
+  const socket = {
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    reconnectStrategy: (retries: number, cause: Error) => {
+      if (!everReady) return cause;
+      if (!options.persistent && retries >= 3) return cause;
+      return reconnectDelay(retries);
     },
-  });
+  };
+  const rsmq = new (library().RedisSMQ)(
+    settings.cluster
+      ? // A one-shot command should not ride out a whole failover; a worker should.
+        { ns: settings.ns, cluster: { rootNodes: [{ url }], defaults: { socket } }, clusterRetryMs: options.persistent ? undefined : 5000 }
+      : { url, ns: settings.ns, socket },
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       const onConnect = (): void => {

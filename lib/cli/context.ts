@@ -12,6 +12,7 @@ import type { ServerSettings } from "./connect";
 export interface GlobalOptions {
   url: string;
   ns: string;
+  cluster?: boolean;
   json?: boolean;
 }
 
@@ -28,7 +29,7 @@ export function contextOf(command: Command): Context {
   const globals = command.optsWithGlobals<GlobalOptions>();
   const source = (key: string): string | undefined => command.getOptionValueSourceWithGlobals(key);
   return {
-    server: { url: globals.url, ns: globals.ns },
+    server: { url: globals.url, ns: globals.ns, cluster: Boolean(globals.cluster) },
     out: new Output(Boolean(globals.json)),
     errors: { server: redactUrl(globals.url), ns: globals.ns },
     nsGiven: source("ns") !== "default",

@@ -50,6 +50,7 @@ export function buildProgram(): Command {
     .version(packageVersion(), "-V, --version", "print the version")
     .addOption(new Option("--url <url>", "the Redis server").env("REDIS_URL").default(DEFAULT_URL))
     .addOption(new Option("--ns <namespace>", "key prefix of the queues (rsmq's `ns`)").env("RSMQ_NS").default("rsmq"))
+    .addOption(new Option("--cluster", "--url is a node of a Redis Cluster (queues as `<ns>:{<qname>}`)").env("RSMQ_CLUSTER"))
     .option("--json", "print results as JSON, for scripts")
     .helpOption("-h, --help", "show help")
     .addHelpCommand(false)

@@ -2,11 +2,9 @@
  * `stats`: one read-only script call (lua/queueStats-2.lua) that reads a queue's settings and
  * counters and sorts its messages into visible, in flight and delayed, with the server's clock.
  */
-import type { RedisSMQ } from "../redis-smq";
+import { internalsOf, type RedisSMQ } from "../redis-smq";
 import { failIfCode, integerArg, type Command } from "../commands/command";
-import { queueKeys } from "../keys";
-import { script } from "../scripts/script-files";
-import { ScriptRunner } from "../scripts/script-runner";
+import type { KeyLayout } from "../keys";
 import { validateQname } from "../validation";
 
 /** The most hidden messages the script looks at one by one (a script blocks Redis while it runs). */
@@ -38,8 +36,8 @@ export interface QueueStats {
   waitingMs: number | null;
 }
 
-export function queueStats(ns: string, qname: string): Command<QueueStats> {
-  const keys = queueKeys(ns, validateQname(qname));
+export function queueStats(layout: KeyLayout, qname: string): Command<QueueStats> {
+  const keys = layout.queue(validateQname(qname));
   return {
     script: "queueStats",
     keys: [keys.messages, keys.hash],
@@ -71,7 +69,6 @@ export function queueStats(ns: string, qname: string): Command<QueueStats> {
 
 /** Runs the stats script on the instance's connection (EVALSHA, EVAL on NOSCRIPT). */
 export async function readQueueStats(rsmq: RedisSMQ, qname: string): Promise<QueueStats> {
-  const command = queueStats(rsmq.redisns.slice(0, -1), qname);
-  const runner = new ScriptRunner({ sendCommand: (args) => rsmq.redis.sendCommand(args) });
-  return command.parse(await runner.run(script(command.script), command.keys, command.args));
+  const queue = internalsOf(rsmq);
+  return queue.run(() => queueStats(queue.layout, qname));
 }

@@ -1,13 +1,13 @@
 import { failIfCode, integerArg, type Command } from "./command";
-import { queueKeys } from "../keys";
+import type { KeyLayout } from "../keys";
 import { validateId, validateQname, validateSeconds } from "../validation";
 import type { ChangeMessageVisibilityOptions } from "../types";
 
-export function changeMessageVisibility(ns: string, options: Partial<ChangeMessageVisibilityOptions>): Command<0 | 1> {
+export function changeMessageVisibility(layout: KeyLayout, options: Partial<ChangeMessageVisibilityOptions>): Command<0 | 1> {
   const qname = validateQname(options.qname);
   const id = validateId(options.id);
   const vt = validateSeconds("vt", options.vt);
-  const keys = queueKeys(ns, qname);
+  const keys = layout.queue(qname);
   return {
     script: "changeMessageVisibility",
     keys: [keys.messages, keys.hash],

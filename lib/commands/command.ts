@@ -9,6 +9,19 @@ export interface Command<T> {
   readonly keys: string[];
   readonly args: string[];
   parse(reply: unknown): T;
+  /**
+   * Plain commands on a key in another slot (the queue registry, in Redis Cluster): `before` runs
+   * first, `after` runs after the script when its reply passes `after.onlyIf`; each is one more
+   * round trip.
+   */
+  readonly before?: KeyedCommand;
+  readonly after?: KeyedCommand & { onlyIf(reply: unknown): boolean };
+}
+
+/** One Redis command and the key that routes it. */
+export interface KeyedCommand {
+  readonly args: string[];
+  readonly key: string;
 }
 
 /** Scripts answer expected failures with a negative integer; anything else is the result. */

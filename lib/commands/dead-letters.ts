@@ -4,16 +4,16 @@
  * the dead-letter queue's hash, field `<id>:dl`, which rsmq clients never read.
  */
 import { failIfCode, integerArg, type Command } from "./command";
-import { queueKeys } from "../keys";
+import type { KeyLayout } from "../keys";
 import { validateBatchSize, validateQname } from "../validation";
 import type { DeadLetterInfo, PeekedMessage } from "../types";
 
 /** What the worker records when a message stops; the script adds `at`. */
 export type StopRecord = Omit<DeadLetterInfo, "at">;
 
-export function deadLetter(ns: string, source: string, dlq: string, id: string, why: StopRecord): Command<0 | 1> {
-  const from = queueKeys(ns, source);
-  const to = queueKeys(ns, dlq);
+export function deadLetter(layout: KeyLayout, source: string, dlq: string, id: string, why: StopRecord): Command<0 | 1> {
+  const from = layout.queue(source);
+  const to = layout.queue(dlq);
   return {
     script: "deadLetter",
     keys: [from.messages, from.hash, to.messages, to.hash, to.registry],
@@ -29,12 +29,14 @@ export interface QueueSettings {
   maxsize: number;
 }
 
-export function deadLetterCopy(ns: string, dlq: string, id: string, body: string, why: StopRecord, settings: QueueSettings): Command<1> {
-  const to = queueKeys(ns, dlq);
+export function deadLetterCopy(layout: KeyLayout, dlq: string, id: string, body: string, why: StopRecord, settings: QueueSettings): Command<1> {
+  const to = layout.queue(dlq);
   return {
+    // Listed first: a crash before the copy leaves a listed name with no queue, never the reverse.
+    before: { args: ["SADD", to.registry, dlq], key: to.registry },
     script: "deadLetterCopy",
-    keys: [to.messages, to.hash, to.registry],
-    args: [id, dlq, body, JSON.stringify(why), integerArg(settings.vt), integerArg(settings.delay), integerArg(settings.maxsize)],
+    keys: [to.messages, to.hash],
+    args: [id, body, JSON.stringify(why), integerArg(settings.vt), integerArg(settings.delay), integerArg(settings.maxsize)],
     parse: () => 1,
   };
 }
@@ -48,8 +50,8 @@ function parseWhy(text: unknown): DeadLetterInfo | undefined {
   }
 }
 
-export function peekDeadLetters(ns: string, options: { qname?: unknown; count?: unknown }, offset = 0): Command<PeekedMessage[]> {
-  const keys = queueKeys(ns, validateQname(options.qname));
+export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; count?: unknown }, offset = 0): Command<PeekedMessage[]> {
+  const keys = layout.queue(validateQname(options.qname));
   const count = validateBatchSize("count", options.count ?? 10);
   return {
     script: "peekDeadLetters",
@@ -74,13 +76,46 @@ export function peekDeadLetters(ns: string, options: { qname?: unknown; count?: 
   };
 }
 
-export function redrive(ns: string, dlq: string, target: string, ids: string[]): Command<number> {
-  const from = queueKeys(ns, dlq);
-  const to = queueKeys(ns, target);
+export function redrive(layout: KeyLayout, dlq: string, target: string, ids: string[]): Command<number> {
+  const from = layout.queue(dlq);
+  const to = layout.queue(target);
   return {
     script: "redrive",
     keys: [from.messages, from.hash, to.messages, to.hash],
     args: ids,
+    parse(reply) {
+      failIfCode(reply);
+      return Number(reply);
+    },
+  };
+}
+
+/**
+ * The first step of the cross-slot redrive: claims (hides for `holdMs`) the messages that are still
+ * in the dead-letter queue, with a body, and visible; resolves them with their bodies.
+ */
+export function redriveClaim(layout: KeyLayout, dlq: string, ids: string[], holdMs: number): Command<Array<{ id: string; message: string }>> {
+  const from = layout.queue(dlq);
+  return {
+    script: "redriveClaim",
+    keys: [from.messages, from.hash],
+    args: [integerArg(holdMs), ...ids],
+    parse(reply) {
+      const fields = reply as string[];
+      const claimed: Array<{ id: string; message: string }> = [];
+      for (let i = 0; i < fields.length; i += 2) claimed.push({ id: String(fields[i]), message: String(fields[i + 1]) });
+      return claimed;
+    },
+  };
+}
+
+/** The copy step of the cross-slot redrive (Redis Cluster, queues in different slots). */
+export function redriveCopy(layout: KeyLayout, target: string, messages: ReadonlyArray<{ id: string; message: string }>): Command<number> {
+  const to = layout.queue(target);
+  return {
+    script: "redriveCopy",
+    keys: [to.messages, to.hash],
+    args: messages.flatMap(({ id, message }) => [id, message]),
     parse(reply) {
       failIfCode(reply);
       return Number(reply);

@@ -1,12 +1,12 @@
 import type { Command } from "./command";
-import { queueKeys } from "../keys";
+import type { KeyLayout } from "../keys";
 import { validateIds, validateQname } from "../validation";
 import type { DeleteMessagesOptions } from "../types";
 
-export function deleteMessages(ns: string, options: Partial<DeleteMessagesOptions>): Command<Array<0 | 1>> {
+export function deleteMessages(layout: KeyLayout, options: Partial<DeleteMessagesOptions>): Command<Array<0 | 1>> {
   const qname = validateQname(options.qname);
   const ids = validateIds(options.ids);
-  const keys = queueKeys(ns, qname);
+  const keys = layout.queue(qname);
   return {
     script: "deleteMessages",
     keys: [keys.messages, keys.hash],

@@ -1,11 +1,11 @@
 import type { Command } from "./command";
 import { parseAttributes } from "./attributes-reply";
-import { queueKeys } from "../keys";
+import type { KeyLayout } from "../keys";
 import { validateQname } from "../validation";
 import type { GetQueueAttributesOptions, QueueAttributes } from "../types";
 
-export function getQueueAttributes(ns: string, options: Partial<GetQueueAttributesOptions>): Command<QueueAttributes> {
-  const keys = queueKeys(ns, validateQname(options.qname));
+export function getQueueAttributes(layout: KeyLayout, options: Partial<GetQueueAttributesOptions>): Command<QueueAttributes> {
+  const keys = layout.queue(validateQname(options.qname));
   return {
     script: "getQueueAttributes",
     keys: [keys.hash, keys.messages],

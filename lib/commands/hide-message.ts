@@ -1,9 +1,9 @@
 import { failIfCode, integerArg, type Command } from "./command";
-import { queueKeys } from "../keys";
+import type { KeyLayout } from "../keys";
 
 /** Hides a message the caller holds for `ms` milliseconds from now (retry backoff, extension). */
-export function hideMessage(ns: string, qname: string, id: string, ms: number): Command<0 | 1> {
-  const keys = queueKeys(ns, qname);
+export function hideMessage(layout: KeyLayout, qname: string, id: string, ms: number): Command<0 | 1> {
+  const keys = layout.queue(qname);
   return {
     script: "hideMessage",
     keys: [keys.messages],

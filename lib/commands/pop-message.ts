@@ -1,11 +1,11 @@
 import { failIfCode, type Command } from "./command";
 import { toQueueMessage } from "./message-reply";
-import { queueKeys } from "../keys";
+import type { KeyLayout } from "../keys";
 import { validateQname } from "../validation";
 import type { PopMessageOptions, QueueMessage } from "../types";
 
-export function popMessage(ns: string, options: Partial<PopMessageOptions>): Command<QueueMessage | {}> {
-  const keys = queueKeys(ns, validateQname(options.qname));
+export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions>): Command<QueueMessage | {}> {
+  const keys = layout.queue(validateQname(options.qname));
   return {
     script: "popMessage",
     keys: [keys.messages, keys.hash],

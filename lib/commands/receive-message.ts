@@ -1,6 +1,6 @@
 import { failIfCode, integerArg, type Command } from "./command";
 import { toQueueMessage } from "./message-reply";
-import { queueKeys } from "../keys";
+import type { KeyLayout } from "../keys";
 import { isGiven, validateBatchSize, validateQname, validateSeconds } from "../validation";
 import type { QueueMessage, ReceiveMessageOptions } from "../types";
 
@@ -16,11 +16,11 @@ export interface ReceivedBatch {
 const EMPTY_QUEUE = -1;
 const NOT_LOOKED_UP = -2;
 
-export function receiveMessages(ns: string, options: Partial<ReceiveMessageOptions>, count: unknown): Command<ReceivedBatch> {
+export function receiveMessages(layout: KeyLayout, options: Partial<ReceiveMessageOptions>, count: unknown): Command<ReceivedBatch> {
   const qname = validateQname(options.qname);
   const vt = isGiven(options.vt) ? integerArg(validateSeconds("vt", options.vt)) : "";
   const batchSize = validateBatchSize("count", count);
-  const keys = queueKeys(ns, qname);
+  const keys = layout.queue(qname);
   return {
     script: "receiveMessage",
     keys: [keys.messages, keys.hash],

@@ -1,6 +1,6 @@
 import { randomInt } from "crypto";
 import { failIfCode, integerArg, type Command } from "./command";
-import { queueKeys } from "../keys";
+import type { KeyLayout } from "../keys";
 import { isGiven, validateMessage, validateQname, validateSeconds } from "../validation";
 import type { SendMessageOptions } from "../types";
 
@@ -14,15 +14,22 @@ export function randomIdPart(): string {
   return part;
 }
 
-export function sendMessage(ns: string, realtime: boolean, options: Partial<SendMessageOptions>): Command<string> {
+export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): Command<string> {
   const qname = validateQname(options.qname);
   const delay = isGiven(options.delay) ? integerArg(validateSeconds("delay", options.delay)) : "";
   const message = validateMessage(options.message);
-  const keys = queueKeys(ns, qname);
+  const keys = layout.queue(qname);
   return {
     script: "sendMessage",
     keys: [keys.messages, keys.hash],
-    args: [randomIdPart(), delay, message, String(message.length), realtime ? keys.realtimeChannel : ""],
+    args: [
+      randomIdPart(),
+      delay,
+      message,
+      String(message.length),
+      realtime ? keys.realtimeChannel : "",
+      layout.cluster ? "sharded" : "",
+    ],
     parse(reply) {
       failIfCode(reply);
       return String(reply);

@@ -1,6 +1,6 @@
 import { integerArg, type Command } from "./command";
 import { parseAttributes } from "./attributes-reply";
-import { queueKeys } from "../keys";
+import type { KeyLayout } from "../keys";
 import { rsmqError } from "../errors";
 import { isGiven, validateMaxsize, validateQname, validateSeconds } from "../validation";
 import type { QueueAttributes, SetQueueAttributesOptions } from "../types";
@@ -8,7 +8,7 @@ import type { QueueAttributes, SetQueueAttributesOptions } from "../types";
 /** rsmq checks the attributes in this order. */
 const ATTRIBUTES = ["vt", "maxsize", "delay"] as const;
 
-export function setQueueAttributes(ns: string, options: Partial<SetQueueAttributesOptions>): Command<QueueAttributes> {
+export function setQueueAttributes(layout: KeyLayout, options: Partial<SetQueueAttributesOptions>): Command<QueueAttributes> {
   const given = ATTRIBUTES.filter((name) => isGiven(options[name]));
   if (given.length === 0) throw rsmqError("noAttributeSupplied", "No attribute was supplied");
   const qname = validateQname(options.qname);
@@ -17,7 +17,7 @@ export function setQueueAttributes(ns: string, options: Partial<SetQueueAttribut
     const value = name === "maxsize" ? validateMaxsize(options.maxsize) : validateSeconds(name, options[name]);
     args.push(name, integerArg(value));
   }
-  const keys = queueKeys(ns, qname);
+  const keys = layout.queue(qname);
   return {
     script: "setQueueAttributes",
     keys: [keys.hash, keys.messages],

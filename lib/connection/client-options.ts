@@ -3,10 +3,10 @@
  * v3-style keys (`host`, `port`, `db`, `password`, `tls`, `connect_timeout`); v4 keys (`socket`,
  * `database`, `username`, `disableOfflineQueue`, ...) are accepted as they are.
  */
-import type { RedisClientOptions } from "redis";
+import type { RedisClientOptions, RedisClusterOptions } from "redis";
 
 /** Keys that belong to the queue, not to the connection. */
-const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options"]);
+const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options", "cluster", "clusterRetryMs"]);
 
 /** node-redis v4 options passed through unchanged. */
 const V4_KEYS = new Set([
@@ -81,4 +81,25 @@ export function toClientOptions(topLevel: Options): RedisClientOptions {
   }
   options.socket = socket;
   return options as RedisClientOptions;
+}
+
+/**
+ * Cluster options for a cluster this library opens: `cluster` as given, with the rsmq-style
+ * top-level keys (`password`, `username`, `tls`, `connect_timeout`, ...) as settings for every
+ * node, under the cluster's own `defaults`. Where each node is comes from the cluster itself, so
+ * host, port, path and url do not apply.
+ */
+export function toClusterOptions(topLevel: Options): RedisClusterOptions {
+  const cluster = topLevel.cluster as RedisClusterOptions;
+  const perNode = toClientOptions({ ...topLevel, url: undefined }) as Options;
+  const socket = { ...(perNode.socket as SocketOptions) };
+  delete socket.host;
+  delete socket.port;
+  delete socket.path;
+  delete perNode.socket;
+  const defaults = cluster.defaults ?? {};
+  return {
+    ...cluster,
+    defaults: { ...perNode, ...defaults, socket: { ...socket, ...defaults.socket } } as RedisClusterOptions["defaults"],
+  };
 }

@@ -17,6 +17,7 @@ export interface ConnectionEvents {
 }
 
 export class Connection implements CommandSender {
+  readonly cluster = false;
   /** The node-redis v4 client in use. */
   readonly client: RedisClientType;
   /** Whether this instance opened the client and so must close it. */
@@ -60,7 +61,7 @@ export class Connection implements CommandSender {
     return this.ready;
   }
 
-  sendCommand(args: string[]): Promise<unknown> {
+  sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
     return this.commands.sendCommand(args);
   }
 

@@ -12,25 +12,21 @@ import type { RedisSMQInternals } from "../redis-smq";
 const HOLD_MS = 60_000;
 
 export interface DeadLetterMoverOptions {
-  /** One script for the whole move. @default true (false only where the queues cannot share a script) */
+  /** One script for the whole move. @default whether the two queues' keys share a slot */
   atomic?: boolean;
   /** Runs between the copy and the delete of the two-step move; for crash tests. */
   afterCopy?: () => void | Promise<void>;
 }
 
 export class DeadLetterMover {
-  private readonly atomic: boolean;
-
   constructor(
     private readonly queue: RedisSMQInternals,
     private readonly options: DeadLetterMoverOptions = {},
-  ) {
-    this.atomic = options.atomic ?? true;
-  }
+  ) {}
 
   /** Resolves true when the message was moved, false when it was no longer in the source queue. */
   async move(source: string, dlq: string, message: QueueMessage, why: StopRecord): Promise<boolean> {
-    if (this.atomic) return (await this.queue.deadLetter(source, dlq, message.id, why)) === 1;
+    if (this.options.atomic ?? this.queue.layout.sameSlot(source, dlq)) return (await this.queue.deadLetter(source, dlq, message.id, why)) === 1;
     // Hold the message first: that both checks it is still there (nothing is copied otherwise) and
     // keeps other consumers off it during the move. A crash after this only delays it by HOLD_MS.
     if ((await this.queue.hideMessage(source, message.id, HOLD_MS)) === 0) return false;

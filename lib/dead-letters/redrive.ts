@@ -1,10 +1,11 @@
 /**
  * Redrive: moves dead-lettered messages back, to their source queue (as recorded when they were
  * dead-lettered) or to a queue of the caller's choice, as new messages. Each script call moves a
- * page of messages bound for one queue atomically.
+ * page of messages bound for one queue atomically; in Redis Cluster, where the two queues sit in
+ * different slots, a page is copied first and deleted second (a crash duplicates, never drops).
  */
 import type { RedisSMQInternals } from "../redis-smq";
-import type { RedriveOptions } from "../types";
+import type { PeekedMessage, RedriveOptions } from "../types";
 import { rsmqError } from "../errors";
 import { MAX_BATCH, isGiven, validatePositiveInteger, validateQname } from "../validation";
 
@@ -35,7 +36,7 @@ export async function redrive(queue: RedisSMQInternals, plan: RedrivePlan, onMov
   while (moved < plan.limit) {
     const want = Math.min(MAX_BATCH, plan.limit - moved);
     const page = await queue.peek(plan.from, want, passedOver);
-    const byTarget = new Map<string, string[]>();
+    const byTarget = new Map<string, PeekedMessage[]>();
     for (const message of page) {
       const target = plan.to ?? message.deadLetter?.source;
       // No recorded source, or one naming the queue itself (the same endless loop as `to` = `from`).
@@ -43,13 +44,13 @@ export async function redrive(queue: RedisSMQInternals, plan: RedrivePlan, onMov
         passedOver += 1;
         continue;
       }
-      byTarget.set(target, [...(byTarget.get(target) ?? []), message.id]);
+      byTarget.set(target, [...(byTarget.get(target) ?? []), message]);
     }
-    for (const [target, ids] of byTarget) {
-      const count = await queue.redrive(plan.from, target, ids);
+    for (const [target, messages] of byTarget) {
+      const count = await queue.redrive(plan.from, target, messages);
       moved += count;
       // Ids that did not move (a body gone missing) stay in front: pass over them next time.
-      passedOver += ids.length - count;
+      passedOver += messages.length - count;
       if (count > 0) onMoved(target);
     }
     if (page.length < want) break;

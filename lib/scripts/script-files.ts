@@ -6,11 +6,28 @@ import { createHash } from "crypto";
 import { existsSync, readdirSync, readFileSync } from "fs";
 import { dirname, join } from "path";
 
-export interface Script {
-  readonly name: string;
+/** One text of a script, and the SHA1 that EVALSHA names it by. */
+export interface ScriptBody {
   readonly source: string;
   readonly sha1: string;
+}
+
+export interface Script extends ScriptBody {
+  readonly name: string;
   readonly numberOfKeys: number;
+  /**
+   * The same script behind a Redis 7 shebang (`#!lua`, plus `flags=no-writes` for read-only
+   * scripts). In Redis Cluster a shebang makes the server itself refuse any key, or shard channel,
+   * outside the slot of the declared keys, instead of running on whatever node it was sent to.
+   */
+  readonly flagged: ScriptBody;
+}
+
+/** Scripts that never write: flagged no-writes, so Redis refuses them any write. */
+const READ_ONLY = new Set(["getQueueAttributes", "peekDeadLetters", "queueStats"]);
+
+function body(source: string): ScriptBody {
+  return { source, sha1: createHash("sha1").update(source).digest("hex") };
 }
 
 const SCRIPT_FILE = /^([A-Za-z]+)-(\d+)\.lua$/;
@@ -33,11 +50,12 @@ function loadAll(): Map<string, Script> {
     const match = SCRIPT_FILE.exec(file);
     if (!match) continue;
     const source = readFileSync(join(directory, file), "utf8");
+    const shebang = READ_ONLY.has(match[1]) ? "#!lua flags=no-writes\n" : "#!lua\n";
     loaded.set(match[1], {
       name: match[1],
-      source,
-      sha1: createHash("sha1").update(source).digest("hex"),
+      ...body(source),
       numberOfKeys: Number(match[2]),
+      flagged: body(shebang + source),
     });
   }
   return loaded;

@@ -1,39 +1,36 @@
 /**
  * Cross-process wakes: one subscriber connection per RedisSMQ instance, shared by its workers,
- * listening on `<ns>:rt:<qname>`, where rsmq's `realtime` senders (rsmq 0.12.4 ones included)
- * publish after every sendMessage.
+ * listening on each queue's realtime channel, where rsmq's `realtime` senders (rsmq 0.12.4 ones
+ * included) publish after every sendMessage.
  */
-import type { RedisClientType } from "redis";
+import type { ChannelListener, Subscriber } from "./subscribers";
 
-type Listener = () => void;
+interface Channel {
+  readonly listeners: Set<ChannelListener>;
+  /** The SUBSCRIBE every caller waits for. */
+  readonly subscribed: Promise<void>;
+}
 
 export class RealtimeWakes {
-  private subscriber: RedisClientType | undefined;
-  /** Per channel: its listeners, and the SUBSCRIBE every caller waits for. */
-  private readonly channels = new Map<string, { listeners: Set<Listener>; subscribed: Promise<void> }>();
+  private subscriber: Subscriber | undefined;
+  private readonly channels = new Map<string, Channel>();
 
-  /**
-   * @param source the connection to copy settings from (node-redis `duplicate()`)
-   * @param onError where the subscriber's connection errors go
-   */
-  constructor(
-    private readonly source: RedisClientType,
-    private readonly onError: (error: Error) => void,
-  ) {}
+  /** @param openSubscriber opens the subscriber connection, on first use */
+  constructor(private readonly openSubscriber: () => Subscriber) {}
 
   /**
    * Calls `listener` on every message published to `channel`. Resolves once the server has
    * confirmed the subscription, with a function that removes the listener again. A refused
    * SUBSCRIBE rejects, and the next caller tries again.
    */
-  async subscribe(channel: string, listener: Listener): Promise<() => Promise<void>> {
+  async subscribe(channel: string, listener: ChannelListener): Promise<() => Promise<void>> {
     let entry = this.channels.get(channel);
     if (!entry) {
-      const listeners = new Set<Listener>();
-      const subscribed = this.connection().subscribe(channel, () => {
+      const listeners = new Set<ChannelListener>();
+      const dispatch = (): void => {
         for (const wake of [...listeners]) wake();
-      });
-      entry = { listeners, subscribed };
+      };
+      entry = { listeners, subscribed: this.connection().subscribe(channel, dispatch) };
       this.channels.set(channel, entry);
     }
     const current = entry;
@@ -48,9 +45,7 @@ export class RealtimeWakes {
       current.listeners.delete(listener);
       if (current.listeners.size > 0 || this.channels.get(channel) !== current) return;
       this.channels.delete(channel);
-      // While reconnecting, an UNSUBSCRIBE would wait for the server; node-redis drops the
-      // subscription with the connection anyway.
-      if (this.subscriber?.isReady) await this.subscriber.unsubscribe(channel).catch(() => undefined);
+      await this.subscriber?.unsubscribe(channel);
     };
   }
 
@@ -58,17 +53,11 @@ export class RealtimeWakes {
     const subscriber = this.subscriber;
     this.subscriber = undefined;
     this.channels.clear();
-    if (subscriber?.isOpen) await subscriber.disconnect().catch(() => undefined);
+    await subscriber?.close();
   }
 
-  private connection(): RedisClientType {
-    if (!this.subscriber) {
-      // A subscriber connection cannot run other commands, so it is a copy, owned here.
-      const subscriber = this.source.duplicate({ legacyMode: false }) as RedisClientType;
-      subscriber.on("error", this.onError);
-      subscriber.connect().catch(() => undefined);
-      this.subscriber = subscriber;
-    }
+  private connection(): Subscriber {
+    this.subscriber ??= this.openSubscriber();
     return this.subscriber;
   }
 }

@@ -258,7 +258,7 @@ export class Worker extends EventEmitter {
     if (!this.options.realtimeWakes) return;
     internals
       .realtimeWakes()
-      .subscribe(`${internals.ns}:rt:${qname}`, () => this.wake())
+      .subscribe(internals.layout.queue(qname).realtimeChannel, () => this.wake())
       .then((unsubscribe) => {
         if (this.stopped) return void unsubscribe();
         this.unsubscribers.push(unsubscribe);

@@ -4,8 +4,7 @@
  * itself documents the difference.
  */
 import { expect } from "chai";
-import type { RedisClientType } from "redis";
-import { plainClient } from "../support/server";
+import { singleServerOnly } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";
 import { exactState, fails, ok, open, outcome, type Api, type Callback, type Instance, type Outcome } from "../support/differential";
 
@@ -20,16 +19,15 @@ async function until(condition: () => boolean): Promise<void> {
 
 /** rsmq-next's outcome of `step`, the commands it sent, and whether it changed the namespace. */
 async function observeNext(
-  client: RedisClientType,
   next: Instance,
   step: (api: Api) => Promise<unknown>,
 ): Promise<{ result: Outcome; commands: string[]; scriptCommands: string[]; unchanged: boolean }> {
-  const before = await exactState(client, next.ns);
+  const before = await exactState(next.data, next.ns);
   let result: Outcome | undefined;
   const seen = await monitor(async () => {
     result = await outcome(step(next.api));
   });
-  const after = await exactState(client, next.ns);
+  const after = await exactState(next.data, next.ns);
   return {
     result: result as Outcome,
     commands: clientCommands(seen),
@@ -39,17 +37,15 @@ async function observeNext(
 }
 
 describe("differential: intentional differences from rsmq 0.12.4", () => {
-  let client: RedisClientType;
   let old: Instance;
   let next: Instance;
 
   beforeEach(async () => {
-    client = await plainClient();
     [old, next] = await Promise.all([open("rsmq"), open("next")]);
   });
 
   afterEach(async () => {
-    await Promise.all([old.close(), next.close(), client.quit()]);
+    await Promise.all([old?.close(), next?.close()]);
   });
 
   describe("1. all input is validated before any round trip", () => {
@@ -64,7 +60,7 @@ describe("differential: intentional differences from rsmq 0.12.4", () => {
     for (const [title, step, expected] of cases) {
       it(`missing queue + ${title}: the input error, no command (rsmq: queueNotFound)`, async () => {
         expect(await outcome(step(old.api)), "rsmq").to.deep.equal(QUEUE_NOT_FOUND);
-        const { result, commands, unchanged } = await observeNext(client, next, step);
+        const { result, commands, unchanged } = await observeNext(next, step);
         expect(result).to.deep.equal(expected);
         expect(commands).to.deep.equal([]);
         expect(unchanged).to.equal(true);
@@ -79,7 +75,7 @@ describe("differential: intentional differences from rsmq 0.12.4", () => {
       for (const step of steps) {
         const theirs = await outcome(step(old.api));
         expect(theirs).to.deep.equal(fails("invalidValue", "vt must be between 0 and 9999999"));
-        expect((await observeNext(client, next, step)).result).to.deep.equal(theirs);
+        expect((await observeNext(next, step)).result).to.deep.equal(theirs);
       }
     });
   });
@@ -102,7 +98,7 @@ describe("differential: intentional differences from rsmq 0.12.4", () => {
       it(`${method}: invalidFormat, no command, nothing written`, async () => {
         // A real queue beside it: the registry must stay exactly as it is.
         await next.api.createQueueAsync({ qname: "other" });
-        const { result, commands, unchanged } = await observeNext(client, next, call);
+        const { result, commands, unchanged } = await observeNext(next, call);
         expect(result).to.deep.equal(reserved);
         expect(commands).to.deep.equal([]);
         expect(unchanged).to.equal(true);
@@ -115,39 +111,43 @@ describe("differential: intentional differences from rsmq 0.12.4", () => {
       expect((sent as { value: string }).value).to.be.a("string").with.lengthOf(32);
       // The registry is still a set (the message's ZADD failed inside rsmq's MULTI), so the
       // "sent" message is in no sorted set and can never be received.
-      expect(await client.type(`${old.ns}:QUEUES`)).to.equal("set");
+      expect(await old.data.type(old.key("QUEUES"))).to.equal("set");
       expect(await old.api.listQueuesAsync()).to.deep.equal(["QUEUES"]);
     });
   });
 
   describe("3. deleteQueue of a missing queue writes nothing", () => {
     it("keeps a registry entry without queue keys (rsmq removes it)", async () => {
+      // In Redis Cluster the registry is in another slot than the queue, so deleteQueue is the
+      // queue's script and then an SREM of the name, always (lib/commands/delete-queue.ts): a
+      // listed name without a queue is removed there, as rsmq does. Asserted below on a cluster.
       // A name in the registry whose queue keys are gone (e.g. deleted by hand, or expired).
-      for (const { ns } of [old, next]) await client.sAdd(`${ns}:QUEUES`, ["ghost", "real"]);
+      for (const { data, key } of [old, next]) await data.sAdd(key("QUEUES"), ["ghost", "real"]);
 
       expect(await outcome(old.api.deleteQueueAsync({ qname: "ghost" })), "rsmq").to.deep.equal(QUEUE_NOT_FOUND);
       expect((await old.api.listQueuesAsync()).sort(), "rsmq's registry").to.deep.equal(["real"]);
 
-      const { result, commands, scriptCommands, unchanged } = await observeNext(client, next, (api) =>
+      const { result, commands, scriptCommands, unchanged } = await observeNext(next, (api) =>
         api.deleteQueueAsync({ qname: "ghost" }),
       );
       expect(result).to.deep.equal(QUEUE_NOT_FOUND);
-      // One script call (EVAL follows only if the server had not cached the script yet); the
-      // script's DEL finds nothing and it stops there: no SREM.
-      expect(commands.filter((name) => name !== "eval")).to.deep.equal(["evalsha"]);
       expect(scriptCommands).to.not.include("srem");
+      // One script call (EVAL follows only if the server had not cached the script yet); the
+      // script's DEL finds nothing and it stops there: no SREM (on a cluster, no SREM command).
+      expect(commands.filter((name) => name !== "eval")).to.deep.equal(["evalsha"]);
       expect(unchanged).to.equal(true);
       expect((await next.api.listQueuesAsync()).sort()).to.deep.equal(["ghost", "real"]);
     });
   });
 
   describe("4. hiddenmsgs counts scores later than now in milliseconds", () => {
-    it("a visible message sent this second is not hidden (rsmq counts it, comparing with <sec>000)", async () => {
+    it("a visible message sent this second is not hidden (rsmq counts it, comparing with <sec>000)", async function () {
+      singleServerOnly(this, "rsmq 0.12.4 reads rsmq-next's queue");
       // Both libraries read the same queue: rsmq-next's data is rsmq's.
       const shared = await open("rsmq", next.ns);
       try {
         await next.api.createQueueAsync({ qname: "q" });
-        const serverSecond = async (): Promise<string> => ((await client.sendCommand(["TIME"])) as string[])[0];
+        const serverSecond = async (): Promise<string> => ((await next.data.sendCommand(["TIME"])) as string[])[0];
         let compared = false;
         for (let attempt = 0; attempt < 5 && !compared; attempt++) {
           const start = await serverSecond();
@@ -170,7 +170,8 @@ describe("differential: intentional differences from rsmq 0.12.4", () => {
       }
     });
 
-    it("a message hidden for a second or more counts for both", async () => {
+    it("a message hidden for a second or more counts for both", async function () {
+      singleServerOnly(this, "rsmq 0.12.4 reads rsmq-next's queue");
       const shared = await open("rsmq", next.ns);
       try {
         await next.api.createQueueAsync({ qname: "q" });

@@ -5,8 +5,6 @@
  */
 import { expect } from "chai";
 import { inspect } from "util";
-import type { RedisClientType } from "redis";
-import { plainClient } from "../support/server";
 import { monitor } from "../support/wire";
 import { exactState, fails, open, outcome, type Api, type Instance, type Outcome } from "../support/differential";
 
@@ -176,11 +174,9 @@ const CASES: InvalidCase[] = [
 describe("differential: invalid input against an existing queue", () => {
   let old: Instance;
   let next: Instance;
-  let client: RedisClientType;
 
   before(async () => {
     [old, next] = await Promise.all([open("rsmq"), open("next")]);
-    client = await plainClient();
     for (const { api } of [old, next]) {
       await api.createQueueAsync({ qname: QNAME });
       await api.sendMessageAsync({ qname: QNAME, message: "visible" });
@@ -188,7 +184,7 @@ describe("differential: invalid input against an existing queue", () => {
   });
 
   after(async () => {
-    await Promise.all([old?.close(), next?.close(), client?.quit()]);
+    await Promise.all([old?.close(), next?.close()]);
   });
 
   const call = (api: Api, invalid: InvalidCase): Promise<Outcome> =>
@@ -197,11 +193,11 @@ describe("differential: invalid input against an existing queue", () => {
   for (const invalid of CASES) {
     const { name } = (invalid.expected as { error: { name: string } }).error;
     it(`${invalid.method.replace(/Async$/, "")} ${invalid.label}: ${name}, no command, nothing written`, async () => {
-      const oldBefore = await exactState(client, old.ns);
+      const oldBefore = await exactState(old.data, old.ns);
       const oldOutcome = await call(old.api, invalid);
-      expect(await exactState(client, old.ns), "rsmq state").to.deep.equal(oldBefore);
+      expect(await exactState(old.data, old.ns), "rsmq state").to.deep.equal(oldBefore);
 
-      const nextBefore = await exactState(client, next.ns);
+      const nextBefore = await exactState(next.data, next.ns);
       let nextOutcome: Outcome | undefined;
       const commands = await monitor(async () => {
         nextOutcome = await call(next.api, invalid);
@@ -209,7 +205,7 @@ describe("differential: invalid input against an existing queue", () => {
       expect(nextOutcome, "same outcome as rsmq").to.deep.equal(oldOutcome);
       expect(nextOutcome).to.deep.equal(invalid.expected);
       expect(commands, "commands sent").to.deep.equal([]);
-      expect(await exactState(client, next.ns), "rsmq-next state").to.deep.equal(nextBefore);
+      expect(await exactState(next.data, next.ns), "rsmq-next state").to.deep.equal(nextBefore);
     });
   }
 

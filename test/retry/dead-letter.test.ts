@@ -2,7 +2,9 @@
  * The dead-letter move, both paths: the atomic script leaves a message in exactly one queue; the
  * two-step path (copy, then delete) interrupted between its steps leaves it in both, never in
  * neither, and running it again completes it without a duplicate. And peekDeadLetters: what it
- * lists, in which order, that it writes nothing, and in one EVALSHA.
+ * lists, in which order, that it writes nothing, and in one EVALSHA. The default move is the
+ * atomic script where the queues share a slot (one server, a hash-tag namespace) and the two-step
+ * move across Redis Cluster slots; the scripts are told apart by sha, node by node.
  */
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
@@ -10,9 +12,20 @@ import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/redis-smq";
 import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
 import type { StopRecord } from "../../lib/commands/dead-letters";
-import { connectionOptions, plainClient, uniqueNs } from "../support/server";
+import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
 import { asMessage } from "../support/old-rsmq";
-import { deadLetterOne, loadScripts, picture, serverNowMs, watchDuring } from "../support/retry";
+import {
+  CommandWatch,
+  callsByNode,
+  deadLetterOne,
+  loadScripts,
+  nodeOfQueue,
+  nodeOfRegistry,
+  picture,
+  scriptSha,
+  serverNowMs,
+  watchDuring,
+} from "../support/retry";
 
 type QueueMessage = RedisSMQ.QueueMessage;
 
@@ -43,12 +56,43 @@ describe("Dead letters", () => {
   /** Where a message is: in each queue's sorted set and hash. */
   async function whereIs(id: string): Promise<{ src: [boolean, boolean]; dlq: [boolean, boolean] }> {
     const inQueue = async (qname: string): Promise<[boolean, boolean]> => [
-      (await client.zScore(`${ns}:${qname}`, id)) !== null,
-      await client.hExists(`${ns}:${qname}:Q`, id),
+      (await client.zScore(keysOf(ns, qname).messages, id)) !== null,
+      await client.hExists(keysOf(ns, qname).hash, id),
     ];
     return { src: await inQueue("src"), dlq: await inQueue("dlq") };
   }
 
+  const SCRIPTS = ["deadLetter", "deadLetterCopy", "hideMessage", "getQueueAttributes", "deleteMessage"];
+
+  /**
+   * The two-step move's calls, node by node: hold the message in the source (hideMessage), read
+   * the source's settings, list the dead-letter queue (SADD to the registry), copy, then delete
+   * from the source.
+   */
+  async function twoStepCalls(source: string, dlq: string): Promise<Record<number, string[]>> {
+    const [from, to, registry] = [await nodeOfQueue(ns, source), await nodeOfQueue(ns, dlq), await nodeOfRegistry(ns)];
+    return callsByNode([
+      [from, "evalsha hideMessage"],
+      [from, "evalsha getQueueAttributes"],
+      [registry, "sadd"],
+      [to, "evalsha deadLetterCopy"],
+      [from, "evalsha deleteMessage"],
+    ]);
+  }
+
+  /** The calls clients sent to the watched nodes while `action` ran. */
+  async function callsDuring(action: () => Promise<unknown>): Promise<Record<number, string[]>> {
+    await loadScripts(client, SCRIPTS);
+    const watch = await CommandWatch.open();
+    try {
+      await action();
+      return await watch.clientCallsByNode(SCRIPTS);
+    } finally {
+      await watch.close();
+    }
+  }
+
+  // Forced with `atomic: false`, so on one server too: there the queues could share a script.
   describe("the two-step move (queues that cannot share a script)", () => {
     it("interrupted after the copy: the message is in both queues, never in neither; running it again completes it once", async () => {
       const message = await held("order 17");
@@ -65,9 +109,9 @@ describe("Dead letters", () => {
 
       // Both copies exist in full: the source still holds it (with its rc), the DLQ has body and why.
       expect(await whereIs(message.id)).to.deep.equal({ src: [true, true], dlq: [true, true] });
-      expect(await client.hGet(`${ns}:src:Q`, `${message.id}:rc`)).to.equal("1");
-      expect(await client.hGet(`${ns}:dlq:Q`, message.id)).to.equal("order 17");
-      const note = JSON.parse((await client.hGet(`${ns}:dlq:Q`, `${message.id}:dl`))!) as Record<string, unknown>;
+      expect(await client.hGet(keysOf(ns, "src").hash, `${message.id}:rc`)).to.equal("1");
+      expect(await client.hGet(keysOf(ns, "dlq").hash, message.id)).to.equal("order 17");
+      const note = JSON.parse((await client.hGet(keysOf(ns, "dlq").hash, `${message.id}:dl`))!) as Record<string, unknown>;
       expect(note).to.include({ source: "src", deliveries: 1, reason: "poison", error: "bad payload" });
       expect(note.at).to.be.within(before, await serverNowMs(client));
       // The dead-letter queue was created with the source's settings and registered.
@@ -78,8 +122,8 @@ describe("Dead letters", () => {
       const mover = new DeadLetterMover(internalsOf(rsmq), { atomic: false });
       expect(await mover.move("src", "dlq", message, why)).to.equal(true);
       expect(await whereIs(message.id)).to.deep.equal({ src: [false, false], dlq: [true, true] });
-      expect(await client.hKeys(`${ns}:src:Q`)).to.not.include.members([`${message.id}:rc`, `${message.id}:fr`]);
-      expect(await client.zCard(`${ns}:dlq`)).to.equal(1);
+      expect(await client.hKeys(keysOf(ns, "src").hash)).to.not.include.members([`${message.id}:rc`, `${message.id}:fr`]);
+      expect(await client.zCard(keysOf(ns, "dlq").messages)).to.equal(1);
       expect(await rsmq.getQueueAttributesAsync({ qname: "dlq" })).to.include({ msgs: 1, totalsent: 1 });
       const [peeked] = await rsmq.peekDeadLettersAsync({ qname: "dlq" });
       expect(peeked).to.include({ id: message.id, message: "order 17" });
@@ -97,7 +141,11 @@ describe("Dead letters", () => {
 
     it("uncrashed, it moves the message and keeps it visible now in the dead-letter queue with rc reset", async () => {
       const message = await held("m");
-      expect(await new DeadLetterMover(internalsOf(rsmq), { atomic: false }).move("src", "dlq", message, why)).to.equal(true);
+      let moved: boolean | undefined;
+      const calls = await callsDuring(async () => (moved = await new DeadLetterMover(internalsOf(rsmq), { atomic: false }).move("src", "dlq", message, why)));
+      expect(moved).to.equal(true);
+      // Hold, settings, list, copy, delete: each on the node of its key (all one server there).
+      expect(calls).to.deep.equal(await twoStepCalls("src", "dlq"));
       expect(await whereIs(message.id)).to.deep.equal({ src: [false, false], dlq: [true, true] });
       const again = asMessage(await rsmq.receiveMessageAsync({ qname: "dlq" }));
       expect(again).to.include({ id: message.id, message: "m", rc: 1 });
@@ -112,18 +160,64 @@ describe("Dead letters", () => {
     });
   });
 
-  describe("the atomic move", () => {
+  describe("the default move: the atomic script where both queues share a slot, else the two-step move", () => {
+    it("is one deadLetter EVALSHA on one server; in a cluster (queues in different slots) the two-step move, node by node", async () => {
+      const message = await held("m");
+      let moved: boolean | undefined;
+      const calls = await callsDuring(async () => (moved = await new DeadLetterMover(internalsOf(rsmq)).move("src", "dlq", message, why)));
+      expect(moved).to.equal(true);
+      if (onCluster()) {
+        // "src" and "dlq" are different hash tags: no script may touch both.
+        expect(calls).to.deep.equal(await twoStepCalls("src", "dlq"));
+      } else {
+        expect(calls).to.deep.equal(callsByNode([[await nodeOfQueue(ns, "src"), "evalsha deadLetter"]]));
+      }
+      expect(await whereIs(message.id)).to.deep.equal({ src: [false, false], dlq: [true, true] });
+    });
+
+    it("under a namespace that is a hash tag every queue shares one slot, so the move is the atomic script on either target", async () => {
+      const taggedNs = `{${uniqueNs()}}`;
+      const tagged = new RedisSMQ(connectionOptions(taggedNs));
+      try {
+        await tagged.createQueueAsync({ qname: "src" });
+        await tagged.sendMessageAsync({ qname: "src", message: "m" });
+        const message = asMessage(await tagged.receiveMessageAsync({ qname: "src" }));
+        // The node of the namespace's one slot, looked up before watching (the harness asks the nodes).
+        const node = await nodeOfQueue(taggedNs, "src");
+        await loadScripts(client, SCRIPTS);
+        const watch = await CommandWatch.open();
+        let moved: boolean;
+        try {
+          moved = await new DeadLetterMover(internalsOf(tagged)).move("src", "dlq", message, why);
+          const calls = await watch.clientCalls(SCRIPTS);
+          // One script, with rsmq's own key names.
+          expect(calls).to.deep.equal([`${node.port} evalsha deadLetter`]);
+          const [script] = await watch.scriptCalls("deadLetter");
+          expect(script.args.slice(2, 8)).to.deep.equal(["5", `${taggedNs}:src`, `${taggedNs}:src:Q`, `${taggedNs}:dlq`, `${taggedNs}:dlq:Q`, `${taggedNs}:QUEUES`]);
+        } finally {
+          await watch.close();
+        }
+        expect(moved).to.equal(true);
+        const [peeked] = await tagged.peekDeadLettersAsync({ qname: "dlq" });
+        expect(peeked).to.include({ id: message.id, message: "m" });
+        expect(peeked.deadLetter).to.include({ source: "src", deliveries: 1, reason: "poison", error: "bad payload" });
+        expect(await tagged.listQueuesAsync()).to.have.members(["src", "dlq"]);
+      } finally {
+        await tagged.quitAsync();
+      }
+    });
+
     it("leaves the message in exactly one queue, with rc and fr gone, visible now, the DLQ made with the source's settings", async () => {
       const message = await held("order 18");
       const before = await serverNowMs(client);
       expect(await new DeadLetterMover(internalsOf(rsmq)).move("src", "dlq", message, why)).to.equal(true);
       const after = await serverNowMs(client);
       expect(await whereIs(message.id)).to.deep.equal({ src: [false, false], dlq: [true, true] });
-      const srcFields = await client.hKeys(`${ns}:src:Q`);
+      const srcFields = await client.hKeys(keysOf(ns, "src").hash);
       expect(srcFields.filter((field) => field.startsWith(message.id))).to.deep.equal([]);
-      const dlqFields = await client.hKeys(`${ns}:dlq:Q`);
+      const dlqFields = await client.hKeys(keysOf(ns, "dlq").hash);
       expect(dlqFields.filter((field) => field.startsWith(message.id)).sort()).to.deep.equal([message.id, `${message.id}:dl`]);
-      expect(await client.zScore(`${ns}:dlq`, message.id)).to.be.within(before, after);
+      expect(await client.zScore(keysOf(ns, "dlq").messages, message.id)).to.be.within(before, after);
       expect(await rsmq.getQueueAttributesAsync({ qname: "dlq" })).to.include({ vt: 60, delay: 3, maxsize: 4096, msgs: 1, totalsent: 1, hiddenmsgs: 0 });
       expect(await rsmq.listQueuesAsync()).to.have.members(["src", "dlq"]);
     });
@@ -142,14 +236,14 @@ describe("Dead letters", () => {
       let before = await picture(client, ns);
       expect(await mover.move("src", "dlq", message, why)).to.equal(false);
       expect(await picture(client, ns)).to.deep.equal(before);
-      expect(await client.exists([`${ns}:dlq`, `${ns}:dlq:Q`])).to.equal(0);
+      expect(await client.exists([keysOf(ns, "dlq").messages, keysOf(ns, "dlq").hash])).to.equal(0);
 
       const other = await held("n");
       expect(await mover.move("src", "dlq", other, why)).to.equal(true);
       before = await picture(client, ns);
       expect(await mover.move("src", "dlq", other, why)).to.equal(false);
       expect(await picture(client, ns)).to.deep.equal(before);
-      expect(await client.zCard(`${ns}:dlq`)).to.equal(1);
+      expect(await client.zCard(keysOf(ns, "dlq").messages)).to.equal(1);
     });
   });
 
@@ -161,7 +255,7 @@ describe("Dead letters", () => {
       }
       // A message sent straight to the dead-letter queue has no `deadLetter`.
       const plainId = await rsmq.sendMessageAsync({ qname: "dlq", message: "plain" });
-      const order = await client.zRange(`${ns}:dlq`, 0, -1);
+      const order = await client.zRange(keysOf(ns, "dlq").messages, 0, -1);
 
       const first = await rsmq.peekDeadLettersAsync({ qname: "dlq" });
       expect(first.map((entry) => entry.id)).to.deep.equal(order.slice(0, 10));
@@ -195,6 +289,9 @@ describe("Dead letters", () => {
       const commands = await watchDuring(async () => (peeked = await rsmq.peekDeadLettersAsync({ qname: "dlq" })));
       expect(peeked).to.have.length(2);
       expect(commands.filter((command) => !command.fromScript).map((command) => command.args[0])).to.deep.equal(["evalsha"]);
+      // The read-only script (flagged no-writes in a cluster), on the dead-letter queue's node.
+      const [call] = commands.filter((command) => !command.fromScript);
+      expect([call.node, call.args[1]]).to.deep.equal([(await nodeOfQueue(ns, "dlq")).port, scriptSha("peekDeadLetters")]);
       const writes = ["zadd", "zrem", "hset", "hdel", "hincrby", "sadd", "del", "set", "expire"];
       expect(commands.filter((command) => writes.includes(command.args[0]))).to.deep.equal([]);
       expect(await picture(client, ns)).to.deep.equal(before);

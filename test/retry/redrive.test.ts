@@ -2,17 +2,33 @@
  * Redrive: dead-lettered messages go back to their source queue (or `to`) as new messages:
  * visible now, rc reset, `<id>:dl` gone; then a worker handles them normally, woken in-process by
  * the redrive. `limit`, mixed sources, missing targets, messages without a record, paging past
- * 1000, and input validation before any round trip.
+ * 1000, and input validation before any round trip. Which scripts do it: one redrive script where
+ * the queues share a slot, redriveCopy then deleteMessages across Redis Cluster slots (and across
+ * masters, on the cluster target).
  */
 import { expect } from "chai";
-import type { RedisClientType } from "redis";
+import { createClient, type RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, plainClient, uniqueNs } from "../support/server";
-import { asMessage, openOldRsmq } from "../support/old-rsmq";
+import { internalsOf } from "../../lib/redis-smq";
+import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
+import { asMessage } from "../support/old-rsmq";
 import { Cleanup, WorkerLog, waitFor } from "../support/worker";
-import { deadLetterOne, messageFields, picture, serverNowMs, watchDuring } from "../support/retry";
+import {
+  CommandWatch,
+  callsByNode,
+  clusterOnly,
+  deadLetterOne,
+  loadScripts,
+  messageFields,
+  nodeOfQueue,
+  oldRsmqOr,
+  picture,
+  queueOnAnotherMaster,
+  serverNowMs,
+  watchDuring,
+} from "../support/retry";
 
-const { Worker } = RedisSMQ;
+const { Worker, PoisonError } = RedisSMQ;
 
 describe("redrive", () => {
   const cleanup = new Cleanup();
@@ -40,8 +56,9 @@ describe("redrive", () => {
   it("moves every message home as new: visible now, rc and fr reset, `<id>:dl` gone; resolves how many", async () => {
     const ids = [await deadLetterOne(rsmq, "src", "dlq", "a")];
     // Received twice in the dead-letter queue (by an rsmq 0.12.4 client): rc 2 and fr there too.
-    const old = openOldRsmq(ns);
-    cleanup.add(() => old.quitAsync());
+    // rsmq 0.12.4 cannot run on a cluster: there rsmq-next receives instead.
+    const { reader: old, close } = oldRsmqOr(ns, rsmq);
+    cleanup.add(close);
     const firstLook = asMessage(await old.receiveMessageAsync({ qname: "dlq", vt: 0 }));
     const secondLook = asMessage(await old.receiveMessageAsync({ qname: "dlq", vt: 0 }));
     expect(secondLook).to.include({ id: ids[0], rc: 2 });
@@ -54,12 +71,12 @@ describe("redrive", () => {
     const after = await serverNowMs(client);
 
     for (const [i, id] of ids.entries()) {
-      expect(await client.zScore(`${ns}:src`, id), id).to.be.within(before, after);
-      expect(await client.hGet(`${ns}:src:Q`, id)).to.equal(["a", "b", "c"][i]);
+      expect(await client.zScore(keysOf(ns, "src").messages, id), id).to.be.within(before, after);
+      expect(await client.hGet(keysOf(ns, "src").hash, id)).to.equal(["a", "b", "c"][i]);
     }
     expect(await fieldsOf("src")).to.deep.equal([...ids].sort());
     expect(await fieldsOf("dlq")).to.deep.equal([]);
-    expect(await client.zCard(`${ns}:dlq`)).to.equal(0);
+    expect(await client.zCard(keysOf(ns, "dlq").messages)).to.equal(0);
     expect(await rsmq.getQueueAttributesAsync({ qname: "src" })).to.include({ totalsent: sentBefore + 3, msgs: 3, hiddenmsgs: 0 });
     // The dead-letter queue stays, empty.
     expect(await rsmq.listQueuesAsync()).to.have.members(["src", "dlq"]);
@@ -97,20 +114,151 @@ describe("redrive", () => {
       ["c", 1],
     ]);
     expect(log.named("wake").map((event) => event.args[0])).to.include("woken");
-    expect(await client.zCard(`${ns}:src`)).to.equal(0);
+    expect(await client.zCard(keysOf(ns, "src").messages)).to.equal(0);
     expect(await fieldsOf("src")).to.deep.equal([]);
     expect(worker.counters).to.include({ failed: 0, errors: 0 });
   });
 
+  it("one redrive EVALSHA per target on one server; across cluster slots: check the target, claim, copy into the target, delete", async () => {
+    const ids = [await deadLetterOne(rsmq, "src", "dlq", "a"), await deadLetterOne(rsmq, "src", "dlq", "b")];
+    const scripts = ["peekDeadLetters", "redrive", "getQueueAttributes", "redriveClaim", "redriveCopy", "deleteMessages"];
+    await loadScripts(client, scripts);
+    const [home, dead] = [await nodeOfQueue(ns, "src"), await nodeOfQueue(ns, "dlq")];
+    const watch = await CommandWatch.open();
+    cleanup.add(() => watch.close());
+    expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(2);
+    const calls = await watch.clientCallsByNode(scripts);
+    if (onCluster()) {
+      // "dlq" and "src" are different hash tags: claimed (hidden) first, copied second, deleted last
+      // (a crash between duplicates, never drops).
+      expect(calls).to.deep.equal(
+        callsByNode([
+          [dead, "evalsha peekDeadLetters"],
+          [home, "evalsha getQueueAttributes"],
+          [dead, "evalsha redriveClaim"],
+          [home, "evalsha redriveCopy"],
+          [dead, "evalsha deleteMessages"],
+        ]),
+      );
+      const [copy] = await watch.scriptCalls("redriveCopy");
+      expect(copy.args.slice(2, 5)).to.deep.equal(["2", keysOf(ns, "src").messages, keysOf(ns, "src").hash]);
+    } else {
+      expect(calls).to.deep.equal(
+        callsByNode([
+          [dead, "evalsha peekDeadLetters"],
+          [home, "evalsha redrive"],
+        ]),
+      );
+    }
+    expect((await client.zRange(keysOf(ns, "src").messages, 0, -1)).sort()).to.deep.equal([...ids].sort());
+    expect(await fieldsOf("src")).to.deep.equal([...ids].sort());
+    expect(await fieldsOf("dlq")).to.deep.equal([]);
+  });
+
+  it("a dead-letter queue served by another master than its source gets the message with why, and redrive brings it back", async function () {
+    clusterOnly(this, "one server has no other master");
+    const dlq = await queueOnAnotherMaster(ns, "src", "dead");
+    const [home, dead] = [await nodeOfQueue(ns, "src"), await nodeOfQueue(ns, dlq)];
+    expect(dead.port).to.not.equal(home.port);
+    /** A client on one node only: proves where the data is, which a cluster client would hide. */
+    const onNode = async (node: { url: string }): Promise<RedisClientType> => {
+      const nodeClient = createClient({ url: node.url }) as RedisClientType;
+      nodeClient.on("error", () => undefined);
+      await nodeClient.connect();
+      cleanup.add(() => nodeClient.quit());
+      return nodeClient;
+    };
+    const [homeNode, deadNode] = [await onNode(home), await onNode(dead)];
+    const scripts = ["deadLetter", "deadLetterCopy", "hideMessage", "deleteMessage", "redrive", "redriveCopy", "deleteMessages"];
+    await loadScripts(client, scripts);
+    const watch = await CommandWatch.open();
+    cleanup.add(() => watch.close());
+
+    const worker = cleanup.worker(
+      new Worker(rsmq, {
+        qname: "src",
+        deadLetterQueue: dlq,
+        handler: () => {
+          throw new PoisonError("no customer on the order");
+        },
+      }),
+    );
+    const before = await serverNowMs(client);
+    const id = await rsmq.sendMessageAsync({ qname: "src", message: "order 42" });
+    worker.start();
+    await waitFor(() => worker.counters.deadLettered === 1, "the message dead-lettered");
+    await worker.stop();
+    const after = await serverNowMs(client);
+
+    // The two-step move: held and deleted on the source's master, copied on the other one; never the one-script move.
+    const [hold] = await watch.scriptCalls("hideMessage");
+    expect([hold.node, ...hold.args.slice(2)]).to.deep.equal([home.port, "1", keysOf(ns, "src").messages, id, "60000"]);
+    const copies = await watch.scriptCalls("deadLetterCopy");
+    expect(copies.map((command) => [command.node, ...command.args.slice(2, 6)])).to.deep.equal([
+      [dead.port, "2", keysOf(ns, dlq).messages, keysOf(ns, dlq).hash, id],
+    ]);
+    expect((await watch.scriptCalls("deleteMessage")).map((command) => command.node)).to.deep.equal([home.port]);
+    expect(await watch.scriptCalls("deadLetter")).to.deep.equal([]);
+
+    // On the other master: the body and why; nothing of it left on the source's master.
+    expect(await deadNode.hGet(keysOf(ns, dlq).hash, id)).to.equal("order 42");
+    const note = JSON.parse((await deadNode.hGet(keysOf(ns, dlq).hash, `${id}:dl`))!) as Record<string, unknown>;
+    expect(note).to.include({ source: "src", deliveries: 1, reason: "poison", error: "no customer on the order" });
+    expect(note.at).to.be.within(before, after);
+    expect(await deadNode.zScore(keysOf(ns, dlq).messages, id)).to.be.a("number");
+    expect(await homeNode.zScore(keysOf(ns, "src").messages, id)).to.equal(null);
+    expect((await homeNode.hKeys(keysOf(ns, "src").hash)).filter((field) => field.startsWith(id))).to.deep.equal([]);
+    const [peeked] = await rsmq.peekDeadLettersAsync({ qname: dlq });
+    expect(peeked).to.include({ id, message: "order 42" });
+    expect(peeked.deadLetter).to.deep.equal(note);
+    expect(await rsmq.listQueuesAsync()).to.have.members(["src", dlq]);
+
+    // Redrive: copied home on the source's master, then deleted on the other.
+    expect(await rsmq.redriveAsync({ from: dlq })).to.equal(1);
+    expect((await watch.scriptCalls("redriveCopy")).map((command) => command.node)).to.deep.equal([home.port]);
+    expect((await watch.scriptCalls("deleteMessages")).map((command) => command.node)).to.deep.equal([dead.port]);
+    expect(await watch.scriptCalls("redrive")).to.deep.equal([]);
+    expect(await deadNode.zCard(keysOf(ns, dlq).messages)).to.equal(0);
+    expect(await messageFields(deadNode, ns, dlq)).to.deep.equal([]);
+    expect(await homeNode.hGet(keysOf(ns, "src").hash, id)).to.equal("order 42");
+    expect(await messageFields(homeNode, ns, "src")).to.deep.equal([id]);
+    const back = asMessage(await rsmq.receiveMessageAsync({ qname: "src" }));
+    expect(back).to.include({ id, message: "order 42", rc: 1 });
+  });
+
+  it("does not bring back a message deleted from the dead-letter queue after redrive read its page", async () => {
+    const id = await deadLetterOne(rsmq, "src", "dlq", "gone soon");
+    const other = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+    const queue = internalsOf(rsmq);
+    const peek = queue.peek;
+    // Another client deletes the message right after the page was read, before the move.
+    (queue as { peek: typeof peek }).peek = async (...args) => {
+      const page = await peek(...args);
+      if (page.length > 0) await other.deleteMessageAsync({ qname: "dlq", id });
+      return page;
+    };
+    expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(0);
+    expect(await client.zCard(keysOf(ns, "src").messages)).to.equal(0);
+    expect(await fieldsOf("src")).to.deep.equal([]);
+  });
+
+  it("passes over a dead-letter entry whose body is gone, moving nothing", async () => {
+    const id = await deadLetterOne(rsmq, "src", "dlq", "body");
+    await client.hDel(keysOf(ns, "dlq").hash, id);
+    expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(0);
+    expect(await client.zCard(keysOf(ns, "src").messages)).to.equal(0);
+    expect(await client.zRange(keysOf(ns, "dlq").messages, 0, -1)).to.deep.equal([id]);
+  });
+
   it("respects limit, taking the front of the dead-letter queue first", async () => {
     for (let i = 1; i <= 5; i++) await deadLetterOne(rsmq, "src", "dlq", `m${i}`);
-    const order = await client.zRange(`${ns}:dlq`, 0, -1);
+    const order = await client.zRange(keysOf(ns, "dlq").messages, 0, -1);
     expect(await rsmq.redriveAsync({ from: "dlq", limit: 2 })).to.equal(2);
-    expect(await client.zRange(`${ns}:dlq`, 0, -1)).to.deep.equal(order.slice(2));
-    expect((await client.zRange(`${ns}:src`, 0, -1)).sort()).to.deep.equal(order.slice(0, 2).sort());
+    expect(await client.zRange(keysOf(ns, "dlq").messages, 0, -1)).to.deep.equal(order.slice(2));
+    expect((await client.zRange(keysOf(ns, "src").messages, 0, -1)).sort()).to.deep.equal(order.slice(0, 2).sort());
     expect(await rsmq.redriveAsync({ from: "dlq", limit: 1 })).to.equal(1);
     expect(await rsmq.redriveAsync({ from: "dlq", limit: 10 })).to.equal(2);
-    expect(await client.zCard(`${ns}:src`)).to.equal(5);
+    expect(await client.zCard(keysOf(ns, "src").messages)).to.equal(5);
   });
 
   it("sends each message home when one dead-letter queue holds messages of two sources; `to` overrides", async () => {
@@ -119,15 +267,15 @@ describe("redrive", () => {
     const fromOther = [await deadLetterOne(rsmq, "other", "dlq", "o1")];
     fromSrc.push(await deadLetterOne(rsmq, "src", "dlq", "s3"));
     expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(4);
-    expect((await client.zRange(`${ns}:src`, 0, -1)).sort()).to.deep.equal([...fromSrc].sort());
-    expect(await client.zRange(`${ns}:other`, 0, -1)).to.deep.equal(fromOther);
+    expect((await client.zRange(keysOf(ns, "src").messages, 0, -1)).sort()).to.deep.equal([...fromSrc].sort());
+    expect(await client.zRange(keysOf(ns, "other").messages, 0, -1)).to.deep.equal(fromOther);
     expect(await fieldsOf("other")).to.deep.equal(fromOther);
 
     // With `to`, all go there, whatever their source.
     await rsmq.createQueueAsync({ qname: "review" });
     const again = [await deadLetterOne(rsmq, "src", "dlq", "s4"), await deadLetterOne(rsmq, "other", "dlq", "o2")];
     expect(await rsmq.redriveAsync({ from: "dlq", to: "review" })).to.equal(2);
-    expect((await client.zRange(`${ns}:review`, 0, -1)).sort()).to.deep.equal([...again].sort());
+    expect((await client.zRange(keysOf(ns, "review").messages, 0, -1)).sort()).to.deep.equal([...again].sort());
     expect(await fieldsOf("review")).to.deep.equal([...again].sort());
   });
 
@@ -142,7 +290,7 @@ describe("redrive", () => {
     before = await picture(client, ns);
     expect(await errorOf(rsmq.redriveAsync({ from: "dlq" }))).to.include({ name: "queueNotFound" });
     expect(await picture(client, ns)).to.deep.equal(before);
-    expect(await client.exists([`${ns}:src`, `${ns}:src:Q`])).to.equal(0);
+    expect(await client.exists([keysOf(ns, "src").messages, keysOf(ns, "src").hash])).to.equal(0);
 
     // A missing dead-letter queue.
     expect(await errorOf(rsmq.redriveAsync({ from: "missing" }))).to.include({ name: "queueNotFound" });
@@ -154,23 +302,23 @@ describe("redrive", () => {
     const plain = await rsmq.sendMessageAsync({ qname: "dlq", message: "plain" });
     const recorded = await deadLetterOne(rsmq, "src", "dlq", "recorded");
     expect(await rsmq.redriveAsync({ from: "dlq", limit: 1 })).to.equal(1);
-    expect(await client.zRange(`${ns}:dlq`, 0, -1)).to.deep.equal([plain]);
-    expect(await client.zRange(`${ns}:src`, 0, -1)).to.deep.equal([recorded]);
+    expect(await client.zRange(keysOf(ns, "dlq").messages, 0, -1)).to.deep.equal([plain]);
+    expect(await client.zRange(keysOf(ns, "src").messages, 0, -1)).to.deep.equal([recorded]);
     expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(0);
-    expect(await client.zRange(`${ns}:dlq`, 0, -1)).to.deep.equal([plain]);
+    expect(await client.zRange(keysOf(ns, "dlq").messages, 0, -1)).to.deep.equal([plain]);
     expect(await rsmq.redriveAsync({ from: "dlq", to: "src" })).to.equal(1);
-    expect(await client.zCard(`${ns}:dlq`)).to.equal(0);
-    expect((await client.zRange(`${ns}:src`, 0, -1)).sort()).to.deep.equal([plain, recorded].sort());
+    expect(await client.zCard(keysOf(ns, "dlq").messages)).to.equal(0);
+    expect((await client.zRange(keysOf(ns, "src").messages, 0, -1)).sort()).to.deep.equal([plain, recorded].sort());
   });
 
   it("leaves a message whose recorded source is the dead-letter queue itself (it would loop), unless `to` is given", async () => {
     const looping = await deadLetterOne(rsmq, "src", "dlq", "self", { source: "dlq" });
     const home = await deadLetterOne(rsmq, "src", "dlq", "home");
     expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(1);
-    expect(await client.zRange(`${ns}:dlq`, 0, -1)).to.deep.equal([looping]);
-    expect(await client.zRange(`${ns}:src`, 0, -1)).to.deep.equal([home]);
+    expect(await client.zRange(keysOf(ns, "dlq").messages, 0, -1)).to.deep.equal([looping]);
+    expect(await client.zRange(keysOf(ns, "src").messages, 0, -1)).to.deep.equal([home]);
     expect(await rsmq.redriveAsync({ from: "dlq", to: "src" })).to.equal(1);
-    expect(await client.zCard(`${ns}:dlq`)).to.equal(0);
+    expect(await client.zCard(keysOf(ns, "dlq").messages)).to.equal(0);
   });
 
   it("pages past 1000: passes over 1003 messages without a record to reach the ones behind them; limit across pages", async () => {
@@ -178,14 +326,14 @@ describe("redrive", () => {
     await Promise.all(Array.from({ length: 1003 }, (_, i) => rsmq.sendMessageAsync({ qname: "dlq", message: `plain ${i}` })));
     const recorded = [await deadLetterOne(rsmq, "src", "dlq", "r1"), await deadLetterOne(rsmq, "src", "dlq", "r2")];
     expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(2);
-    expect((await client.zRange(`${ns}:src`, 0, -1)).sort()).to.deep.equal([...recorded].sort());
-    expect(await client.zCard(`${ns}:dlq`)).to.equal(1003);
+    expect((await client.zRange(keysOf(ns, "src").messages, 0, -1)).sort()).to.deep.equal([...recorded].sort());
+    expect(await client.zCard(keysOf(ns, "dlq").messages)).to.equal(1003);
 
     // With `to`, a limit beyond one page moves exactly that many, front first.
-    const order = await client.zRange(`${ns}:dlq`, 0, -1);
+    const order = await client.zRange(keysOf(ns, "dlq").messages, 0, -1);
     expect(await rsmq.redriveAsync({ from: "dlq", to: "src", limit: 1001 })).to.equal(1001);
-    expect(await client.zRange(`${ns}:dlq`, 0, -1)).to.deep.equal(order.slice(1001));
-    expect(await client.zCard(`${ns}:src`)).to.equal(1003);
+    expect(await client.zRange(keysOf(ns, "dlq").messages, 0, -1)).to.deep.equal(order.slice(1001));
+    expect(await client.zCard(keysOf(ns, "src").messages)).to.equal(1003);
   });
 
   it("rejects bad options before any round trip", async () => {

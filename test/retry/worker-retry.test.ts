@@ -7,10 +7,10 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, plainClient, uniqueNs } from "../support/server";
+import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { Cleanup, delay, waitFor } from "../support/worker";
-import { asMessage, openOldRsmq } from "../support/old-rsmq";
-import { CommandWatch, loadScripts, messageFields, serverNowMs, watchDuring } from "../support/retry";
+import { asMessage } from "../support/old-rsmq";
+import { CommandWatch, loadScripts, messageFields, nodeOfQueue, oldRsmqOr, serverNowMs, watchDuring } from "../support/retry";
 
 const { Worker, PoisonError } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;
@@ -95,7 +95,7 @@ describe("Worker: retries and dead letters", () => {
     expect(worker.counters).to.include({ failed: 7, retried: 4, deadLettered: 3, dropped: 0, handled: 0, errors: 0 });
 
     // The source queue holds nothing of them any more.
-    expect(await client.zCard(`${ns}:settle`)).to.equal(0);
+    expect(await client.zCard(keysOf(ns, "settle").messages)).to.equal(0);
     expect(await messageFields(client, ns, "settle")).to.deep.equal([]);
 
     // In the dead-letter queue: same id and body, and why.
@@ -118,8 +118,9 @@ describe("Worker: retries and dead letters", () => {
 
     // Created on demand with the source's settings, and registered.
     expect(await rsmq.listQueuesAsync()).to.have.members(["settle", "settle-dlq"]);
-    const old = openOldRsmq(ns);
-    cleanup.add(() => old.quitAsync());
+    // rsmq 0.12.4 on one server; it cannot run on a cluster, where rsmq-next reads them instead.
+    const { reader: old, close } = oldRsmqOr(ns, rsmq);
+    cleanup.add(close);
     expect(await old.listQueuesAsync()).to.have.members(["settle", "settle-dlq"]);
     for (const attributes of [await rsmq.getQueueAttributesAsync({ qname: "settle-dlq" }), await old.getQueueAttributesAsync({ qname: "settle-dlq" })]) {
       expect(attributes).to.include({ vt: 45, delay: 7, maxsize: 2048, msgs: 3, totalsent: 3, totalrecv: 0 });
@@ -141,13 +142,15 @@ describe("Worker: retries and dead letters", () => {
     // Deleting with rsmq-next removes `<id>:dl` along with the body, rc and fr.
     for (const message of received) expect(await rsmq.deleteMessageAsync({ qname: "settle-dlq", id: message.id })).to.equal(1);
     expect(await messageFields(client, ns, "settle-dlq")).to.deep.equal([]);
-    expect(await client.zCard(`${ns}:settle-dlq`)).to.equal(0);
+    expect(await client.zCard(keysOf(ns, "settle-dlq").messages)).to.equal(0);
   });
 
   it("a retry hides the message until now + delay (server clock) with one hideMessage EVALSHA, and the worker wakes for it by itself", async () => {
     await rsmq.createQueueAsync({ qname: "q", vt: 45 });
     // Cached on the server, so each call is exactly one EVALSHA (no NOSCRIPT + EVAL).
     await loadScripts(client, ["receiveMessage", "hideMessage", "deleteMessage", "sendMessage", "getQueueAttributes"]);
+    // Looked up before watching: the cluster harness asks the nodes (CLUSTER NODES) for it.
+    const home = await nodeOfQueue(ns, "q");
     const watch = await CommandWatch.open();
     cleanup.add(() => watch.close());
     let failedAt: number | undefined;
@@ -169,7 +172,7 @@ describe("Worker: retries and dead letters", () => {
     const decisions = recordDecisions(worker);
     let hidden: Promise<{ score: number | null; readAt: number }> | undefined;
     worker.on("retry", (message) => {
-      hidden = (async () => ({ score: await client.zScore(`${ns}:q`, message.id), readAt: await serverNowMs(client) }))();
+      hidden = (async () => ({ score: await client.zScore(keysOf(ns, "q").messages, message.id), readAt: await serverNowMs(client) }))();
     });
     const id = await rsmq.sendMessageAsync({ qname: "q", message: "m" });
     worker.start();
@@ -183,7 +186,8 @@ describe("Worker: retries and dead letters", () => {
     expect(score! - 400).to.be.within(failedAt!, readAt);
 
     const hides = await watch.scriptCalls("hideMessage");
-    expect(hides.map((command) => command.args.slice(2))).to.deep.equal([["1", `${ns}:q`, id, "400"]]);
+    expect(hides.map((command) => command.args.slice(2))).to.deep.equal([["1", keysOf(ns, "q").messages, id, "400"]]);
+    expect(hides[0].node).to.equal(home.port);
     const commands = await watch.commands();
     // No other way of hiding (changeMessageVisibility, a plain ZADD) and no send besides the test's.
     expect(commands.filter((command) => !command.fromScript && !["evalsha", "echo", "time", "zscore"].includes(command.args[0]))).to.deep.equal([]);
@@ -220,9 +224,9 @@ describe("Worker: retries and dead letters", () => {
       ["poison", 1, "poison", "deleted"],
     ]);
     expect(worker.counters).to.include({ failed: 3, retried: 1, dropped: 2, deadLettered: 0, errors: 0 });
-    expect(await client.zCard(`${ns}:q`)).to.equal(0);
+    expect(await client.zCard(keysOf(ns, "q").messages)).to.equal(0);
     expect(await messageFields(client, ns, "q")).to.deep.equal([]);
-    expect(await client.exists([`${ns}:q-dlq`, `${ns}:q-dlq:Q`])).to.equal(0);
+    expect(await client.exists([keysOf(ns, "q-dlq").messages, keysOf(ns, "q-dlq").hash])).to.equal(0);
     expect(await rsmq.listQueuesAsync()).to.deep.equal(["q"]);
   });
 
@@ -251,7 +255,7 @@ describe("Worker: retries and dead letters", () => {
     expect(why.long).to.include({ source: "orders", reason: "poison", deliveries: 1, error: `${"x".repeat(1000)}...` });
     expect(why.string).to.include({ source: "orders", reason: "exhausted", deliveries: 1, error: "not an error" });
     expect(await rsmq.listQueuesAsync()).to.have.members(["orders", "orders-failed"]);
-    expect(await client.exists([`${ns}:orders-dlq`, `${ns}:orders-dlq:Q`])).to.equal(0);
+    expect(await client.exists([keysOf(ns, "orders-dlq").messages, keysOf(ns, "orders-dlq").hash])).to.equal(0);
   });
 
   it("a message gone from the queue when its handler fails is neither retried, dead-lettered nor dropped", async () => {
@@ -276,7 +280,7 @@ describe("Worker: retries and dead letters", () => {
     expect(toDlq.counters).to.include({ retried: 0, deadLettered: 0, dropped: 0, errors: 0 });
     expect(toDelete.counters).to.include({ retried: 0, deadLettered: 0, dropped: 0, errors: 0 });
     expect(logs.flatMap((log) => [...log.retries, ...log.stops])).to.deep.equal([]);
-    expect(await client.exists([`${ns}:a-dlq`, `${ns}:a-dlq:Q`])).to.equal(0);
+    expect(await client.exists([keysOf(ns, "a-dlq").messages, keysOf(ns, "a-dlq").hash])).to.equal(0);
     expect(await rsmq.listQueuesAsync()).to.have.members(["a", "b"]);
   });
 

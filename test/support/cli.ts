@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "child_process";
 import { freePort } from "./redis-server";
 import * as path from "path";
-import { testRedis } from "./server";
+import { onCluster, testCluster, testRedis } from "./server";
 
 /** dist/cli/main.js at the package root (this file runs from build/test/support/). */
 export const CLI = path.resolve(__dirname, "../../../dist/cli/main.js");
@@ -57,8 +57,9 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
   return startCli(args, options).finished;
 }
 
-/** The connection options for the test server and a namespace, as CLI arguments. */
+/** The connection options for the run's target and a namespace, as CLI arguments (one root node and --cluster on a cluster). */
 export function at(ns: string): string[] {
+  if (onCluster()) return ["--cluster", "--url", testCluster().rootNodes()[0].url, "--ns", ns];
   return ["--url", testRedis().url, "--ns", ns];
 }
 

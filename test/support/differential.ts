@@ -8,7 +8,8 @@ import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, plainClient, uniqueNs } from "./server";
+import { allKeys } from "./inspect";
+import { connectionOptions, keysOf, plainClient, singleServerClient, singleServerOptions, uniqueNs } from "./server";
 import { snapshot, type Snapshot } from "./state";
 
 export type Callback = (err: unknown, result?: unknown) => void;
@@ -44,24 +45,60 @@ export interface Api {
 
 export type Library = "rsmq" | "next";
 
-/** A client of either library on the test server, connected and with its namespace. */
+/*
+ * Where each library runs: rsmq 0.12.4 always on the single server (it cannot use a cluster),
+ * rsmq-next on the run's target (the single server, or the cluster on the cluster target). Their
+ * states compare all the same, since snapshots name keys as rsmq does on either target.
+ */
+
+/** Connection options for `library` in namespace `ns`. */
+export function optionsFor(library: Library, ns: string): { host: string; port: number; ns: string } {
+  return library === "rsmq" ? singleServerOptions(ns) : connectionOptions(ns);
+}
+
+/** A plain client where `library`'s data lives (a cluster client typed as one on the cluster target); quit it. */
+export function dataClient(library: Library): Promise<RedisClientType> {
+  return library === "rsmq" ? singleServerClient() : plainClient();
+}
+
+/**
+ * The key rsmq 0.12.4 calls `<ns>:<name>` ("q", "q:Q", "QUEUES", "rt:q"), as `library` lays it out
+ * where it runs: rsmq-next on a cluster puts the queue name in a hash tag (`<ns>:{q}:Q`).
+ */
+export function rawKey(library: Library, ns: string, name: string): string {
+  if (library === "rsmq") return `${ns}:${name}`;
+  if (name === "QUEUES") return keysOf(ns, "x").registry;
+  const hash = /^(.+):Q$/.exec(name);
+  if (hash) return keysOf(ns, hash[1]).hash;
+  const channel = /^rt:(.+)$/.exec(name);
+  if (channel) return keysOf(ns, channel[1]).realtimeChannel;
+  return keysOf(ns, name).messages;
+}
+
+/** A client of either library where it runs (see optionsFor), connected and with its namespace. */
 export interface Instance {
   readonly library: Library;
   readonly ns: string;
   readonly api: Api;
-  /** Quits unless the scenario already did. */
+  /** A plain client where this instance's data lives, for looking at it (closed by close()). */
+  readonly data: RedisClientType;
+  /** `rawKey()` for this instance: `key("q:Q")` is the queue hash of "q" in this namespace. */
+  key(name: string): string;
+  /** Quits unless the scenario already did, and closes `data`. */
   close(): Promise<void>;
 }
 
 /** Opens a client of `library` (in a fresh namespace unless `ns` is given) and waits until it answers. */
 export async function open(library: Library, ns = uniqueNs(library === "rsmq" ? "old" : "new")): Promise<Instance> {
   // rsmq writes into its options object, so each instance gets its own.
-  const raw = library === "rsmq" ? new OldRSMQ(connectionOptions(ns)) : new RedisSMQ(connectionOptions(ns));
+  const raw = library === "rsmq" ? new OldRSMQ(optionsFor(library, ns)) : new RedisSMQ(optionsFor(library, ns));
   const inner = raw as unknown as Api;
   // rsmq loads its scripts on connect and queues calls meanwhile; one answered call means the
   // connection is up for both libraries, so later wire captures see no handshake.
   await inner.listQueuesAsync();
+  const data = await dataClient(library);
   let quit = false;
+  let closed = false;
   // The scenario sees the instance itself, except that quitting is recorded.
   const api = Object.create(inner) as Api;
   api.quitAsync = () => {
@@ -76,9 +113,16 @@ export async function open(library: Library, ns = uniqueNs(library === "rsmq" ? 
     library,
     ns,
     api,
+    data,
+    key: (name) => rawKey(library, ns, name),
     async close() {
-      if (!quit) await inner.quitAsync();
-      quit = true;
+      try {
+        if (!quit) await inner.quitAsync();
+        quit = true;
+      } finally {
+        if (!closed) await data.quit();
+        closed = true;
+      }
     },
   };
 }
@@ -170,7 +214,7 @@ export async function namespacedSnapshot(client: RedisClientType, ns: string): P
  * where the same namespace is read twice.
  */
 export async function exactState(client: RedisClientType, ns: string): Promise<Record<string, unknown>> {
-  const keys = (await client.keys(`${ns}:*`)).sort();
+  const keys = (await allKeys(client, `${ns}:*`)).sort();
   const state: Record<string, unknown> = {};
   for (const key of keys) {
     const type = await client.type(key);
@@ -185,7 +229,8 @@ export async function exactState(client: RedisClientType, ns: string): Promise<R
 
 /**
  * Direct access to the scenario's namespace, for states the API cannot produce (a message whose
- * body is gone, an old `created` time): `key("q:Q")` is `<ns>:q:Q`.
+ * body is gone, an old `created` time): `key("q:Q")` is `<ns>:q:Q` as the library lays it out
+ * where it runs (see rawKey), and `client` reaches it (one-key commands only on a cluster).
  */
 export interface RawAccess {
   client: RedisClientType;
@@ -203,11 +248,11 @@ export interface Run {
 /** Runs a scenario on a fresh client of `library` and returns its normalised results and state. */
 export async function run(library: Library, scenario: Scenario): Promise<Run> {
   const instance = await open(library);
-  const client = await plainClient();
+  const client = await dataClient(library);
   try {
     let results: unknown[];
     try {
-      const raw = { client, key: (name: string) => `${instance.ns}:${name}` };
+      const raw = { client, key: instance.key };
       results = idTokens()(await scenario(instance.api, raw)) as unknown[];
     } finally {
       await instance.close();

@@ -40,6 +40,9 @@ export const KEY_POSITIONS: Record<string, KeyPositions> = {
   // No key at all. PUBLISH's first argument is a channel, which Cluster does not slot-check.
   TIME: "none",
   PUBLISH: "none",
+  // A shard channel: Cluster does slot-check it, against the declared keys' slot (the client builds
+  // it with the queue's hash tag), but it is not a key, so it travels in ARGV.
+  SPUBLISH: "none",
   ECHO: "none",
   PING: "none",
   // Every argument is a key.

@@ -5,7 +5,7 @@
  */
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions } from "./server";
+import { connectionOptions, singleServerOptions } from "./server";
 
 export type QueueMessage = RedisSMQ.QueueMessage;
 export type QueueAttributes = RedisSMQ.QueueAttributes;
@@ -28,7 +28,7 @@ export interface Rsmq {
 /** An rsmq 0.12.4 instance on the test server. */
 export function openOldRsmq(ns: string, extra: { realtime?: boolean } = {}): Rsmq {
   // rsmq mutates its options object, so it always gets a fresh one.
-  return new OldRSMQ({ ...connectionOptions(ns), ...extra }) as unknown as Rsmq;
+  return new OldRSMQ({ ...singleServerOptions(ns), ...extra }) as unknown as Rsmq;
 }
 
 /** An rsmq-next instance on the test server. */

@@ -1,29 +1,82 @@
 /**
  * Helpers for the retry and dead-letter suites: the server's clock, a MONITOR that keeps each
- * command's arguments (so a script call can be told apart by its sha), and a way to put a message
- * into a dead-letter queue without running a worker.
+ * command's arguments (so a script call can be told apart by its sha, and in a cluster by the
+ * master that ran it), and a way to put a message into a dead-letter queue without running a
+ * worker. Everything here works on both targets: the single server, or the test cluster, where
+ * MONITOR watches every master and scripts run behind their Redis 7 shebang (another sha).
  */
 import { randomBytes } from "crypto";
 import type { Socket } from "net";
-import type { RedisClientType } from "redis";
+import { createClient, type RedisClientType, type RedisClusterType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/redis-smq";
 import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
 import type { StopRecord } from "../../lib/commands/dead-letters";
 import { script } from "../../lib/scripts/script-files";
 import { openMonitor } from "./monitor-socket";
-import { plainClient, testRedis } from "./server";
+import { openOldRsmq, type Rsmq } from "./old-rsmq";
+import { isCluster } from "./inspect";
+import { keysOf, onCluster, testCluster, testRedis } from "./server";
 import { snapshot, type Snapshot } from "./state";
 
-/** The server's clock, epoch ms (the clock every score is written with). */
-export async function serverNowMs(client: RedisClientType): Promise<number> {
-  const [seconds, micros] = (await client.sendCommand(["TIME"])) as [string, string];
-  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+export { serverNowMs } from "./inspect";
+
+/** A server a test can watch: the single server, or one node of the cluster. */
+export interface WatchedNode {
+  readonly host: string;
+  readonly port: number;
+  readonly url: string;
 }
 
-/** Caches lua/ scripts on the server, so the next call of each is one EVALSHA (no NOSCRIPT, no EVAL). */
+/**
+ * The sha EVALSHA names a lua/ script by on the run's target: in a cluster the library sends each
+ * script behind its Redis 7 shebang (script-files.ts `flagged`), on one server the plain text.
+ */
+export function scriptSha(name: string): string {
+  return onCluster() ? script(name).flagged.sha1 : script(name).sha1;
+}
+
+/** The text of a script as the library sends it on the run's target (see scriptSha). */
+function scriptSource(name: string): string {
+  return onCluster() ? script(name).flagged.source : script(name).source;
+}
+
+/**
+ * Caches lua/ scripts on the server (every master of a cluster), so the next call of each is one
+ * EVALSHA (no NOSCRIPT, no EVAL).
+ */
 export async function loadScripts(client: RedisClientType, names: string[]): Promise<void> {
-  for (const name of names) await client.scriptLoad(script(name).source);
+  const anyClient = client as unknown as RedisClientType | RedisClusterType;
+  const targets = isCluster(anyClient)
+    ? await Promise.all(anyClient.masters.map((master) => anyClient.nodeClient(master)))
+    : [client];
+  for (const target of targets) {
+    for (const name of names) await (target as RedisClientType).scriptLoad(scriptSource(name));
+  }
+}
+
+/** The nodes a CommandWatch watches by default: the single server, or every master of the cluster. */
+export async function watchedNodes(): Promise<WatchedNode[]> {
+  if (onCluster()) return testCluster().masters();
+  const { host, port, url } = testRedis();
+  return [{ host, port, url }];
+}
+
+/**
+ * The node holding a queue's keys: the single server, or the master of the queue's slot. In a
+ * cluster with the default layout the slot depends on the queue name only (`<ns>:{<qname>}`).
+ */
+export async function nodeOfQueue(ns: string, qname: string): Promise<WatchedNode> {
+  if (!onCluster()) return (await watchedNodes())[0];
+  const cluster = testCluster();
+  return cluster.masterOfSlot(cluster.slotOf(keysOf(ns, qname).hash));
+}
+
+/** The node holding the namespace's queue registry (`<ns>:QUEUES`). */
+export async function nodeOfRegistry(ns: string): Promise<WatchedNode> {
+  if (!onCluster()) return (await watchedNodes())[0];
+  const cluster = testCluster();
+  return cluster.masterOfSlot(cluster.slotOf(keysOf(ns, "any").registry));
 }
 
 /**
@@ -39,71 +92,126 @@ export interface WatchedCommand {
   args: string[];
   /** True when a script issued it. */
   fromScript: boolean;
+  /** The port of the node that ran it (the single server's port on that target). */
+  node: number;
 }
 
 /** Splits a MONITOR line into its quoted arguments (backslash escapes kept as they are). */
-function parseMonitorLine(line: string): WatchedCommand | undefined {
+function parseMonitorLine(line: string, node: number): WatchedCommand | undefined {
   const head = /^\d+\.\d+ \[\d+ ([^\]]+)\] /.exec(line);
   if (!head) return undefined;
   const args = [...line.slice(head[0].length).matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]);
   if (args.length === 0) return undefined;
   args[0] = args[0].toLowerCase();
-  return { args, fromScript: head[1] === "lua" };
+  return { args, fromScript: head[1] === "lua", node };
+}
+
+/** One watched node: its MONITOR socket and a plain connection that sends the markers. */
+interface Monitored {
+  node: WatchedNode;
+  socket: Socket;
+  marker: RedisClientType;
 }
 
 /**
- * A MONITOR connection left open across a test: `commands()` returns everything the server ran
- * since it opened, after making sure every command sent before the call has been seen.
+ * A MONITOR connection left open across a test (one per master in a cluster): `commands()`
+ * returns everything the watched nodes ran since it opened, after making sure every command sent
+ * before the call has been seen. Commands of one node keep their order; across nodes, the order
+ * is that of the nodes, then of their commands.
  */
 export class CommandWatch {
   private readonly seen: WatchedCommand[] = [];
   private readonly markers = new Map<string, () => void>();
+  private readonly monitored: Monitored[] = [];
 
-  private constructor(
-    private readonly socket: Socket,
-    private readonly marker: RedisClientType,
-  ) {}
+  private constructor() {}
 
-  static async open(): Promise<CommandWatch> {
-    const { host, port } = testRedis();
-    let watch: CommandWatch | undefined;
-    const pending: string[] = [];
-    const socket = await openMonitor(host, port, (line) => (watch ? watch.record(line) : pending.push(line)));
-    watch = new CommandWatch(socket, await plainClient());
-    for (const line of pending) watch.record(line);
+  /** Watches `nodes`, by default the single server or every master of the cluster. */
+  static async open(nodes?: WatchedNode[]): Promise<CommandWatch> {
+    const watch = new CommandWatch();
+    try {
+      for (const node of nodes ?? (await watchedNodes())) {
+        const socket = await openMonitor(node.host, node.port, (line) => watch.record(node.port, line));
+        const marker = createClient({ url: node.url }) as RedisClientType;
+        marker.on("error", () => undefined);
+        watch.monitored.push({ node, socket, marker });
+        await marker.connect();
+      }
+    } catch (error) {
+      await watch.close();
+      throw error;
+    }
     return watch;
   }
 
-  private record(line: string): void {
+  private record(port: number, line: string): void {
     const marker = [...this.markers.keys()].find((token) => line.includes(token));
     if (marker) return this.markers.get(marker)!();
-    const command = parseMonitorLine(line);
+    const command = parseMonitorLine(line, port);
     if (command) this.seen.push(command);
   }
 
   /** Everything seen so far (the watch's own markers excluded). */
   async commands(): Promise<WatchedCommand[]> {
-    const token = `retry-watch-${randomBytes(6).toString("hex")}`;
-    const seen = new Promise<void>((resolve) => this.markers.set(token, resolve));
-    await this.marker.sendCommand(["ECHO", token]);
-    await seen;
-    this.markers.delete(token);
-    return [...this.seen];
+    await Promise.all(
+      this.monitored.map(async ({ marker }) => {
+        const token = `retry-watch-${randomBytes(6).toString("hex")}`;
+        const seen = new Promise<void>((resolve) => this.markers.set(token, resolve));
+        await marker.sendCommand(["ECHO", token]);
+        await seen;
+        this.markers.delete(token);
+      }),
+    );
+    const order = this.monitored.map(({ node }) => node.port);
+    return this.seen
+      .map((command, index) => ({ command, index }))
+      .sort((a, b) => order.indexOf(a.command.node) - order.indexOf(b.command.node) || a.index - b.index)
+      .map(({ command }) => command);
   }
 
-  /** Client-sent EVALSHA calls of one lua/ script. */
+  /** Client-sent EVALSHA calls of one lua/ script (by its sha on the run's target). */
   async scriptCalls(name: string): Promise<WatchedCommand[]> {
-    const { sha1 } = script(name);
+    const sha1 = scriptSha(name);
     return (await this.commands()).filter((command) => !command.fromScript && command.args[0] === "evalsha" && command.args[1] === sha1);
   }
 
+  /**
+   * What clients sent to each node (by port), each as `<command>` or `evalsha <script name>`
+   * (`evalsha ?` for a sha of no script in `scriptNames`), in the node's order.
+   */
+  async clientCallsByNode(scriptNames: string[]): Promise<Record<number, string[]>> {
+    const byNode: Record<number, string[]> = {};
+    for (const call of await this.clientCalls(scriptNames)) {
+      const [port, ...what] = call.split(" ");
+      (byNode[Number(port)] ??= []).push(what.join(" "));
+    }
+    return byNode;
+  }
+
+  /**
+   * What clients sent, each as `<node port> <command> [<script name>]` (a script by name, so an
+   * EVALSHA of an unknown sha shows as `evalsha ?`): the sequence a test can assert exactly.
+   */
+  async clientCalls(scriptNames: string[]): Promise<string[]> {
+    const names = new Map(scriptNames.map((name) => [scriptSha(name), name]));
+    return (await this.commands())
+      .filter((command) => !command.fromScript)
+      .map((command) => {
+        const [name, ...rest] = command.args;
+        const what = name === "evalsha" ? `evalsha ${names.get(rest[0]) ?? "?"}` : name;
+        return `${command.node} ${what}`;
+      });
+  }
+
   async close(): Promise<void> {
-    this.socket.destroy();
-    await this.marker.quit();
+    for (const { socket, marker } of this.monitored) {
+      socket.destroy();
+      if (marker.isOpen) await marker.quit().catch(() => undefined);
+    }
   }
 }
 
-/** Everything the server ran during `action`. */
+/** Everything the watched nodes (by default all, see CommandWatch.open) ran during `action`. */
 export async function watchDuring(action: () => Promise<unknown>): Promise<WatchedCommand[]> {
   const watch = await CommandWatch.open();
   try {
@@ -115,8 +223,9 @@ export async function watchDuring(action: () => Promise<unknown>): Promise<Watch
 }
 
 /**
- * Sends `body` to `source`, receives it (rc 1) and moves it to `dlq` as the worker would, with the
- * atomic script. Resolves the message id.
+ * Sends `body` to `source`, receives it (rc 1) and moves it to `dlq` as the worker would: with the
+ * atomic script where the two queues share a slot (one server), with the two-step move where they
+ * cannot (a cluster). Resolves the message id.
  */
 export async function deadLetterOne(
   rsmq: RedisSMQ,
@@ -134,8 +243,50 @@ export async function deadLetterOne(
   return received.id;
 }
 
+/**
+ * The calls a test expects, given in the order they are sent, grouped by the node each goes to:
+ * compares with CommandWatch.clientCallsByNode.
+ */
+export function callsByNode(calls: Array<[WatchedNode, string]>): Record<number, string[]> {
+  const byNode: Record<number, string[]> = {};
+  for (const [node, what] of calls) (byNode[node.port] ??= []).push(what);
+  return byNode;
+}
+
+/**
+ * A reader for the "rsmq 0.12.4 sees it as an ordinary message" steps: rsmq 0.12.4 on the single
+ * server. On a cluster, where rsmq 0.12.4 cannot run (nor read cluster connection options), the
+ * rsmq-next instance given does those steps instead. `close` quits only what was opened here.
+ */
+export function oldRsmqOr(ns: string, next: RedisSMQ): { reader: Rsmq; close: () => Promise<unknown> } {
+  if (onCluster()) return { reader: next, close: () => Promise.resolve() };
+  const old = openOldRsmq(ns);
+  return { reader: old, close: () => old.quitAsync() };
+}
+
+/** Skips the calling test on the single-server target, saying why (what only a cluster has). */
+export function clusterOnly(context: Mocha.Context, why: string): void {
+  if (onCluster()) return;
+  if (context.test) context.test.title += ` (cluster only: ${why})`;
+  context.skip();
+}
+
+/**
+ * A queue name, `<prefix>-<n>` for the smallest n, whose slot is served by another master than
+ * `qname`'s (cluster target only). With the default cluster layout a queue's slot depends on its
+ * name alone, so the pick is the same for any namespace.
+ */
+export async function queueOnAnotherMaster(ns: string, qname: string, prefix: string): Promise<string> {
+  const home = await nodeOfQueue(ns, qname);
+  for (let n = 0; n < 1000; n++) {
+    const candidate = `${prefix}-${n}`;
+    if ((await nodeOfQueue(ns, candidate)).port !== home.port) return candidate;
+  }
+  throw new Error(`no queue name ${prefix}-<n> on another master than ${qname}`);
+}
+
 /** Message fields (id, id:rc, id:fr, id:dl) left in a queue's hash. */
 export async function messageFields(client: RedisClientType, ns: string, qname: string): Promise<string[]> {
-  const fields = await client.hKeys(`${ns}:${qname}:Q`);
+  const fields = await client.hKeys(keysOf(ns, qname).hash);
   return fields.filter((field) => /^[a-z0-9]{10}[A-Za-z0-9]{22}/.test(field)).sort();
 }

@@ -1,20 +1,43 @@
 /**
- * One test server for the whole run (mocha root hooks start and stop it), and the helpers every
- * suite needs: a unique namespace per test and a plain client for looking at the data.
+ * The servers for the whole run (mocha root hooks start and stop them), and the helpers every
+ * suite needs: a unique namespace per test, connection options, and a plain client for looking at
+ * the data.
+ *
+ * A run has a target. By default it is one redis-server. With RSMQ_TEST_TARGET=cluster it is a
+ * local Redis Cluster (three masters, one replica each), and the suites that run on both targets
+ * run their same bodies against it: `connectionOptions()` then gives cluster options,
+ * `plainClient()` a cluster client, and the key helpers the cluster key layout. A single server
+ * is started on both targets, for rsmq 0.12.4 (which cannot run on a cluster).
  */
 import { randomBytes } from "crypto";
-import { createClient, type RedisClientType } from "redis";
+import { createClient, createCluster, type RedisClientType, type RedisClusterType } from "redis";
+import { KeyLayout } from "../../lib/keys";
+import { clusterUnavailableReason, startTestCluster, type TestCluster } from "./cluster";
 import { startTestRedis, type TestRedis } from "./redis-server";
 
 let server: TestRedis | undefined;
+let cluster: TestCluster | undefined;
+
+/** Whether this run targets a Redis Cluster (RSMQ_TEST_TARGET=cluster). */
+export function onCluster(): boolean {
+  return process.env.RSMQ_TEST_TARGET === "cluster";
+}
 
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context): Promise<void> {
     this.timeout(120_000);
+    if (onCluster()) {
+      const reason = clusterUnavailableReason();
+      if (reason) {
+        console.log(`\n  Skipping every Redis Cluster test: ${reason}\n`);
+        this.skip();
+      }
+      cluster = await startTestCluster();
+    }
     server = await startTestRedis();
   },
   async afterAll(): Promise<void> {
-    await server?.close();
+    await Promise.all([server?.close(), cluster?.close()]);
   },
 };
 
@@ -23,21 +46,60 @@ export function testRedis(): TestRedis {
   return server;
 }
 
+/** The run's cluster; throws on the single-server target. */
+export function testCluster(): TestCluster {
+  if (!cluster) throw new Error("no test cluster: this run targets one redis-server (RSMQ_TEST_TARGET=cluster starts one)");
+  return cluster;
+}
+
+/** Skips the calling test or suite on the cluster target, saying why (rsmq 0.12.4, a server restart, ...). */
+export function singleServerOnly(context: Mocha.Context, why: string): void {
+  if (!onCluster()) return;
+  if (context.test) context.test.title += ` (single server only: ${why})`;
+  context.skip();
+}
+
 /** A namespace no other test uses, so tests never see each other's keys. */
 export function uniqueNs(prefix = "t"): string {
   return `${prefix}${randomBytes(4).toString("hex")}`;
 }
 
-/** Options for RedisSMQ (either library) pointing at the test server. */
+/** Options for RedisSMQ pointing at the run's target: the single server, or the cluster. */
 export function connectionOptions(ns: string): { host: string; port: number; ns: string } {
+  if (onCluster()) return { cluster: { rootNodes: testCluster().rootNodes() }, ns } as unknown as { host: string; port: number; ns: string };
+  return singleServerOptions(ns);
+}
+
+/** Options for the single server, whatever the target: for rsmq 0.12.4, and single-server-only tests. */
+export function singleServerOptions(ns: string): { host: string; port: number; ns: string } {
   const { host, port } = testRedis();
   return { host, port, ns };
 }
 
-/** A connected node-redis v4 client on the test server; close it with `quit()`. */
+/**
+ * A connected plain client on the run's target; close it with `quit()`. On the cluster target it
+ * is a node-redis cluster client, typed as a single client: every one-key command works the same;
+ * for what needs a node (KEYS, TIME, PUBSUB), use the helpers in inspect.ts.
+ */
 export async function plainClient(): Promise<RedisClientType> {
+  if (onCluster()) {
+    const client = createCluster({ rootNodes: testCluster().rootNodes() }) as unknown as RedisClusterType;
+    client.on("error", () => undefined);
+    await client.connect();
+    return client as unknown as RedisClientType;
+  }
+  return singleServerClient();
+}
+
+/** A connected client on the single server, whatever the target. */
+export async function singleServerClient(): Promise<RedisClientType> {
   const client = createClient({ url: testRedis().url }) as RedisClientType;
   client.on("error", () => undefined);
   await client.connect();
   return client;
+}
+
+/** Where a queue's data lives on the run's target (`<ns>:{q}` in a cluster, `<ns>:q` otherwise). */
+export function keysOf(ns: string, qname: string): { messages: string; hash: string; realtimeChannel: string; registry: string } {
+  return KeyLayout.for(ns, onCluster()).queue(qname);
 }

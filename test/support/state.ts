@@ -3,21 +3,18 @@
  * between two runs (random ids, clock readings) replaced by stable tokens: message ids become
  * `msg1`, `msg2`, ... in id (send time) order, epoch seconds and milliseconds become `<time>`, and a
  * sorted-set score becomes whole seconds from now, so delays and visibility timeouts still compare.
+ * Keys are named as rsmq 0.12.4 names them on either target (see inspect.ts's logicalKey).
  */
 import type { RedisClientType } from "redis";
+import { allKeys, logicalKey, serverNowMs } from "./inspect";
 
 const MESSAGE_ID = /^[a-z0-9]{10}[A-Za-z0-9]{22}$/;
 const TIME_FIELDS = new Set(["created", "modified"]);
 
 export type Snapshot = Record<string, unknown>;
 
-async function serverNowMs(client: RedisClientType): Promise<number> {
-  const [seconds, micros] = (await client.sendCommand(["TIME"])) as [string, string];
-  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-}
-
 export async function snapshot(client: RedisClientType, ns: string): Promise<Snapshot> {
-  const keys = (await client.keys(`${ns}:*`)).sort();
+  const keys = (await allKeys(client, `${ns}:*`)).sort((x, y) => (logicalKey(ns, x) < logicalKey(ns, y) ? -1 : 1));
   const nowMs = await serverNowMs(client);
   const ids = new Set<string>();
   const raw: Record<string, { type: string; value: unknown }> = {};
@@ -29,7 +26,7 @@ export async function snapshot(client: RedisClientType, ns: string): Promise<Sna
     else if (type === "set") value = (await client.sMembers(key)).sort();
     else if (type === "string") value = await client.get(key);
     else value = `<${type}>`;
-    raw[key] = { type, value };
+    raw[logicalKey(ns, key)] = { type, value };
     if (type === "zset") for (const { value: member } of value as Array<{ value: string }>) ids.add(member);
     if (type === "hash") for (const field of Object.keys(value as object)) if (MESSAGE_ID.test(field)) ids.add(field);
   }

@@ -2,11 +2,15 @@
  * What reaches the server, read from the server itself: MONITOR lists every command with its
  * origin (a client address, or `lua` for calls made inside a script), and INFO commandstats
  * counts calls per command. Both are exact.
+ *
+ * On the cluster target both read every master of the cluster (where clients send commands and
+ * scripts run), so "one EVALSHA" or "nothing sent" holds for the cluster as a whole. Pass
+ * `{ server: "single" }` to read the single server instead, whatever the target (rsmq 0.12.4).
  */
 import { randomBytes } from "crypto";
-import type { RedisClientType } from "redis";
+import { createClient, type RedisClientType } from "redis";
 import { openMonitor } from "./monitor-socket";
-import { plainClient, testRedis } from "./server";
+import { onCluster, testCluster, testRedis } from "./server";
 
 export interface MonitoredCommand {
   /** Lower-case command name. */
@@ -15,30 +19,73 @@ export interface MonitoredCommand {
   fromScript: boolean;
 }
 
-/** The commands the server executed while `action` ran, the monitor's own marker excluded. */
-export async function monitor(action: () => Promise<unknown>): Promise<MonitoredCommand[]> {
-  const seen: MonitoredCommand[] = [];
-  const token = `wire-marker-${randomBytes(6).toString("hex")}`;
-  let markerSeen: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => (markerSeen = resolve));
+export interface WireOptions {
+  /** "target" (default): the run's target, every master of a cluster; "single": the single server. */
+  server?: "target" | "single";
+}
+
+/** The servers to read: the single server, or every live master of the cluster. */
+async function serversToRead(options: WireOptions): Promise<Array<{ host: string; port: number }>> {
+  if (onCluster() && options.server !== "single") {
+    return (await testCluster().masters()).map(({ host, port }) => ({ host, port }));
+  }
   const { host, port } = testRedis();
-  const watcher = await openMonitor(host, port, (line) => {
-    if (line.includes(token)) {
-      markerSeen();
-      return;
-    }
-    const match = /^\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
-    if (match) seen.push({ name: match[2].toLowerCase(), fromScript: match[1] === "lua" });
-  });
-  const marker = await plainClient();
+  return [{ host, port }];
+}
+
+/** A plain client on one server (one node of a cluster), connected. */
+async function nodeClient({ host, port }: { host: string; port: number }): Promise<RedisClientType> {
+  const client = createClient({ url: `redis://${host}:${port}` }) as RedisClientType;
+  client.on("error", () => undefined);
+  await client.connect();
+  return client;
+}
+
+/**
+ * The commands the server(s) executed while `action` ran, the monitor's own markers excluded. On
+ * a cluster, the commands of all masters merged in the order of their MONITOR timestamps (all
+ * nodes run on this machine, so they share one clock).
+ */
+export async function monitor(action: () => Promise<unknown>, options: WireOptions = {}): Promise<MonitoredCommand[]> {
+  const servers = await serversToRead(options);
+  const token = `wire-marker-${randomBytes(6).toString("hex")}`;
+  // The marker connections are made before MONITOR starts, so their handshake is not seen.
+  const markers = await Promise.all(servers.map(nodeClient));
+  const perServer = servers.map(() => [] as Array<MonitoredCommand & { at: number }>);
+  const watchers: Array<{ destroy(): void }> = [];
   try {
+    const opened = await Promise.all(
+      servers.map(async (server, index) => {
+        let markerSeen: () => void = () => undefined;
+        const done = new Promise<void>((resolve) => (markerSeen = resolve));
+        watchers.push(
+          await openMonitor(server.host, server.port, (line) => {
+            if (line.includes(token)) {
+              markerSeen();
+              return;
+            }
+            const match = /^(\d+)\.(\d+) \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
+            if (match) {
+              const at = Number(match[1]) * 1e6 + Number(match[2]);
+              perServer[index].push({ name: match[4].toLowerCase(), fromScript: match[3] === "lua", at });
+            }
+          }),
+        );
+        return { done };
+      }),
+    );
     await action();
-    await marker.sendCommand(["ECHO", token]);
-    await done;
-    return seen;
+    // Each server runs its marker after everything the action sent it.
+    await Promise.all(markers.map((marker) => marker.sendCommand(["ECHO", token])));
+    await Promise.all(opened.map(({ done }) => done));
+    // A stable sort: one server's commands keep their order.
+    return perServer
+      .flat()
+      .sort((a, b) => a.at - b.at)
+      .map(({ name, fromScript }) => ({ name, fromScript }));
   } finally {
-    watcher.destroy();
-    await marker.quit();
+    for (const watcher of watchers) watcher.destroy();
+    await Promise.all(markers.map((marker) => marker.quit()));
   }
 }
 
@@ -55,17 +102,20 @@ export async function commandStats(client: RedisClientType): Promise<Record<stri
   return stats;
 }
 
-/** Calls per command made while `action` ran, from INFO commandstats (the probe's own calls removed). */
-export async function commandStatsDuring(action: () => Promise<unknown>): Promise<Record<string, number>> {
-  const probe = await plainClient();
+/** Calls per command made while `action` ran, from INFO commandstats (the probe's own calls removed); summed over every master of a cluster. */
+export async function commandStatsDuring(action: () => Promise<unknown>, options: WireOptions = {}): Promise<Record<string, number>> {
+  const probes = await Promise.all((await serversToRead(options)).map(nodeClient));
   try {
-    await probe.sendCommand(["CONFIG", "RESETSTAT"]);
+    await Promise.all(probes.map((probe) => probe.sendCommand(["CONFIG", "RESETSTAT"])));
     await action();
-    const stats = await commandStats(probe);
+    const stats: Record<string, number> = {};
+    for (const probe of probes) {
+      for (const [command, calls] of Object.entries(await commandStats(probe))) stats[command] = (stats[command] ?? 0) + calls;
+    }
     delete stats.info;
     delete stats["config|resetstat"];
     return stats;
   } finally {
-    await probe.quit();
+    await Promise.all(probes.map((probe) => probe.quit()));
   }
 }

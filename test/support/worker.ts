@@ -1,16 +1,18 @@
 /**
  * Helpers for the Worker suites: wait on a condition instead of a clock, record what a worker
- * emits, and count the receive scripts one queue gets, exactly, from the server's MONITOR stream
- * (so a count never includes other namespaces or other commands).
+ * emits, and count the receive scripts one queue gets, exactly, from the MONITOR stream of the
+ * server that holds the queue (so a count never includes other namespaces or other commands).
+ * Every helper follows the run's target: the single server, or the cluster master that owns the
+ * queue's slot.
  */
 import { spawn } from "child_process";
 import { randomBytes } from "crypto";
 import { connect, type Socket } from "net";
 import { join } from "path";
-import type { RedisClientType } from "redis";
+import { createClient, type RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { script } from "../../lib/scripts/script-files";
-import { plainClient, testRedis } from "./server";
+import { connectionOptions, keysOf, onCluster, testCluster, testRedis } from "./server";
 
 type Worker = RedisSMQ.Worker;
 
@@ -75,8 +77,24 @@ export class WorkerLog {
 }
 
 /**
+ * The server that holds a queue's keys: the single server, or on the cluster target the master
+ * that owns the queue's slot (where its scripts run).
+ */
+export async function queueServer(ns: string, qname: string): Promise<{ host: string; port: number }> {
+  if (!onCluster()) {
+    const { host, port } = testRedis();
+    return { host, port };
+  }
+  const cluster = testCluster();
+  const { host, port } = await cluster.masterOfSlot(cluster.slotOf(keysOf(ns, qname).messages));
+  return { host, port };
+}
+
+/**
  * Counts the receive scripts (EVALSHA or EVAL of lua/receiveMessage-2.lua) run against one queue,
- * read from MONITOR. `count()` first makes sure the monitor has seen everything sent so far.
+ * read from MONITOR on the server that holds the queue. On a cluster the script is sent with its
+ * Redis 7 shebang, so it is named by the flagged text's SHA1. `count()` first makes sure the
+ * monitor has seen everything sent so far.
  */
 export class ReceiveCounter {
   private seen = 0;
@@ -89,11 +107,14 @@ export class ReceiveCounter {
   ) {}
 
   static async open(ns: string, qname: string): Promise<ReceiveCounter> {
-    const { host, port } = testRedis();
-    const receive = script("receiveMessage");
-    const key = `"${ns}:${qname}"`;
+    const { host, port } = await queueServer(ns, qname);
+    const receive = onCluster() ? script("receiveMessage").flagged : script("receiveMessage");
+    const key = `"${keysOf(ns, qname).messages}"`;
+    // The marker runs on the monitored server itself (a cluster client would send ECHO anywhere).
+    const marker = createClient({ url: `redis://${host}:${port}` }) as RedisClientType;
+    marker.on("error", () => undefined);
+    await marker.connect();
     const socket = connect(port, host);
-    const marker = await plainClient();
     const counter = new ReceiveCounter(socket, marker);
     await new Promise<void>((resolve, reject) => {
       let acknowledged = false;
@@ -144,17 +165,29 @@ export class ReceiveCounter {
 
 /**
  * Sends one message from a separate Node process (so this process's in-process wakes cannot carry
- * it: only the realtime publish can). Resolves with the message id.
+ * it: only the realtime publish can), connected to the run's target (the cluster's root nodes on
+ * the cluster target). Resolves with the message id.
  */
-export function sendFromChildProcess(ns: string, qname: string, message: string): Promise<string> {
-  const { host, port } = testRedis();
+export async function sendFromChildProcess(ns: string, qname: string, message: string): Promise<string> {
+  const [id] = await sendFromChild(connectionOptions(ns), [qname], message);
+  return id;
+}
+
+/**
+ * Sends one message to each queue, with `realtime` on, from a separate Node process connected with
+ * `options` (RedisSMQ constructor options, ns included). Resolves the ids.
+ */
+export function sendFromChild(options: object, qnames: string[], message: string): Promise<string[]> {
   const entry = join(__dirname, "..", "..", "lib", "index.js");
   const program = `
     const RedisSMQ = require(${JSON.stringify(entry)});
-    const rsmq = new RedisSMQ({ host: ${JSON.stringify(host)}, port: ${port}, ns: ${JSON.stringify(ns)}, realtime: true });
-    rsmq.sendMessageAsync({ qname: ${JSON.stringify(qname)}, message: ${JSON.stringify(message)} })
-      .then((id) => { process.stdout.write(id); return rsmq.quitAsync(); })
-      .catch((error) => { console.error(error); process.exit(1); });
+    const rsmq = new RedisSMQ(${JSON.stringify({ ...options, realtime: true })});
+    (async () => {
+      const ids = [];
+      for (const qname of ${JSON.stringify(qnames)}) ids.push(await rsmq.sendMessageAsync({ qname, message: ${JSON.stringify(message)} }));
+      process.stdout.write(JSON.stringify(ids));
+      await rsmq.quitAsync();
+    })().catch((error) => { console.error(error); process.exit(1); });
   `;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["-e", program], { stdio: ["ignore", "pipe", "pipe"] });
@@ -163,15 +196,38 @@ export function sendFromChildProcess(ns: string, qname: string, message: string)
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`child sender exited with ${code}: ${err}`))));
+    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(`child sender exited with ${code}: ${err}`))));
   });
 }
 
-/** Subscribers on a channel, as the server counts them. */
-export async function subscribersOf(client: RedisClientType, channel: string): Promise<number> {
-  const reply = (await client.sendCommand(["PUBSUB", "NUMSUB", channel])) as [string, number];
-  return Number(reply[1]);
+/**
+ * Runs one command on every server of the run's target, for what each server keeps to itself (ACL
+ * users): the single server, or every live node of the cluster, replicas included.
+ */
+export async function onEveryServer(args: string[]): Promise<void> {
+  const urls = onCluster() ? testCluster().rootNodes().map((node) => node.url) : [testRedis().url];
+  await Promise.all(
+    urls.map(async (url) => {
+      const client = createClient({ url });
+      client.on("error", () => undefined);
+      await client.connect();
+      try {
+        await client.sendCommand(args);
+      } finally {
+        await client.quit();
+      }
+    }),
+  );
 }
+
+/** connectionOptions(ns) logged in as `username`, with the credentials at the top level, on either target. */
+export function connectionOptionsAs(ns: string, username: string, password: string): ReturnType<typeof connectionOptions> {
+  // Top-level credentials, as rsmq users pass them: on a cluster they reach every node's connection.
+  return { ...connectionOptions(ns), username, password } as ReturnType<typeof connectionOptions>;
+}
+
+/** Subscribers on a channel, as the server counts them. */
+export { subscribersOf } from "./inspect";
 
 /**
  * Workers and connections a test opened, closed in afterEach whatever happened: workers are

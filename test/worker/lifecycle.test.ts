@@ -6,7 +6,7 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, plainClient, uniqueNs } from "../support/server";
+import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { Cleanup, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
@@ -189,7 +189,7 @@ describe("Worker: lifecycle", () => {
       const client = await plainClient();
       cleanup.add(() => client.quit());
       await waitFor(
-        async () => log.asleep && worker.counters.receives >= 2 && (await subscribersOf(client, `${ns}:rt:q`)) === 1,
+        async () => log.asleep && worker.counters.receives >= 2 && (await subscribersOf(client, keysOf(ns, "q").realtimeChannel)) === 1,
         "asleep and subscribed",
       );
 
@@ -204,7 +204,7 @@ describe("Worker: lifecycle", () => {
       expect(log.count("stopped")).to.equal(1);
 
       // Its wakes are gone: no subscription, and a send in this process makes it do nothing.
-      expect(await subscribersOf(client, `${ns}:rt:q`)).to.equal(0);
+      expect(await subscribersOf(client, keysOf(ns, "q").realtimeChannel)).to.equal(0);
       const receives = worker.counters.receives;
       await sender.sendMessageAsync({ qname: "q", message: "after stop" });
       await delay(200);

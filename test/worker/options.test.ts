@@ -6,7 +6,7 @@ import { expect } from "chai";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
 import { resolveWorkerOptions, type WorkerOptions } from "../../lib/worker/worker-options";
-import { connectionOptions, uniqueNs } from "../support/server";
+import { connectionOptions, singleServerOptions, uniqueNs } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";
 
 const { Worker } = RedisSMQ;
@@ -151,7 +151,7 @@ describe("Worker options", () => {
     });
 
     it("rejects a first argument that is not an rsmq-next RedisSMQ (rsmq 0.12.4 included)", async () => {
-      const old = new OldRSMQ(connectionOptions(uniqueNs()));
+      const old = new OldRSMQ(singleServerOptions(uniqueNs())); // rsmq 0.12.4 knows only one server
       try {
         await old.listQueuesAsync(); // connected and its scripts loaded, so it quits cleanly
         for (const value of [undefined, null, {}, RedisSMQ, old]) {

@@ -7,10 +7,12 @@
 import { expect } from "chai";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, plainClient, testRedis, uniqueNs } from "../support/server";
+import { connectionOptions, keysOf, plainClient, singleServerOnly, singleServerOptions, testRedis, uniqueNs } from "../support/server";
 import { Cleanup, WorkerLog, delay, subscribersOf, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
+/** Why the restart tests skip the cluster target: they stop and start the single server's process. */
+const RESTARTS = "restarts the single redis-server";
 
 /** The sleeps from the first `error` event up to the next receive that worked. */
 function backOffSleeps(log: WorkerLog): number[] {
@@ -72,6 +74,7 @@ describe("Worker: errors and outages", () => {
     });
 
     it("emits `error`, keeps running, and handles every message sent after recovery (realtime wakes too)", async function () {
+      singleServerOnly(this, RESTARTS);
       this.timeout(30_000);
       const sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
       sender.on("error", () => undefined);
@@ -107,8 +110,8 @@ describe("Worker: errors and outages", () => {
       // The realtime subscription came back with the connection: rsmq 0.12.4 wakes the sleeper.
       const client = await plainClient();
       cleanup.add(() => client.quit());
-      await waitFor(async () => (await subscribersOf(client, `${ns}:rt:rt`)) === 1, "the resubscription", 10_000);
-      const old = new OldRSMQ({ ...connectionOptions(ns), realtime: true });
+      await waitFor(async () => (await subscribersOf(client, keysOf(ns, "rt").realtimeChannel)) === 1, "the resubscription", 10_000);
+      const old = new OldRSMQ({ ...singleServerOptions(ns), realtime: true });
       cleanup.add(() => new Promise((resolve) => old.quit(resolve)));
       await old.sendMessageAsync({ qname: "rt", message: "realtime after restart" });
       await waitFor(() => calls.get("realtime after restart") === 1, "the realtime message", 5000);
@@ -117,6 +120,7 @@ describe("Worker: errors and outages", () => {
     });
 
     it("backs off on the ladder during the outage when the offline queue is off", async function () {
+      singleServerOnly(this, RESTARTS);
       this.timeout(30_000);
       const direct = cleanup.rsmq(new RedisSMQ({ ...connectionOptions(ns), disableOfflineQueue: true }));
       direct.on("error", () => undefined);
@@ -149,6 +153,7 @@ describe("Worker: errors and outages", () => {
     });
 
     it("stop() resolves promptly while Redis is down", async function () {
+      singleServerOnly(this, RESTARTS);
       this.timeout(30_000);
       await rsmq.createQueueAsync({ qname: "q" });
       const worker = cleanup.worker(new Worker(rsmq, { qname: "q", maxIdleSleepMs: 100, handler: () => undefined }));

@@ -7,8 +7,8 @@
 import { expect } from "chai";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, plainClient, uniqueNs } from "../support/server";
-import { Cleanup, WorkerLog, delay, sendFromChildProcess, subscribersOf, waitFor } from "../support/worker";
+import { connectionOptions, keysOf, plainClient, singleServerOnly, singleServerOptions, uniqueNs } from "../support/server";
+import { Cleanup, WorkerLog, connectionOptionsAs, delay, onEveryServer, sendFromChildProcess, subscribersOf, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
 type Worker = RedisSMQ.Worker;
@@ -50,7 +50,7 @@ describe("Worker: wakes", () => {
     if (realtimeWakes) {
       const client = await plainClient();
       try {
-        await waitFor(async () => (await subscribersOf(client, `${ns}:rt:q`)) === 1, "the realtime subscription");
+        await waitFor(async () => (await subscribersOf(client, keysOf(ns, "q").realtimeChannel)) === 1, "the realtime subscription");
       } finally {
         await client.quit();
       }
@@ -122,15 +122,17 @@ describe("Worker: wakes", () => {
     expect(worker.counters.receives).to.equal(1);
   });
 
-  it("wakes for a send by an rsmq 0.12.4 client with realtime", async () => {
+  it("wakes for a send by an rsmq 0.12.4 client with realtime", async function () {
+    singleServerOnly(this, "rsmq 0.12.4 cannot use a cluster");
     const { worker, log } = await sleepingWorker();
-    const old = new OldRSMQ({ ...connectionOptions(ns), realtime: true });
+    const old = new OldRSMQ({ ...singleServerOptions(ns), realtime: true });
     cleanup.add(() => new Promise((resolve) => old.quit(resolve)));
     await old.sendMessageAsync({ qname: "q", message: "from rsmq 0.12.4" });
     await expectHandledSoon(["from rsmq 0.12.4"], worker, log);
   });
 
-  it("shares one subscriber connection per RedisSMQ instance between its workers, closed by quit", async () => {
+  it("shares one subscriber connection per RedisSMQ instance between its workers, closed by quit", async function () {
+    singleServerOnly(this, "counts connections with CLIENT LIST on one server");
     const name = `sub-${ns}`;
     const named = new RedisSMQ({ ...connectionOptions(ns), name });
     let quit = false;
@@ -165,17 +167,20 @@ describe("Worker: wakes", () => {
     await waitFor(async () => (await subscriptions()).length === 0, "both connections closed");
   });
 
-  it("reports a refused SUBSCRIBE as `error`, and a later worker on that channel subscribes again", async () => {
-    // A user allowed every command and key but no channel: SUBSCRIBE answers NOPERM.
+  it("reports a refused SUBSCRIBE as `error`, and a later worker on that channel subscribes again", async function () {
+    // A user allowed every command and key but no channel: SUBSCRIBE (SSUBSCRIBE on a cluster)
+    // answers NOPERM. ACL users live on each server: on a cluster, on every node.
     const user = `worker-${ns}`;
     const admin = await plainClient();
+    await onEveryServer(["ACL", "SETUSER", user, "on", ">secret", "~*", "&*", "+@all", "resetchannels"]);
+    const limited = new RedisSMQ(connectionOptionsAs(ns, user, "secret"));
+    limited.on("error", () => undefined);
+    // The instance quits before its user goes (DELUSER drops the user's connections).
     cleanup.add(async () => {
-      await admin.sendCommand(["ACL", "DELUSER", user]);
+      await limited.quitAsync();
+      await onEveryServer(["ACL", "DELUSER", user]);
       await admin.quit();
     });
-    await admin.sendCommand(["ACL", "SETUSER", user, "on", ">secret", "~*", "&*", "+@all", "resetchannels"]);
-    const limited = cleanup.rsmq(new RedisSMQ({ ...connectionOptions(ns), username: user, password: "secret" }));
-    limited.on("error", () => undefined);
 
     const first = cleanup.worker(new Worker(limited, { qname: "q", maxIdleSleepMs: CAP, handler: () => undefined }));
     const errors: Error[] = [];
@@ -186,11 +191,11 @@ describe("Worker: wakes", () => {
     await first.stop();
 
     // Channels allowed now: a new worker on the same instance and queue must get its wakes.
-    await admin.sendCommand(["ACL", "SETUSER", user, "allchannels"]);
+    await onEveryServer(["ACL", "SETUSER", user, "allchannels"]);
     const second = cleanup.worker(new Worker(limited, { qname: "q", maxIdleSleepMs: CAP, handler: () => undefined }));
     second.on("error", (error) => errors.push(error));
     second.start();
-    await waitFor(async () => (await subscribersOf(admin, `${ns}:rt:q`)) === 1, "the second worker's subscription", 5000);
+    await waitFor(async () => (await subscribersOf(admin, keysOf(ns, "q").realtimeChannel)) === 1, "the second worker's subscription", 5000);
   });
 
   it("coalesces a burst of wakes: far fewer receives than sends", async () => {

@@ -1,0 +1,32 @@
+--[[
+  The first half of a redrive when the dead-letter queue and the target cannot share a script
+  (different Redis Cluster slots): writes the messages into the target as new messages, visible
+  now, with receive count and first-receive time reset. The caller deletes them from the
+  dead-letter queue afterwards, so a crash in between leaves them in both, never in neither.
+  Writing the same id twice overwrites, so repeating this step is harmless.
+
+  KEYS[1] target sorted set  <ns>:<target>
+  KEYS[2] target hash        <ns>:<target>:Q
+  ARGV    message id, body, message id, body, ...
+
+  Returns how many were written, or -1 when the target queue does not exist (nothing is written then).
+]]
+local rcall = redis.call
+local targetSet, targetHash = KEYS[1], KEYS[2]
+
+if rcall("HEXISTS", targetHash, "vt") == 0 then
+  return -1
+end
+local time = rcall("TIME")
+local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+local written = 0
+for i = 1, #ARGV, 2 do
+  local id, body = ARGV[i], ARGV[i + 1]
+  if rcall("ZADD", targetSet, now, id) == 1 then
+    rcall("HINCRBY", targetHash, "totalsent", 1)
+  end
+  rcall("HSET", targetHash, id, body)
+  rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl")
+  written = written + 1
+end
+return written
