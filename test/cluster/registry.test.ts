@@ -149,6 +149,23 @@ describe("cluster: queue registry", function () {
     expect(await rejectionOf(rsmq.sendMessageAsync({ qname: "q", message: "x" }))).to.include({ name: "queueNotFound" });
   });
 
+  it("a createQueue racing a deleteQueue of the same name never leaves a queue that is not listed", async () => {
+    // The delete's script may find nothing (the create has listed the name but not written the
+    // queue yet): it must then leave the name alone, or the create's queue would end up unlisted.
+    const other = new RedisSMQ(connectionOptions(ns));
+    try {
+      const names = Array.from({ length: 20 }, (_, i) => `race${i}`);
+      await Promise.all(names.map((qname) => Promise.allSettled([rsmq.createQueueAsync({ qname }), other.deleteQueueAsync({ qname })])));
+      const listed = new Set(await rsmq.listQueuesAsync());
+      for (const qname of names) {
+        const exists = (await client.exists(keysOf(ns, qname).hash)) === 1;
+        if (exists) expect(listed.has(qname), `${qname} exists but is not listed`).to.equal(true);
+      }
+    } finally {
+      await other.quitAsync();
+    }
+  });
+
   it("createQueue on an existing queue rejects queueExists, and lists its name again", async () => {
     await rsmq.createQueueAsync({ qname: "q", vt: 12 });
     await rsmq.sendMessageAsync({ qname: "q", message: "kept" });
