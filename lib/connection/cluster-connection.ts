@@ -149,6 +149,7 @@ export class ClusterConnection implements CommandSender {
     for (;;) {
       // A client passed in open is the caller's to connect; one passed in closed is connected here.
       if (client.isOpen) break;
+      if (this.closed) throw new Error("rsmq-next: the connection was closed before it opened");
       try {
         await client.connect();
         break;
@@ -157,6 +158,11 @@ export class ClusterConnection implements CommandSender {
         this.events.error(error as Error);
         await pause(500);
       }
+    }
+    if (this.closed) {
+      // quitAsync() ran while the topology was being read: it found nothing open to close.
+      await closeCluster(client);
+      throw new Error("rsmq-next: the connection was closed before it opened");
     }
     this.isConnected = true;
     process.nextTick(() => this.events.connect());

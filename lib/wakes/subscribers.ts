@@ -158,6 +158,7 @@ export class ClusterSubscriber implements Subscriber {
   }
 
   private clientFor(node: string): Promise<RedisClientType> {
+    if (this.closed) return Promise.reject(new Error("rsmq-next: the subscriber is closed"));
     let client = this.clients.get(node);
     if (!client) {
       client = this.open(node);
@@ -205,6 +206,11 @@ export class ClusterSubscriber implements Subscriber {
     });
     client.on("end", gone);
     await client.connect();
+    if (this.closed) {
+      // close() ran while this connected: it is no longer anyone's to close.
+      await client.disconnect().catch(() => undefined);
+      throw new Error("rsmq-next: the subscriber is closed");
+    }
     connected = true;
     this.live.set(node, client);
     return client;
