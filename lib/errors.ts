@@ -12,7 +12,9 @@ export type RsmqErrorName =
   | "messageNotString"
   | "messageTooLong"
   | "queueNotFound"
-  | "queueExists";
+  | "queueExists"
+  // rsmq-next's own: `waitForReplicas` was not met in time.
+  | "replicationTimeout";
 
 /** Builds an Error whose `name` is one of rsmq's error names. */
 export function rsmqError(name: RsmqErrorName, message: string): Error {

@@ -31,6 +31,7 @@ import { sendMessage } from "./commands/send-message";
 import { setQueueAttributes } from "./commands/set-queue-attributes";
 import { KeyLayout } from "./keys";
 import { script } from "./scripts/script-files";
+import { awaitReplicas, replicaAcksOf, type ReplicaAcks } from "./scripts/replica-acks";
 import { ScriptRunner } from "./scripts/script-runner";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
@@ -125,6 +126,8 @@ export class RedisSMQ extends EventEmitter {
   readonly realtime: boolean;
   private readonly ns: string;
   private readonly layout: KeyLayout;
+  /** `waitForReplicas`: how many replicas must confirm each write, and how long to wait. */
+  private readonly replicaAcks: ReplicaAcks | undefined;
   private readonly connection: QueueConnection;
   private readonly scripts: ScriptRunner;
   private subscriber: RealtimeWakes | undefined;
@@ -140,8 +143,9 @@ export class RedisSMQ extends EventEmitter {
     this.ns = settings.ns === undefined || settings.ns === null ? "rsmq" : String(settings.ns);
     this.redisns = `${this.ns}:`;
     this.realtime = Boolean(settings.realtime);
-    // Before connecting: a namespace the key layout rejects must not leave a connection open.
+    // Before connecting: options this rejects must not leave a connection open.
     this.layout = KeyLayout.for(this.ns, wantsCluster(settings));
+    this.replicaAcks = replicaAcksOf(settings);
     this.connection = openConnection(settings, {
       connect: () => this.emit("connect"),
       disconnect: () => this.emit("disconnect"),
@@ -218,10 +222,18 @@ export class RedisSMQ extends EventEmitter {
   }
 
   private async runBuilt<T>(command: Command<T>): Promise<T> {
-    if (command.before) await this.connection.sendCommand(command.before.args, command.before.key);
-    const reply = await this.scripts.run(script(command.script), command.keys, command.args);
-    if (command.after?.onlyIf(reply)) await this.connection.sendCommand(command.after.args, command.after.key);
+    if (command.before) await this.write(command.before.args, command.before.key);
+    const body = script(command.script);
+    const reply = await this.scripts.run(body, command.keys, command.args);
+    if (this.replicaAcks && !body.readOnly) await awaitReplicas(this.connection, command.keys[0], this.replicaAcks);
+    if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
     return command.parse(reply);
+  }
+
+  /** A plain write (the registry's SADD or SREM), acknowledged by replicas when asked to. */
+  private async write(args: string[], key: string): Promise<void> {
+    await this.connection.sendCommand(args, key);
+    if (this.replicaAcks) await awaitReplicas(this.connection, key, this.replicaAcks);
   }
 
   // Promise API. Arrow properties keep every method bound, as rsmq's are.

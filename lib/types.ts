@@ -51,6 +51,16 @@ export interface ConstructorOptions {
    */
   clusterRetryMs?: number;
   /**
+   * After every write, wait until this many replicas confirm it (Redis WAIT on the same
+   * connection), so an acknowledged call survives a failover. Each write then takes one more round
+   * trip, and the connection waits for the replicas meanwhile. A call whose write is not confirmed
+   * in `waitForReplicasMs` rejects with `replicationTimeout` (the write stands on the master).
+   * @default 0 (off)
+   */
+  waitForReplicas?: number;
+  /** How long each WAIT of `waitForReplicas` may take. @default 1000 */
+  waitForReplicasMs?: number;
+  /**
    * Connection options: node-redis v4 options (`socket`, `database`, `disableOfflineQueue`, ...)
    * or the v3-style keys rsmq users already have (`host`, `port`, `db`, `password`, `tls`, ...).
    * Top-level keys win over these. rsmq 0.12.4 ignored this object; it is honoured here.

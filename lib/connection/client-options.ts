@@ -6,7 +6,7 @@
 import type { RedisClientOptions, RedisClusterOptions } from "redis";
 
 /** Keys that belong to the queue, not to the connection. */
-const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options", "cluster", "clusterRetryMs"]);
+const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options", "cluster", "clusterRetryMs", "waitForReplicas", "waitForReplicasMs"]);
 
 /** node-redis v4 options passed through unchanged. */
 const V4_KEYS = new Set([

@@ -113,7 +113,7 @@ export class ClusterConnection implements CommandSender {
     return this.ready;
   }
 
-  async sendCommand(args: string[], firstKey?: string): Promise<unknown> {
+  async sendCommand(args: string[], firstKey?: string, options: { sameConnection?: boolean } = {}): Promise<unknown> {
     const deadline = Date.now() + this.retryMs;
     for (let attempt = 0; ; attempt++) {
       await this.ready;
@@ -121,7 +121,7 @@ export class ClusterConnection implements CommandSender {
       try {
         return await client.sendCommand(firstKey, false, args);
       } catch (error) {
-        if (this.closed || !isTransient(error) || Date.now() >= deadline) throw error;
+        if (options.sameConnection || this.closed || !isTransient(error) || Date.now() >= deadline) throw error;
         if (staleTopology(error)) await this.refresh(client);
         await pause(Math.min(25 * 2 ** attempt, 500, Math.max(0, deadline - Date.now())));
       }

@@ -25,6 +25,8 @@ export class Connection implements CommandSender {
   /** Where commands go: the client, or its `.v4` face in legacyMode. */
   private readonly commands: RedisClientType;
   private ready = false;
+  /** Whether the connection has been up at least once. */
+  private everReady = false;
   private readonly detach: () => void;
 
   constructor(options: Record<string, unknown>, private readonly events: ConnectionEvents) {
@@ -48,6 +50,7 @@ export class Connection implements CommandSender {
     this.detach = this.listen();
     if (this.client.isReady) {
       this.ready = true;
+      this.everReady = true;
       // Emitted on the next tick so listeners added right after construction hear it.
       process.nextTick(() => this.events.connect());
     } else if (!this.client.isOpen) {
@@ -61,7 +64,12 @@ export class Connection implements CommandSender {
     return this.ready;
   }
 
-  sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
+  sendCommand(args: string[], _firstKey?: string, options: { sameConnection?: boolean } = {}): Promise<unknown> {
+    // Reconnecting: a command now would wait for, and go out on, the next connection. (Before the
+    // first `ready`, replies to queued commands can arrive while isReady is still false.)
+    if (options.sameConnection && this.everReady && !this.client.isReady) {
+      return Promise.reject(new Error("rsmq-next: the connection was lost before the command could be sent"));
+    }
     return this.commands.sendCommand(args);
   }
 
@@ -80,6 +88,7 @@ export class Connection implements CommandSender {
   private listen(): () => void {
     const onReady = (): void => {
       this.ready = true;
+      this.everReady = true;
       this.events.connect();
     };
     const onLost = (): void => {

@@ -15,6 +15,8 @@ export interface ScriptBody {
 export interface Script extends ScriptBody {
   readonly name: string;
   readonly numberOfKeys: number;
+  /** Whether it never writes (and so has nothing to replicate). */
+  readonly readOnly: boolean;
   /**
    * The same script behind a Redis 7 shebang (`#!lua`, plus `flags=no-writes` for read-only
    * scripts). In Redis Cluster a shebang makes the server itself refuse any key, or shard channel,
@@ -55,6 +57,7 @@ function loadAll(): Map<string, Script> {
       name: match[1],
       ...body(source),
       numberOfKeys: Number(match[2]),
+      readOnly: READ_ONLY.has(match[1]),
       flagged: body(shebang + source),
     });
   }

@@ -7,8 +7,12 @@ import type { Script, ScriptBody } from "./script-files";
 
 /** The one thing the runner needs from a connection. */
 export interface CommandSender {
-  /** Sends one command; `firstKey` routes it in Redis Cluster (a single server ignores it). */
-  sendCommand(args: string[], firstKey?: string): Promise<unknown>;
+  /**
+   * Sends one command; `firstKey` routes it in Redis Cluster (a single server ignores it). With
+   * `sameConnection`, it fails rather than go out on a connection other than the one in use now
+   * (no retry elsewhere, no waiting for a reconnect): for WAIT, which speaks of its connection's writes.
+   */
+  sendCommand(args: string[], firstKey?: string, options?: { sameConnection?: boolean }): Promise<unknown>;
 }
 
 export interface ScriptRunnerOptions {
