@@ -12,7 +12,8 @@ import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/redis-smq";
 import { script } from "../../lib/scripts/script-files";
 import type { TestCluster } from "../support/cluster";
-import { ClusterMonitor, NodeClients } from "../support/cluster-tools";
+import { NodeClients } from "../support/cluster-tools";
+import { MonitorWatch } from "../support/monitor-socket";
 import { asMessage } from "../support/old-rsmq";
 import { connectionOptions, keysOf, onCluster, testCluster, uniqueNs } from "../support/server";
 import { Cleanup, waitFor } from "../support/worker";
@@ -156,7 +157,7 @@ describe("cluster: key layout", function () {
     it("dead-letters and redrives with the atomic one-script moves (same slot)", async () => {
       await rsmq.createQueueAsync({ qname: "src" });
       const owner = await cluster.masterOfSlot(cluster.slotOf(ns));
-      const monitor = await ClusterMonitor.open(await cluster.masters());
+      const monitor = await MonitorWatch.open(await cluster.masters());
       cleanup.add(() => monitor.close());
       const worker = cleanup.worker(
         new Worker(rsmq, {

@@ -11,7 +11,7 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { script } from "../../lib/scripts/script-files";
 import type { TestCluster } from "../support/cluster";
-import { ClusterMonitor, type NodeCommand } from "../support/cluster-tools";
+import { MonitorWatch, type MonitoredLine } from "../support/monitor-socket";
 import { allKeys } from "../support/inspect";
 import { asMessage, rejectionOf } from "../support/old-rsmq";
 import { connectionOptions, keysOf, onCluster, plainClient, testCluster, uniqueNs } from "../support/server";
@@ -39,8 +39,8 @@ describe("cluster: queue registry", function () {
 
 
   /** What clients (not scripts) sent about this namespace while `action` ran, on every master, in order. */
-  async function clientCommandsDuring(action: () => Promise<unknown>): Promise<NodeCommand[]> {
-    const monitor = await ClusterMonitor.open(await cluster.masters());
+  async function clientCommandsDuring(action: () => Promise<unknown>): Promise<MonitoredLine[]> {
+    const monitor = await MonitorWatch.open(await cluster.masters());
     try {
       await action();
       return (await monitor.commands()).filter((command) => !command.fromScript && command.args.some((arg) => arg.startsWith(`${ns}:`)));
@@ -50,7 +50,7 @@ describe("cluster: queue registry", function () {
   }
 
   /** A command as `name key...`, a script call as `evalsha <script> <keys>` (EVAL for the fallback). */
-  function describeCommand(command: NodeCommand): string {
+  function describeCommand(command: MonitoredLine): string {
     const [name, ...rest] = command.args;
     if (name === "evalsha" || name === "eval") {
       const [shaOrSource, numberOfKeys, ...tail] = rest;

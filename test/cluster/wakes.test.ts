@@ -8,7 +8,8 @@ import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import type { TestCluster } from "../support/cluster";
-import { ClusterMonitor, NodeClients, queueNamesPerMaster, sendFromChildProcess } from "../support/cluster-tools";
+import { NodeClients, queueNamesPerMaster, sendFromChildProcess } from "../support/cluster-tools";
+import { MonitorWatch } from "../support/monitor-socket";
 import { subscribersOf } from "../support/inspect";
 import { connectionOptions, keysOf, onCluster, plainClient, testCluster, uniqueNs } from "../support/server";
 import { Cleanup, WorkerLog, waitFor } from "../support/worker";
@@ -71,7 +72,7 @@ describe("cluster: realtime wakes (sharded pub/sub)", function () {
     // Sharded: no plain channel anywhere.
     for (const master of await cluster.masters()) expect(await nodes.run(master, ["PUBSUB", "NUMSUB", channel])).to.deep.equal([channel, 0]);
 
-    const monitor = await ClusterMonitor.open(await cluster.masters());
+    const monitor = await MonitorWatch.open(await cluster.masters());
     cleanup.add(() => monitor.close());
     await sender.sendMessageAsync({ qname: "q", message: "hello" });
     await waitFor(() => handled.length === 1, "the message handled");

@@ -1,16 +1,13 @@
 /**
  * Helpers for the cluster-only suites (test/cluster/): plain connections to single nodes (what a
- * cluster client cannot do: KEYS on one master, MONITOR), queue names placed on chosen masters, a
+ * cluster client cannot do: KEYS on one master), queue names placed on chosen masters, a
  * child-process sender, and a ledger of sends and deliveries for the resharding and failover
  * suites (what was acknowledged, what was handled, what was lost or duplicated).
  */
-import { randomBytes } from "crypto";
-import type { Socket } from "net";
 import { createClient } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { KeyLayout } from "../../lib/keys";
 import type { ClusterNode, TestCluster } from "./cluster";
-import { openMonitor } from "./monitor-socket";
 import { sendFromChild } from "./worker";
 
 type NodeClient = ReturnType<typeof createClient>;
@@ -48,66 +45,6 @@ export class NodeClients {
       this.clients.set(node.port, pending);
     }
     return pending;
-  }
-}
-
-/** One command a node ran, read from its MONITOR stream. */
-export interface NodeCommand {
-  port: number;
-  /** Server time, seconds with microseconds (every node runs on this machine's clock). */
-  time: number;
-  /** Arguments as sent, the command name lower-cased. */
-  args: string[];
-  /** True when a script issued it. */
-  fromScript: boolean;
-}
-
-/**
- * MONITOR on several nodes at once. `commands()` returns what they ran since the watch opened, in
- * server-time order, after making sure each node's monitor has seen everything sent before the call.
- */
-export class ClusterMonitor {
-  private readonly seen: NodeCommand[] = [];
-  private readonly markers = new Map<string, () => void>();
-  private readonly sockets: Socket[] = [];
-  private readonly markerClients = new NodeClients();
-
-  private constructor(private readonly nodes: ClusterNode[]) {}
-
-  static async open(nodes: ClusterNode[]): Promise<ClusterMonitor> {
-    const monitor = new ClusterMonitor(nodes);
-    for (const node of nodes) {
-      monitor.sockets.push(await openMonitor(node.host, node.port, (line) => monitor.record(node.port, line)));
-    }
-    return monitor;
-  }
-
-  private record(port: number, line: string): void {
-    for (const [token, seen] of this.markers) if (line.includes(token)) return seen();
-    const head = /^(\d+\.\d+) \[\d+ ([^\]]+)\] /.exec(line);
-    if (!head) return;
-    const args = [...line.slice(head[0].length).matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]);
-    if (args.length === 0) return;
-    args[0] = args[0].toLowerCase();
-    this.seen.push({ port, time: Number(head[1]), args, fromScript: head[2] === "lua" });
-  }
-
-  async commands(): Promise<NodeCommand[]> {
-    await Promise.all(
-      this.nodes.map(async (node) => {
-        const token = `cluster-monitor-${randomBytes(6).toString("hex")}`;
-        const seen = new Promise<void>((resolve) => this.markers.set(token, resolve));
-        await this.markerClients.run(node, ["ECHO", token]);
-        await seen;
-        this.markers.delete(token);
-      }),
-    );
-    return [...this.seen].sort((a, b) => a.time - b.time);
-  }
-
-  async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await this.markerClients.close();
   }
 }
 

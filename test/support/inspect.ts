@@ -5,13 +5,13 @@
  * compares with one taken on a single server.
  */
 import type { RedisClientType, RedisClusterType } from "redis";
+import { isClusterClient } from "../../lib/connection/cluster-connection";
 
 /** Any plain client a test holds: a single-server client, or a cluster client typed as one. */
 type AnyClient = RedisClientType | RedisClusterType;
 
-export function isCluster(client: AnyClient): client is RedisClusterType {
-  return typeof (client as RedisClusterType).nodeClient === "function" && "masters" in client;
-}
+/** Whether a plain client is a cluster client (the library's own test). */
+export const isCluster: (client: AnyClient) => client is RedisClusterType = isClusterClient;
 
 /** KEYS `pattern` over the whole keyspace: every master of a cluster. */
 export async function allKeys(client: AnyClient, pattern: string): Promise<string[]> {

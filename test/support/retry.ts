@@ -5,15 +5,13 @@
  * worker. Everything here works on both targets: the single server, or the test cluster, where
  * MONITOR watches every master and scripts run behind their Redis 7 shebang (another sha).
  */
-import { randomBytes } from "crypto";
-import type { Socket } from "net";
-import { createClient, type RedisClientType, type RedisClusterType } from "redis";
+import type { RedisClientType, RedisClusterType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/redis-smq";
 import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
 import type { StopRecord } from "../../lib/commands/dead-letters";
 import { script } from "../../lib/scripts/script-files";
-import { openMonitor } from "./monitor-socket";
+import { MonitorWatch } from "./monitor-socket";
 import { openOldRsmq, type Rsmq } from "./old-rsmq";
 import { isCluster } from "./inspect";
 import { keysOf, onCluster, testCluster, testRedis } from "./server";
@@ -96,77 +94,22 @@ export interface WatchedCommand {
   node: number;
 }
 
-/** Splits a MONITOR line into its quoted arguments (backslash escapes kept as they are). */
-function parseMonitorLine(line: string, node: number): WatchedCommand | undefined {
-  const head = /^\d+\.\d+ \[\d+ ([^\]]+)\] /.exec(line);
-  if (!head) return undefined;
-  const args = [...line.slice(head[0].length).matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]);
-  if (args.length === 0) return undefined;
-  args[0] = args[0].toLowerCase();
-  return { args, fromScript: head[1] === "lua", node };
-}
-
-/** One watched node: its MONITOR socket and a plain connection that sends the markers. */
-interface Monitored {
-  node: WatchedNode;
-  socket: Socket;
-  marker: RedisClientType;
-}
-
 /**
- * A MONITOR connection left open across a test (one per master in a cluster): `commands()`
- * returns everything the watched nodes ran since it opened, after making sure every command sent
- * before the call has been seen. Commands of one node keep their order; across nodes, the order
- * is that of the nodes, then of their commands.
+ * A MONITOR watch left open across a test (on the single server, or one per master in a cluster):
+ * `commands()` returns everything the watched nodes ran since it opened, in server-time order,
+ * after making sure every command sent before the call has been seen.
  */
 export class CommandWatch {
-  private readonly seen: WatchedCommand[] = [];
-  private readonly markers = new Map<string, () => void>();
-  private readonly monitored: Monitored[] = [];
-
-  private constructor() {}
+  private constructor(private readonly watch: MonitorWatch) {}
 
   /** Watches `nodes`, by default the single server or every master of the cluster. */
   static async open(nodes?: WatchedNode[]): Promise<CommandWatch> {
-    const watch = new CommandWatch();
-    try {
-      for (const node of nodes ?? (await watchedNodes())) {
-        const socket = await openMonitor(node.host, node.port, (line) => watch.record(node.port, line));
-        const marker = createClient({ url: node.url }) as RedisClientType;
-        marker.on("error", () => undefined);
-        watch.monitored.push({ node, socket, marker });
-        await marker.connect();
-      }
-    } catch (error) {
-      await watch.close();
-      throw error;
-    }
-    return watch;
-  }
-
-  private record(port: number, line: string): void {
-    const marker = [...this.markers.keys()].find((token) => line.includes(token));
-    if (marker) return this.markers.get(marker)!();
-    const command = parseMonitorLine(line, port);
-    if (command) this.seen.push(command);
+    return new CommandWatch(await MonitorWatch.open(nodes ?? (await watchedNodes())));
   }
 
   /** Everything seen so far (the watch's own markers excluded). */
   async commands(): Promise<WatchedCommand[]> {
-    await Promise.all(
-      this.monitored.map(async ({ marker }) => {
-        const token = `retry-watch-${randomBytes(6).toString("hex")}`;
-        const seen = new Promise<void>((resolve) => this.markers.set(token, resolve));
-        await marker.sendCommand(["ECHO", token]);
-        await seen;
-        this.markers.delete(token);
-      }),
-    );
-    const order = this.monitored.map(({ node }) => node.port);
-    return this.seen
-      .map((command, index) => ({ command, index }))
-      .sort((a, b) => order.indexOf(a.command.node) - order.indexOf(b.command.node) || a.index - b.index)
-      .map(({ command }) => command);
+    return (await this.watch.commands()).map(({ args, fromScript, port }) => ({ args, fromScript, node: port }));
   }
 
   /** Client-sent EVALSHA calls of one lua/ script (by its sha on the run's target). */
@@ -203,11 +146,8 @@ export class CommandWatch {
       });
   }
 
-  async close(): Promise<void> {
-    for (const { socket, marker } of this.monitored) {
-      socket.destroy();
-      if (marker.isOpen) await marker.quit().catch(() => undefined);
-    }
+  close(): Promise<void> {
+    return this.watch.close();
   }
 }
 

@@ -7,9 +7,8 @@
  * scripts run), so "one EVALSHA" or "nothing sent" holds for the cluster as a whole. Pass
  * `{ server: "single" }` to read the single server instead, whatever the target (rsmq 0.12.4).
  */
-import { randomBytes } from "crypto";
 import { createClient, type RedisClientType } from "redis";
-import { openMonitor } from "./monitor-socket";
+import { MonitorWatch } from "./monitor-socket";
 import { onCluster, testCluster, testRedis } from "./server";
 
 export interface MonitoredCommand {
@@ -47,45 +46,12 @@ async function nodeClient({ host, port }: { host: string; port: number }): Promi
  * nodes run on this machine, so they share one clock).
  */
 export async function monitor(action: () => Promise<unknown>, options: WireOptions = {}): Promise<MonitoredCommand[]> {
-  const servers = await serversToRead(options);
-  const token = `wire-marker-${randomBytes(6).toString("hex")}`;
-  // The marker connections are made before MONITOR starts, so their handshake is not seen.
-  const markers = await Promise.all(servers.map(nodeClient));
-  const perServer = servers.map(() => [] as Array<MonitoredCommand & { at: number }>);
-  const watchers: Array<{ destroy(): void }> = [];
+  const watch = await MonitorWatch.open(await serversToRead(options));
   try {
-    const opened = await Promise.all(
-      servers.map(async (server, index) => {
-        let markerSeen: () => void = () => undefined;
-        const done = new Promise<void>((resolve) => (markerSeen = resolve));
-        watchers.push(
-          await openMonitor(server.host, server.port, (line) => {
-            if (line.includes(token)) {
-              markerSeen();
-              return;
-            }
-            const match = /^(\d+)\.(\d+) \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
-            if (match) {
-              const at = Number(match[1]) * 1e6 + Number(match[2]);
-              perServer[index].push({ name: match[4].toLowerCase(), fromScript: match[3] === "lua", at });
-            }
-          }),
-        );
-        return { done };
-      }),
-    );
     await action();
-    // Each server runs its marker after everything the action sent it.
-    await Promise.all(markers.map((marker) => marker.sendCommand(["ECHO", token])));
-    await Promise.all(opened.map(({ done }) => done));
-    // A stable sort: one server's commands keep their order.
-    return perServer
-      .flat()
-      .sort((a, b) => a.at - b.at)
-      .map(({ name, fromScript }) => ({ name, fromScript }));
+    return (await watch.commands()).map(({ args, fromScript }) => ({ name: args[0], fromScript }));
   } finally {
-    for (const watcher of watchers) watcher.destroy();
-    await Promise.all(markers.map((marker) => marker.quit()));
+    await watch.close();
   }
 }
 

@@ -6,12 +6,11 @@
  * queue's slot.
  */
 import { spawn } from "child_process";
-import { randomBytes } from "crypto";
-import { connect, type Socket } from "net";
 import { join } from "path";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { script } from "../../lib/scripts/script-files";
+import { MonitorWatch, type MonitoredLine } from "./monitor-socket";
 import { connectionOptions, keysOf, onCluster, testCluster, testRedis } from "./server";
 
 type Worker = RedisSMQ.Worker;
@@ -97,69 +96,29 @@ export async function queueServer(ns: string, qname: string): Promise<{ host: st
  * monitor has seen everything sent so far.
  */
 export class ReceiveCounter {
-  private seen = 0;
-  private buffer = "";
-  private pendingMarkers = new Map<string, () => void>();
-
   private constructor(
-    private readonly socket: Socket,
-    private readonly marker: RedisClientType,
+    private readonly watch: MonitorWatch,
+    private readonly isReceive: (command: MonitoredLine) => boolean,
   ) {}
 
   static async open(ns: string, qname: string): Promise<ReceiveCounter> {
-    const { host, port } = await queueServer(ns, qname);
     const receive = onCluster() ? script("receiveMessage").flagged : script("receiveMessage");
-    const key = `"${keysOf(ns, qname).messages}"`;
-    // The marker runs on the monitored server itself (a cluster client would send ECHO anywhere).
-    const marker = createClient({ url: `redis://${host}:${port}` }) as RedisClientType;
-    marker.on("error", () => undefined);
-    await marker.connect();
-    const socket = connect(port, host);
-    const counter = new ReceiveCounter(socket, marker);
-    await new Promise<void>((resolve, reject) => {
-      let acknowledged = false;
-      socket.once("error", reject);
-      socket.on("data", (chunk: Buffer) => {
-        counter.buffer += chunk.toString("utf8");
-        let end: number;
-        while ((end = counter.buffer.indexOf("\r\n")) >= 0) {
-          const line = counter.buffer.slice(0, end);
-          counter.buffer = counter.buffer.slice(end + 2);
-          if (!acknowledged && line === "+OK") {
-            acknowledged = true;
-            resolve();
-            continue;
-          }
-          for (const [token, done] of counter.pendingMarkers) if (line.includes(token)) done();
-          // Client-issued only: a script's own calls show as `[0 lua]`.
-          if (line.includes(" lua]")) continue;
-          // Clients send the command name in whatever case they like (node-redis: upper case).
-          const head = line.slice(0, line.indexOf('" "') + 3).toLowerCase();
-          const isReceive =
-            line.includes(key) &&
-            ((head.endsWith('"evalsha" "') && line.includes(`" "${receive.sha1}"`)) ||
-              (head.endsWith('"eval" "') && line.includes("Receives up to")));
-          if (isReceive) counter.seen += 1;
-        }
-      });
-      socket.write("MONITOR\r\n");
-    });
-    return counter;
+    const key = keysOf(ns, qname).messages;
+    // Client-issued only: a script's own calls are not receives.
+    const isReceive = ({ args, fromScript }: MonitoredLine): boolean =>
+      !fromScript &&
+      args.includes(key) &&
+      ((args[0] === "evalsha" && args[1] === receive.sha1) || (args[0] === "eval" && args[1].includes("Receives up to")));
+    return new ReceiveCounter(await MonitorWatch.open([await queueServer(ns, qname)]), isReceive);
   }
 
   /** Receives seen so far, after every command sent before this call has reached the monitor. */
   async count(): Promise<number> {
-    const token = `receive-counter-${randomBytes(6).toString("hex")}`;
-    const seen = new Promise<void>((resolve) => this.pendingMarkers.set(token, resolve));
-    await this.marker.sendCommand(["ECHO", token]);
-    await seen;
-    this.pendingMarkers.delete(token);
-    return this.seen;
+    return (await this.watch.commands()).filter(this.isReceive).length;
   }
 
-  async close(): Promise<void> {
-    this.socket.destroy();
-    await this.marker.quit();
+  close(): Promise<void> {
+    return this.watch.close();
   }
 }
 
