@@ -68,12 +68,3 @@ export class KeyLayout {
     return !this.tagQueues || a === b;
   }
 }
-
-/** rsmq 0.12.4's layout, for callers that only know a namespace. */
-export function queueKeys(ns: string, qname: string): QueueKeys {
-  return new KeyLayout(ns, false).queue(qname);
-}
-
-export function registryKey(ns: string): string {
-  return new KeyLayout(ns, false).registry;
-}
