@@ -27,9 +27,11 @@ import { hideMessage } from "./commands/hide-message";
 import { planRedrive, redrive } from "./dead-letters/redrive";
 import { popMessage } from "./commands/pop-message";
 import { receiveMessages, type ReceivedBatch } from "./commands/receive-message";
-import { sendMessage } from "./commands/send-message";
+import { sendMessage, type SentMessage } from "./commands/send-message";
 import { setQueueAttributes } from "./commands/set-queue-attributes";
 import { KeyLayout } from "./keys";
+import { ReportOnce } from "./report-once";
+import { permissionError } from "./scripts/permission-errors";
 import { script } from "./scripts/script-files";
 import { awaitReplicas, replicaAcksOf, type ReplicaAcks } from "./scripts/replica-acks";
 import { ScriptRunner } from "./scripts/script-runner";
@@ -131,6 +133,8 @@ export class RedisSMQ extends EventEmitter {
   private readonly connection: QueueConnection;
   private readonly scripts: ScriptRunner;
   private subscriber: RealtimeWakes | undefined;
+  /** Lasting problems that no call fails for (a refused realtime notification), each told once. */
+  private readonly problems = new ReportOnce(this);
 
   /**
    * @example
@@ -222,12 +226,18 @@ export class RedisSMQ extends EventEmitter {
   }
 
   private async runBuilt<T>(command: Command<T>): Promise<T> {
-    if (command.before) await this.write(command.before.args, command.before.key);
     const body = script(command.script);
-    const reply = await this.scripts.run(body, command.keys, command.args);
-    if (this.replicaAcks && !body.readOnly) await awaitReplicas(this.connection, command.keys[0], this.replicaAcks);
-    if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
-    return command.parse(reply);
+    try {
+      if (command.before) await this.write(command.before.args, command.before.key);
+      const reply = await this.scripts.run(body, command.keys, command.args);
+      if (this.replicaAcks && !body.readOnly) await awaitReplicas(this.connection, command.keys[0], this.replicaAcks);
+      if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
+      return command.parse(reply);
+    } catch (error) {
+      const keys = [...command.keys];
+      for (const plain of [command.before, command.after]) if (plain) keys.push(plain.key);
+      throw permissionError(error, { operation: command.script, script: body, keys });
+    }
   }
 
   /** A plain write (the registry's SADD or SREM), acknowledged by replicas when asked to. */
@@ -243,8 +253,14 @@ export class RedisSMQ extends EventEmitter {
     this.run(() => createQueue(this.layout, optionsOf(options)));
 
   /** Lists the queue names in this namespace (one SMEMBERS). */
-  readonly listQueuesAsync = async (): Promise<string[]> =>
-    (await this.connection.sendCommand(["SMEMBERS", this.layout.registry], this.layout.registry)) as string[];
+  readonly listQueuesAsync = async (): Promise<string[]> => {
+    const registry = this.layout.registry;
+    try {
+      return (await this.connection.sendCommand(["SMEMBERS", registry], registry)) as string[];
+    } catch (error) {
+      throw permissionError(error, { operation: "listQueues", keys: [registry] });
+    }
+  };
 
   /** Deletes a queue and its messages. Resolves `1`; rejects `queueNotFound`. */
   readonly deleteQueueAsync = (options: DeleteQueueOptions): Promise<1> =>
@@ -258,9 +274,25 @@ export class RedisSMQ extends EventEmitter {
   readonly setQueueAttributesAsync = (options: SetQueueAttributesOptions): Promise<QueueAttributes> =>
     this.run(() => setQueueAttributes(this.layout, optionsOf(options)));
 
-  /** Sends a message; resolves its 32-character id. */
-  readonly sendMessageAsync = (options: SendMessageOptions): Promise<string> =>
-    this.notifying(options?.qname, this.run(() => sendMessage(this.layout, this.realtime, optionsOf(options))));
+  /**
+   * Sends a message; resolves its 32-character id. With `realtime`, a notification Redis refuses
+   * (a user without the channel) does not fail the send: it is reported once per channel, through
+   * `error` (or one process warning when nobody listens).
+   */
+  readonly sendMessageAsync = async (options: SendMessageOptions): Promise<string> => {
+    const sent = await this.notifying(options?.qname, this.run(() => sendMessage(this.layout, this.realtime, optionsOf(options))));
+    if (sent.notificationRefused) this.notificationRefused(sent);
+    return sent.id;
+  };
+
+  private notificationRefused({ channel, notificationRefused, refusedCommand }: SentMessage): void {
+    const error = permissionError(notificationRefused, { operation: "sendMessage stored the message, but its realtime notification", channel, command: refusedCommand });
+    const reported = error instanceof Error ? error : new Error(String(error));
+    if (reported === notificationRefused) {
+      reported.message = `sendMessage stored the message, but its realtime notification on ${channel} failed: ${reported.message}`;
+    }
+    this.problems.report(`notification ${channel}`, reported);
+  }
 
   /** Receives the next due message and hides it for vt seconds; resolves `{}` when none is due. */
   readonly receiveMessageAsync = async (options: ReceiveMessageOptions): Promise<QueueMessage | {}> => {
