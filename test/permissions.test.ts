@@ -8,6 +8,7 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
+import { at, runCli } from "./support/cli";
 import { rejectionOf } from "./support/old-rsmq";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "./support/server";
 import { connectionOptionsAs, onEveryServer, waitFor } from "./support/worker";
@@ -141,6 +142,16 @@ describe("ACL permissions", () => {
       const error = await rejectionOf(openAsUser().getQueueAttributesAsync({ qname: "q" }));
       expect(error.name).to.equal("noPermission");
       expect(error.message).to.include("getQueueAttributes").and.include(keysOf(ns, "q").hash);
+    });
+
+    it("the command line names it and gives the ACL hint", async () => {
+      await grant(`~${ns}:*`, "+@all", "-smembers");
+      // The run's --url, logged in as the user.
+      const args = at(ns).map((arg) => arg.replace("redis://", `redis://${user}:${PASSWORD}@`));
+      const result = await runCli([...args, "queues"]);
+      expect(result.code).to.equal(1);
+      expect(result.stderr).to.include("listQueues").and.include("+smembers").and.include("ACL SETUSER");
+      expect(result.stderr).not.to.include(PASSWORD);
     });
 
     it("leaves every other error as it was", async () => {
