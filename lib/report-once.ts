@@ -8,14 +8,20 @@ import type { EventEmitter } from "events";
 export class ReportOnce {
   private readonly reported = new Set<string>();
 
-  /** @param emitter whose `error` listeners hear each problem (a RedisSMQ instance, a Worker) */
-  constructor(private readonly emitter: EventEmitter) {}
+  /**
+   * @param emitter whose `error` listeners hear each problem (a RedisSMQ instance, a Worker)
+   * @param emitError how to emit to them, when the emitter has its own way (counters, a listener that throws)
+   */
+  constructor(
+    private readonly emitter: EventEmitter,
+    private readonly emitError: (error: Error) => void = (error) => void emitter.emit("error", error),
+  ) {}
 
   /** Reports `error` unless the problem named `key` was reported and has not gone away since. */
   report(key: string, error: Error): void {
     if (this.reported.has(key)) return;
     this.reported.add(key);
-    if (this.emitter.listenerCount("error") > 0) this.emitter.emit("error", error);
+    if (this.emitter.listenerCount("error") > 0) this.emitError(error);
     else process.emitWarning(error);
   }
 
