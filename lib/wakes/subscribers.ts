@@ -135,14 +135,14 @@ export class ClusterSubscriber implements Subscriber {
     throw lastError ?? new Error(`rsmq-next: no cluster node to subscribe ${channel} on`);
   }
 
-  /** Subscribes again until it works (or the channel is no longer wanted). */
+  /** Subscribes again until it works (or the channel is no longer wanted); a failure is reported once per loss. */
   private async resubscribe(channel: string): Promise<void> {
     for (let attempt = 0; !this.closed && this.wanted.has(channel); attempt++) {
       try {
         await this.place(channel);
         return;
       } catch (error) {
-        this.onError(error as Error);
+        if (attempt === 0) this.onError(error as Error);
         await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 2000)));
       }
     }
