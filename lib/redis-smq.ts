@@ -173,7 +173,7 @@ export class RedisSMQ extends EventEmitter {
       peek: (qname, count, offset) => this.run(() => peekDeadLetters(this.layout, { qname, count }, offset)),
       redrive: (dlq, target, messages) => this.redriveMessages(dlq, target, messages),
       realtimeWakes: () =>
-        (this.subscriber ??= new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.connectionError(error)))),
+        (this.subscriber ??= new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.subscriberError(error)))),
     });
   }
 
@@ -197,6 +197,12 @@ export class RedisSMQ extends EventEmitter {
     const copied = await this.run(() => redriveCopy(this.layout, target, claimed));
     await this.run(() => deleteMessages(this.layout, { qname: dlq, ids: claimed.map(({ id }) => id) }));
     return copied;
+  }
+
+  /** A refused (UN)SUBSCRIBE is a lasting problem, told once; anything else is a connection error. */
+  private subscriberError(error: Error): void {
+    if (error.name === "noPermission") this.problems.report(error.message, error);
+    else this.connectionError(error);
   }
 
   private connectionError(error: Error): void {

@@ -11,6 +11,7 @@
  * never at-most-once.
  */
 import { createCluster, ErrorReply, type RedisClusterOptions, type RedisClusterType } from "redis";
+import { permissionError } from "../scripts/permission-errors";
 import type { ConnectionEvents } from "./connection";
 import type { CommandSender } from "../scripts/script-runner";
 
@@ -141,7 +142,8 @@ export class ClusterConnection implements CommandSender {
   }
 
   private readonly onError = (error: Error): void => {
-    this.events.error(error);
+    // A user without CLUSTER SLOTS is refused as the client opens, before any operation could name it.
+    this.events.error(permissionError(error, { operation: "Opening the cluster connection (reading the slot map)" }) as Error);
   };
 
   /** Connects, trying again until it works or the connection is closed. */
@@ -155,7 +157,7 @@ export class ClusterConnection implements CommandSender {
         break;
       } catch (error) {
         if (this.closed) throw error;
-        this.events.error(error as Error);
+        this.events.error(permissionError(error, { operation: "Opening the cluster connection (reading the slot map)" }) as Error);
         await pause(500);
       }
     }

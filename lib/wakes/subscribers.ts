@@ -5,6 +5,7 @@
  */
 import { ErrorReply, type RedisClientType, type RedisClusterType } from "redis";
 import { hashSlot } from "../connection/hash-slot";
+import { permissionError } from "../scripts/permission-errors";
 
 export type ChannelListener = () => void;
 
@@ -19,7 +20,10 @@ export interface Subscriber {
 export class ClientSubscriber implements Subscriber {
   private readonly client: RedisClientType;
 
-  constructor(source: RedisClientType, onError: (error: Error) => void) {
+  constructor(
+    source: RedisClientType,
+    private readonly onError: (error: Error) => void,
+  ) {
     this.client = source.duplicate({ legacyMode: false }) as RedisClientType;
     this.client.on("error", onError);
     this.client.connect().catch(() => undefined);
@@ -32,7 +36,7 @@ export class ClientSubscriber implements Subscriber {
   async unsubscribe(channel: string): Promise<void> {
     // While reconnecting, an UNSUBSCRIBE would wait for the server; node-redis drops the
     // subscription with the connection anyway.
-    if (this.client.isReady) await this.client.unsubscribe(channel).catch(() => undefined);
+    if (this.client.isReady) await this.client.unsubscribe(channel).catch((error: unknown) => this.onError(unsubscribeError(error, channel)));
   }
 
   async close(): Promise<void> {
@@ -84,7 +88,9 @@ export class ClusterSubscriber implements Subscriber {
     const client = node === undefined ? undefined : await this.clients.get(node)?.catch(() => undefined);
     // Only on a live connection: on a dead node's, node-redis v4 would wait forever.
     if (!client?.isReady) return;
-    await (this.sharded ? client.sUnsubscribe(channel) : client.unsubscribe(channel)).catch(() => undefined);
+    await (this.sharded ? client.sUnsubscribe(channel) : client.unsubscribe(channel)).catch((error: unknown) =>
+      this.onError(unsubscribeError(error, channel)),
+    );
   }
 
   async close(): Promise<void> {
@@ -215,4 +221,10 @@ export class ClusterSubscriber implements Subscriber {
     this.live.set(node, client);
     return client;
   }
+}
+
+/** A failed UNSUBSCRIBE (the channel stays subscribed until the connection closes): named when the ACL refused it. */
+function unsubscribeError(error: unknown, channel: string): Error {
+  const named = permissionError(error, { operation: `Unsubscribing the wakes of ${channel}`, channel });
+  return named instanceof Error ? named : new Error(String(named));
 }
