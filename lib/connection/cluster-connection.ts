@@ -41,6 +41,40 @@ const NODE_DEFAULTS = {
 };
 
 type Cluster = RedisClusterType;
+type NodeOptions = NonNullable<RedisClusterOptions["defaults"]>;
+
+/**
+ * The node settings of a cluster client passed in: `duplicate()` replaces `defaults` as a whole,
+ * and node-redis keeps a cluster's own options private, so they are read back from a node client
+ * it made (its `defaults` plus that node's address). Undefined when it has made none yet.
+ */
+function callerNodeOptions(cluster: Cluster): NodeOptions | undefined {
+  for (const node of [...cluster.masters, ...cluster.replicas]) {
+    const client = node.client as { options?: NodeOptions } | Promise<unknown> | undefined;
+    if (client && !(client instanceof Promise) && client.options) return client.options;
+  }
+  return undefined;
+}
+
+/**
+ * A passed-in client's node settings for a client opened here: every setting of the caller's
+ * (credentials, TLS, timeouts, name, ...), with this library's fail-fast behaviour on top, so a
+ * refreshed client reaches the same nodes the same way and still gives up on a dead one.
+ */
+function failFastDefaults(given: NodeOptions | undefined): NodeOptions {
+  // The address and role are the one node's, not defaults; each node client gets its own.
+  const { readonly: _readonly, url: _url, socket, ...rest } = (given ?? {}) as NodeOptions & { readonly?: boolean; url?: string };
+  const { host: _host, port: _port, ...socketRest } = (socket ?? {}) as Record<string, unknown>;
+  return {
+    ...rest,
+    disableOfflineQueue: NODE_DEFAULTS.disableOfflineQueue,
+    socket: {
+      connectTimeout: NODE_DEFAULTS.socket.connectTimeout,
+      ...socketRest,
+      reconnectStrategy: NODE_DEFAULTS.socket.reconnectStrategy,
+    },
+  } as NodeOptions;
+}
 
 export function isClusterClient(client: unknown): client is Cluster {
   const candidate = client as Partial<Cluster> | null;
@@ -189,7 +223,8 @@ export class ClusterConnection implements CommandSender {
     const fresh = failed.duplicate({
       minimizeConnections: true,
       ...(known.length > 0 ? { rootNodes: known } : {}),
-      ...(this.owned ? {} : { defaults: NODE_DEFAULTS }),
+      // Opened here from `cluster` options, the node settings already are what this library wants.
+      ...(this.owned ? {} : { defaults: failFastDefaults(callerNodeOptions(failed)) }),
     }) as Cluster;
     fresh.on("error", this.onError);
     try {
