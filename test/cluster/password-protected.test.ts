@@ -12,7 +12,7 @@ import { expect } from "chai";
 import { createCluster, type RedisClusterType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { KeyLayout } from "../../lib/keys";
-import { startTestCluster, type TestCluster } from "../support/cluster";
+import { startTestCluster, type ClusterNode, type TestCluster } from "../support/cluster";
 import { queueNamesPerMaster } from "../support/cluster-tools";
 import { rejectionOf } from "../support/old-rsmq";
 import { onCluster, uniqueNs } from "../support/server";
@@ -55,10 +55,62 @@ describe("cluster: a password-protected cluster", function () {
     }
   }
 
+  it("waitForReplicas: a write that follows ASK to a migration target with no live replica is not acknowledged, and is kept", async () => {
+    const ns = uniqueNs();
+    const layout = KeyLayout.for(ns, true);
+    const rsmq = open({
+      cluster: { rootNodes: cluster.rootNodes(), defaults: { password: PASSWORD } },
+      ns,
+      waitForReplicas: 1,
+      waitForReplicasMs: 300,
+    } as RedisSMQ.ConstructorOptions);
+    // The registry and the migrating queue start on one master, the control queue on the target.
+    const registrySlot = cluster.slotOf(layout.registry);
+    const source = await cluster.masterOfSlot(registrySlot);
+    const target = (await cluster.masters()).find((master) => master.id !== source.id)!;
+    const [onSource, [settled]] = await queueNamesPerMaster(cluster, ns, [source, target], 4);
+    // Two queues on the source, each in a slot of its own: one moves, the other stays (and has a replica).
+    const slotOf = (qname: string): number => cluster.slotOf(layout.queue(qname).hash);
+    const [moving, late] = onSource.filter((qname, n) => slotOf(qname) !== registrySlot && onSource.findIndex((other) => slotOf(other) === slotOf(qname)) === n);
+    await rsmq.createQueueAsync({ qname: moving });
+    await rsmq.createQueueAsync({ qname: settled });
+    await rsmq.sendMessageAsync({ qname: moving, message: "before the migration" });
+
+    const targetReplicas = await cluster.replicasOf(target);
+    expect(targetReplicas).to.have.length(1);
+    await cluster.killReplica(targetReplicas[0]);
+    // Control: a write on the target cannot be confirmed; one on the source still is.
+    expect(await rejectionOf(rsmq.sendMessageAsync({ qname: settled, message: "control" }))).to.include({ name: "replicationTimeout" });
+    expect(await rsmq.sendMessageAsync({ qname: moving, message: "on the source" })).to.be.a("string");
+
+    // Both keys move in the first batch; the slot then stays MIGRATING, so the source answers ASK.
+    const during: Array<{ value?: unknown; error?: string }> = [];
+    await cluster.migrateSlot(slotOf(moving), target, {
+      afterBatch: async () => void during.push(await outcomeOf(rsmq.sendMessageAsync({ qname: moving, message: "during the migration" }))),
+    });
+    expect(during).to.deep.equal([{ error: "replicationTimeout" }]);
+    // Moved for good: the source answers MOVED, and the write follows it to the target.
+    expect(await rejectionOf(rsmq.sendMessageAsync({ qname: moving, message: "after the migration" }))).to.include({ name: "replicationTimeout" });
+    // Unconfirmed, not lost: the writes ran on the target (a read needs no WAIT).
+    const peeked = await rsmq.peekDeadLettersAsync({ qname: moving, count: 10 });
+    expect(peeked.map(({ message }) => message).sort()).to.deep.equal(["after the migration", "before the migration", "during the migration", "on the source"]);
+
+    // The registry's SADD too: created while the registry's slot is moving, the name is listed on
+    // the target, unconfirmed (the queue itself, on the source, would be confirmed: it is never written).
+    const created: Array<{ value?: unknown; error?: string }> = [];
+    await cluster.migrateSlot(registrySlot, target, {
+      afterBatch: async () => void created.push(await outcomeOf(rsmq.createQueueAsync({ qname: late }))),
+    });
+    expect(created).to.deep.equal([{ error: "replicationTimeout" }]);
+    expect(await rsmq.listQueuesAsync()).to.include(late);
+  });
+
   it("a cluster client passed in with a password (or a username) in `defaults` keeps it after a failover", async () => {
     const ns = uniqueNs();
-    const [master] = await cluster.masters();
-    const [[qname]] = await queueNamesPerMaster(cluster, ns, [master]);
+    // A master that can fail over (the test above stopped one master's only replica).
+    let master: ClusterNode | undefined;
+    for (const candidate of await cluster.masters()) if (!master && (await cluster.replicasOf(candidate)).length > 0) master = candidate;
+    const [[qname]] = await queueNamesPerMaster(cluster, ns, [master!]);
     const senders = [{ password: PASSWORD }, USER].map((credentials) => {
       // disableOfflineQueue, as the README asks of a client passed in: a dead master fails fast.
       const client = createCluster({ rootNodes: cluster.rootNodes(), defaults: { ...credentials, disableOfflineQueue: true } }) as RedisClusterType;
