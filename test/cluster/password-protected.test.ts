@@ -62,7 +62,7 @@ describe("cluster: a password-protected cluster", function () {
       cluster: { rootNodes: cluster.rootNodes(), defaults: { password: PASSWORD } },
       ns,
       waitForReplicas: 1,
-      waitForReplicasMs: 300,
+      waitForReplicasMs: 500,
     } as RedisSMQ.ConstructorOptions);
     // The registry and the migrating queue start on one master, the control queue on the target.
     const registrySlot = cluster.slotOf(layout.registry);
