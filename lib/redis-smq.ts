@@ -33,7 +33,7 @@ import { KeyLayout } from "./keys";
 import { ReportOnce } from "./report-once";
 import { permissionError } from "./scripts/permission-errors";
 import { script } from "./scripts/script-files";
-import { awaitReplicas, replicaAcksOf, type ReplicaAcks } from "./scripts/replica-acks";
+import { replicaAcksOf, replicatedSender, type ReplicaAcks } from "./scripts/replica-acks";
 import { ScriptRunner } from "./scripts/script-runner";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
@@ -235,8 +235,9 @@ export class RedisSMQ extends EventEmitter {
     const body = script(command.script);
     try {
       if (command.before) await this.write(command.before.args, command.before.key);
-      const reply = await this.scripts.run(body, command.keys, command.args);
-      if (this.replicaAcks && !body.readOnly) await awaitReplicas(this.connection, command.keys[0], this.replicaAcks);
+      // A write confirmed by replicas is WAITed for on the node connection that ran it.
+      const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
+      const reply = await this.scripts.run(body, command.keys, command.args, sender);
       if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
       return command.parse(reply);
     } catch (error) {
@@ -248,8 +249,8 @@ export class RedisSMQ extends EventEmitter {
 
   /** A plain write (the registry's SADD or SREM), acknowledged by replicas when asked to. */
   private async write(args: string[], key: string): Promise<void> {
-    await this.connection.sendCommand(args, key);
-    if (this.replicaAcks) await awaitReplicas(this.connection, key, this.replicaAcks);
+    if (this.replicaAcks) await this.connection.sendReplicated(args, key, this.replicaAcks);
+    else await this.connection.sendCommand(args, key);
   }
 
   // Promise API. Arrow properties keep every method bound, as rsmq's are.

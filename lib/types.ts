@@ -51,10 +51,11 @@ export interface ConstructorOptions {
    */
   clusterRetryMs?: number;
   /**
-   * After every write, wait until this many replicas confirm it (Redis WAIT on the same
-   * connection), so an acknowledged call survives a failover. Each write then takes one more round
-   * trip, and the connection waits for the replicas meanwhile. A call whose write is not confirmed
-   * in `waitForReplicasMs` rejects with `replicationTimeout` (the write stands on the master).
+   * After every write, wait until this many replicas confirm it (Redis WAIT on the connection that
+   * ran the write), so an acknowledged call survives a failover. Each write then takes one more
+   * round trip, and the connection waits for the replicas meanwhile. A call whose write is not
+   * confirmed in `waitForReplicasMs`, or whose connection is lost before WAIT answers, rejects
+   * with `replicationTimeout` (the write may stand on the master).
    * @default 0 (off)
    */
   waitForReplicas?: number;

@@ -8,11 +8,14 @@
  * MOVED past node-redis' redirection limit, CLUSTERDOWN, a lost or refused connection), and when a
  * node is unreachable the topology is read afresh into a new cluster client. A retried command may
  * have run once already (its reply was lost with the node): the queue is at-least-once there,
- * never at-most-once.
+ * never at-most-once. A write that replicas must confirm (`waitForReplicas`) is routed here
+ * instead, so that its WAIT goes to the node that ran it (see sendReplicated).
  */
 import { createCluster, ErrorReply, type RedisClusterOptions, type RedisClusterType } from "redis";
 import { permissionError } from "../scripts/permission-errors";
 import type { ConnectionEvents } from "./connection";
+import { hashSlot } from "./hash-slot";
+import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "../scripts/replica-acks";
 import type { CommandSender } from "../scripts/script-runner";
 
 /** How long one command keeps retrying through a failover or resharding. @default 30000 */
@@ -42,6 +45,42 @@ const NODE_DEFAULTS = {
 };
 
 type Cluster = RedisClusterType;
+/** One node's connection inside the cluster client. */
+type NodeClient = { readonly isReady: boolean; sendCommand(args: string[]): Promise<unknown> };
+type NodeOptions = NonNullable<RedisClusterOptions["defaults"]>;
+
+/**
+ * The node settings of a cluster client passed in: `duplicate()` replaces `defaults` as a whole,
+ * and node-redis keeps a cluster's own options private, so they are read back from a node client
+ * it made (its `defaults` plus that node's address). Undefined when it has made none yet.
+ */
+function callerNodeOptions(cluster: Cluster): NodeOptions | undefined {
+  for (const node of [...cluster.masters, ...cluster.replicas]) {
+    const client = node.client as { options?: NodeOptions } | Promise<unknown> | undefined;
+    if (client && !(client instanceof Promise) && client.options) return client.options;
+  }
+  return undefined;
+}
+
+/**
+ * A passed-in client's node settings for a client opened here: every setting of the caller's
+ * (credentials, TLS, timeouts, name, ...), with this library's fail-fast behaviour on top, so a
+ * refreshed client reaches the same nodes the same way and still gives up on a dead one.
+ */
+function failFastDefaults(given: NodeOptions | undefined): NodeOptions {
+  // The address and role are the one node's, not defaults; each node client gets its own.
+  const { readonly: _readonly, url: _url, socket, ...rest } = (given ?? {}) as NodeOptions & { readonly?: boolean; url?: string };
+  const { host: _host, port: _port, ...socketRest } = (socket ?? {}) as Record<string, unknown>;
+  return {
+    ...rest,
+    disableOfflineQueue: NODE_DEFAULTS.disableOfflineQueue,
+    socket: {
+      connectTimeout: NODE_DEFAULTS.socket.connectTimeout,
+      ...socketRest,
+      reconnectStrategy: NODE_DEFAULTS.socket.reconnectStrategy,
+    },
+  } as NodeOptions;
+}
 
 export function isClusterClient(client: unknown): client is Cluster {
   const candidate = client as Partial<Cluster> | null;
@@ -61,7 +100,7 @@ export interface ClusterConnectionOptions {
   retryMs?: number;
 }
 
-export class ClusterConnection implements CommandSender {
+export class ClusterConnection implements CommandSender, ReplicatedWriter {
   readonly cluster = true;
   /** Whether the first client was opened here (so it is closed here). */
   readonly owned: boolean;
@@ -114,7 +153,7 @@ export class ClusterConnection implements CommandSender {
     return this.ready;
   }
 
-  async sendCommand(args: string[], firstKey?: string, options: { sameConnection?: boolean } = {}): Promise<unknown> {
+  async sendCommand(args: string[], firstKey?: string): Promise<unknown> {
     const deadline = Date.now() + this.retryMs;
     for (let attempt = 0; ; attempt++) {
       await this.ready;
@@ -122,10 +161,42 @@ export class ClusterConnection implements CommandSender {
       try {
         return await client.sendCommand(firstKey, false, args);
       } catch (error) {
-        if (options.sameConnection || this.closed || !isTransient(error) || Date.now() >= deadline) throw error;
+        if (this.closed || !isTransient(error) || Date.now() >= deadline) throw error;
         if (staleTopology(error)) await this.refresh(client);
-        await pause(Math.min(25 * 2 ** attempt, 500, Math.max(0, deadline - Date.now())));
+        await pause(backoffMs(attempt, deadline));
       }
+    }
+  }
+
+  /**
+   * A write, then WAIT on the node connection that ran it. node-redis follows ASK and MOVED out of
+   * sight, and would route the WAIT by its slot map: to a migration's source when the write ran on
+   * its target. So the write is sent here to the slot's master in the map, and on ASK to the target
+   * (ASKING first), and WAIT goes to whichever ran it. Until the write runs, it is retried like any
+   * command (MOVED here means the map is behind: it is read afresh); once it ran, never.
+   */
+  async sendReplicated(args: string[], key: string | undefined, acks: ReplicaAcks): Promise<unknown> {
+    if (key === undefined) throw new TypeError("rsmq-next: a replicated write needs a key to route it");
+    const deadline = Date.now() + this.retryMs;
+    for (let attempt = 0; ; attempt++) {
+      await this.ready;
+      const client = this.current;
+      let ran: { reply: unknown; node: NodeClient };
+      try {
+        ran = await sendToSlotOwner(client, args, key);
+      } catch (error) {
+        if (this.closed || !isTransient(error) || Date.now() >= deadline) throw error;
+        if (staleTopology(error) || isMoved(error)) await this.refresh(client);
+        await pause(backoffMs(attempt, deadline));
+        continue;
+      }
+      // The reply has just arrived, with no turn of the event loop since: a node client that is
+      // ready still has the socket that carried the write (a reconnect, or a refresh closing this
+      // client, would take one), so WAIT goes out on that very connection.
+      const { reply, node } = ran;
+      if (!node.isReady) throw unconfirmedWrite(acks, "the connection to the node that ran it was lost");
+      await awaitReplicas((wait) => node.sendCommand(wait), acks);
+      return reply;
     }
   }
 
@@ -191,7 +262,8 @@ export class ClusterConnection implements CommandSender {
     const fresh = failed.duplicate({
       minimizeConnections: true,
       ...(known.length > 0 ? { rootNodes: known } : {}),
-      ...(this.owned ? {} : { defaults: NODE_DEFAULTS }),
+      // Opened here from `cluster` options, the node settings already are what this library wants.
+      ...(this.owned ? {} : { defaults: failFastDefaults(callerNodeOptions(failed)) }),
     }) as Cluster;
     fresh.on("error", this.onError);
     try {
@@ -213,6 +285,45 @@ export class ClusterConnection implements CommandSender {
       failed.disconnect().catch(() => undefined);
     }
   }
+}
+
+/**
+ * Sends a command to the master of its slot in `cluster`'s map, following ASK to the migration
+ * target; resolves the reply and the node client that ran it. Other replies, MOVED included, are
+ * the caller's to handle.
+ */
+async function sendToSlotOwner(cluster: Cluster, args: string[], key: string): Promise<{ reply: unknown; node: NodeClient }> {
+  const owner = cluster.slots[hashSlot(key)]?.master;
+  // Not an error reply: the topology is read afresh and the write retried.
+  if (!owner) throw new Error(`rsmq-next: no master known for slot ${hashSlot(key)}`);
+  const node = (await cluster.nodeClient(owner)) as NodeClient;
+  try {
+    return { reply: await node.sendCommand(args), node };
+  } catch (error) {
+    const address = askedAddress(error);
+    if (address === undefined) throw error;
+    const target = cluster.nodeByAddress.get(address);
+    if (!target) throw new Error(`rsmq-next: ASK names ${address}, a node this client does not know yet`);
+    const asked = (await cluster.nodeClient(target)) as NodeClient;
+    // Queued together in one turn, so no other command of this process can come between them
+    // (ASKING lets only the next command in).
+    const [, reply] = await Promise.all([asked.sendCommand(["ASKING"]), asked.sendCommand(args)]);
+    return { reply, node: asked };
+  }
+}
+
+/** "host:port" of an `ASK <slot> <host:port>` reply, else undefined. */
+function askedAddress(error: unknown): string | undefined {
+  if (!(error instanceof ErrorReply) || !error.message.startsWith("ASK ")) return undefined;
+  return error.message.slice(error.message.lastIndexOf(" ") + 1);
+}
+
+function isMoved(error: unknown): boolean {
+  return error instanceof ErrorReply && error.message.startsWith("MOVED ");
+}
+
+function backoffMs(attempt: number, deadline: number): number {
+  return Math.min(25 * 2 ** attempt, 500, Math.max(0, deadline - Date.now()));
 }
 
 /**

@@ -8,6 +8,7 @@
 import { createClient, type RedisClientType } from "redis";
 import { toClientOptions } from "./client-options";
 import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "./given-client";
+import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "../scripts/replica-acks";
 import type { CommandSender } from "../scripts/script-runner";
 
 export interface ConnectionEvents {
@@ -16,7 +17,7 @@ export interface ConnectionEvents {
   error(error: Error): void;
 }
 
-export class Connection implements CommandSender {
+export class Connection implements CommandSender, ReplicatedWriter {
   readonly cluster = false;
   /** The node-redis v4 client in use. */
   readonly client: RedisClientType;
@@ -64,13 +65,18 @@ export class Connection implements CommandSender {
     return this.ready;
   }
 
-  sendCommand(args: string[], _firstKey?: string, options: { sameConnection?: boolean } = {}): Promise<unknown> {
-    // Reconnecting: a command now would wait for, and go out on, the next connection. (Before the
-    // first `ready`, replies to queued commands can arrive while isReady is still false.)
-    if (options.sameConnection && this.everReady && !this.client.isReady) {
-      return Promise.reject(new Error("rsmq-next: the connection was lost before the command could be sent"));
-    }
+  sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
     return this.commands.sendCommand(args);
+  }
+
+  async sendReplicated(args: string[], _key: string | undefined, acks: ReplicaAcks): Promise<unknown> {
+    const reply = await this.commands.sendCommand(args);
+    // Reconnecting: WAIT now would wait for, and go out on, the next connection, which wrote
+    // nothing. (Before the first `ready`, replies to queued commands can arrive while isReady is
+    // still false.) The reply just arrived, so a ready client still has the socket that carried it.
+    if (this.everReady && !this.client.isReady) throw unconfirmedWrite(acks, "the connection was lost after the write");
+    await awaitReplicas((wait) => this.commands.sendCommand(wait), acks);
+    return reply;
   }
 
   /** Closes an owned connection (QUIT when up, otherwise at once); leaves a borrowed one open. */

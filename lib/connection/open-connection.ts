@@ -6,11 +6,12 @@ import type { RedisClientType, RedisClusterOptions, RedisClusterType } from "red
 import { toClusterOptions } from "./client-options";
 import { ClusterConnection, isClusterClient } from "./cluster-connection";
 import { Connection, type ConnectionEvents } from "./connection";
+import type { ReplicatedWriter } from "../scripts/replica-acks";
 import type { CommandSender } from "../scripts/script-runner";
 import { ClientSubscriber, ClusterSubscriber, type Subscriber } from "../wakes/subscribers";
 
 /** What RedisSMQ needs of either connection. */
-export interface QueueConnection extends CommandSender {
+export interface QueueConnection extends CommandSender, ReplicatedWriter {
   readonly cluster: boolean;
   readonly client: RedisClientType | RedisClusterType;
   readonly connected: boolean;

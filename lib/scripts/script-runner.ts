@@ -7,12 +7,8 @@ import type { Script, ScriptBody } from "./script-files";
 
 /** The one thing the runner needs from a connection. */
 export interface CommandSender {
-  /**
-   * Sends one command; `firstKey` routes it in Redis Cluster (a single server ignores it). With
-   * `sameConnection`, it fails rather than go out on a connection other than the one in use now
-   * (no retry elsewhere, no waiting for a reconnect): for WAIT, which speaks of its connection's writes.
-   */
-  sendCommand(args: string[], firstKey?: string, options?: { sameConnection?: boolean }): Promise<unknown>;
+  /** Sends one command; `firstKey` routes it in Redis Cluster (a single server ignores it). */
+  sendCommand(args: string[], firstKey?: string): Promise<unknown>;
 }
 
 export interface ScriptRunnerOptions {
@@ -33,29 +29,30 @@ export class ScriptRunner {
     this.flags = options.flags ?? false;
   }
 
-  async run(script: Script, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+  /** Runs `script`; through `sender` instead of the runner's own when given (a write confirmed by replicas). */
+  async run(script: Script, keys: readonly string[], args: readonly string[], sender = this.sender): Promise<unknown> {
     if (keys.length !== script.numberOfKeys) {
       throw new Error(`rsmq-next: ${script.name} takes ${script.numberOfKeys} keys, got ${keys.length}`);
     }
-    if (!this.flags) return this.runBody(script, keys, args);
+    if (!this.flags) return this.runBody(sender, script, keys, args);
     try {
-      return await this.runBody(script.flagged, keys, args);
+      return await this.runBody(sender, script.flagged, keys, args);
     } catch (error) {
       // A compile error means nothing ran, so running the plain text once more is safe.
       if (!isShebangRefused(error)) throw error;
       this.flags = false;
-      return this.runBody(script, keys, args);
+      return this.runBody(sender, script, keys, args);
     }
   }
 
-  private async runBody(body: ScriptBody, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+  private async runBody(sender: CommandSender, body: ScriptBody, keys: readonly string[], args: readonly string[]): Promise<unknown> {
     const tail = [String(keys.length), ...keys, ...args];
     try {
-      return await this.sender.sendCommand(["EVALSHA", body.sha1, ...tail], keys[0]);
+      return await sender.sendCommand(["EVALSHA", body.sha1, ...tail], keys[0]);
     } catch (error) {
       if (!isNoScript(error)) throw error;
     }
-    return this.sender.sendCommand(["EVAL", body.source, ...tail], keys[0]);
+    return sender.sendCommand(["EVAL", body.source, ...tail], keys[0]);
   }
 }
 

@@ -60,6 +60,8 @@ export interface TestCluster {
   masters(): Promise<ClusterNode[]>;
   /** The live replicas. */
   replicas(): Promise<ClusterNode[]>;
+  /** The live replicas of one master. */
+  replicasOf(master: ClusterNode): Promise<ClusterNode[]>;
   /** The live master serving `slot`; throws when its master is down. */
   masterOfSlot(slot: number): Promise<ClusterNode>;
   /** The hash slot of `key` (CRC16 of the key, or of its `{hash tag}`, modulo 16384). */
@@ -82,6 +84,13 @@ export interface TestCluster {
    * node is a live, in-sync member every node agrees on.
    */
   restartNode(node: ClusterNode): Promise<void>;
+  /**
+   * SIGKILLs a replica and returns once every live node marks it failed (its master then has one
+   * replica fewer). A master is refused: killMasterAndWaitForFailover() is for those.
+   */
+  killReplica(node: ClusterNode): Promise<void>;
+  /** The password every node asks for (`password` option), or undefined when they ask none. */
+  readonly password: string | undefined;
   /** Kills every process and removes the data directories. */
   close(): Promise<void>;
 }
@@ -95,6 +104,13 @@ export interface TestClusterOptions {
   nodeTimeoutMs?: number;
   /** cluster-require-full-coverage (default true, as in Redis): whether the whole cluster refuses commands while a slot has no live master. */
   requireFullCoverage?: boolean;
+  /**
+   * Protects every node with this password (requirepass for the default user, masterauth for
+   * replication); the harness itself and redis-cli authenticate with it. Default: no password.
+   */
+  password?: string;
+  /** More ACL users, each as a `user` directive's arguments (`"alice on >secret ~* &* +@all"`). */
+  users?: string[];
 }
 
 /** Why this machine cannot run a test cluster (no redis-server / redis-cli 7+ on PATH), or undefined. */
@@ -138,6 +154,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     if (failed) throw failed.reason;
     servers.sort((a, b) => a.port - b.port);
     await runRedisCli([
+      ...(options.password === undefined ? [] : ["-a", options.password, "--no-auth-warning"]),
       "--cluster", "create",
       ...servers.map((server) => `${HOST}:${server.port}`),
       "--cluster-replicas", String(replicasPerMaster),
@@ -148,7 +165,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     removeTempDir(root);
     throw error;
   }
-  const cluster = new LocalCluster(root, servers);
+  const cluster = new LocalCluster(root, servers, options.password);
   try {
     await cluster.identify();
     await cluster.waitUntilSettled("the new cluster to settle", 30_000);
@@ -184,6 +201,8 @@ function nodeSettings(options: TestClusterOptions): string[] {
     // master only moves at its next ping to the replicas (every 10 s by default).
     "--repl-ping-replica-period", "1",
     "--loglevel", "notice",
+    ...(options.password === undefined ? [] : ["--requirepass", options.password, "--masterauth", options.password]),
+    ...(options.users ?? []).flatMap((rules) => ["--user", ...rules.split(" ")]),
   ];
 }
 
@@ -413,6 +432,7 @@ class LocalCluster implements TestCluster {
   constructor(
     private readonly root: string,
     private readonly servers: NodeProcess[],
+    readonly password: string | undefined,
   ) {}
 
   async identify(): Promise<void> {
@@ -441,6 +461,13 @@ class LocalCluster implements TestCluster {
     return view.filter((entry) => !entry.master && entry.failure === "" && this.isAlive(entry.id)).map((entry) => this.nodeById(entry.id));
   }
 
+  async replicasOf(master: ClusterNode): Promise<ClusterNode[]> {
+    const view = await this.view();
+    return view
+      .filter((entry) => entry.masterId === master.id && entry.failure === "" && this.isAlive(entry.id))
+      .map((entry) => this.nodeById(entry.id));
+  }
+
   async masterOfSlot(slot: number): Promise<ClusterNode> {
     const owner = (await this.view()).find((entry) => entry.master && servesSlot(entry, slot));
     if (!owner) throw new Error(`no node serves slot ${slot}`);
@@ -466,7 +493,8 @@ class LocalCluster implements TestCluster {
     for (;;) {
       const keys = await this.sendForBuffers(from, ["CLUSTER", "GETKEYSINSLOT", String(slot), String(keysPerBatch)]);
       if (keys.length === 0) break;
-      await this.send(from, ["MIGRATE", to.host, String(to.port), "", "0", "10000", "REPLACE", "KEYS", ...keys]);
+      const auth = this.password === undefined ? [] : ["AUTH", this.password];
+      await this.send(from, ["MIGRATE", to.host, String(to.port), "", "0", "10000", "REPLACE", ...auth, "KEYS", ...keys]);
       keysMoved += keys.length;
       await afterBatch?.({ keysMoved });
       if (pauseMs > 0) await delay(pauseMs);
@@ -519,6 +547,14 @@ class LocalCluster implements TestCluster {
       }
     }
     await this.waitUntilSettled(`${node.port} to rejoin`, 30_000);
+  }
+
+  async killReplica(node: ClusterNode): Promise<void> {
+    const entry = (await this.view()).find((candidate) => candidate.id === node.id);
+    if (!entry || entry.master) throw new Error(`${node.port} is not a replica`);
+    await this.serverById.get(node.id)!.kill();
+    await this.dropClient(node.port);
+    await this.waitUntilSettled(`the cluster to mark replica ${node.port} failed`, 30_000);
   }
 
   async close(): Promise<void> {
@@ -662,7 +698,11 @@ class LocalCluster implements TestCluster {
       await this.dropClient(port);
     }
     // No reconnecting: a dead node should fail the command at once, and the next call reconnects.
-    const client = createClient({ url: `redis://${HOST}:${port}`, socket: { reconnectStrategy: false, connectTimeout: 2000 } });
+    const client = createClient({
+      url: `redis://${HOST}:${port}`,
+      password: this.password,
+      socket: { reconnectStrategy: false, connectTimeout: 2000 },
+    });
     client.on("error", () => undefined);
     const connecting = client.connect().then(() => client);
     this.clients.set(port, connecting);

@@ -53,9 +53,10 @@ describe("Worker: errors and outages", () => {
     await rsmq.sendMessageAsync({ qname: "q", message: "after the queue exists" });
     await waitFor(() => handled.length === 1, "the message handled", 5000);
 
-    // A new run of failures starts again at 100 ms.
-    await rsmq.deleteQueueAsync({ qname: "q" });
+    // A new run of failures starts again at 100 ms. The mark is taken before the delete: the
+    // worker may fail and back off once while deleteQueueAsync is still in flight.
     const seen = log.events.length;
+    await rsmq.deleteQueueAsync({ qname: "q" });
     await waitFor(() => log.events.slice(seen).some((event) => event.name === "error"), "a new error", 5000);
     await waitFor(() => log.events.slice(seen).some((event) => event.name === "sleep" && event.args[0] !== 50), "a back-off", 5000);
     const next = log.events.slice(seen).filter((event) => event.name === "sleep" && event.args[0] !== 50);
