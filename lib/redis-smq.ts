@@ -132,7 +132,8 @@ export class RedisSMQ extends EventEmitter {
   private readonly replicaAcks: ReplicaAcks | undefined;
   private readonly connection: QueueConnection;
   private readonly scripts: ScriptRunner;
-  private subscriber: RealtimeWakes | undefined;
+  /** Opens its connection on the first wake subscription; after quitAsync() it opens none. */
+  private readonly subscriber: RealtimeWakes;
   /** Lasting problems that no call fails for (a refused realtime notification), each told once. */
   private readonly problems = new ReportOnce(this);
 
@@ -156,6 +157,7 @@ export class RedisSMQ extends EventEmitter {
       error: (error) => this.connectionError(error),
     });
     this.scripts = new ScriptRunner(this.connection, { flags: this.connection.cluster });
+    this.subscriber = new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.subscriberError(error)));
     internals.set(this, {
       ns: this.ns,
       layout: this.layout,
@@ -172,8 +174,7 @@ export class RedisSMQ extends EventEmitter {
       },
       peek: (qname, count, offset) => this.run(() => peekDeadLetters(this.layout, { qname, count }, offset)),
       redrive: (dlq, target, messages) => this.redriveMessages(dlq, target, messages),
-      realtimeWakes: () =>
-        (this.subscriber ??= new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.subscriberError(error)))),
+      realtimeWakes: () => this.subscriber,
     });
   }
 
@@ -375,7 +376,7 @@ export class RedisSMQ extends EventEmitter {
 
   /** Closes the connection if this instance opened it; a client passed in stays open. Resolves `"OK"`. */
   readonly quitAsync = async (): Promise<"OK"> => {
-    await this.subscriber?.close();
+    await this.subscriber.close();
     return this.connection.close();
   };
 

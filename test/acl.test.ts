@@ -73,10 +73,14 @@ describe("ACL: the README's least-privilege users", () => {
     await openAsUser();
   }
 
-  /** New connections as the user: what a connection needs only when it opens (CLUSTER SLOTS) is asked again. */
-  async function openAsUser(): Promise<void> {
+  async function closeUser(): Promise<void> {
     await asUser?.quitAsync().catch(() => undefined);
     await realtimeUser?.quitAsync().catch(() => undefined);
+  }
+
+  /** New connections as the user: what a connection needs only when it opens (CLUSTER SLOTS) is asked again. */
+  async function openAsUser(): Promise<void> {
+    await closeUser();
     asUser = new RedisSMQ(connectionOptionsAs(ns, user, PASSWORD));
     realtimeUser = new RedisSMQ({ ...connectionOptionsAs(ns, user, PASSWORD), realtime: true });
     // Each reports into the list of the run it was opened for.
@@ -202,6 +206,9 @@ describe("ACL: the README's least-privilege users", () => {
         const work = operations[role](queueNames());
         work.catch(() => undefined);
         await Promise.race([work, waitFor(() => naming().length > 0, `a noPermission error naming +${command}`)]);
+        // Nothing of this run may go on into the next: the calls still waiting end as the instances quit.
+        await closeUser();
+        await work;
         expect(naming(), `a noPermission error naming +${command}; got ${JSON.stringify(reported.map(String))}`).to.not.deep.equal([]);
         await onEveryServer(["ACL", "SETUSER", user, `+${command}`]);
       }
