@@ -287,11 +287,14 @@ export class RedisSMQ extends EventEmitter {
    * (a user without the channel) does not fail the send: it is reported once per channel, through
    * `error` (or one process warning when nobody listens).
    */
-  readonly sendMessageAsync = async (options: SendMessageOptions): Promise<string> => {
-    const sent = await this.notifying(options?.qname, this.run(() => sendMessage(this.layout, this.realtime, optionsOf(options))));
-    if (sent.notificationRefused) this.notificationRefused(sent);
-    return sent.id;
-  };
+  readonly sendMessageAsync = (options: SendMessageOptions): Promise<string> =>
+    this.notifying(
+      options?.qname,
+      this.run(() => sendMessage(this.layout, this.realtime, optionsOf(options))).then((sent) => {
+        if (sent.notificationRefused) this.notificationRefused(sent);
+        return sent.id;
+      }),
+    );
 
   private notificationRefused({ channel, notificationRefused, refusedCommand }: SentMessage): void {
     const error = permissionError(notificationRefused, { operation: "sendMessage stored the message, but its realtime notification", channel, command: refusedCommand });
