@@ -20,7 +20,7 @@ import {
   type QueueSettings,
   type StopRecord,
 } from "./commands/dead-letters";
-import { deleteMessages } from "./commands/delete-messages";
+import { deleteMessages, nothingToDelete } from "./commands/delete-messages";
 import { deleteQueue } from "./commands/delete-queue";
 import { getQueueAttributes } from "./commands/get-queue-attributes";
 import { hideMessage } from "./commands/hide-message";
@@ -307,9 +307,9 @@ export class RedisSMQ extends EventEmitter {
   readonly deleteMessageAsync = (options: DeleteMessageOptions): Promise<0 | 1> =>
     this.run(() => deleteMessage(this.layout, optionsOf(options)));
 
-  /** Deletes up to 1000 messages in one call; resolves `1` or `0` per id, in order. */
-  readonly deleteMessagesAsync = (options: DeleteMessagesOptions): Promise<Array<0 | 1>> =>
-    this.run(() => deleteMessages(this.layout, optionsOf(options)));
+  /** Deletes up to 1000 messages in one call; resolves `1` or `0` per id, in order (`[]` for no ids, with no round trip). */
+  readonly deleteMessagesAsync = async (options: DeleteMessagesOptions): Promise<Array<0 | 1>> =>
+    nothingToDelete(optionsOf(options)) ? [] : this.run(() => deleteMessages(this.layout, optionsOf(options)));
 
   /**
    * The first `count` messages of a queue (10 by default, at most 1000), in the order they will be

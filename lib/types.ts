@@ -123,7 +123,7 @@ export interface DeleteMessageOptions extends BaseOptions {
 }
 
 export interface DeleteMessagesOptions extends BaseOptions {
-  /** The message ids (32 characters each), 1 to 1000 of them. */
+  /** The message ids (32 characters each), at most 1000 of them; an empty list resolves `[]` with no round trip. */
   ids: string[];
 }
 
