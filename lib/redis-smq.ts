@@ -35,6 +35,7 @@ import { replicaAcksOf, replicatedSender, type ReplicaAcks } from "./scripts/rep
 import { ScriptRunner } from "./scripts/script-runner";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
+import { connectionWarning, UnheardErrors } from "./unheard-errors";
 import type {
   Callback,
   ChangeMessageVisibilityOptions,
@@ -64,7 +65,10 @@ export interface RedisSMQEvents {
   connect: [];
   /** The connection was lost or closed. */
   disconnect: [];
-  /** A connection error. Emitted only when someone listens: an unheard error never crashes the process. */
+  /**
+   * A connection error. Emitted only when someone listens: an unheard error never crashes the
+   * process, and is shown once per error as a process warning (code RSMQ_NEXT_CONNECTION_ERROR).
+   */
   error: [error: Error];
 }
 
@@ -131,6 +135,8 @@ export class RedisSMQ extends EventEmitter {
   private readonly connection: QueueConnection;
   private readonly scripts: ScriptRunner;
   private subscriber: RealtimeWakes | undefined;
+  /** Connection errors with no `error` listener: one process warning per error name and code. */
+  private readonly unheard = new UnheardErrors("RSMQ_NEXT_CONNECTION_ERROR", connectionWarning);
 
   /**
    * @example
@@ -197,6 +203,7 @@ export class RedisSMQ extends EventEmitter {
 
   private connectionError(error: Error): void {
     if (this.listenerCount("error") > 0) this.emit("error", error);
+    else this.unheard.report(error);
   }
 
   /** Tells this process's workers of the queue that a message may be due sooner. */
