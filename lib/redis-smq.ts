@@ -104,6 +104,8 @@ export interface RedisSMQInternals {
   redrive(dlq: string, target: string, messages: PeekedMessage[]): Promise<number>;
   /** The instance's shared subscriber for realtime wakes, opened on first use. */
   realtimeWakes(): RealtimeWakes;
+  /** Workers started on this instance and not stopped yet: quitAsync() stops them first. */
+  readonly workers: Set<{ stop(): Promise<void> }>;
 }
 
 const internals = new WeakMap<object, RedisSMQInternals>();
@@ -135,6 +137,7 @@ export class RedisSMQ extends EventEmitter {
   private readonly connection: QueueConnection;
   private readonly scripts: ScriptRunner;
   private subscriber: RealtimeWakes | undefined;
+  private readonly workers = new Set<{ stop(): Promise<void> }>();
   /** Connection errors with no `error` listener: one process warning per error name and code. */
   private readonly unheard = new UnheardErrors("RSMQ_NEXT_CONNECTION_ERROR", connectionWarning);
 
@@ -176,6 +179,7 @@ export class RedisSMQ extends EventEmitter {
       redrive: (dlq, target, messages) => this.redriveMessages(dlq, target, messages),
       realtimeWakes: () =>
         (this.subscriber ??= new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.connectionError(error)))),
+      workers: this.workers,
     });
   }
 
@@ -342,8 +346,13 @@ export class RedisSMQ extends EventEmitter {
   readonly changeMessageVisibilityAsync = (options: ChangeMessageVisibilityOptions): Promise<0 | 1> =>
     this.notifying(options?.qname, this.run(() => changeMessageVisibility(this.layout, optionsOf(options))));
 
-  /** Closes the connection if this instance opened it; a client passed in stays open. Resolves `"OK"`. */
+  /**
+   * Stops the workers started on this instance (each as its `stop()` does: running handlers get up
+   * to its stopTimeoutMs), then closes the connection if this instance opened it; a client passed
+   * in stays open. Resolves `"OK"`.
+   */
   readonly quitAsync = async (): Promise<"OK"> => {
+    await Promise.all([...this.workers].map((worker) => worker.stop()));
     await this.subscriber?.close();
     return this.connection.close();
   };

@@ -119,6 +119,7 @@ export class Worker extends EventEmitter {
   start(): this {
     if (this.started || this.stopping || this.options.signal?.aborted) return this;
     this.started = true;
+    this.queue.workers.add(this);
     this.listenForWakes();
     this.loopDone = this.loop().catch((error: unknown) => this.emitError(error));
     return this;
@@ -152,6 +153,7 @@ export class Worker extends EventEmitter {
       grace.wake();
     }
     this.extender.stopAll();
+    this.queue.workers.delete(this);
     this.tell("stopped");
   }
 
