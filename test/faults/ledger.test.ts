@@ -78,7 +78,7 @@ describe("Fault suite ledger", () => {
     deliver(ledger, "w1", "undeleted", 1, 0, 1, true); // its delete failed
     deliver(ledger, "w2", "undeleted", 2, 300);
     const verdict = ledger.verdict(VT);
-    expect(verdict).to.deep.include({ duplicated: 3, violations: [], lost: [] });
+    expect(verdict).to.deep.include({ duplicated: 3, duplicateCauses: { notDeleted: 2, vtExpired: 1 }, violations: [], lost: [] });
     expect(() => assertHeld(verdict)).to.not.throw();
   });
 

@@ -45,6 +45,11 @@ export interface Verdict {
   lost: string[];
   /** Deliveries beyond the first, over all messages. */
   duplicated: number;
+  /**
+   * The allowed duplicates by cause: the delivery before was never deleted (its process died, or
+   * its delete failed), or its vt ran out while it was being handled.
+   */
+  duplicateCauses: { notDeleted: number; vtExpired: number };
   /** Why each duplicate or unknown delivery is not allowed; empty when every one is. */
   violations: string[];
   /** ms from the end of the fault to the first message handled after it; null if none was. */
@@ -172,6 +177,7 @@ export class Ledger {
     let refused = 0;
     let handled = 0;
     let duplicated = 0;
+    const duplicateCauses = { notDeleted: 0, vtExpired: 0 };
     const lost: string[] = [];
     let firstAfterFault: number | undefined;
     let lastFirstHandling = 0;
@@ -194,6 +200,7 @@ export class Ledger {
       }
       duplicated += Math.max(0, deliveries.length - 1);
       violations.push(...duplicateViolations(body, entry.id, deliveries, vtMs - clockSlackMs));
+      for (let i = 1; i < deliveries.length; i++) duplicateCauses[deliveries[i - 1].deletedAt === undefined ? "notDeleted" : "vtExpired"] += 1;
     }
     const faultEnd = this.faultEnd;
     return {
@@ -204,6 +211,7 @@ export class Ledger {
       handled,
       lost,
       duplicated,
+      duplicateCauses,
       violations,
       recoveryMs: faultEnd === undefined || firstAfterFault === undefined ? null : firstAfterFault - faultEnd,
       drainedMs: faultEnd === undefined || lost.length > 0 ? null : Math.max(0, lastFirstHandling - faultEnd),
@@ -260,7 +268,7 @@ function duplicateViolations(body: string, ackedId: string | undefined, deliveri
 
 /** One line for a scenario's figures, and the same as a README table row. */
 export function summaryLine(verdict: Verdict): string {
-  return `${verdict.scenario}: sent ${verdict.sent}, acknowledged ${verdict.acknowledged}, handled ${verdict.handled}, lost ${verdict.lost.length}, duplicated ${verdict.duplicated}, recovery ${ms(verdict.recoveryMs)}, drained ${ms(verdict.drainedMs)}`;
+  return `${verdict.scenario}: sent ${verdict.sent}, acknowledged ${verdict.acknowledged}, handled ${verdict.handled}, lost ${verdict.lost.length}, duplicated ${verdict.duplicated}${causes(verdict)}, recovery ${ms(verdict.recoveryMs)}, drained ${ms(verdict.drainedMs)}`;
 }
 
 export function tableRow(verdict: Verdict): string {
@@ -281,6 +289,11 @@ export const TABLE_HEADER = [
   "| scenario | sent | acknowledged | handled | lost | duplicated | recovery (first handled) | drained |",
   "|---|---:|---:|---:|---:|---:|---:|---:|",
 ].join("\n");
+
+function causes({ duplicated, duplicateCauses }: Verdict): string {
+  if (duplicated === 0) return "";
+  return ` (${duplicateCauses.notDeleted} after a handling never deleted, ${duplicateCauses.vtExpired} after a vt ran out mid-handling)`;
+}
 
 function ms(value: number | null): string {
   return value === null ? "-" : `${value} ms`;
