@@ -7,23 +7,20 @@
 import { close, isMessage, open, openNext, type QueueApi } from "../../../bench/clients";
 import { Producer, ledgerWorker } from "./traffic";
 import type { FleetReport, MemberSetup } from "./fleet-protocol";
-import type { Ledger } from "./ledger";
+import type { LedgerSink } from "./ledger";
+import { delay } from "../../support/worker";
 
 const report = (message: FleetReport): void => void process.send?.(message);
 
 /** Forwards what a Producer or a ledger worker records to the parent, in order. */
-const forwarding = {
-  scenario: "child",
-  sent: (body: string) => report({ kind: "sent", body, at: Date.now() }),
-  acknowledged: (body: string, id: string) => report({ kind: "acknowledged", body, id }),
-  refused: (body: string, error: unknown) => report({ kind: "refused", body, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
-  delivered: (consumer: string, message: { message: string; id: string; rc: number }) =>
-    report({ kind: "delivered", consumer, body: message.message, id: message.id, rc: message.rc, at: Date.now() }),
-  handled: (consumer: string, body: string) => report({ kind: "handled", consumer, body, at: Date.now() }),
-  deleted: (consumer: string, body: string) => report({ kind: "deleted", consumer, body, at: Date.now() }),
-} as unknown as Ledger;
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const forwarding: LedgerSink = {
+  sent: (body) => report({ kind: "sent", body, at: Date.now() }),
+  acknowledged: (body, id) => report({ kind: "acknowledged", body, id }),
+  refused: (body, error) => report({ kind: "refused", body, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
+  delivered: (consumer, message) => report({ kind: "delivered", consumer, body: message.message, id: message.id, rc: message.rc, at: Date.now() }),
+  handled: (consumer, body) => report({ kind: "handled", consumer, body, at: Date.now() }),
+  deleted: (consumer, body) => report({ kind: "deleted", consumer, body, at: Date.now() }),
+};
 
 /** Runs the member's role until `stopped` resolves; resolves with what closes it. */
 async function run(setup: MemberSetup, stopped: Promise<void>): Promise<() => Promise<unknown>> {

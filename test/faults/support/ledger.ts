@@ -66,7 +66,17 @@ interface Entry {
   deliveries: Delivery[];
 }
 
-export class Ledger {
+/** What producers and consumers report to a Ledger (in another process: to fleet.ts, which enters it). */
+export interface LedgerSink {
+  sent(body: string): void;
+  acknowledged(body: string, id: string): void;
+  refused(body: string, error: unknown): void;
+  delivered(consumer: string, message: { message: string; id: string; rc: number }): void;
+  handled(consumer: string, body: string): void;
+  deleted(consumer: string, body: string): void;
+}
+
+export class Ledger implements LedgerSink {
   private readonly entries = new Map<string, Entry>();
   private faultEnd: number | undefined;
 

@@ -7,7 +7,7 @@
 import RedisSMQ = require("../../../lib/index");
 import type { WorkerOptions } from "../../../lib/worker/worker-options";
 import { delay, waitFor } from "../../support/worker";
-import type { Ledger } from "./ledger";
+import type { Ledger, LedgerSink } from "./ledger";
 
 const { Worker } = RedisSMQ;
 
@@ -32,13 +32,13 @@ export class Producer {
 
   constructor(
     private readonly name: string,
-    private readonly ledger: Ledger,
+    private readonly ledger: LedgerSink,
     private readonly send: (body: string) => Promise<string>,
     private readonly options: ProducerOptions,
   ) {}
 
   /** A producer sending with rsmq-next's sendMessageAsync. */
-  static of(name: string, ledger: Ledger, rsmq: RedisSMQ, qname: string, options: ProducerOptions): Producer {
+  static of(name: string, ledger: LedgerSink, rsmq: RedisSMQ, qname: string, options: ProducerOptions): Producer {
     return new Producer(name, ledger, (message) => rsmq.sendMessageAsync({ qname, message }), options);
   }
 
@@ -97,7 +97,7 @@ export interface LedgerWorkerOptions extends Omit<WorkerOptions, "handler"> {
  * A Worker whose handler records each delivery, its end and the delete that follows in `ledger`
  * under `name`. Its errors are kept in `errors` (a fault makes some), not thrown.
  */
-export function ledgerWorker(name: string, ledger: Ledger, rsmq: RedisSMQ, options: LedgerWorkerOptions): { worker: RedisSMQ.Worker; errors: Error[] } {
+export function ledgerWorker(name: string, ledger: LedgerSink, rsmq: RedisSMQ, options: LedgerWorkerOptions): { worker: RedisSMQ.Worker; errors: Error[] } {
   const { workMs = 0, work = () => delay(workMs), ...workerOptions } = options;
   const errors: Error[] = [];
   const worker = new Worker(rsmq, {
