@@ -11,6 +11,7 @@ import { spawnSync } from "child_process";
 import { assertHeld, type Verdict } from "./support/ledger";
 import { printTable, record } from "./support/results";
 import { clientKillStorm, clientPause, debugSleep, killAndRestartWithAof, scriptFlushStorm } from "./scenarios/server-faults";
+import { fullServer } from "./scenarios/full-server";
 import { workerKilledMidHandler } from "./scenarios/worker-killed";
 import { mixedFleet } from "./scenarios/mixed-fleet";
 
@@ -20,6 +21,7 @@ const scenarios: Array<[title: string, run: () => Promise<Verdict>, timeoutMs?: 
   ["CLIENT KILL storm (normal and pubsub) under a producer process and a Worker: the wake subscription comes back", clientKillStorm],
   ["CLIENT PAUSE ALL then WRITE, 2 s each, under load", clientPause],
   ["DEBUG SLEEP 2 s with vt 1 s: duplicates only where the vt expired", debugSleep],
+  ["a full server (maxmemory, noeviction): producers get outOfMemory, nothing half-written, a Worker drains it", fullServer],
   ["a Worker process SIGKILLed mid-handler: another Worker process handles its message after vt", workerKilledMidHandler],
   ["a mixed fleet for 20 s: rsmq 0.12.4 and rsmq-next producers and consumers on one queue", mixedFleet, 60_000],
 ];
