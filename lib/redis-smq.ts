@@ -32,6 +32,7 @@ import { setQueueAttributes } from "./commands/set-queue-attributes";
 import { KeyLayout } from "./keys";
 import { script } from "./scripts/script-files";
 import { awaitReplicas, replicaAcksOf, type ReplicaAcks } from "./scripts/replica-acks";
+import { translateOutOfMemory } from "./scripts/out-of-memory";
 import { ScriptRunner } from "./scripts/script-runner";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
@@ -151,7 +152,7 @@ export class RedisSMQ extends EventEmitter {
       disconnect: () => this.emit("disconnect"),
       error: (error) => this.connectionError(error),
     });
-    this.scripts = new ScriptRunner(this.connection, { flags: this.connection.cluster });
+    this.scripts = new ScriptRunner(this.connection);
     internals.set(this, {
       ns: this.ns,
       layout: this.layout,
@@ -222,9 +223,16 @@ export class RedisSMQ extends EventEmitter {
   }
 
   private async runBuilt<T>(command: Command<T>): Promise<T> {
-    if (command.before) await this.write(command.before.args, command.before.key);
+    let beforeWritten = false;
+    let reply: unknown;
     const body = script(command.script);
-    const reply = await this.scripts.run(body, command.keys, command.args);
+    try {
+      if (command.before) await this.write(command.before.args, command.before.key);
+      beforeWritten = command.before !== undefined;
+      reply = await this.scripts.run(body, command.keys, command.args);
+    } catch (error) {
+      throw translateOutOfMemory(error, command.script, beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined);
+    }
     if (this.replicaAcks && !body.readOnly) await awaitReplicas(this.connection, command.keys[0], this.replicaAcks);
     if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
     return command.parse(reply);

@@ -27,6 +27,8 @@ export class Connection implements CommandSender {
   private ready = false;
   /** Whether the connection has been up at least once. */
   private everReady = false;
+  /** Reconnects so far: what the script runner learnt of the server holds for one epoch only. */
+  private epoch = 0;
   private readonly detach: () => void;
 
   constructor(options: Record<string, unknown>, private readonly events: ConnectionEvents) {
@@ -64,6 +66,11 @@ export class Connection implements CommandSender {
     return this.ready;
   }
 
+  /** Counts reconnects: after one, the server may be another (restarted, replaced, upgraded). */
+  get connectionEpoch(): number {
+    return this.epoch;
+  }
+
   sendCommand(args: string[], _firstKey?: string, options: { sameConnection?: boolean } = {}): Promise<unknown> {
     // Reconnecting: a command now would wait for, and go out on, the next connection. (Before the
     // first `ready`, replies to queued commands can arrive while isReady is still false.)
@@ -87,6 +94,7 @@ export class Connection implements CommandSender {
 
   private listen(): () => void {
     const onReady = (): void => {
+      if (this.everReady) this.epoch += 1;
       this.ready = true;
       this.everReady = true;
       this.events.connect();
