@@ -14,7 +14,9 @@ export type RsmqErrorName =
   | "queueNotFound"
   | "queueExists"
   // rsmq-next's own: `waitForReplicas` was not met in time.
-  | "replicationTimeout";
+  | "replicationTimeout"
+  // rsmq-next's own: Redis is over maxmemory and refused a call that adds data (nothing written).
+  | "outOfMemory";
 
 /** Builds an Error whose `name` is one of rsmq's error names. */
 export function rsmqError(name: RsmqErrorName, message: string): Error {

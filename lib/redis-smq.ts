@@ -32,6 +32,7 @@ import { setQueueAttributes } from "./commands/set-queue-attributes";
 import { KeyLayout } from "./keys";
 import { script } from "./scripts/script-files";
 import { replicaAcksOf, replicatedSender, type ReplicaAcks } from "./scripts/replica-acks";
+import { translateOutOfMemory } from "./scripts/out-of-memory";
 import { ScriptRunner } from "./scripts/script-runner";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
@@ -160,7 +161,7 @@ export class RedisSMQ extends EventEmitter {
       disconnect: () => this.emit("disconnect"),
       error: (error) => this.connectionError(error),
     });
-    this.scripts = new ScriptRunner(this.connection, { flags: this.connection.cluster });
+    this.scripts = new ScriptRunner(this.connection);
     internals.set(this, {
       ns: this.ns,
       layout: this.layout,
@@ -233,11 +234,18 @@ export class RedisSMQ extends EventEmitter {
   }
 
   private async runBuilt<T>(command: Command<T>): Promise<T> {
-    if (command.before) await this.write(command.before.args, command.before.key);
+    let beforeWritten = false;
+    let reply: unknown;
     const body = script(command.script);
     // A write confirmed by replicas is WAITed for on the node connection that ran it.
     const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
-    const reply = await this.scripts.run(body, command.keys, command.args, sender);
+    try {
+      if (command.before) await this.write(command.before.args, command.before.key);
+      beforeWritten = command.before !== undefined;
+      reply = await this.scripts.run(body, command.keys, command.args, sender);
+    } catch (error) {
+      throw translateOutOfMemory(error, command.script, beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined);
+    }
     if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
     return command.parse(reply);
   }

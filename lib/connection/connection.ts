@@ -31,6 +31,8 @@ export class Connection implements CommandSender, ReplicatedWriter {
   private readonly closer = new ClientCloser();
   /** Whether the connection has been up at least once. */
   private everReady = false;
+  /** Reconnects so far: what the script runner learnt of the server holds for one epoch only. */
+  private epoch = 0;
   private readonly detach: () => void;
 
   constructor(options: Record<string, unknown>, private readonly events: ConnectionEvents) {
@@ -68,6 +70,11 @@ export class Connection implements CommandSender, ReplicatedWriter {
     return this.ready;
   }
 
+  /** Counts reconnects: after one, the server may be another (restarted, replaced, upgraded). */
+  get connectionEpoch(): number {
+    return this.epoch;
+  }
+
   sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
     return this.commands.sendCommand(args);
   }
@@ -98,6 +105,7 @@ export class Connection implements CommandSender, ReplicatedWriter {
     const onReady = (): void => {
       // A connect that finished after close() is being closed: it is no news.
       if (this.closer.closed) return;
+      if (this.everReady) this.epoch += 1;
       this.ready = true;
       this.everReady = true;
       this.events.connect();

@@ -11,13 +11,14 @@ import { EventEmitter } from "events";
 import type { RedisSMQ } from "../redis-smq";
 import { internalsOf, type RedisSMQInternals } from "../redis-smq";
 import type { QueueMessage } from "../types";
-import { idleSleep, receiveRetryDelay } from "./sleep-policy";
+import { idleSleep, looksFirst, receiveRetryDelay } from "./sleep-policy";
 import { onQueueActivity } from "../wakes/wake-hub";
 import { wakeableSleep, type WakeReason, type WakeableSleep } from "./wakeable-sleep";
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from "./worker-options";
 import { createWorkerStats, type WorkerStats } from "./worker-stats";
 import { VisibilityExtender } from "./visibility-extender";
 import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
+import { nextDue } from "../commands/next-due";
 import type { StopReason } from "../retry/retry-policy";
 import { workerWarning, UnheardErrors } from "../unheard-errors";
 
@@ -25,6 +26,11 @@ import { workerWarning, UnheardErrors } from "../unheard-errors";
 export interface WorkerEvents {
   /** A receive returned: how many messages, and (when fewer than asked) ms until the next is due, null if empty. */
   receive: [received: number, nextDueMs: number | null | undefined];
+  /**
+   * A read-only look returned (made instead of a receive after an idle sleep that nothing cut
+   * short): ms until the next message is due (0: one is due, a receive follows), null if empty.
+   */
+  look: [nextDueMs: number | null];
   /** A handler resolved and its message was deleted. */
   handled: [message: QueueMessage];
   /** A handler threw; `retry` or `stop` follows with what was decided (neither if the message is gone from the queue). */
@@ -162,9 +168,11 @@ export class Worker extends EventEmitter {
   }
 
   private async loop(): Promise<void> {
-    const { qname, vt, concurrency, batchSize, minIdleSleepMs, maxIdleSleepMs } = this.options;
+    const { qname, vt, concurrency, batchSize } = this.options;
     const internals = this.queue;
     let failures = 0;
+    // Set after a blind idle sleep (see looksFirst): the next poll looks before it receives.
+    let lookFirst = false;
     while (!this.stopped) {
       const free = concurrency - this.running.size;
       if (free <= 0) {
@@ -174,6 +182,26 @@ export class Worker extends EventEmitter {
       }
       const count = Math.min(batchSize, free);
       this.wokenWhileBusy = false;
+      if (lookFirst) {
+        lookFirst = false;
+        let dueMs;
+        try {
+          dueMs = await this.unlessStopped(internals.run(() => nextDue(internals.layout, qname)));
+          if (dueMs === undefined) break;
+          failures = 0;
+        } catch (error) {
+          this.emitError(error);
+          failures += 1;
+          await this.pause(receiveRetryDelay(failures), false);
+          continue;
+        }
+        this.stats.looks += 1;
+        this.tell("look", dueMs);
+        if (dueMs !== 0 && !this.stopped && !this.wokenWhileBusy) {
+          lookFirst = await this.idle(dueMs);
+          continue;
+        }
+      }
       let batch;
       try {
         // While Redis is down the receive waits in node-redis' offline queue until the server is
@@ -194,9 +222,18 @@ export class Worker extends EventEmitter {
       for (const message of batch.messages) this.dispatch(message, batch.vt);
       // A full batch means more may be due: receive again at once.
       if (batch.messages.length === count || this.stopped || this.wokenWhileBusy) continue;
-      const sleepMs = this.idleFor(idleSleep(batch.nextDueMs ?? null, minIdleSleepMs, maxIdleSleepMs));
-      if (sleepMs > 0) await this.pause(sleepMs, true);
+      lookFirst = await this.idle(batch.nextDueMs ?? null);
     }
+  }
+
+  /** Sleeps until `nextDueMs` (held to the floor and cap); resolves whether the next poll should only look. */
+  private async idle(nextDueMs: number | null): Promise<boolean> {
+    const { minIdleSleepMs, maxIdleSleepMs } = this.options;
+    const plannedMs = this.idleFor(idleSleep(nextDueMs, minIdleSleepMs, maxIdleSleepMs));
+    if (plannedMs <= 0) return false;
+    const reason = await this.pause(plannedMs, true);
+    const knownDueReached = this.knownDueAt !== undefined && this.knownDueAt <= Date.now();
+    return looksFirst({ nextDueMs, plannedMs, maxMs: maxIdleSleepMs, reason, knownDueReached });
   }
 
   /** `promise`'s outcome, or undefined as soon as the worker stops (whichever comes first). */
@@ -233,7 +270,7 @@ export class Worker extends EventEmitter {
     return Math.max(Math.min(ms, untilKnown), this.options.minIdleSleepMs);
   }
 
-  private async pause(ms: number, wakeable: boolean): Promise<void> {
+  private async pause(ms: number, wakeable: boolean): Promise<WakeReason> {
     const sleep = wakeableSleep(ms, this.stopController.signal);
     if (wakeable) this.sleep = sleep;
     this.stats.sleeps += 1;
@@ -243,6 +280,7 @@ export class Worker extends EventEmitter {
     this.stats.sleptMs += Date.now() - started;
     if (this.sleep === sleep) this.sleep = undefined;
     if (reason !== "timeout") this.tell("wake", reason);
+    return reason;
   }
 
   /** Wakes the worker now; wakes that arrive while it is receiving make it receive once more. */

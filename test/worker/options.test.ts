@@ -70,6 +70,7 @@ describe("Worker options", () => {
       expect(worker.counters).to.deep.equal({
         receives: 0,
         emptyReceives: 0,
+        looks: 0,
         handled: 0,
         failed: 0,
         retried: 0,
