@@ -20,7 +20,7 @@ import {
   type QueueSettings,
   type StopRecord,
 } from "./commands/dead-letters";
-import { deleteMessages } from "./commands/delete-messages";
+import { deleteMessages, nothingToDelete } from "./commands/delete-messages";
 import { deleteQueue } from "./commands/delete-queue";
 import { getQueueAttributes } from "./commands/get-queue-attributes";
 import { hideMessage } from "./commands/hide-message";
@@ -36,6 +36,7 @@ import { translateOutOfMemory } from "./scripts/out-of-memory";
 import { ScriptRunner } from "./scripts/script-runner";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
+import { connectionWarning, UnheardErrors } from "./unheard-errors";
 import type {
   Callback,
   ChangeMessageVisibilityOptions,
@@ -65,7 +66,10 @@ export interface RedisSMQEvents {
   connect: [];
   /** The connection was lost or closed. */
   disconnect: [];
-  /** A connection error. Emitted only when someone listens: an unheard error never crashes the process. */
+  /**
+   * A connection error. Emitted only when someone listens: an unheard error never crashes the
+   * process, and is shown once per error as a process warning (code RSMQ_NEXT_CONNECTION_ERROR).
+   */
   error: [error: Error];
 }
 
@@ -101,6 +105,8 @@ export interface RedisSMQInternals {
   redrive(dlq: string, target: string, messages: PeekedMessage[]): Promise<number>;
   /** The instance's shared subscriber for realtime wakes, opened on first use. */
   realtimeWakes(): RealtimeWakes;
+  /** Workers started on this instance and not stopped yet: quitAsync() stops them first. */
+  readonly workers: Set<{ stop(): Promise<void> }>;
 }
 
 const internals = new WeakMap<object, RedisSMQInternals>();
@@ -132,6 +138,9 @@ export class RedisSMQ extends EventEmitter {
   private readonly connection: QueueConnection;
   private readonly scripts: ScriptRunner;
   private subscriber: RealtimeWakes | undefined;
+  private readonly workers = new Set<{ stop(): Promise<void> }>();
+  /** Connection errors with no `error` listener: one process warning per error name and code. */
+  private readonly unheard = new UnheardErrors("RSMQ_NEXT_CONNECTION_ERROR", connectionWarning);
 
   /**
    * @example
@@ -171,6 +180,7 @@ export class RedisSMQ extends EventEmitter {
       redrive: (dlq, target, messages) => this.redriveMessages(dlq, target, messages),
       realtimeWakes: () =>
         (this.subscriber ??= new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.connectionError(error)))),
+      workers: this.workers,
     });
   }
 
@@ -198,6 +208,7 @@ export class RedisSMQ extends EventEmitter {
 
   private connectionError(error: Error): void {
     if (this.listenerCount("error") > 0) this.emit("error", error);
+    else this.unheard.report(error);
   }
 
   /** Tells this process's workers of the queue that a message may be due sooner. */
@@ -315,9 +326,9 @@ export class RedisSMQ extends EventEmitter {
   readonly deleteMessageAsync = (options: DeleteMessageOptions): Promise<0 | 1> =>
     this.run(() => deleteMessage(this.layout, optionsOf(options)));
 
-  /** Deletes up to 1000 messages in one call; resolves `1` or `0` per id, in order. */
-  readonly deleteMessagesAsync = (options: DeleteMessagesOptions): Promise<Array<0 | 1>> =>
-    this.run(() => deleteMessages(this.layout, optionsOf(options)));
+  /** Deletes up to 1000 messages in one call; resolves `1` or `0` per id, in order (`[]` for no ids, with no round trip). */
+  readonly deleteMessagesAsync = async (options: DeleteMessagesOptions): Promise<Array<0 | 1>> =>
+    nothingToDelete(optionsOf(options)) ? [] : this.run(() => deleteMessages(this.layout, optionsOf(options)));
 
   /**
    * The first `count` messages of a queue (10 by default, at most 1000), in the order they will be
@@ -343,8 +354,13 @@ export class RedisSMQ extends EventEmitter {
   readonly changeMessageVisibilityAsync = (options: ChangeMessageVisibilityOptions): Promise<0 | 1> =>
     this.notifying(options?.qname, this.run(() => changeMessageVisibility(this.layout, optionsOf(options))));
 
-  /** Closes the connection if this instance opened it; a client passed in stays open. Resolves `"OK"`. */
+  /**
+   * Stops the workers started on this instance (each as its `stop()` does: running handlers get up
+   * to its stopTimeoutMs), then closes the connection if this instance opened it; a client passed
+   * in stays open. Resolves `"OK"`.
+   */
   readonly quitAsync = async (): Promise<"OK"> => {
+    await Promise.all([...this.workers].map((worker) => worker.stop()));
     await this.subscriber?.close();
     return this.connection.close();
   };

@@ -20,6 +20,7 @@ import { VisibilityExtender } from "./visibility-extender";
 import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
 import { nextDue } from "../commands/next-due";
 import type { StopReason } from "../retry/retry-policy";
+import { workerWarning, UnheardErrors } from "../unheard-errors";
 
 /** The events a Worker emits. */
 export interface WorkerEvents {
@@ -47,7 +48,8 @@ export interface WorkerEvents {
   wake: [reason: "woken" | "aborted"];
   /**
    * A Redis error (receive, delete, extend), or an exception thrown by a listener of another
-   * event; the worker carries on. Emitted only when someone listens.
+   * event; the worker carries on. Emitted only when someone listens; otherwise each error name is
+   * shown once as a process warning (code RSMQ_NEXT_WORKER_ERROR).
    */
   error: [error: Error];
   /** stop() finished. */
@@ -83,6 +85,8 @@ export class Worker extends EventEmitter {
   private readonly unsubscribers: Array<() => unknown> = [];
   /** Removed again at stop, so a long-lived signal shared by many workers does not keep them all. */
   private readonly onSignalAbort = (): void => void this.stop();
+  /** Errors with no `error` listener: one process warning per error name. */
+  private readonly unheard = new UnheardErrors("RSMQ_NEXT_WORKER_ERROR", (error) => workerWarning(this.options.qname, error));
 
   /**
    * @example
@@ -121,6 +125,7 @@ export class Worker extends EventEmitter {
   start(): this {
     if (this.started || this.stopping || this.options.signal?.aborted) return this;
     this.started = true;
+    this.queue.workers.add(this);
     this.listenForWakes();
     this.loopDone = this.loop().catch((error: unknown) => this.emitError(error));
     return this;
@@ -154,6 +159,7 @@ export class Worker extends EventEmitter {
       grace.wake();
     }
     this.extender.stopAll();
+    this.queue.workers.delete(this);
     this.tell("stopped");
   }
 
@@ -386,7 +392,7 @@ export class Worker extends EventEmitter {
 
   private emitError(error: unknown): void {
     this.stats.errors += 1;
-    if (this.listenerCount("error") === 0) return;
+    if (this.listenerCount("error") === 0) return this.unheard.report(error);
     try {
       this.emit("error", error instanceof Error ? error : new Error(String(error)));
     } catch (listenerError) {
