@@ -15,6 +15,8 @@ export type RsmqErrorName =
   | "queueExists"
   // rsmq-next's own: `waitForReplicas` was not met in time.
   | "replicationTimeout"
+  // rsmq-next's own: Redis is over maxmemory and refused a call that adds data (nothing written).
+  | "outOfMemory"
   // rsmq-next's own: the Redis ACL refused a command, key or channel the operation needs.
   | "noPermission";
 

@@ -20,7 +20,7 @@ import {
   type QueueSettings,
   type StopRecord,
 } from "./commands/dead-letters";
-import { deleteMessages } from "./commands/delete-messages";
+import { deleteMessages, nothingToDelete } from "./commands/delete-messages";
 import { deleteQueue } from "./commands/delete-queue";
 import { getQueueAttributes } from "./commands/get-queue-attributes";
 import { hideMessage } from "./commands/hide-message";
@@ -34,9 +34,11 @@ import { ReportOnce } from "./report-once";
 import { permissionError } from "./scripts/permission-errors";
 import { script } from "./scripts/script-files";
 import { replicaAcksOf, replicatedSender, type ReplicaAcks } from "./scripts/replica-acks";
+import { translateOutOfMemory } from "./scripts/out-of-memory";
 import { ScriptRunner } from "./scripts/script-runner";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
+import { connectionWarning, UnheardErrors } from "./unheard-errors";
 import type {
   Callback,
   ChangeMessageVisibilityOptions,
@@ -66,7 +68,10 @@ export interface RedisSMQEvents {
   connect: [];
   /** The connection was lost or closed. */
   disconnect: [];
-  /** A connection error. Emitted only when someone listens: an unheard error never crashes the process. */
+  /**
+   * A connection error. Emitted only when someone listens: an unheard error never crashes the
+   * process, and is shown once per error as a process warning (code RSMQ_NEXT_CONNECTION_ERROR).
+   */
   error: [error: Error];
 }
 
@@ -102,6 +107,8 @@ export interface RedisSMQInternals {
   redrive(dlq: string, target: string, messages: PeekedMessage[]): Promise<number>;
   /** The instance's shared subscriber for realtime wakes, opened on first use. */
   realtimeWakes(): RealtimeWakes;
+  /** Workers started on this instance and not stopped yet: quitAsync() stops them first. */
+  readonly workers: Set<{ stop(): Promise<void> }>;
 }
 
 const internals = new WeakMap<object, RedisSMQInternals>();
@@ -136,6 +143,9 @@ export class RedisSMQ extends EventEmitter {
   private readonly subscriber: RealtimeWakes;
   /** Lasting problems that no call fails for (a refused realtime notification), each told once. */
   private readonly problems = new ReportOnce(this);
+  private readonly workers = new Set<{ stop(): Promise<void> }>();
+  /** Connection errors with no `error` listener: one process warning per error name and code. */
+  private readonly unheard = new UnheardErrors("RSMQ_NEXT_CONNECTION_ERROR", connectionWarning);
 
   /**
    * @example
@@ -156,7 +166,7 @@ export class RedisSMQ extends EventEmitter {
       disconnect: () => this.emit("disconnect"),
       error: (error) => this.connectionError(error),
     });
-    this.scripts = new ScriptRunner(this.connection, { flags: this.connection.cluster });
+    this.scripts = new ScriptRunner(this.connection);
     this.subscriber = new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.subscriberError(error)));
     internals.set(this, {
       ns: this.ns,
@@ -175,6 +185,7 @@ export class RedisSMQ extends EventEmitter {
       peek: (qname, count, offset) => this.run(() => peekDeadLetters(this.layout, { qname, count }, offset)),
       redrive: (dlq, target, messages) => this.redriveMessages(dlq, target, messages),
       realtimeWakes: () => this.subscriber,
+      workers: this.workers,
     });
   }
 
@@ -208,6 +219,7 @@ export class RedisSMQ extends EventEmitter {
 
   private connectionError(error: Error): void {
     if (this.listenerCount("error") > 0) this.emit("error", error);
+    else this.unheard.report(error);
   }
 
   /** Tells this process's workers of the queue that a message may be due sooner. */
@@ -233,19 +245,28 @@ export class RedisSMQ extends EventEmitter {
   }
 
   private async runBuilt<T>(command: Command<T>): Promise<T> {
+    let beforeWritten = false;
+    let reply: unknown;
     const body = script(command.script);
+    // A write confirmed by replicas is WAITed for on the node connection that ran it.
+    const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
+    const keys = [...command.keys];
+    for (const plain of [command.before, command.after]) if (plain) keys.push(plain.key);
+    const refused = { operation: command.script, script: body, keys };
     try {
       if (command.before) await this.write(command.before.args, command.before.key);
-      // A write confirmed by replicas is WAITed for on the node connection that ran it.
-      const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
-      const reply = await this.scripts.run(body, command.keys, command.args, sender);
-      if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
-      return command.parse(reply);
+      beforeWritten = command.before !== undefined;
+      reply = await this.scripts.run(body, command.keys, command.args, sender);
     } catch (error) {
-      const keys = [...command.keys];
-      for (const plain of [command.before, command.after]) if (plain) keys.push(plain.key);
-      throw permissionError(error, { operation: command.script, script: body, keys });
+      const translated = translateOutOfMemory(error, command.script, beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined);
+      throw permissionError(translated, refused);
     }
+    try {
+      if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
+    } catch (error) {
+      throw permissionError(error, refused);
+    }
+    return command.parse(reply);
   }
 
   /** A plain write (the registry's SADD or SREM), acknowledged by replicas when asked to. */
@@ -349,9 +370,9 @@ export class RedisSMQ extends EventEmitter {
   readonly deleteMessageAsync = (options: DeleteMessageOptions): Promise<0 | 1> =>
     this.run(() => deleteMessage(this.layout, optionsOf(options)));
 
-  /** Deletes up to 1000 messages in one call; resolves `1` or `0` per id, in order. */
-  readonly deleteMessagesAsync = (options: DeleteMessagesOptions): Promise<Array<0 | 1>> =>
-    this.run(() => deleteMessages(this.layout, optionsOf(options)));
+  /** Deletes up to 1000 messages in one call; resolves `1` or `0` per id, in order (`[]` for no ids, with no round trip). */
+  readonly deleteMessagesAsync = async (options: DeleteMessagesOptions): Promise<Array<0 | 1>> =>
+    nothingToDelete(optionsOf(options)) ? [] : this.run(() => deleteMessages(this.layout, optionsOf(options)));
 
   /**
    * The first `count` messages of a queue (10 by default, at most 1000), in the order they will be
@@ -377,8 +398,13 @@ export class RedisSMQ extends EventEmitter {
   readonly changeMessageVisibilityAsync = (options: ChangeMessageVisibilityOptions): Promise<0 | 1> =>
     this.notifying(options?.qname, this.run(() => changeMessageVisibility(this.layout, optionsOf(options))));
 
-  /** Closes the connection if this instance opened it; a client passed in stays open. Resolves `"OK"`. */
+  /**
+   * Stops the workers started on this instance (each as its `stop()` does: running handlers get up
+   * to its stopTimeoutMs), then closes the connection if this instance opened it; a client passed
+   * in stays open. Resolves `"OK"`.
+   */
   readonly quitAsync = async (): Promise<"OK"> => {
+    await Promise.all([...this.workers].map((worker) => worker.stop()));
     await this.subscriber.close();
     return this.connection.close();
   };

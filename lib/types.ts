@@ -67,7 +67,11 @@ export interface ConstructorOptions {
    * Top-level keys win over these. rsmq 0.12.4 ignored this object; it is honoured here.
    */
   options?: Record<string, unknown> & Partial<RedisClientOptions>;
-  /** Any other key reaches the Redis connection. */
+  /**
+   * Other node-redis v4 client options (`url`, `database`, `username`, ...) and v3-style ones (`db`,
+   * `tls`, `path`, `connect_timeout`, ...) reach the Redis connection. Any other key is ignored, as
+   * rsmq 0.12.4 did, with a warning once per key per process (code `RSMQ_NEXT_UNKNOWN_OPTION`).
+   */
   [passThrough: string]: unknown;
 }
 
@@ -123,7 +127,7 @@ export interface DeleteMessageOptions extends BaseOptions {
 }
 
 export interface DeleteMessagesOptions extends BaseOptions {
-  /** The message ids (32 characters each), 1 to 1000 of them. */
+  /** The message ids (32 characters each), at most 1000 of them; an empty list resolves `[]` with no round trip. */
   ids: string[];
 }
 

@@ -228,9 +228,30 @@ describe("batch APIs", () => {
       expect(result.every((found) => found === 0)).to.equal(true);
     });
 
+    it("resolves [] for an empty list (what an empty receive gives), sending nothing", async () => {
+      const [id] = await sendInOrder(rsmq, ["a"]);
+      let result: unknown;
+      const commands = await monitor(async () => {
+        result = await rsmq.deleteMessagesAsync({ qname: "q", ids: [] });
+      });
+      expect(result).to.deep.equal([]);
+      expect(clientCommands(commands)).to.deep.equal([]);
+      // The batch example on an empty receive: nothing due, nothing deleted, no error.
+      const { messages } = await rsmq.receiveMessagesAsync({ qname: "q", count: 5, vt: 60 });
+      const none = await rsmq.receiveMessagesAsync({ qname: "q", count: 5 });
+      expect(await rsmq.deleteMessagesAsync({ qname: "q", ids: none.messages.map((m) => m.id) })).to.deep.equal([]);
+      expect(messages.map((m) => m.id)).to.deep.equal([id]);
+      expect((await rsmq.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(1);
+    });
+
+    it("still checks the queue name for an empty list", async () => {
+      await expectInputError(() => rsmq.deleteMessagesAsync({ qname: "bad name", ids: [] }), "invalidFormat", "Invalid qname format");
+      await expectInputError(() => rsmq.deleteMessagesAsync({ ids: [] } as unknown as RedisSMQ.DeleteMessagesOptions), "missingParameter", "No qname supplied");
+    });
+
     it("rejects bad ids, sending nothing", async () => {
       const good = "aaaaaaaaaa" + "b".repeat(22);
-      for (const ids of [undefined, null, [], "notanarray", {}]) {
+      for (const ids of [undefined, null, "notanarray", {}]) {
         await expectInputError(
           () => rsmq.deleteMessagesAsync({ qname: "q", ids } as unknown as RedisSMQ.DeleteMessagesOptions),
           "missingParameter",

@@ -7,9 +7,11 @@ import { expect } from "chai";
 import { execFile } from "child_process";
 import { once, type EventEmitter } from "events";
 import { existsSync } from "fs";
+import { createServer, type AddressInfo } from "net";
 import * as path from "path";
 import { createClient, type RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
+import { builtEntry, runChild } from "./support/child-process";
 import { connectionOptions, plainClient, testRedis, uniqueNs } from "./support/server";
 
 /** The node-redis v3 that rsmq 0.12.4 itself depends on (what rsmq users pass as `client`). */
@@ -277,6 +279,88 @@ describe("connection", () => {
       } finally {
         await rsmq.quitAsync();
       }
+    });
+  });
+
+  describe("an unknown constructor option", () => {
+    it("is ignored as rsmq 0.12.4 did, with one warning per key per process naming the known keys", async () => {
+      // A fresh process, so that no earlier test has used up the warnings.
+      const script = `
+        const RedisSMQ = require(${JSON.stringify(builtEntry)});
+        const warnings = [];
+        process.on("warning", (warning) => warnings.push({ name: warning.name, code: warning.code, message: warning.message }));
+        (async () => {
+          const base = { host: process.env.HOST, port: Number(process.env.PORT), ns: process.env.NS };
+          const first = new RedisSMQ({ ...base, realtme: true, colour: "blue" });
+          const second = new RedisSMQ({ ...base, realtme: true, options: { databse: 0 } });
+          const created = await first.createQueueAsync({ qname: "q" });
+          const queues = await second.listQueuesAsync();
+          await first.quitAsync();
+          await second.quitAsync();
+          await new Promise((resolve) => setImmediate(resolve));
+          console.log(JSON.stringify({ warnings, created, queues }));
+        })().catch((error) => { console.error(error); process.exit(1); });
+      `;
+      const { host, port } = testRedis();
+      const outcome = await runChild(script, { HOST: host, PORT: String(port), NS: uniqueNs() });
+      expect(outcome.code, outcome.stderr).to.equal(0);
+      const { warnings, created, queues } = JSON.parse(outcome.stdout) as {
+        warnings: Array<{ name: string; code: string; message: string }>;
+        created: number;
+        queues: string[];
+      };
+      expect([created, queues]).to.deep.equal([1, ["q"]]);
+      expect(warnings.map(({ name, code }) => [name, code])).to.deep.equal([
+        ["Warning", "RSMQ_NEXT_UNKNOWN_OPTION"],
+        ["Warning", "RSMQ_NEXT_UNKNOWN_OPTION"],
+        ["Warning", "RSMQ_NEXT_UNKNOWN_OPTION"],
+      ]);
+      const [realtme, colour, databse] = warnings.map(({ message }) => message);
+      expect(realtme).to.match(/^rsmq-next: the option `realtme` is not known and is ignored: did you mean `realtime`\? Known options: /);
+      expect(colour).to.match(/^rsmq-next: the option `colour` is not known and is ignored\. Known options: /);
+      expect(databse).to.match(/^rsmq-next: the option `options\.databse` is not known and is ignored: did you mean `options\.database`\?/);
+      for (const key of ["ns", "realtime", "client", "cluster", "waitForReplicas", "url", "database", "socket", "host", "port", "db", "connect_timeout"]) {
+        expect(colour).to.include(key);
+      }
+    });
+  });
+
+  describe("quitAsync() while the connection is still opening", () => {
+    /** A child that quits `afterMs` after construction (no wait at all for -1), then prints what it saw. */
+    function quitEarly(port: number, afterMs: number): string {
+      return `
+        const RedisSMQ = require(${JSON.stringify(builtEntry)});
+        const rsmq = new RedisSMQ({ host: process.env.HOST, port: ${port}, ns: process.env.NS });
+        const seen = [];
+        rsmq.on("connect", () => seen.push("connect"));
+        rsmq.on("error", () => seen.push("error"));
+        const quit = () => rsmq.quitAsync().then((reply) => console.log(JSON.stringify({ reply, seen })));
+        if (${afterMs} < 0) quit(); else setTimeout(quit, ${afterMs});
+      `;
+    }
+
+    for (const afterMs of [-1, 0, 1]) {
+      it(`lets the process exit by itself (quit ${afterMs < 0 ? "at once" : `after ${afterMs} ms`})`, async () => {
+        const { host, port } = testRedis();
+        const outcome = await runChild(quitEarly(port, afterMs), { HOST: host, NS: uniqueNs() });
+        expect(outcome.exited, `the process did not exit within 10 s; stderr: ${outcome.stderr}`).to.equal(true);
+        expect(outcome.code, outcome.stderr).to.equal(0);
+        // A connect that finished after the quit is closed at once and never announced.
+        expect(JSON.parse(outcome.stdout)).to.deep.equal({ reply: "OK", seen: [] });
+      });
+    }
+
+    it("lets the process exit by itself when nothing listens on the port", async () => {
+      const closedPort = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, "127.0.0.1", () => {
+          const { port } = probe.address() as AddressInfo;
+          probe.close(() => resolve(port));
+        });
+      });
+      const outcome = await runChild(quitEarly(closedPort, 50), { HOST: "127.0.0.1", NS: uniqueNs() });
+      expect(outcome.exited, `the process did not exit within 10 s; stderr: ${outcome.stderr}`).to.equal(true);
+      expect(outcome.code, outcome.stderr).to.equal(0);
+      expect(JSON.parse(outcome.stdout).reply).to.equal("OK");
     });
   });
 

@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from "commander";
 import { existsSync, readFileSync } from "fs";
 import { dirname, join } from "path";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, explain } from "./errors";
+import { explainMisplacedOptions } from "./misplaced-option";
 import { Output } from "./output";
 import * as queues from "./commands/queues";
 import * as create from "./commands/create";
@@ -67,6 +68,7 @@ export function buildProgram(): Command {
 /** Runs the command line; resolves the exit code. Errors are printed here, once. */
 export async function main(argv: readonly string[]): Promise<number> {
   const program = buildProgram();
+  explainMisplacedOptions(program, argv);
   try {
     await program.parseAsync([...argv]);
     return EXIT_OK;

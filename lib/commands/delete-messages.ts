@@ -14,3 +14,12 @@ export function deleteMessages(layout: KeyLayout, options: Partial<DeleteMessage
     parse: (reply) => (reply as unknown[]).map((found) => (found === 1 ? 1 : 0)),
   };
 }
+
+/**
+ * Whether there is nothing to delete: `ids` is an empty list, what a receive gives when nothing was
+ * due. The queue name is still checked; such a call resolves `[]` without a round trip.
+ */
+export function nothingToDelete(options: Partial<DeleteMessagesOptions>): boolean {
+  validateQname(options.qname);
+  return Array.isArray(options.ids) && options.ids.length === 0;
+}

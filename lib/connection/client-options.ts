@@ -6,10 +6,10 @@
 import type { RedisClientOptions, RedisClusterOptions } from "redis";
 
 /** Keys that belong to the queue, not to the connection. */
-const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options", "cluster", "clusterRetryMs", "waitForReplicas", "waitForReplicasMs"]);
+export const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options", "cluster", "clusterRetryMs", "waitForReplicas", "waitForReplicasMs"]);
 
 /** node-redis v4 options passed through unchanged. */
-const V4_KEYS = new Set([
+export const V4_KEYS = new Set([
   "url",
   "username",
   "password",
@@ -23,6 +23,9 @@ const V4_KEYS = new Set([
   "clientInfoTag",
   "isolationPoolOptions",
 ]);
+
+/** v3-style (rsmq 0.12.4) keys translated below, and `socket`, merged into v4's socket options. */
+export const TRANSLATED_KEYS = new Set(["host", "path", "port", "connect_timeout", "tls", "socket", "db", "user", "enable_offline_queue"]);
 
 type Options = Record<string, unknown>;
 type SocketOptions = Record<string, unknown>;

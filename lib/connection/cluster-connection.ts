@@ -112,6 +112,8 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
   private closed = false;
   private refreshing: Promise<void> | undefined;
   private lastRefreshAt = 0;
+  /** Topology refreshes so far (each a new cluster client, perhaps reaching other servers). */
+  private epoch = 0;
   private readonly retryMs: number;
 
   constructor(
@@ -146,6 +148,14 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
 
   get connected(): boolean {
     return this.isConnected;
+  }
+
+  /**
+   * Changes with each topology refresh. A node that reconnects inside the same cluster client is
+   * not seen here; the scripts' fallback for servers before Redis 7 then holds until the next refresh.
+   */
+  get connectionEpoch(): number {
+    return this.epoch;
   }
 
   /** Resolves once the cluster client has read the topology (at once, after that). */
@@ -279,6 +289,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     }
     this.opened.add(fresh);
     this.current = fresh;
+    this.epoch += 1;
     failed.off("error", this.onError);
     if (this.opened.delete(failed)) {
       // Commands still waiting on the replaced client fail, and retry on the fresh one.

@@ -6,6 +6,7 @@
  * calls made meanwhile in its offline queue until the server is back.
  */
 import { createClient, type RedisClientType } from "redis";
+import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "./client-options";
 import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "./given-client";
 import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "../scripts/replica-acks";
@@ -26,8 +27,12 @@ export class Connection implements CommandSender, ReplicatedWriter {
   /** Where commands go: the client, or its `.v4` face in legacyMode. */
   private readonly commands: RedisClientType;
   private ready = false;
+  /** Closes an owned client at any point of its life, a connection attempt in flight included. */
+  private readonly closer = new ClientCloser();
   /** Whether the connection has been up at least once. */
   private everReady = false;
+  /** Reconnects so far: what the script runner learnt of the server holds for one epoch only. */
+  private epoch = 0;
   private readonly detach: () => void;
 
   constructor(options: Record<string, unknown>, private readonly events: ConnectionEvents) {
@@ -41,7 +46,7 @@ export class Connection implements CommandSender, ReplicatedWriter {
         warnV3ClientOnce();
         settings = { ...options, ...definedOnly(settingsOfV3Client(given)) };
       }
-      this.client = createClient(toClientOptions(settings)) as RedisClientType;
+      this.client = createClient(this.closer.guard(toClientOptions(settings))) as RedisClientType;
       this.owned = true;
     }
     // A client in node-redis' legacyMode keeps the promise API under `.v4`.
@@ -56,13 +61,18 @@ export class Connection implements CommandSender, ReplicatedWriter {
       process.nextTick(() => this.events.connect());
     } else if (!this.client.isOpen) {
       // node-redis retries until it connects; failures along the way arrive as `error` events.
-      this.client.connect().catch(() => undefined);
+      this.closer.connect(this.client);
     }
   }
 
   /** Whether the connection is up right now. */
   get connected(): boolean {
     return this.ready;
+  }
+
+  /** Counts reconnects: after one, the server may be another (restarted, replaced, upgraded). */
+  get connectionEpoch(): number {
+    return this.epoch;
   }
 
   sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
@@ -79,20 +89,23 @@ export class Connection implements CommandSender, ReplicatedWriter {
     return reply;
   }
 
-  /** Closes an owned connection (QUIT when up, otherwise at once); leaves a borrowed one open. */
+  /** Closes an owned connection (QUIT when up; see ClientCloser); leaves a borrowed one open. */
   async close(): Promise<"OK"> {
     if (!this.owned) {
       this.detach();
       this.ready = false;
       return "OK";
     }
-    if (this.client.isReady) await this.client.quit();
-    else if (this.client.isOpen) await this.client.disconnect();
+    await this.closer.close();
+    this.detach();
     return "OK";
   }
 
   private listen(): () => void {
     const onReady = (): void => {
+      // A connect that finished after close() is being closed: it is no news.
+      if (this.closer.closed) return;
+      if (this.everReady) this.epoch += 1;
       this.ready = true;
       this.everReady = true;
       this.events.connect();
@@ -104,7 +117,8 @@ export class Connection implements CommandSender, ReplicatedWriter {
     };
     const onError = (error: Error): void => {
       onLost();
-      this.events.error(error);
+      // What close() itself causes is no news.
+      if (!this.closer.closed) this.events.error(error);
     };
     this.client.on("ready", onReady);
     this.client.on("end", onLost);
@@ -112,6 +126,7 @@ export class Connection implements CommandSender, ReplicatedWriter {
     return () => {
       this.client.off("ready", onReady);
       this.client.off("end", onLost);
+      // An owned client keeps ClientCloser's `error` listener: a late socket error crashes nothing.
       this.client.off("error", onError);
     };
   }

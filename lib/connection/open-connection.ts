@@ -6,6 +6,7 @@ import type { RedisClientType, RedisClusterOptions, RedisClusterType } from "red
 import { toClusterOptions } from "./client-options";
 import { ClusterConnection, isClusterClient } from "./cluster-connection";
 import { Connection, type ConnectionEvents } from "./connection";
+import { warnUnknownKeys } from "./unknown-keys";
 import type { ReplicatedWriter } from "../scripts/replica-acks";
 import type { CommandSender } from "../scripts/script-runner";
 import { ClientSubscriber, ClusterSubscriber, type Subscriber } from "../wakes/subscribers";
@@ -24,6 +25,7 @@ export function wantsCluster(options: Record<string, unknown>): boolean {
 }
 
 export function openConnection(options: Record<string, unknown>, events: ConnectionEvents): QueueConnection {
+  warnUnknownKeys(options);
   const given = options.client;
   if (isClusterClient(given)) return new ClusterConnection({ client: given, retryMs: retryMsOf(options) }, events);
   if (options.cluster !== undefined && options.cluster !== null) {

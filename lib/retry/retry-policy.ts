@@ -7,6 +7,7 @@
 import { formatDuration } from "./duration";
 import { isPoison } from "./poison-error";
 import { MAX_SECONDS } from "../validation";
+import { rejectUnknownOptions } from "../options/unknown-options";
 
 /** How the backoff is randomised so that many failing consumers do not retry in lockstep. */
 export type Jitter = "equal" | "full" | "none";
@@ -31,6 +32,11 @@ export interface RetryPolicyOptions {
 export type StopReason = "poison" | "exhausted";
 
 export type RetryDecision = { action: "retry"; delayMs: number } | { action: "stop"; reason: StopReason };
+
+/** Every name RetryPolicyOptions takes (checked against the interface below). */
+export const RETRY_OPTION_NAMES = ["maxDeliveries", "initialDelayMs", "maxDelayMs", "jitter", "random"] as const;
+const allRetryNamesListed: Exclude<keyof RetryPolicyOptions, (typeof RETRY_OPTION_NAMES)[number]> extends never ? true : never = true;
+void allRetryNamesListed;
 
 export const RETRY_DEFAULTS = { maxDeliveries: 10, initialDelayMs: 5_000, maxDelayMs: 120_000, jitter: "equal" } as const;
 
@@ -65,6 +71,7 @@ export class RetryPolicy {
     if (typeof options !== "object" || options === null) {
       throw new TypeError(`Expected the retry policy's options to be an object, got ${describeValue(options)}`);
     }
+    rejectUnknownOptions(options, { what: "retry policy", names: RETRY_OPTION_NAMES });
     this.maxDeliveries = wholeNumber("maxDeliveries", options.maxDeliveries ?? RETRY_DEFAULTS.maxDeliveries, 1);
     this.initialDelayMs = wholeNumber("initialDelayMs", options.initialDelayMs ?? RETRY_DEFAULTS.initialDelayMs, 0, MAX_DELAY_MS);
     this.maxDelayMs = wholeNumber("maxDelayMs", options.maxDelayMs ?? RETRY_DEFAULTS.maxDelayMs, 0, MAX_DELAY_MS);

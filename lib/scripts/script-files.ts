@@ -15,18 +15,62 @@ export interface ScriptBody {
 export interface Script extends ScriptBody {
   readonly name: string;
   readonly numberOfKeys: number;
+  /** What the script does to the data, which decides its Redis 7 flags (see SCRIPT_KINDS). */
+  readonly kind: ScriptKind;
   /** Whether it never writes (and so has nothing to replicate). */
   readonly readOnly: boolean;
   /**
-   * The same script behind a Redis 7 shebang (`#!lua`, plus `flags=no-writes` for read-only
-   * scripts). In Redis Cluster a shebang makes the server itself refuse any key, or shard channel,
-   * outside the slot of the declared keys, instead of running on whatever node it was sent to.
+   * The same script behind its Redis 7 shebang (`#!lua`, plus the flags of its kind). Sent first on
+   * every server: Redis 7 then applies the flags (a full server still lets consumers in, a write
+   * pause still lets reads through), and in Redis Cluster it refuses any key, or shard channel,
+   * outside the slot of the declared keys instead of running on whatever node it was sent to.
    */
   readonly flagged: ScriptBody;
 }
 
-/** Scripts that never write: flagged no-writes, so Redis refuses them any write. */
-const READ_ONLY = new Set(["getQueueAttributes", "peekDeadLetters", "queueStats"]);
+/**
+ * What a script does to the data:
+ * - `reads`: never writes. `flags=no-writes`: Redis refuses it any write, and runs it over
+ *   maxmemory and during `CLIENT PAUSE WRITE` (which FAILOVER uses).
+ * - `drains`: consumes or shrinks (receive, delete, a move between queues). `flags=allow-oom`: it
+ *   runs over maxmemory, so consumers can work off the backlog that filled the server.
+ * - `fills`: adds data. No flags: over maxmemory Redis refuses it before it runs, so nothing is
+ *   written and the caller gets `outOfMemory`.
+ */
+export type ScriptKind = "reads" | "drains" | "fills";
+
+/** Every script in lua/, by name; a script missing here fails to load (and a test lists it). */
+export const SCRIPT_KINDS: Readonly<Record<string, ScriptKind>> = {
+  getQueueAttributes: "reads",
+  peekDeadLetters: "reads",
+  queueStats: "reads",
+  nextDue: "reads",
+  receiveMessage: "drains",
+  popMessage: "drains",
+  deleteMessage: "drains",
+  deleteMessages: "drains",
+  changeMessageVisibility: "drains",
+  hideMessage: "drains",
+  // A dead-letter move is how a Worker gets a poison message out of its way: it must not stall.
+  deadLetter: "drains",
+  deadLetterCopy: "drains",
+  deleteQueue: "drains",
+  deleteQueueKeys: "drains",
+  sendMessage: "fills",
+  createQueue: "fills",
+  createQueueHash: "fills",
+  setQueueAttributes: "fills",
+  // Redrive refills a queue from its dead letters: an operator's choice that can wait for memory.
+  redrive: "fills",
+  redriveClaim: "fills",
+  redriveCopy: "fills",
+};
+
+const SHEBANGS: Readonly<Record<ScriptKind, string>> = {
+  reads: "#!lua flags=no-writes\n",
+  drains: "#!lua flags=allow-oom\n",
+  fills: "#!lua\n",
+};
 
 function body(source: string): ScriptBody {
   return { source, sha1: createHash("sha1").update(source).digest("hex") };
@@ -52,16 +96,23 @@ function loadAll(): Map<string, Script> {
     const match = SCRIPT_FILE.exec(file);
     if (!match) continue;
     const source = readFileSync(join(directory, file), "utf8");
-    const shebang = READ_ONLY.has(match[1]) ? "#!lua flags=no-writes\n" : "#!lua\n";
+    const kind = kindOf(match[1]);
     loaded.set(match[1], {
       name: match[1],
       ...body(source),
       numberOfKeys: Number(match[2]),
-      readOnly: READ_ONLY.has(match[1]),
-      flagged: body(shebang + source),
+      kind,
+      readOnly: kind === "reads",
+      flagged: body(SHEBANGS[kind] + source),
     });
   }
   return loaded;
+}
+
+function kindOf(name: string): ScriptKind {
+  const kind = Object.prototype.hasOwnProperty.call(SCRIPT_KINDS, name) ? SCRIPT_KINDS[name] : undefined;
+  if (!kind) throw new Error(`rsmq-next: lua/${name}-<keys>.lua has no entry in SCRIPT_KINDS (reads, drains or fills)`);
+  return kind;
 }
 
 /** The script for an operation, by name (the file name without `-<keys>.lua`). */

@@ -2,6 +2,11 @@
  * Runs a script in one round trip: EVALSHA, and only when the server answers NOSCRIPT (restart,
  * failover, SCRIPT FLUSH, or a server that never saw it) one EVAL, which also caches it again.
  * A NOSCRIPT reply means the script did not run, so the fallback runs it exactly once.
+ *
+ * Each script goes out behind its Redis 7 shebang (Script.flagged). A server before Redis 7 cannot
+ * compile a shebang; the first refusal (nothing ran) makes the runner send plain scripts for the
+ * rest of that connection. A reconnect may reach another server (restarted, upgraded, failed
+ * over), so the next connection is asked afresh. On Redis 7 this costs nothing: no extra command.
  */
 import type { Script, ScriptBody } from "./script-files";
 
@@ -9,24 +14,28 @@ import type { Script, ScriptBody } from "./script-files";
 export interface CommandSender {
   /** Sends one command; `firstKey` routes it in Redis Cluster (a single server ignores it). */
   sendCommand(args: string[], firstKey?: string): Promise<unknown>;
+  /**
+   * Changes whenever the connection is established anew (a reconnect, a new cluster client), so
+   * what was learnt about the server it reached is learnt again. Absent: one connection for life.
+   */
+  readonly connectionEpoch?: number;
 }
 
 export interface ScriptRunnerOptions {
-  /**
-   * Send each script behind its Redis 7 shebang (see Script.flagged). Used in Redis Cluster; a
-   * server older than Redis 7 cannot compile a shebang, and the runner then goes on without it.
-   */
+  /** Send each script behind its Redis 7 shebang when the server accepts one (default true). */
   flags?: boolean;
 }
 
 export class ScriptRunner {
-  private flags: boolean;
+  private readonly flags: boolean;
+  /** The connection epoch on which the server refused a shebang; null while none did. */
+  private plainSince: { epoch: number | undefined } | null = null;
 
   constructor(
     private readonly sender: CommandSender,
     options: ScriptRunnerOptions = {},
   ) {
-    this.flags = options.flags ?? false;
+    this.flags = options.flags ?? true;
   }
 
   /** Runs `script`; through `sender` instead of the runner's own when given (a write confirmed by replicas). */
@@ -34,13 +43,14 @@ export class ScriptRunner {
     if (keys.length !== script.numberOfKeys) {
       throw new Error(`rsmq-next: ${script.name} takes ${script.numberOfKeys} keys, got ${keys.length}`);
     }
-    if (!this.flags) return this.runBody(sender, script, keys, args);
+    const epoch = this.sender.connectionEpoch;
+    if (!this.flags || (this.plainSince !== null && this.plainSince.epoch === epoch)) return this.runBody(sender, script, keys, args);
     try {
       return await this.runBody(sender, script.flagged, keys, args);
     } catch (error) {
       // A compile error means nothing ran, so running the plain text once more is safe.
       if (!isShebangRefused(error)) throw error;
-      this.flags = false;
+      this.plainSince = { epoch };
       return this.runBody(sender, script, keys, args);
     }
   }

@@ -3,7 +3,8 @@
  * copy of the instance's own connection (a subscribed connection can run nothing else), opened on
  * first use and owned here.
  */
-import { ErrorReply, type RedisClientType, type RedisClusterType } from "redis";
+import { ErrorReply, type RedisClientOptions, type RedisClientType, type RedisClusterType } from "redis";
+import { ClientCloser } from "../connection/client-closer";
 import { hashSlot } from "../connection/hash-slot";
 import { permissionError } from "../scripts/permission-errors";
 
@@ -19,14 +20,20 @@ export interface Subscriber {
 /** SUBSCRIBE on a copy of a single-server client: where rsmq 0.12.4's realtime senders publish. */
 export class ClientSubscriber implements Subscriber {
   private readonly client: RedisClientType;
+  /** Closes it at any point, a connection attempt in flight included. */
+  private readonly closer = new ClientCloser();
 
   constructor(
     source: RedisClientType,
     private readonly onError: (error: Error) => void,
   ) {
-    this.client = source.duplicate({ legacyMode: false }) as RedisClientType;
-    this.client.on("error", onError);
-    this.client.connect().catch(() => undefined);
+    const { socket } = (source as { options?: RedisClientOptions }).options ?? {};
+    const overrides = this.closer.guard({ legacyMode: false, socket }) as Parameters<RedisClientType["duplicate"]>[0];
+    this.client = source.duplicate(overrides) as RedisClientType;
+    this.client.on("error", (error) => {
+      if (!this.closer.closed) onError(error);
+    });
+    this.closer.connect(this.client);
   }
 
   async subscribe(channel: string, listener: ChannelListener): Promise<void> {
@@ -40,7 +47,7 @@ export class ClientSubscriber implements Subscriber {
   }
 
   async close(): Promise<void> {
-    if (this.client.isOpen) await this.client.disconnect().catch(() => undefined);
+    await this.closer.close();
   }
 }
 

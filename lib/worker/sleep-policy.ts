@@ -1,5 +1,7 @@
+import type { WakeReason } from "./wakeable-sleep";
+
 /**
- * How long the worker sleeps, as pure functions. After consecutive failed receives: 100 ms doubling
+ * How long the worker sleeps, and how it polls after a sleep, as pure functions. After consecutive failed receives: 100 ms doubling
  * to 15 s, fixed on purpose, so an outage neither hammers Redis nor depends on the idle settings.
  */
 export const FIRST_RETRY_MS = 100;
@@ -16,4 +18,27 @@ export function receiveRetryDelay(failures: number): number {
 export function idleSleep(nextDueMs: number | null, minMs: number, maxMs: number): number {
   if (nextDueMs === null) return maxMs;
   return Math.min(Math.max(nextDueMs, minMs), maxMs);
+}
+
+/** How an idle sleep went, for {@link looksFirst}. */
+export interface IdleSleepOutcome {
+  /** The last poll's ms until the next message was due (null: empty queue). */
+  nextDueMs: number | null;
+  /** How long the sleep was planned for, and the cap it was held to. */
+  plannedMs: number;
+  maxMs: number;
+  reason: WakeReason;
+  /** Whether a due time the worker knew of (a message it let go) has been reached. */
+  knownDueReached: boolean;
+}
+
+/**
+ * Whether the next poll only looks (read-only) before it receives. Only after a blind sleep: it ran
+ * its full length at the cap, no due time fell inside it, and no wake or known due time cut it
+ * short. Nothing then says a message is due, and a look answers on a full server and during a write
+ * pause, where a receive would wait. After any other sleep a message is likely due: receive at once.
+ */
+export function looksFirst(sleep: IdleSleepOutcome): boolean {
+  const noDueWithin = sleep.nextDueMs === null || sleep.nextDueMs > sleep.maxMs;
+  return noDueWithin && sleep.plannedMs >= sleep.maxMs && sleep.reason === "timeout" && !sleep.knownDueReached;
 }

@@ -4,7 +4,8 @@
  */
 import { MAX_BATCH, MAX_SECONDS, validateQname } from "../validation";
 import type { QueueMessage } from "../types";
-import { RetryPolicy, type RetryPolicyOptions } from "../retry/retry-policy";
+import { RETRY_OPTION_NAMES, RetryPolicy, type RetryPolicyOptions } from "../retry/retry-policy";
+import { rejectUnknownOptions } from "../options/unknown-options";
 
 /** What a handler gets besides the message. */
 export interface HandlerContext {
@@ -74,6 +75,28 @@ export interface ResolvedWorkerOptions {
   onStop: "deadLetter" | "delete";
 }
 
+/** Every name WorkerOptions takes (checked against the interface above). */
+export const WORKER_OPTION_NAMES = [
+  "qname",
+  "handler",
+  "concurrency",
+  "batchSize",
+  "vt",
+  "maxIdleSleepMs",
+  "minIdleSleepMs",
+  "stopTimeoutMs",
+  "realtimeWakes",
+  "signal",
+  "retry",
+  "deadLetterQueue",
+  "onStop",
+] as const;
+const allWorkerNamesListed: Exclude<keyof WorkerOptions, (typeof WORKER_OPTION_NAMES)[number]> extends never ? true : never = true;
+void allWorkerNamesListed;
+
+/** The retry policy's options, where they belong when given to the worker itself. */
+const NESTED_OPTION_NAMES = RETRY_OPTION_NAMES.map((name) => `retry.${name}`);
+
 export const DEFAULT_MAX_IDLE_SLEEP_MS = 30_000;
 export const DEFAULT_STOP_TIMEOUT_MS = 30_000;
 
@@ -102,6 +125,7 @@ function resolveDeadLetterQueue(qname: string, given: unknown): string {
 
 export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOptions {
   if (!options || typeof options !== "object") throw new TypeError(`Expected worker options to be an object, got ${describe(options)}`);
+  rejectUnknownOptions(options, { what: "worker", names: WORKER_OPTION_NAMES, nested: NESTED_OPTION_NAMES });
   const qname = validateQname(options.qname);
   if (typeof options.handler !== "function") {
     throw new TypeError(`Expected \`handler\` to be a function, got ${describe(options.handler)}`);

@@ -4,6 +4,11 @@ export interface WorkerStats {
   receives: number;
   /** Receive calls that returned no message. */
   emptyReceives: number;
+  /**
+   * Read-only looks made instead of a receive after an idle sleep that nothing cut short (no wake,
+   * no due time): a receive follows only when a message is due. They answer during a write pause.
+   */
+  looks: number;
   /** Messages whose handler resolved and which were deleted. */
   handled: number;
   /** Handler failures. */
@@ -25,5 +30,5 @@ export interface WorkerStats {
 }
 
 export function createWorkerStats(): WorkerStats {
-  return { receives: 0, emptyReceives: 0, handled: 0, failed: 0, retried: 0, deadLettered: 0, dropped: 0, sleeps: 0, sleptMs: 0, extensions: 0, errors: 0 };
+  return { receives: 0, emptyReceives: 0, looks: 0, handled: 0, failed: 0, retried: 0, deadLettered: 0, dropped: 0, sleeps: 0, sleptMs: 0, extensions: 0, errors: 0 };
 }

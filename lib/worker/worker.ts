@@ -11,21 +11,28 @@ import { EventEmitter } from "events";
 import type { RedisSMQ } from "../redis-smq";
 import { internalsOf, type RedisSMQInternals } from "../redis-smq";
 import type { QueueMessage } from "../types";
-import { idleSleep, receiveRetryDelay } from "./sleep-policy";
+import { idleSleep, looksFirst, receiveRetryDelay } from "./sleep-policy";
 import { onQueueActivity } from "../wakes/wake-hub";
 import { wakeableSleep, type WakeReason, type WakeableSleep } from "./wakeable-sleep";
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from "./worker-options";
 import { createWorkerStats, type WorkerStats } from "./worker-stats";
 import { VisibilityExtender } from "./visibility-extender";
 import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
+import { nextDue } from "../commands/next-due";
 import type { StopReason } from "../retry/retry-policy";
 import { ReportOnce } from "../report-once";
 import { wakeRetryDelayMs, wakeSubscriptionError } from "./wake-retry";
+import { workerWarning, UnheardErrors } from "../unheard-errors";
 
 /** The events a Worker emits. */
 export interface WorkerEvents {
   /** A receive returned: how many messages, and (when fewer than asked) ms until the next is due, null if empty. */
   receive: [received: number, nextDueMs: number | null | undefined];
+  /**
+   * A read-only look returned (made instead of a receive after an idle sleep that nothing cut
+   * short): ms until the next message is due (0: one is due, a receive follows), null if empty.
+   */
+  look: [nextDueMs: number | null];
   /** A handler resolved and its message was deleted. */
   handled: [message: QueueMessage];
   /** A handler threw; `retry` or `stop` follows with what was decided (neither if the message is gone from the queue). */
@@ -43,9 +50,10 @@ export interface WorkerEvents {
   wake: [reason: "woken" | "aborted"];
   /**
    * A Redis error (receive, delete, extend), or an exception thrown by a listener of another
-   * event; the worker carries on. Emitted only when someone listens. A refused wake subscription
-   * (`noPermission`: the user lacks the queue's channel) is emitted once, or is one process
-   * warning when nobody listens; the worker keeps trying (see WAKE_RETRY_MAX_MS).
+   * event; the worker carries on. Emitted only when someone listens; otherwise each error name is
+   * shown once as a process warning (code RSMQ_NEXT_WORKER_ERROR). A refused wake subscription
+   * (`noPermission`: the user lacks the queue's channel) is reported once, not on every retry; the
+   * worker keeps trying (see WAKE_RETRY_MAX_MS).
    */
   error: [error: Error];
   /** stop() finished. */
@@ -83,6 +91,8 @@ export class Worker extends EventEmitter {
   private wakeProblems: ReportOnce | undefined;
   /** Removed again at stop, so a long-lived signal shared by many workers does not keep them all. */
   private readonly onSignalAbort = (): void => void this.stop();
+  /** Errors with no `error` listener: one process warning per error name. */
+  private readonly unheard = new UnheardErrors("RSMQ_NEXT_WORKER_ERROR", (error) => workerWarning(this.options.qname, error));
 
   /**
    * @example
@@ -121,6 +131,7 @@ export class Worker extends EventEmitter {
   start(): this {
     if (this.started || this.stopping || this.options.signal?.aborted) return this;
     this.started = true;
+    this.queue.workers.add(this);
     this.listenForWakes();
     this.loopDone = this.loop().catch((error: unknown) => this.emitError(error));
     return this;
@@ -154,6 +165,7 @@ export class Worker extends EventEmitter {
       grace.wake();
     }
     this.extender.stopAll();
+    this.queue.workers.delete(this);
     this.tell("stopped");
   }
 
@@ -162,9 +174,11 @@ export class Worker extends EventEmitter {
   }
 
   private async loop(): Promise<void> {
-    const { qname, vt, concurrency, batchSize, minIdleSleepMs, maxIdleSleepMs } = this.options;
+    const { qname, vt, concurrency, batchSize } = this.options;
     const internals = this.queue;
     let failures = 0;
+    // Set after a blind idle sleep (see looksFirst): the next poll looks before it receives.
+    let lookFirst = false;
     while (!this.stopped) {
       const free = concurrency - this.running.size;
       if (free <= 0) {
@@ -174,6 +188,26 @@ export class Worker extends EventEmitter {
       }
       const count = Math.min(batchSize, free);
       this.wokenWhileBusy = false;
+      if (lookFirst) {
+        lookFirst = false;
+        let dueMs;
+        try {
+          dueMs = await this.unlessStopped(internals.run(() => nextDue(internals.layout, qname)));
+          if (dueMs === undefined) break;
+          failures = 0;
+        } catch (error) {
+          this.emitError(error);
+          failures += 1;
+          await this.pause(receiveRetryDelay(failures), false);
+          continue;
+        }
+        this.stats.looks += 1;
+        this.tell("look", dueMs);
+        if (dueMs !== 0 && !this.stopped && !this.wokenWhileBusy) {
+          lookFirst = await this.idle(dueMs);
+          continue;
+        }
+      }
       let batch;
       try {
         // While Redis is down the receive waits in node-redis' offline queue until the server is
@@ -194,9 +228,18 @@ export class Worker extends EventEmitter {
       for (const message of batch.messages) this.dispatch(message, batch.vt);
       // A full batch means more may be due: receive again at once.
       if (batch.messages.length === count || this.stopped || this.wokenWhileBusy) continue;
-      const sleepMs = this.idleFor(idleSleep(batch.nextDueMs ?? null, minIdleSleepMs, maxIdleSleepMs));
-      if (sleepMs > 0) await this.pause(sleepMs, true);
+      lookFirst = await this.idle(batch.nextDueMs ?? null);
     }
+  }
+
+  /** Sleeps until `nextDueMs` (held to the floor and cap); resolves whether the next poll should only look. */
+  private async idle(nextDueMs: number | null): Promise<boolean> {
+    const { minIdleSleepMs, maxIdleSleepMs } = this.options;
+    const plannedMs = this.idleFor(idleSleep(nextDueMs, minIdleSleepMs, maxIdleSleepMs));
+    if (plannedMs <= 0) return false;
+    const reason = await this.pause(plannedMs, true);
+    const knownDueReached = this.knownDueAt !== undefined && this.knownDueAt <= Date.now();
+    return looksFirst({ nextDueMs, plannedMs, maxMs: maxIdleSleepMs, reason, knownDueReached });
   }
 
   /** `promise`'s outcome, or undefined as soon as the worker stops (whichever comes first). */
@@ -233,7 +276,7 @@ export class Worker extends EventEmitter {
     return Math.max(Math.min(ms, untilKnown), this.options.minIdleSleepMs);
   }
 
-  private async pause(ms: number, wakeable: boolean): Promise<void> {
+  private async pause(ms: number, wakeable: boolean): Promise<WakeReason> {
     const sleep = wakeableSleep(ms, this.stopController.signal);
     if (wakeable) this.sleep = sleep;
     this.stats.sleeps += 1;
@@ -243,6 +286,7 @@ export class Worker extends EventEmitter {
     this.stats.sleptMs += Date.now() - started;
     if (this.sleep === sleep) this.sleep = undefined;
     if (reason !== "timeout") this.tell("wake", reason);
+    return reason;
   }
 
   /** Wakes the worker now; wakes that arrive while it is receiving make it receive once more. */
@@ -371,7 +415,7 @@ export class Worker extends EventEmitter {
 
   private emitError(error: unknown): void {
     this.stats.errors += 1;
-    if (this.listenerCount("error") === 0) return;
+    if (this.listenerCount("error") === 0) return this.unheard.report(error);
     try {
       this.emit("error", error instanceof Error ? error : new Error(String(error)));
     } catch (listenerError) {

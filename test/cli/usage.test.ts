@@ -20,6 +20,8 @@ describe("CLI: usage, exit codes, connection errors", () => {
       ["an unknown command", ["frobnicate"], "unknown command 'frobnicate'"],
       ["an unknown option", ["queues", "--colour"], "unknown option '--colour'"],
       ["a missing argument", ["send"], "missing required argument 'qname'"],
+      ["another command's option", ["create", "q", "--max-deliveries", "3"], "--max-deliveries is an option of `worker`"],
+      ["a command's option before the command", ["--vt", "5", "create", "q"], "--vt is an option of `create`, `receive`, `worker`: put it after the command"],
       ["no command at all", [], "Usage: rsmq-next"],
       ["a --url that is no URL", ["--url", "localhost:6379", "queues"], 'invalid --url "localhost:6379"'],
       ["a --url of another protocol", ["--url", "http://127.0.0.1:6379", "queues"], "it must start with redis:// or rediss://"],

@@ -34,11 +34,14 @@ describe("cluster: scripts", () => {
   });
   afterEach(() => rsmq.quitAsync());
 
-  it("sends every script with its shebang, no-writes on the read-only ones", () => {
-    for (const name of ["sendMessage", "receiveMessage", "createQueueHash", "deleteQueueKeys", "deadLetterCopy", "redriveCopy"]) {
+  it("sends every script with its shebang: no-writes on the read-only ones, allow-oom on the draining ones", () => {
+    for (const name of ["sendMessage", "createQueueHash", "redriveCopy"]) {
       expect(script(name).flagged.source.split("\n")[0], name).to.equal("#!lua");
     }
-    for (const name of ["getQueueAttributes", "peekDeadLetters", "queueStats"]) {
+    for (const name of ["receiveMessage", "deleteQueueKeys", "deadLetterCopy"]) {
+      expect(script(name).flagged.source.split("\n")[0], name).to.equal("#!lua flags=allow-oom");
+    }
+    for (const name of ["getQueueAttributes", "peekDeadLetters", "queueStats", "nextDue"]) {
       expect(script(name).flagged.source.split("\n")[0], name).to.equal("#!lua flags=no-writes");
     }
   });

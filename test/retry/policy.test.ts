@@ -257,6 +257,31 @@ describe("RetryPolicy", () => {
       }
     });
 
+    it("new RetryPolicy rejects an option it does not know, naming it and the closest known one", () => {
+      const unknown: Array<[Record<string, unknown>, string]> = [
+        [{ maxDelivery: 3 }, "Unknown retry policy option `maxDelivery`: did you mean `maxDeliveries`?"],
+        [{ initialDelay: 100 }, "Unknown retry policy option `initialDelay`: did you mean `initialDelayMs`?"],
+        [{ maxdelayms: 100 }, "Unknown retry policy option `maxdelayms`: did you mean `maxDelayMs`?"],
+        [{ jiter: "full" }, "Unknown retry policy option `jiter`: did you mean `jitter`?"],
+      ];
+      for (const [options, message] of unknown) {
+        const thrown = (() => {
+          try {
+            new RetryPolicy(options as RetryPolicyOptions);
+          } catch (error) {
+            return error as Error;
+          }
+          throw new Error(`expected ${JSON.stringify(options)} to be rejected`);
+        })();
+        expect(thrown, JSON.stringify(options)).to.be.instanceOf(TypeError);
+        expect(thrown.message).to.equal(message);
+      }
+      expect(() => new RetryPolicy({ backoff: "fast" } as RetryPolicyOptions)).to.throw(
+        TypeError,
+        "Unknown retry policy option `backoff`; known options: maxDeliveries, initialDelayMs, maxDelayMs, jitter, random",
+      );
+    });
+
     it("a RetryPolicy instance or its options are both accepted by the Worker", async () => {
       const rsmq = new RedisSMQ(connectionOptions(uniqueNs()));
       try {

@@ -12,7 +12,7 @@ export interface TestRedis {
   readonly port: number;
   /** Whether restart() works (a server this harness started as a child process). */
   readonly restartable: boolean;
-  /** Stops the server and starts it again on the same port, empty (nothing is persisted). */
+  /** Stops the server (SIGKILL) and starts it again on the same port: empty, unless it was started with persistence. */
   restart(): Promise<void>;
   /** Stops the server until start(). */
   stopProcess(): Promise<void>;
@@ -22,21 +22,37 @@ export interface TestRedis {
 
 export { freePort };
 
+/** What a test can add to a server it starts itself (see startLocalRedis). */
+export interface LocalRedisOptions {
+  /** More redis-server arguments, after the defaults (a later argument wins): `["--appendonly", "yes"]`. */
+  args?: string[];
+  /** The server's working directory (`--dir`), where persistence files go; it must exist. */
+  dir?: string;
+}
+
 class LocalRedis implements TestRedis {
   readonly host = "127.0.0.1";
   readonly restartable = true;
   private child: ChildProcess | undefined;
 
-  constructor(readonly port: number) {}
+  constructor(
+    readonly port: number,
+    private readonly options: LocalRedisOptions = {},
+  ) {}
 
   get url(): string {
     return `redis://${this.host}:${this.port}`;
   }
 
   startProcess(): Promise<void> {
+    const { args = [], dir } = this.options;
     const child = spawn(
       "redis-server",
-      ["--port", String(this.port), "--bind", this.host, "--save", "", "--appendonly", "no", "--loglevel", "notice"],
+      [
+        ...["--port", String(this.port), "--bind", this.host, "--save", "", "--appendonly", "no", "--loglevel", "notice"],
+        ...(dir === undefined ? [] : ["--dir", dir]),
+        ...args,
+      ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     this.child = child;
@@ -114,6 +130,17 @@ async function startContainer(): Promise<TestRedis> {
   return new ExternalRedis(url, async () => {
     await container.stop();
   });
+}
+
+/**
+ * A redis-server of the caller's own on a free port, with extra arguments and a data directory
+ * (fault tests: AOF, maxmemory). Restarting it keeps the port and the directory, so a server
+ * with persistence comes back with its data.
+ */
+export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<TestRedis> {
+  const server = new LocalRedis(await freePort(), options);
+  await server.startProcess();
+  return server;
 }
 
 export async function startTestRedis(): Promise<TestRedis> {

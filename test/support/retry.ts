@@ -27,16 +27,16 @@ export interface WatchedNode {
 }
 
 /**
- * The sha EVALSHA names a lua/ script by on the run's target: in a cluster the library sends each
- * script behind its Redis 7 shebang (script-files.ts `flagged`), on one server the plain text.
+ * The sha EVALSHA names a lua/ script by: on Redis 7 (every test target) the library sends each
+ * script behind its Redis 7 shebang (script-files.ts `flagged`).
  */
 export function scriptSha(name: string): string {
-  return onCluster() ? script(name).flagged.sha1 : script(name).sha1;
+  return script(name).flagged.sha1;
 }
 
-/** The text of a script as the library sends it on the run's target (see scriptSha). */
+/** The text of a script as the library sends it (see scriptSha). */
 function scriptSource(name: string): string {
-  return onCluster() ? script(name).flagged.source : script(name).source;
+  return script(name).flagged.source;
 }
 
 /**

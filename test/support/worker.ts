@@ -39,7 +39,7 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
 }
 
 export interface RecordedEvent {
-  name: "receive" | "handled" | "failed" | "sleep" | "wake" | "error" | "stopped";
+  name: "receive" | "look" | "handled" | "failed" | "sleep" | "wake" | "error" | "stopped";
   args: unknown[];
   at: number;
 }
@@ -49,7 +49,7 @@ export class WorkerLog {
   readonly events: RecordedEvent[] = [];
 
   constructor(worker: Worker) {
-    const names: Array<RecordedEvent["name"]> = ["receive", "handled", "failed", "sleep", "wake", "error", "stopped"];
+    const names: Array<RecordedEvent["name"]> = ["receive", "look", "handled", "failed", "sleep", "wake", "error", "stopped"];
     for (const name of names) {
       (worker as unknown as NodeJS.EventEmitter).on(name, (...args: unknown[]) => this.events.push({ name, args, at: Date.now() }));
     }
@@ -91,8 +91,8 @@ export async function queueServer(ns: string, qname: string): Promise<{ host: st
 
 /**
  * Counts the receive scripts (EVALSHA or EVAL of lua/receiveMessage-2.lua) run against one queue,
- * read from MONITOR on the server that holds the queue. On a cluster the script is sent with its
- * Redis 7 shebang, so it is named by the flagged text's SHA1. `count()` first makes sure the
+ * read from MONITOR on the server that holds the queue. On Redis 7 the script is sent with its
+ * shebang, so it is named by the flagged text's SHA1. `count()` first makes sure the
  * monitor has seen everything sent so far.
  */
 export class ReceiveCounter {
@@ -102,7 +102,7 @@ export class ReceiveCounter {
   ) {}
 
   static async open(ns: string, qname: string): Promise<ReceiveCounter> {
-    const receive = onCluster() ? script("receiveMessage").flagged : script("receiveMessage");
+    const receive = script("receiveMessage").flagged;
     const key = keysOf(ns, qname).messages;
     // Client-issued only: a script's own calls are not receives.
     const isReceive = ({ args, fromScript }: MonitoredLine): boolean =>

@@ -6,6 +6,7 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
+import { builtEntry, runChild } from "../support/child-process";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { Cleanup, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
 
@@ -66,7 +67,8 @@ describe("Worker: lifecycle", () => {
       const extensions = a.counters.extensions;
       await delay(700);
       expect(a.counters.extensions).to.equal(extensions);
-      expect(b.counters.receives).to.be.at.least(3);
+      // B kept polling (receives, or looks after sleeps nothing cut short) and never got it.
+      expect(b.counters.receives + b.counters.looks).to.be.at.least(3);
     });
   });
 
@@ -327,8 +329,63 @@ describe("Worker: lifecycle", () => {
       expect(worker.start()).to.equal(worker);
       expect(worker.start()).to.equal(worker);
       await delay(550);
-      // One loop: the first receive plus about one per 100 ms (two loops would make about twice).
-      expect(worker.counters.receives).to.be.within(4, 8);
+      // One loop: the first receive plus about one poll (a look, on an empty queue) per 100 ms (two
+      // loops would make about twice).
+      expect(worker.counters.receives + worker.counters.looks).to.be.within(4, 8);
+    });
+  });
+
+  describe("quitAsync() while workers run", () => {
+    it("stops the instance's workers first, then closes: the process exits by itself", async () => {
+      // Two workers: one in a handler (which only ends when its signal aborts), one asleep.
+      const program = `
+        const RedisSMQ = require(${JSON.stringify(builtEntry)});
+        const rsmq = new RedisSMQ(JSON.parse(process.env.OPTIONS));
+        const events = [];
+        process.on("exit", () => process.stdout.write(JSON.stringify(events)));
+        const worker = (qname, handler) => {
+          const w = new RedisSMQ.Worker(rsmq, { qname, handler });
+          w.on("error", (error) => events.push(qname + ": error " + error.message));
+          w.on("stopped", () => events.push(qname + ": stopped"));
+          return w.start();
+        };
+        (async () => {
+          await rsmq.createQueueAsync({ qname: "busy" });
+          await rsmq.createQueueAsync({ qname: "idle" });
+          let handling;
+          const started = new Promise((resolve) => (handling = resolve));
+          worker("busy", (message, { signal }) => {
+            handling();
+            return new Promise((resolve) => signal.addEventListener("abort", () => resolve(events.push("busy: aborted"))));
+          });
+          const idle = worker("idle", () => undefined);
+          await new Promise((resolve) => idle.once("sleep", resolve));
+          await rsmq.sendMessageAsync({ qname: "busy", message: "x" });
+          await started;
+          events.push("quit: " + (await rsmq.quitAsync()));
+        })().catch((error) => { console.error(error); process.exit(1); });
+      `;
+      const outcome = await runChild(program, { OPTIONS: JSON.stringify(connectionOptions(ns)) });
+      expect(outcome.exited, `the process did not exit within 10 s; stdout: ${outcome.stdout}; stderr: ${outcome.stderr}`).to.equal(true);
+      expect(outcome.code, outcome.stderr).to.equal(0);
+      const events = JSON.parse(outcome.stdout) as string[];
+      // Both stopped before quitAsync() resolved, and nothing failed afterwards ("The client is closed").
+      expect(events.slice(0, -1)).to.have.members(["busy: aborted", "busy: stopped", "idle: stopped"]);
+      expect(events.indexOf("busy: aborted")).to.be.below(events.indexOf("busy: stopped"));
+      expect(events[events.length - 1]).to.equal("quit: OK");
+    });
+
+    it("leaves a worker stopped, so start() after quitAsync() does nothing", async () => {
+      const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined }));
+      let stopped = false;
+      worker.once("stopped", () => (stopped = true));
+      worker.start();
+      await waitFor(() => worker.counters.receives >= 1, "the first receive");
+      await rsmq.quitAsync();
+      expect(stopped).to.equal(true);
+      const receives = worker.counters.receives;
+      worker.start();
+      expect(worker.counters.receives).to.equal(receives);
     });
   });
 });

@@ -70,6 +70,7 @@ describe("Worker options", () => {
       expect(worker.counters).to.deep.equal({
         receives: 0,
         emptyReceives: 0,
+        looks: 0,
         handled: 0,
         failed: 0,
         retried: 0,
@@ -162,6 +163,44 @@ describe("Worker options", () => {
       } finally {
         await new Promise((resolve) => old.quit(resolve));
       }
+    });
+
+    describe("an option the worker does not know", () => {
+      const unknown: Array<[string, Record<string, unknown>, string]> = [
+        // A retry policy option one level too high: the right place is named.
+        ["maxDeliveries (a retry option)", { maxDeliveries: 3 }, "Unknown worker option `maxDeliveries`: did you mean `retry.maxDeliveries`?"],
+        ["initialDelayMs (a retry option)", { initialDelayMs: 10 }, "Unknown worker option `initialDelayMs`: did you mean `retry.initialDelayMs`?"],
+        ["jitter (a retry option)", { jitter: "full" }, "Unknown worker option `jitter`: did you mean `retry.jitter`?"],
+        // A typo: the closest name is named.
+        ["concurency (a typo)", { concurency: 2 }, "Unknown worker option `concurency`: did you mean `concurrency`?"],
+        ["batchsize (wrong case)", { batchsize: 2 }, "Unknown worker option `batchsize`: did you mean `batchSize`?"],
+        ["deadLeterQueue (a typo)", { deadLeterQueue: "x" }, "Unknown worker option `deadLeterQueue`: did you mean `deadLetterQueue`?"],
+        ["stopTimeout (close to a name)", { stopTimeout: 5 }, "Unknown worker option `stopTimeout`: did you mean `stopTimeoutMs`?"],
+      ];
+      for (const [label, overrides, message] of unknown) {
+        it(`rejects ${label} with a TypeError that names it and the right one`, () => {
+          const error = constructionError(rsmq, { qname: "q", handler, ...overrides });
+          expect(error).to.be.instanceOf(TypeError);
+          expect(error.message).to.equal(message);
+        });
+      }
+
+      it("names an option close to none, and lists the known ones", () => {
+        const error = constructionError(rsmq, { qname: "q", handler, colour: "blue" });
+        expect(error).to.be.instanceOf(TypeError);
+        expect(error.message).to.match(/^Unknown worker option `colour`; known options: qname, handler, concurrency, .*onStop$/);
+        expect(error.message).not.to.include("did you mean");
+      });
+
+      it("rejects it even when its value is undefined (the name is wrong either way)", () => {
+        expect(constructionError(rsmq, { qname: "q", handler, maxDeliveries: undefined }).message).to.include("`retry.maxDeliveries`");
+      });
+
+      it("rejects a misplaced option inside `retry` too, naming the retry policy's own", () => {
+        const error = constructionError(rsmq, { qname: "q", handler, retry: { maxDelivery: 3 } });
+        expect(error).to.be.instanceOf(TypeError);
+        expect(error.message).to.equal("Unknown retry policy option `maxDelivery`: did you mean `maxDeliveries`?");
+      });
     });
 
     it("sends nothing to Redis for any rejected construction", async () => {

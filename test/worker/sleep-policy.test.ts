@@ -1,9 +1,10 @@
 /**
  * The worker's sleep decisions as pure functions: the fixed back-off ladder after failed receives
- * (100 ms doubling to 15 s, independent of the idle settings) and the idle sleep clamp.
+ * (100 ms doubling to 15 s, independent of the idle settings), the idle sleep clamp, and when a
+ * poll only looks (read-only) before it receives.
  */
 import { expect } from "chai";
-import { FIRST_RETRY_MS, MAX_RETRY_MS, idleSleep, receiveRetryDelay } from "../../lib/worker/sleep-policy";
+import { FIRST_RETRY_MS, MAX_RETRY_MS, idleSleep, looksFirst, receiveRetryDelay } from "../../lib/worker/sleep-policy";
 
 describe("Worker sleep policy", () => {
   describe("receiveRetryDelay", () => {
@@ -48,6 +49,27 @@ describe("Worker sleep policy", () => {
     it("raises a very near due time to the floor", () => {
       expect(idleSleep(3, 50, 30_000)).to.equal(50);
       expect(idleSleep(0, 50, 30_000)).to.equal(50);
+    });
+  });
+
+  describe("looksFirst", () => {
+    const blind = { nextDueMs: null, plannedMs: 30_000, maxMs: 30_000, reason: "timeout", knownDueReached: false } as const;
+
+    it("looks after a full sleep at the cap with no due time inside it: an empty queue, or a message due later", () => {
+      expect(looksFirst(blind)).to.equal(true);
+      expect(looksFirst({ ...blind, nextDueMs: 3_600_000 })).to.equal(true);
+    });
+
+    it("receives at once when the sleep ended at a due time, was cut short, or a known due time came", () => {
+      // The last reply's due time fell at or inside the cap: that message is due now.
+      expect(looksFirst({ ...blind, nextDueMs: 30_000 })).to.equal(false);
+      expect(looksFirst({ ...blind, nextDueMs: 1_200, plannedMs: 1_200 })).to.equal(false);
+      // Shortened to a due time this worker knew of (a retry it scheduled).
+      expect(looksFirst({ ...blind, plannedMs: 500 })).to.equal(false);
+      expect(looksFirst({ ...blind, knownDueReached: true })).to.equal(false);
+      // A wake (a send, a realtime publish) or a stop.
+      expect(looksFirst({ ...blind, reason: "woken" })).to.equal(false);
+      expect(looksFirst({ ...blind, reason: "aborted" })).to.equal(false);
     });
   });
 });

@@ -57,7 +57,7 @@ export function renderSummary(out: Output, s: DemoSummary): void {
     [
       "rsmq-next Worker",
       c.green(String(worker.commands)),
-      c.dim(worker.commands === 0 ? "none: asleep (it receives when a message is due, and at least every 30s)" : describeCounts(worker.byCommand)),
+      c.dim(worker.commands === 0 ? "none: asleep (it receives when a message is due, and looks at least every 30s)" : describeCounts(worker.byCommand)),
     ],
     [
       `${rsmqPoll.intervalMs} ms poll, rsmq 0.12.4 style`,

@@ -1,0 +1,27 @@
+--[[
+  Looks, without writing anything, whether a message is due and otherwise when the next one will
+  be: the read-only half of receiveMessage, for a Worker's polls that no wake or due time
+  prompted. Flagged no-writes, it answers on a full server and during CLIENT PAUSE WRITE.
+
+  KEYS[1] queue sorted set  <ns>:<qname>
+  KEYS[2] queue hash        <ns>:<qname>:Q
+
+  Returns { nextDue } where nextDue is the milliseconds from now until the earliest message is
+  visible (0: one is due now), or -1 for an empty queue. Returns -1 when the queue does not exist.
+]]
+local rcall = redis.call
+local queueSet, queueHash = KEYS[1], KEYS[2]
+
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
+if not (settings[1] and settings[2] and settings[3]) then
+  return -1
+end
+
+local time = rcall("TIME")
+local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+
+local first = rcall("ZRANGE", queueSet, 0, 0, "WITHSCORES")
+if #first == 0 then
+  return { -1 }
+end
+return { math.max(0, tonumber(first[2]) - nowMs) }
