@@ -69,6 +69,9 @@ export interface Worker {
   emit<E extends keyof WorkerEvents>(event: E, ...args: WorkerEvents[E]): boolean;
 }
 
+/** What a loop call that failed (and was reported and backed off) resolves to. */
+const FAILED = Symbol("failed");
+
 export class Worker extends EventEmitter {
   private readonly options: ResolvedWorkerOptions;
   private readonly stats: WorkerStats = createWorkerStats();
@@ -79,6 +82,8 @@ export class Worker extends EventEmitter {
   private readonly extender: VisibilityExtender;
   private readonly mover: DeadLetterMover;
   private started = false;
+  /** Redis calls of the loop that failed in a row: they set the back-off. */
+  private consecutiveFailures = 0;
   private stopping: Promise<void> | undefined;
   private loopDone: Promise<void> = Promise.resolve();
   private sleep: WakeableSleep | undefined;
@@ -176,7 +181,6 @@ export class Worker extends EventEmitter {
   private async loop(): Promise<void> {
     const { qname, vt, concurrency, batchSize } = this.options;
     const internals = this.queue;
-    let failures = 0;
     // Set after a blind idle sleep (see looksFirst): the next poll looks before it receives.
     let lookFirst = false;
     while (!this.stopped) {
@@ -190,17 +194,9 @@ export class Worker extends EventEmitter {
       this.wokenWhileBusy = false;
       if (lookFirst) {
         lookFirst = false;
-        let dueMs;
-        try {
-          dueMs = await this.unlessStopped(internals.run(() => nextDue(internals.layout, qname)));
-          if (dueMs === undefined) break;
-          failures = 0;
-        } catch (error) {
-          this.emitError(error);
-          failures += 1;
-          await this.pause(receiveRetryDelay(failures), false);
-          continue;
-        }
+        const dueMs = await this.attempt(internals.run(() => nextDue(internals.layout, qname)));
+        if (dueMs === undefined) break;
+        if (dueMs === FAILED) continue;
         this.stats.looks += 1;
         this.tell("look", dueMs);
         if (dueMs !== 0 && !this.stopped && !this.wokenWhileBusy) {
@@ -208,20 +204,12 @@ export class Worker extends EventEmitter {
           continue;
         }
       }
-      let batch;
-      try {
-        // While Redis is down the receive waits in node-redis' offline queue until the server is
-        // back; stop() must not wait for that. A receive abandoned here that still returns
-        // messages leaves them hidden until their vt ends: they reappear, nothing is lost.
-        batch = await this.unlessStopped(internals.receiveMessages({ qname, vt }, count));
-        if (batch === undefined) break;
-        failures = 0;
-      } catch (error) {
-        this.emitError(error);
-        failures += 1;
-        await this.pause(receiveRetryDelay(failures), false);
-        continue;
-      }
+      // While Redis is down the receive waits in node-redis' offline queue until the server is
+      // back; stop() must not wait for that. A receive abandoned here that still returns
+      // messages leaves them hidden until their vt ends: they reappear, nothing is lost.
+      const batch = await this.attempt(internals.receiveMessages({ qname, vt }, count));
+      if (batch === undefined) break;
+      if (batch === FAILED) continue;
       this.stats.receives += 1;
       if (batch.messages.length === 0) this.stats.emptyReceives += 1;
       this.tell("receive", batch.messages.length, batch.nextDueMs);
@@ -240,6 +228,23 @@ export class Worker extends EventEmitter {
     const reason = await this.pause(plannedMs, true);
     const knownDueReached = this.knownDueAt !== undefined && this.knownDueAt <= Date.now();
     return looksFirst({ nextDueMs, plannedMs, maxMs: maxIdleSleepMs, reason, knownDueReached });
+  }
+
+  /**
+   * One Redis call of the loop: its reply; undefined once the worker stops; FAILED after an error,
+   * which is reported and followed by the back-off for consecutive failures.
+   */
+  private async attempt<T>(request: Promise<T>): Promise<T | undefined | typeof FAILED> {
+    try {
+      const reply = await this.unlessStopped(request);
+      if (reply !== undefined) this.consecutiveFailures = 0;
+      return reply;
+    } catch (error) {
+      this.emitError(error);
+      this.consecutiveFailures += 1;
+      await this.pause(receiveRetryDelay(this.consecutiveFailures), false);
+      return FAILED;
+    }
   }
 
   /** `promise`'s outcome, or undefined as soon as the worker stops (whichever comes first). */
