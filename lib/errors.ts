@@ -16,7 +16,9 @@ export type RsmqErrorName =
   // rsmq-next's own: `waitForReplicas` was not met in time.
   | "replicationTimeout"
   // rsmq-next's own: Redis is over maxmemory and refused a call that adds data (nothing written).
-  | "outOfMemory";
+  | "outOfMemory"
+  // rsmq-next's own: the Redis ACL refused a command, key or channel the operation needs.
+  | "noPermission";
 
 /** Builds an Error whose `name` is one of rsmq's error names. */
 export function rsmqError(name: RsmqErrorName, message: string): Error {

@@ -27,9 +27,11 @@ import { hideMessage } from "./commands/hide-message";
 import { planRedrive, redrive } from "./dead-letters/redrive";
 import { popMessage } from "./commands/pop-message";
 import { receiveMessages, type ReceivedBatch } from "./commands/receive-message";
-import { sendMessage } from "./commands/send-message";
+import { sendMessage, type SentMessage } from "./commands/send-message";
 import { setQueueAttributes } from "./commands/set-queue-attributes";
 import { KeyLayout } from "./keys";
+import { ReportOnce } from "./report-once";
+import { permissionError } from "./scripts/permission-errors";
 import { script } from "./scripts/script-files";
 import { replicaAcksOf, replicatedSender, type ReplicaAcks } from "./scripts/replica-acks";
 import { translateOutOfMemory } from "./scripts/out-of-memory";
@@ -137,7 +139,10 @@ export class RedisSMQ extends EventEmitter {
   private readonly replicaAcks: ReplicaAcks | undefined;
   private readonly connection: QueueConnection;
   private readonly scripts: ScriptRunner;
-  private subscriber: RealtimeWakes | undefined;
+  /** Opens its connection on the first wake subscription; after quitAsync() it opens none. */
+  private readonly subscriber: RealtimeWakes;
+  /** Lasting problems that no call fails for (a refused realtime notification), each told once. */
+  private readonly problems = new ReportOnce(this);
   private readonly workers = new Set<{ stop(): Promise<void> }>();
   /** Connection errors with no `error` listener: one process warning per error name and code. */
   private readonly unheard = new UnheardErrors("RSMQ_NEXT_CONNECTION_ERROR", connectionWarning);
@@ -162,6 +167,7 @@ export class RedisSMQ extends EventEmitter {
       error: (error) => this.connectionError(error),
     });
     this.scripts = new ScriptRunner(this.connection);
+    this.subscriber = new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.subscriberError(error)));
     internals.set(this, {
       ns: this.ns,
       layout: this.layout,
@@ -178,8 +184,7 @@ export class RedisSMQ extends EventEmitter {
       },
       peek: (qname, count, offset) => this.run(() => peekDeadLetters(this.layout, { qname, count }, offset)),
       redrive: (dlq, target, messages) => this.redriveMessages(dlq, target, messages),
-      realtimeWakes: () =>
-        (this.subscriber ??= new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.connectionError(error)))),
+      realtimeWakes: () => this.subscriber,
       workers: this.workers,
     });
   }
@@ -204,6 +209,12 @@ export class RedisSMQ extends EventEmitter {
     const copied = await this.run(() => redriveCopy(this.layout, target, claimed));
     await this.run(() => deleteMessages(this.layout, { qname: dlq, ids: claimed.map(({ id }) => id) }));
     return copied;
+  }
+
+  /** A refused (UN)SUBSCRIBE is a lasting problem, told once; anything else is a connection error. */
+  private subscriberError(error: Error): void {
+    if (error.name === "noPermission") this.problems.report(error.message, error);
+    else this.connectionError(error);
   }
 
   private connectionError(error: Error): void {
@@ -239,14 +250,22 @@ export class RedisSMQ extends EventEmitter {
     const body = script(command.script);
     // A write confirmed by replicas is WAITed for on the node connection that ran it.
     const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
+    const keys = [...command.keys];
+    for (const plain of [command.before, command.after]) if (plain) keys.push(plain.key);
+    const refused = { operation: command.script, script: body, keys };
     try {
       if (command.before) await this.write(command.before.args, command.before.key);
       beforeWritten = command.before !== undefined;
       reply = await this.scripts.run(body, command.keys, command.args, sender);
     } catch (error) {
-      throw translateOutOfMemory(error, command.script, beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined);
+      const translated = translateOutOfMemory(error, command.script, beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined);
+      throw permissionError(translated, refused);
     }
-    if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
+    try {
+      if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
+    } catch (error) {
+      throw permissionError(error, refused);
+    }
     return command.parse(reply);
   }
 
@@ -263,8 +282,14 @@ export class RedisSMQ extends EventEmitter {
     this.run(() => createQueue(this.layout, optionsOf(options)));
 
   /** Lists the queue names in this namespace (one SMEMBERS). */
-  readonly listQueuesAsync = async (): Promise<string[]> =>
-    (await this.connection.sendCommand(["SMEMBERS", this.layout.registry], this.layout.registry)) as string[];
+  readonly listQueuesAsync = async (): Promise<string[]> => {
+    const registry = this.layout.registry;
+    try {
+      return (await this.connection.sendCommand(["SMEMBERS", registry], registry)) as string[];
+    } catch (error) {
+      throw permissionError(error, { operation: "listQueues", keys: [registry] });
+    }
+  };
 
   /** Deletes a queue and its messages. Resolves `1`; rejects `queueNotFound`. */
   readonly deleteQueueAsync = (options: DeleteQueueOptions): Promise<1> =>
@@ -278,9 +303,28 @@ export class RedisSMQ extends EventEmitter {
   readonly setQueueAttributesAsync = (options: SetQueueAttributesOptions): Promise<QueueAttributes> =>
     this.run(() => setQueueAttributes(this.layout, optionsOf(options)));
 
-  /** Sends a message; resolves its 32-character id. */
+  /**
+   * Sends a message; resolves its 32-character id. With `realtime`, a notification Redis refuses
+   * (a user without the channel) does not fail the send: it is reported once per channel, through
+   * `error` (or one process warning when nobody listens).
+   */
   readonly sendMessageAsync = (options: SendMessageOptions): Promise<string> =>
-    this.notifying(options?.qname, this.run(() => sendMessage(this.layout, this.realtime, optionsOf(options))));
+    this.notifying(
+      options?.qname,
+      this.run(() => sendMessage(this.layout, this.realtime, optionsOf(options))).then((sent) => {
+        if (sent.notificationRefused) this.notificationRefused(sent);
+        return sent.id;
+      }),
+    );
+
+  private notificationRefused({ channel, notificationRefused, refusedCommand }: SentMessage): void {
+    const error = permissionError(notificationRefused, { operation: "sendMessage stored the message, but its realtime notification", channel, command: refusedCommand });
+    const reported = error instanceof Error ? error : new Error(String(error));
+    if (reported === notificationRefused) {
+      reported.message = `sendMessage stored the message, but its realtime notification on ${channel} failed: ${reported.message}`;
+    }
+    this.problems.report(`notification ${channel}`, reported);
+  }
 
   /** Receives the next due message and hides it for vt seconds; resolves `{}` when none is due. */
   readonly receiveMessageAsync = async (options: ReceiveMessageOptions): Promise<QueueMessage | {}> => {
@@ -361,7 +405,7 @@ export class RedisSMQ extends EventEmitter {
    */
   readonly quitAsync = async (): Promise<"OK"> => {
     await Promise.all([...this.workers].map((worker) => worker.stop()));
-    await this.subscriber?.close();
+    await this.subscriber.close();
     return this.connection.close();
   };
 

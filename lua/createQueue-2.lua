@@ -11,10 +11,11 @@ local rcall = redis.call
 local queueHash, registry = KEYS[1], KEYS[2]
 local qname, vt, delay, maxsize = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
+-- Read before the first write: a refused TIME (an ACL user without it) then writes nothing.
+local seconds = rcall("TIME")[1]
 if rcall("HSETNX", queueHash, "vt", vt) == 0 then
   return -2
 end
-local seconds = rcall("TIME")[1]
 rcall("HSETNX", queueHash, "delay", delay)
 rcall("HSETNX", queueHash, "maxsize", maxsize)
 rcall("HSETNX", queueHash, "created", seconds)

@@ -12,7 +12,9 @@
   ARGV[6] "sharded" to publish with SPUBLISH (Redis Cluster), falling back to PUBLISH on a server
           without it; anything else publishes with PUBLISH
 
-  Returns the id, -1 when the queue does not exist, -3 when the message is longer than maxsize.
+  Returns the id, -1 when the queue does not exist, -3 when the message is longer than maxsize;
+  { id, error, command } when the message was stored but a command of its realtime notification
+  (ZCARD, then PUBLISH or SPUBLISH) was refused.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
@@ -50,12 +52,29 @@ local id = base36 .. randomPart
 rcall("ZADD", queueSet, string.format("%d", math.floor(nowMs + delay * 1000)), id)
 rcall("HSET", queueHash, id, body)
 rcall("HINCRBY", queueHash, "totalsent", 1)
-if channel ~= "" then
-  local count = rcall("ZCARD", queueSet)
-  -- pcall: an unknown SPUBLISH (before Redis 7) must not fail a send that is already written.
-  local published = sharded and redis.pcall("SPUBLISH", channel, count)
-  if not published or type(published) == "table" and published.err then
-    rcall("PUBLISH", channel, count)
+if channel == "" then
+  return id
+end
+-- From here on the message is stored: a refused notification (an ACL user without the channel)
+-- must not fail the send, so it is called with pcall and reported beside the id.
+local count = redis.pcall("ZCARD", queueSet)
+if type(count) == "table" and count.err then
+  return { id, count.err, "ZCARD" }
+end
+local published, command
+if sharded then
+  command = "SPUBLISH"
+  published = redis.pcall("SPUBLISH", channel, count)
+  -- Before Redis 7 there is no SPUBLISH: PUBLISH reaches the same subscribers there.
+  if type(published) == "table" and published.err and string.find(published.err, "nknown") then
+    command = "PUBLISH"
+    published = redis.pcall("PUBLISH", channel, count)
   end
+else
+  command = "PUBLISH"
+  published = redis.pcall("PUBLISH", channel, count)
+end
+if type(published) == "table" and published.err then
+  return { id, published.err, command }
 end
 return id

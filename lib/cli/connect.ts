@@ -6,7 +6,7 @@
  * stats --watch) rides out an outage by reconnecting; a one-shot command gives up after a few tries.
  */
 import type { RedisSMQ } from "../redis-smq";
-import { CliError, cannotReach, connectionProblem, usageError } from "./errors";
+import { CliError, cannotReach, connectionProblem, refusedByAcl, usageError } from "./errors";
 import { redactUrl } from "./format";
 
 /** The library, loaded on first use: --help and usage errors need no node-redis. */
@@ -50,6 +50,18 @@ export interface OpenOptions {
   persistent?: boolean;
 }
 
+/**
+ * The user and password of a URL. In a cluster the root node's URL is only used to find the
+ * others: every other node is reached with `defaults`, so they must carry the credentials too.
+ */
+function credentialsOf(url: string): { username?: string; password?: string } {
+  const parsed = new URL(url);
+  return {
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+  };
+}
+
 /** A connected RedisSMQ; rejects with a CliError when the server cannot be reached. */
 export async function openQueue(settings: ServerSettings, options: OpenOptions = {}): Promise<RedisSMQ> {
   const url = checkUrl(settings.url);
@@ -65,7 +77,7 @@ export async function openQueue(settings: ServerSettings, options: OpenOptions =
   const rsmq = new (library().RedisSMQ)(
     settings.cluster
       ? // A one-shot command should not ride out a whole failover; a worker should.
-        { ns: settings.ns, cluster: { rootNodes: [{ url }], defaults: { socket } }, clusterRetryMs: options.persistent ? undefined : 5000 }
+        { ns: settings.ns, cluster: { rootNodes: [{ url }], defaults: { socket, ...credentialsOf(url) } }, clusterRetryMs: options.persistent ? undefined : 5000 }
       : { url, ns: settings.ns, socket },
   );
   try {
@@ -89,6 +101,7 @@ export async function openQueue(settings: ServerSettings, options: OpenOptions =
     await rsmq.quitAsync().catch(() => undefined);
     const problem = connectionProblem(error);
     if (problem) throw cannotReach(redactUrl(url), problem);
+    if (error instanceof Error && error.name === "noPermission") throw refusedByAcl(redactUrl(url), error);
     if (error instanceof Error && /^(WRONGPASS|NOAUTH|NOPERM)/.test(error.message)) {
       throw new CliError(`Redis at ${redactUrl(url)} refused: ${error.message}`, 1, "check the user and password in --url");
     }

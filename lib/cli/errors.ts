@@ -101,8 +101,18 @@ export function explain(error: unknown, context: ErrorContext): CliError {
     return usageError("invalid message id", "a message id is 32 characters of a-z A-Z 0-9, as `send` printed it");
   }
   if (INPUT_ERRORS.has(error.name)) return usageError(error.message);
+  if (error.name === "noPermission") return refusedByAcl(context.server, error);
   if (/^(WRONGPASS|NOAUTH|NOPERM)/.test(error.message)) {
     return new CliError(`Redis at ${context.server} refused: ${error.message}`, EXIT_FAILURE, "check the user and password in --url");
   }
   return new CliError(error.message);
+}
+
+/** A `noPermission` error: the user logged in, but its ACL lacks what the command needs. */
+export function refusedByAcl(server: string, error: Error): CliError {
+  return new CliError(
+    `Redis at ${server} refused: ${error.message}`,
+    EXIT_FAILURE,
+    "grant the Redis user what is named above (ACL SETUSER), or use a user with the rules of the README's ACL section",
+  );
 }

@@ -14,7 +14,18 @@ export function randomIdPart(): string {
   return part;
 }
 
-export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): Command<string> {
+/** A stored message, and the refusal of its realtime notification if Redis refused it. */
+export interface SentMessage {
+  readonly id: string;
+  /** The realtime channel the notification was for. */
+  readonly channel: string;
+  /** Redis' error for the notification (an ACL user without the channel, ...); the message is stored all the same. */
+  readonly notificationRefused?: Error;
+  /** The command of the notification that Redis refused: ZCARD, PUBLISH or SPUBLISH. */
+  readonly refusedCommand?: string;
+}
+
+export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): Command<SentMessage> {
   const qname = validateQname(options.qname);
   const delay = isGiven(options.delay) ? integerArg(validateSeconds("delay", options.delay)) : "";
   const message = validateMessage(options.message);
@@ -32,7 +43,12 @@ export function sendMessage(layout: KeyLayout, realtime: boolean, options: Parti
     ],
     parse(reply) {
       failIfCode(reply);
-      return String(reply);
+      const channel = keys.realtimeChannel;
+      // { id, error, command }: stored, but the notification was refused (see lua/sendMessage-2.lua).
+      if (Array.isArray(reply)) {
+        return { id: String(reply[0]), channel, notificationRefused: new Error(String(reply[1])), refusedCommand: String(reply[2]) };
+      }
+      return { id: String(reply), channel };
     },
   };
 }

@@ -12,6 +12,7 @@
  * instead, so that its WAIT goes to the node that ran it (see sendReplicated).
  */
 import { createCluster, ErrorReply, type RedisClusterOptions, type RedisClusterType } from "redis";
+import { permissionError } from "../scripts/permission-errors";
 import type { ConnectionEvents } from "./connection";
 import { hashSlot } from "./hash-slot";
 import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "../scripts/replica-acks";
@@ -222,7 +223,8 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
   }
 
   private readonly onError = (error: Error): void => {
-    this.events.error(error);
+    // A user without CLUSTER SLOTS is refused as the client opens, before any operation could name it.
+    this.events.error(permissionError(error, { operation: "Opening the cluster connection (reading the slot map)" }) as Error);
   };
 
   /** Connects, trying again until it works or the connection is closed. */
@@ -236,7 +238,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
         break;
       } catch (error) {
         if (this.closed) throw error;
-        this.events.error(error as Error);
+        this.events.error(permissionError(error, { operation: "Opening the cluster connection (reading the slot map)" }) as Error);
         await pause(500);
       }
     }

@@ -14,6 +14,8 @@ interface Channel {
 export class RealtimeWakes {
   private subscriber: Subscriber | undefined;
   private readonly channels = new Map<string, Channel>();
+  /** After close() nothing new is opened: a connection opened then would never be closed. */
+  private closed = false;
 
   /** @param openSubscriber opens the subscriber connection, on first use */
   constructor(private readonly openSubscriber: () => Subscriber) {}
@@ -50,6 +52,7 @@ export class RealtimeWakes {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const subscriber = this.subscriber;
     this.subscriber = undefined;
     this.channels.clear();
@@ -57,6 +60,7 @@ export class RealtimeWakes {
   }
 
   private connection(): Subscriber {
+    if (this.closed) throw new Error("rsmq-next: this RedisSMQ instance has quit (quitAsync): no new wake subscription");
     this.subscriber ??= this.openSubscriber();
     return this.subscriber;
   }

@@ -6,6 +6,7 @@
 import { ErrorReply, type RedisClientOptions, type RedisClientType, type RedisClusterType } from "redis";
 import { ClientCloser } from "../connection/client-closer";
 import { hashSlot } from "../connection/hash-slot";
+import { permissionError } from "../scripts/permission-errors";
 
 export type ChannelListener = () => void;
 
@@ -22,7 +23,10 @@ export class ClientSubscriber implements Subscriber {
   /** Closes it at any point, a connection attempt in flight included. */
   private readonly closer = new ClientCloser();
 
-  constructor(source: RedisClientType, onError: (error: Error) => void) {
+  constructor(
+    source: RedisClientType,
+    private readonly onError: (error: Error) => void,
+  ) {
     const { socket } = (source as { options?: RedisClientOptions }).options ?? {};
     const overrides = this.closer.guard({ legacyMode: false, socket }) as Parameters<RedisClientType["duplicate"]>[0];
     this.client = source.duplicate(overrides) as RedisClientType;
@@ -39,7 +43,7 @@ export class ClientSubscriber implements Subscriber {
   async unsubscribe(channel: string): Promise<void> {
     // While reconnecting, an UNSUBSCRIBE would wait for the server; node-redis drops the
     // subscription with the connection anyway.
-    if (this.client.isReady) await this.client.unsubscribe(channel).catch(() => undefined);
+    if (this.client.isReady) await this.client.unsubscribe(channel).catch((error: unknown) => this.onError(unsubscribeError(error, channel)));
   }
 
   async close(): Promise<void> {
@@ -91,7 +95,9 @@ export class ClusterSubscriber implements Subscriber {
     const client = node === undefined ? undefined : await this.clients.get(node)?.catch(() => undefined);
     // Only on a live connection: on a dead node's, node-redis v4 would wait forever.
     if (!client?.isReady) return;
-    await (this.sharded ? client.sUnsubscribe(channel) : client.unsubscribe(channel)).catch(() => undefined);
+    await (this.sharded ? client.sUnsubscribe(channel) : client.unsubscribe(channel)).catch((error: unknown) =>
+      this.onError(unsubscribeError(error, channel)),
+    );
   }
 
   async close(): Promise<void> {
@@ -142,14 +148,14 @@ export class ClusterSubscriber implements Subscriber {
     throw lastError ?? new Error(`rsmq-next: no cluster node to subscribe ${channel} on`);
   }
 
-  /** Subscribes again until it works (or the channel is no longer wanted). */
+  /** Subscribes again until it works (or the channel is no longer wanted); a failure is reported once per loss. */
   private async resubscribe(channel: string): Promise<void> {
     for (let attempt = 0; !this.closed && this.wanted.has(channel); attempt++) {
       try {
         await this.place(channel);
         return;
       } catch (error) {
-        this.onError(error as Error);
+        if (attempt === 0) this.onError(error as Error);
         await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 2000)));
       }
     }
@@ -222,4 +228,10 @@ export class ClusterSubscriber implements Subscriber {
     this.live.set(node, client);
     return client;
   }
+}
+
+/** A failed UNSUBSCRIBE (the channel stays subscribed until the connection closes): named when the ACL refused it. */
+function unsubscribeError(error: unknown, channel: string): Error {
+  const named = permissionError(error, { operation: `Unsubscribing the wakes of ${channel}`, channel });
+  return named instanceof Error ? named : new Error(String(named));
 }

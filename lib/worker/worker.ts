@@ -20,6 +20,8 @@ import { VisibilityExtender } from "./visibility-extender";
 import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
 import { nextDue } from "../commands/next-due";
 import type { StopReason } from "../retry/retry-policy";
+import { ReportOnce } from "../report-once";
+import { wakeRetryDelayMs, wakeSubscriptionError } from "./wake-retry";
 import { workerWarning, UnheardErrors } from "../unheard-errors";
 
 /** The events a Worker emits. */
@@ -49,7 +51,9 @@ export interface WorkerEvents {
   /**
    * A Redis error (receive, delete, extend), or an exception thrown by a listener of another
    * event; the worker carries on. Emitted only when someone listens; otherwise each error name is
-   * shown once as a process warning (code RSMQ_NEXT_WORKER_ERROR).
+   * shown once as a process warning (code RSMQ_NEXT_WORKER_ERROR). A refused wake subscription
+   * (`noPermission`: the user lacks the queue's channel) is reported once, not on every retry; the
+   * worker keeps trying (see WAKE_RETRY_MAX_MS).
    */
   error: [error: Error];
   /** stop() finished. */
@@ -88,6 +92,8 @@ export class Worker extends EventEmitter {
   private knownDueAt: number | undefined;
   private slotFreed: (() => void) | undefined;
   private readonly unsubscribers: Array<() => unknown> = [];
+  /** A refused wake subscription, told once. */
+  private wakeProblems: ReportOnce | undefined;
   /** Removed again at stop, so a long-lived signal shared by many workers does not keep them all. */
   private readonly onSignalAbort = (): void => void this.stop();
   /** Errors with no `error` listener: one process warning per error name. */
@@ -305,16 +311,33 @@ export class Worker extends EventEmitter {
     const { qname } = this.options;
     this.unsubscribers.push(onQueueActivity(internals.ns, qname, () => this.wake()));
     if (!this.options.realtimeWakes) return;
-    internals
-      .realtimeWakes()
-      .subscribe(internals.layout.queue(qname).realtimeChannel, () => this.wake())
-      .then((unsubscribe) => {
+    void this.subscribeForWakes(internals.layout.queue(qname).realtimeChannel);
+  }
+
+  /**
+   * Subscribes to the queue's realtime channel, and when that is refused (an ACL user without the
+   * channel) or fails, tries again after WAKE_RETRY_FIRST_MS, doubling up to WAKE_RETRY_MAX_MS,
+   * until it works or the worker stops. Meanwhile the worker still polls at maxIdleSleepMs. The
+   * failure is reported once (again only after a success).
+   */
+  private async subscribeForWakes(channel: string): Promise<void> {
+    const problem = `wakes ${channel}`;
+    this.wakeProblems ??= new ReportOnce(this, (error) => this.emitError(error));
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        const unsubscribe = await this.queue.realtimeWakes().subscribe(channel, () => this.wake());
         if (this.stopped) return void unsubscribe();
         this.unsubscribers.push(unsubscribe);
+        this.wakeProblems.resolved(problem);
         // A send between the first receive and the subscription would otherwise wait for the cap.
         this.wake();
-      })
-      .catch((error: unknown) => this.emitError(error));
+        return;
+      } catch (error) {
+        this.wakeProblems.report(problem, wakeSubscriptionError(error, channel, this.options.maxIdleSleepMs));
+        const pause = wakeableSleep(wakeRetryDelayMs(attempt), this.stopController.signal);
+        await pause.done;
+      }
+    }
   }
 
   private dispatch(message: QueueMessage, vt: number): void {
