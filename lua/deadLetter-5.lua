@@ -19,6 +19,24 @@ local rcall = redis.call
 local sourceSet, sourceHash, deadSet, deadHash, registry = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id, deadName, why = ARGV[1], ARGV[2], ARGV[3]
 
+-- Redis checks each command of a script only when it is called: one refused halfway would leave
+-- the writes before it. So, on Redis 7+, what may run once this script writes is checked first.
+local function aclRefusal(...)
+  if not redis.acl_check_cmd then
+    return nil
+  end
+  local checks = { ... }
+  for i = 1, #checks, 2 do
+    if not redis.acl_check_cmd(checks[i], checks[i + 1]) then
+      local what = "access one of the keys used as arguments"
+      if not redis.acl_check_cmd(checks[i]) then
+        what = "run the '" .. string.lower(checks[i]) .. "' command"
+      end
+      return redis.error_reply("NOPERM this user has no permissions to " .. what)
+    end
+  end
+end
+
 local body = rcall("HGET", sourceHash, id)
 if not body or not rcall("ZSCORE", sourceSet, id) then
   return 0
@@ -27,7 +45,15 @@ local time = rcall("TIME")
 local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local now = string.format("%d", nowMs)
 
-if rcall("HEXISTS", deadHash, "vt") == 0 then
+local creating = rcall("HEXISTS", deadHash, "vt") == 0
+-- The registry is written only when the dead-letter queue is created: a worker moving messages
+-- into an existing one needs no SADD.
+local refused = aclRefusal("ZADD", deadSet, "HSET", deadHash, "HINCRBY", deadHash, "ZREM", sourceSet, "HDEL", sourceHash)
+  or (creating and aclRefusal("SADD", registry))
+if refused then
+  return refused
+end
+if creating then
   local settings = rcall("HMGET", sourceHash, "vt", "delay", "maxsize")
   rcall("HSET", deadHash, "vt", settings[1] or "30", "delay", settings[2] or "0", "maxsize", settings[3] or "65536",
     "created", time[1], "modified", time[1])

@@ -17,9 +17,31 @@ local rcall = redis.call
 local deadSet, deadHash = KEYS[1], KEYS[2]
 local id, body, why = ARGV[1], ARGV[2], ARGV[3]
 
+-- Redis checks each command of a script only when it is called: one refused halfway would leave
+-- the writes before it. So, on Redis 7+, what may run once this script writes is checked first.
+local function aclRefusal(...)
+  if not redis.acl_check_cmd then
+    return nil
+  end
+  local checks = { ... }
+  for i = 1, #checks, 2 do
+    if not redis.acl_check_cmd(checks[i], checks[i + 1]) then
+      local what = "access one of the keys used as arguments"
+      if not redis.acl_check_cmd(checks[i]) then
+        what = "run the '" .. string.lower(checks[i]) .. "' command"
+      end
+      return redis.error_reply("NOPERM this user has no permissions to " .. what)
+    end
+  end
+end
+
 local time = rcall("TIME")
 local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
 
+local refused = aclRefusal("ZADD", deadSet, "HSET", deadHash, "HINCRBY", deadHash)
+if refused then
+  return refused
+end
 if rcall("HEXISTS", deadHash, "vt") == 0 then
   rcall("HSET", deadHash, "vt", ARGV[4], "delay", ARGV[5], "maxsize", ARGV[6], "created", time[1], "modified", time[1])
 end

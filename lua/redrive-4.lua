@@ -14,11 +14,34 @@
 local rcall = redis.call
 local deadSet, deadHash, targetSet, targetHash = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
+-- Redis checks each command of a script only when it is called: one refused halfway would leave
+-- the writes before it. So, on Redis 7+, what may run once this script writes is checked first.
+local function aclRefusal(...)
+  if not redis.acl_check_cmd then
+    return nil
+  end
+  local checks = { ... }
+  for i = 1, #checks, 2 do
+    if not redis.acl_check_cmd(checks[i], checks[i + 1]) then
+      local what = "access one of the keys used as arguments"
+      if not redis.acl_check_cmd(checks[i]) then
+        what = "run the '" .. string.lower(checks[i]) .. "' command"
+      end
+      return redis.error_reply("NOPERM this user has no permissions to " .. what)
+    end
+  end
+end
+
 if rcall("HEXISTS", targetHash, "vt") == 0 then
   return -1
 end
 local time = rcall("TIME")
 local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+local refused = aclRefusal("ZREM", deadSet, "HDEL", deadHash, "ZADD", targetSet, "HSET", targetHash, "HDEL", targetHash,
+  "HINCRBY", targetHash)
+if refused then
+  return refused
+end
 local moved = 0
 for _, id in ipairs(ARGV) do
   local body = rcall("HGET", deadHash, id)

@@ -10,12 +10,34 @@
 local rcall = redis.call
 local queueHash, queueSet = KEYS[1], KEYS[2]
 
+-- Redis checks each command of a script only when it is called: one refused halfway would leave
+-- the writes before it. So, on Redis 7+, what may run once this script writes is checked first.
+local function aclRefusal(...)
+  if not redis.acl_check_cmd then
+    return nil
+  end
+  local checks = { ... }
+  for i = 1, #checks, 2 do
+    if not redis.acl_check_cmd(checks[i], checks[i + 1]) then
+      local what = "access one of the keys used as arguments"
+      if not redis.acl_check_cmd(checks[i]) then
+        what = "run the '" .. string.lower(checks[i]) .. "' command"
+      end
+      return redis.error_reply("NOPERM this user has no permissions to " .. what)
+    end
+  end
+end
+
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
 if not (settings[1] and settings[2] and settings[3]) then
   return -1
 end
 local time = rcall("TIME")
 local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local refused = aclRefusal("HSET", queueHash, "ZCARD", queueSet, "ZCOUNT", queueSet)
+if refused then
+  return refused
+end
 rcall("HSET", queueHash, "modified", time[1])
 for i = 1, #ARGV, 2 do
   rcall("HSET", queueHash, ARGV[i], ARGV[i + 1])

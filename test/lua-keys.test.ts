@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { readdirSync, readFileSync } from "fs";
 import * as path from "path";
-import { analyseScript, checkScript, documentedKeys } from "./support/lua-key-check";
+import { analyseScript, checkScript, documentedKeys, uncheckedAfterWrite } from "./support/lua-key-check";
 
 /** lua/ of this package (the test runs from build/test/). */
 const LUA_DIR = path.resolve(__dirname, "../../lua");
@@ -94,6 +94,28 @@ describe("Lua scripts take every key from KEYS", () => {
       expect(checkScript("receiveMessage-2.lua", "return 1")).to.deep.equal([]);
     });
 
+    it("finds what a script may run after its first write without an ACL check before it", () => {
+      const unchecked = `
+        local rcall = redis.call
+        local queueSet, queueHash = KEYS[1], KEYS[2]
+        rcall("HMGET", queueHash, "vt")
+        rcall("ZADD", queueSet, 1, ARGV[1])
+        rcall("HSET", queueHash, ARGV[1], ARGV[2])
+        rcall("HMGET", queueHash, "vt")
+        redis.pcall("PUBLISH", ARGV[3], 1)
+      `;
+      expect(uncheckedAfterWrite("example-2.lua", unchecked)).to.deep.equal(["line 5+: HSET queueHash"]);
+      const checkedLate = unchecked.replace('rcall("HMGET", queueHash, "vt")\n        rcall("ZADD"', 'rcall("ZADD"').replace(
+        'rcall("HMGET", queueHash, "vt")',
+        'local refused = aclRefusal("ZADD", queueSet, "HSET", queueHash)',
+      );
+      expect(uncheckedAfterWrite("example-2.lua", checkedLate)).to.not.deep.equal([]);
+      const checked = unchecked.replace('rcall("ZADD"', 'local refused = aclRefusal("HSET", queueHash)\n        rcall("ZADD"');
+      expect(uncheckedAfterWrite("example-2.lua", checked)).to.deep.equal([]);
+      expect(uncheckedAfterWrite("example-2.lua", 'redis.call("ZADD", KEYS[1], 1, "a")\nredis.call("ZADD", KEYS[1], 2, "b")')).to.deep.equal([]);
+      expect(problemsOf('local r = aclRefusal("HSET", "rsmq:q:Q")')).to.satisfy((found: string[]) => found.some((p) => /aclRefusal argument 2: string literal/.test(p)));
+    });
+
     it("reads the KEYS lines of a header comment", () => {
       expect(documentedKeys("--[[\n  KEYS[1] a\n  KEYS[2] b\n  ARGV[1] c\n]]\nreturn 1")).to.deep.equal([1, 2]);
     });
@@ -122,6 +144,10 @@ describe("Lua scripts take every key from KEYS", () => {
           const { commands } = analyseScript(file, source);
           expect(commands).to.not.be.empty;
           expect(commands).to.have.length(calls.length);
+        });
+
+        it("checks with aclRefusal, before its first write, what it may run after it", () => {
+          expect(uncheckedAfterWrite(file, source)).to.deep.equal([]);
         });
 
         it("documents exactly the KEYS its file name promises", () => {
