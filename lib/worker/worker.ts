@@ -194,9 +194,11 @@ export class Worker extends EventEmitter {
       this.wokenWhileBusy = false;
       if (lookFirst) {
         lookFirst = false;
+        const knownBefore = this.knownDueAt;
         const dueMs = await this.attempt(internals.run(() => nextDue(internals.layout, qname)));
         if (dueMs === undefined) break;
         if (dueMs === FAILED) continue;
+        this.forgetKnownDue(knownBefore);
         this.stats.looks += 1;
         this.tell("look", dueMs);
         if (dueMs !== 0 && !this.stopped && !this.wokenWhileBusy) {
@@ -207,9 +209,11 @@ export class Worker extends EventEmitter {
       // While Redis is down the receive waits in node-redis' offline queue until the server is
       // back; stop() must not wait for that. A receive abandoned here that still returns
       // messages leaves them hidden until their vt ends: they reappear, nothing is lost.
+      const knownBefore = this.knownDueAt;
       const batch = await this.attempt(internals.receiveMessages({ qname, vt }, count));
       if (batch === undefined) break;
       if (batch === FAILED) continue;
+      this.forgetKnownDue(knownBefore);
       this.stats.receives += 1;
       if (batch.messages.length === 0) this.stats.emptyReceives += 1;
       this.tell("receive", batch.messages.length, batch.nextDueMs);
@@ -298,6 +302,16 @@ export class Worker extends EventEmitter {
   private wake(): void {
     if (this.sleep) this.sleep.wake();
     else this.wokenWhileBusy = true;
+  }
+
+  /**
+   * A poll that started after the worker let a message go saw that message's due time on the
+   * server, so its reply is the better guide. Keeping the worker's own note would cut the next
+   * sleep short by the few ms its clock reading lags the server's, for one more, empty, receive.
+   * A message let go while the poll was in flight keeps its note.
+   */
+  private forgetKnownDue(knownBeforePoll: number | undefined): void {
+    if (this.knownDueAt === knownBeforePoll) this.knownDueAt = undefined;
   }
 
   /** Wakes the worker when a message it let go becomes due again. */
