@@ -10,25 +10,19 @@
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 
--- Redis checks each command of a script only when it is called: one refused halfway would leave
--- the writes before it. So, on Redis 7+, what may run once this script writes is checked first.
-local function aclRefusal(...)
-  if not redis.acl_check_cmd then
-    return nil
-  end
-  local checks = { ... }
-  for i = 1, #checks, 2 do
-    if not redis.acl_check_cmd(checks[i], checks[i + 1]) then
-      local what = "access one of the keys used as arguments"
-      if not redis.acl_check_cmd(checks[i]) then
-        what = "run the '" .. string.lower(checks[i]) .. "' command"
+-- A command refused halfway would leave the writes before it, so on Redis 7+ the ones this script
+-- may run after its first write are checked first. No keys: Redis checks the declared KEYS on arrival.
+local function refusedCommand(...)
+  if redis.acl_check_cmd then
+    for _, command in ipairs({ ... }) do
+      if not redis.acl_check_cmd(command) then
+        return redis.error_reply("NOPERM this user has no permissions to run the '" .. command .. "' command")
       end
-      return redis.error_reply("NOPERM this user has no permissions to " .. what)
     end
   end
 end
 
-local refused = aclRefusal("ZREM", queueSet, "HDEL", queueHash)
+local refused = refusedCommand("hdel")
 if refused then
   return refused
 end

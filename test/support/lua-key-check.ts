@@ -9,11 +9,13 @@
  * problem to look at, not something to let pass.
  *
  * It also finds what a script leaves unchecked by the ACL: Redis refuses a script's command only
- * when it is called, so a script that goes on after its first write checks first, with
- * `aclRefusal(command, key, ...)` (redis.acl_check_cmd), every command and key it may call from
- * then on. "From then on" is read in source order; the first write itself, and a call already made
- * before it, need no check (refused, they stop the script before it wrote; the scripts' loops call
- * their reads before their writes, so this holds for them too).
+ * when it is called, so a script that goes on after its first write names first, in
+ * `refusedCommand("name", ...)` (redis.acl_check_cmd), every command it may call from then on.
+ * Commands only: Redis checks a script's declared KEYS against the user's key permissions when
+ * EVALSHA arrives, and every key a script touches is declared (the rule above). "From then on" is
+ * read in source order; the first write itself, and a call already made before it, need no check
+ * (refused, they stop the script before it wrote; the scripts' loops call their reads before their
+ * writes, so this holds for them too).
  */
 
 interface Token {
@@ -78,7 +80,7 @@ export const WRITE_COMMANDS = new Set([
 ]);
 
 /** The script's local function that checks commands with redis.acl_check_cmd before the first write. */
-const ACL_CHECK_FUNCTION = "aclRefusal";
+const ACL_CHECK_FUNCTION = "refusedCommand";
 
 const SCRIPT_FILE_NAME = /^[A-Za-z]+-(\d+)\.lua$/;
 
@@ -264,15 +266,13 @@ export function checkScript(fileName: string, source: string): string[] {
   return analyseScript(fileName, source).problems;
 }
 
-/** What one script may still run, once it has written, without having checked it with aclRefusal first. */
+/** What one script may still run, once it has written, without having named it in refusedCommand first. */
 export function uncheckedAfterWrite(fileName: string, source: string): string[] {
   return analyseScript(fileName, source).unchecked;
 }
 
 interface Call {
   command: string;
-  /** The key arguments as written (`queueSet`, `KEYS[1]`); none for a keyless command. */
-  keys: string[];
   pcall: boolean;
   at: number;
   line: number;
@@ -286,7 +286,7 @@ export function analyseScript(fileName: string, source: string): { problems: str
   const problems: string[] = [];
   const commands: string[] = [];
   const calls: Call[] = [];
-  const checks: Array<{ pair: string; at: number }> = [];
+  const checks: Check[] = [];
   const fileMatch = SCRIPT_FILE_NAME.exec(fileName);
   if (!fileMatch) problems.push(`${fileName}: file name does not match <operation>-<number of keys>.lua`);
   const keyCount = fileMatch ? Number(fileMatch[1]) : 0;
@@ -424,25 +424,21 @@ export function analyseScript(fileName: string, source: string): { problems: str
     for (const position of keyPositions) {
       if (position > rest.length) report(token.line, `${command} is missing its key argument ${position}`);
     }
-    const keys = keyPositions.filter((position) => position <= rest.length).map((position) => text(rest[position - 1]));
-    calls.push({ command, keys, pcall: isPcall, at: k, line: token.line });
+    calls.push({ command, pcall: isPcall, at: k, line: token.line });
   });
 
-  // aclRefusal("CMD", key, "CMD", key, ...): pairs of a command name and a key from KEYS.
+  // refusedCommand("name", ...): command names, each a literal, each named once in the script.
   tokens.forEach((token, k) => {
     if (!is(token, ACL_CHECK_FUNCTION) || token.type !== "name" || !is(tokens[k + 1], "(") || is(tokens[k - 1], "function")) return;
-    const args = splitArguments(tokens, k + 2, matching(tokens, k + 1));
-    if (args.length % 2 !== 0) report(token.line, `${ACL_CHECK_FUNCTION} takes command, key pairs`);
-    for (let a = 0; a + 1 < args.length; a += 2) {
-      const [name, key] = [args[a], args[a + 1]];
-      if (name.length !== 1 || name[0].type !== "string" || KEY_POSITIONS[name[0].value.toUpperCase()] === undefined) {
-        report(token.line, `${ACL_CHECK_FUNCTION} argument ${a + 1} is not a known command name`);
-        continue;
+    splitArguments(tokens, k + 2, matching(tokens, k + 1)).forEach((arg, a) => {
+      if (arg.length !== 1 || arg[0].type !== "string" || KEY_POSITIONS[arg[0].value.toUpperCase()] === undefined) {
+        report(token.line, `${ACL_CHECK_FUNCTION} argument ${a + 1} is not a known command name (${text(arg)})`);
+        return;
       }
-      const why = notAKey(key);
-      if (why) report(token.line, `${ACL_CHECK_FUNCTION} argument ${a + 2}: ${why}`);
-      checks.push({ pair: `${name[0].value.toUpperCase()} ${text(key)}`, at: k });
-    }
+      const command = arg[0].value.toUpperCase();
+      if (checks.some((check) => check.command === command)) report(token.line, `${ACL_CHECK_FUNCTION} checks ${command} more than once`);
+      checks.push({ command, at: k });
+    });
   });
 
   return { problems, commands, unchecked: uncheckedCalls(calls, checks) };
@@ -453,17 +449,22 @@ function text(expr: Token[]): string {
   return expr.map((t) => (t.type === "string" ? JSON.stringify(t.value) : t.value)).join("");
 }
 
-/** The command and key pairs called after the first write that no aclRefusal before that write checks. */
-function uncheckedCalls(calls: Call[], checks: Array<{ pair: string; at: number }>): string[] {
-  const pairsOf = (call: Call): string[] => (call.keys.length > 0 ? call.keys : [""]).map((key) => `${call.command} ${key}`.trim());
+/** A command a refusedCommand call names, and where. */
+interface Check {
+  command: string;
+  at: number;
+}
+
+/** The commands called after the first write that no refusedCommand before that write names. */
+function uncheckedCalls(calls: Call[], checks: Check[]): string[] {
   const ordinary = calls.filter((call) => !call.pcall);
   const first = ordinary.findIndex((call) => WRITE_COMMANDS.has(call.command));
   if (first < 0) return [];
-  // The first write itself, refused, writes nothing; so neither does a call it repeats.
-  const allowed = new Set(ordinary.slice(0, first + 1).flatMap(pairsOf));
-  const after = [...new Set(ordinary.slice(first + 1).flatMap(pairsOf))];
-  const checked = new Set(checks.filter((check) => check.at < ordinary[first].at).map((check) => check.pair));
-  return after.filter((pair) => !allowed.has(pair) && !checked.has(pair)).map((pair) => `line ${ordinary[first].line}+: ${pair}`);
+  // The first write itself, refused, writes nothing; so neither does a command it repeats.
+  const allowed = new Set(ordinary.slice(0, first + 1).map((call) => call.command));
+  const after = [...new Set(ordinary.slice(first + 1).map((call) => call.command))];
+  const checked = new Set(checks.filter((check) => check.at < ordinary[first].at).map((check) => check.command));
+  return after.filter((command) => !allowed.has(command) && !checked.has(command)).map((command) => `line ${ordinary[first].line}+: ${command}`);
 }
 
 /** The KEYS[n] lines a script's header comment documents. */
