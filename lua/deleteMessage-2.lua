@@ -16,7 +16,8 @@ local id = ARGV[1]
 -- may run after its first write are checked first. No keys: Redis checks the declared KEYS on arrival.
 local function refusedCommand(...)
   if redis.acl_check_cmd then
-    for _, command in ipairs({ ... }) do
+    for i = 1, select("#", ...) do
+      local command = select(i, ...)
       if not redis.acl_check_cmd(command) then
         return redis.error_reply("NOPERM this user has no permissions to run the '" .. command .. "' command")
       end
