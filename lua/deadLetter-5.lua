@@ -19,6 +19,19 @@ local rcall = redis.call
 local sourceSet, sourceHash, deadSet, deadHash, registry = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id, deadName, why = ARGV[1], ARGV[2], ARGV[3]
 
+-- A command refused halfway would leave the writes before it, so on Redis 7+ the ones this script
+-- may run after its first write are checked first. No keys: Redis checks the declared KEYS on arrival.
+local function refusedCommand(...)
+  if redis.acl_check_cmd then
+    for i = 1, select("#", ...) do
+      local command = select(i, ...)
+      if not redis.acl_check_cmd(command) then
+        return redis.error_reply("NOPERM this user has no permissions to run the '" .. command .. "' command")
+      end
+    end
+  end
+end
+
 local body = rcall("HGET", sourceHash, id)
 if not body or not rcall("ZSCORE", sourceSet, id) then
   return 0
@@ -27,7 +40,14 @@ local time = rcall("TIME")
 local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local now = string.format("%d", nowMs)
 
-if rcall("HEXISTS", deadHash, "vt") == 0 then
+local creating = rcall("HEXISTS", deadHash, "vt") == 0
+-- The registry is written only when the dead-letter queue is created: a worker moving messages
+-- into an existing one needs no SADD.
+local refused = refusedCommand("zadd", "hset", "hincrby", "zrem", "hdel") or (creating and refusedCommand("sadd"))
+if refused then
+  return refused
+end
+if creating then
   local settings = rcall("HMGET", sourceHash, "vt", "delay", "maxsize")
   rcall("HSET", deadHash, "vt", settings[1] or "30", "delay", settings[2] or "0", "maxsize", settings[3] or "65536",
     "created", time[1], "modified", time[1])

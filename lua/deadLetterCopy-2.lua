@@ -17,9 +17,26 @@ local rcall = redis.call
 local deadSet, deadHash = KEYS[1], KEYS[2]
 local id, body, why = ARGV[1], ARGV[2], ARGV[3]
 
+-- A command refused halfway would leave the writes before it, so on Redis 7+ the ones this script
+-- may run after its first write are checked first. No keys: Redis checks the declared KEYS on arrival.
+local function refusedCommand(...)
+  if redis.acl_check_cmd then
+    for i = 1, select("#", ...) do
+      local command = select(i, ...)
+      if not redis.acl_check_cmd(command) then
+        return redis.error_reply("NOPERM this user has no permissions to run the '" .. command .. "' command")
+      end
+    end
+  end
+end
+
 local time = rcall("TIME")
 local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
 
+local refused = refusedCommand("zadd", "hset", "hincrby")
+if refused then
+  return refused
+end
 if rcall("HEXISTS", deadHash, "vt") == 0 then
   rcall("HSET", deadHash, "vt", ARGV[4], "delay", ARGV[5], "maxsize", ARGV[6], "created", time[1], "modified", time[1])
 end

@@ -14,11 +14,28 @@
 local rcall = redis.call
 local deadSet, deadHash, targetSet, targetHash = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
+-- A command refused halfway would leave the writes before it, so on Redis 7+ the ones this script
+-- may run after its first write are checked first. No keys: Redis checks the declared KEYS on arrival.
+local function refusedCommand(...)
+  if redis.acl_check_cmd then
+    for i = 1, select("#", ...) do
+      local command = select(i, ...)
+      if not redis.acl_check_cmd(command) then
+        return redis.error_reply("NOPERM this user has no permissions to run the '" .. command .. "' command")
+      end
+    end
+  end
+end
+
 if rcall("HEXISTS", targetHash, "vt") == 0 then
   return -1
 end
 local time = rcall("TIME")
 local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+local refused = refusedCommand("hdel", "zadd", "hset", "hincrby")
+if refused then
+  return refused
+end
 local moved = 0
 for _, id in ipairs(ARGV) do
   local body = rcall("HGET", deadHash, id)

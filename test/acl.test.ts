@@ -6,40 +6,13 @@
  * names it (a rejection, or the `error` event of the instance or Worker, for what no call fails).
  */
 import { expect } from "chai";
-import { readFileSync } from "fs";
-import { join } from "path";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
+import { commandsOf, forTest, PASSWORD, readmeRules, type Role } from "./support/acl-rules";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "./support/server";
 import { connectionOptionsAs, onEveryServer, subscribersOf, waitFor } from "./support/worker";
 
 const { Worker, PoisonError } = RedisSMQ;
-const PASSWORD = "secret";
-type Role = "producer" | "worker" | "admin";
-
-/** The `ACL SETUSER rsmq-<role> ...` lines of the README's ACL section: the first block of each role, or the cluster ones. */
-function readmeRules(cluster: boolean): Map<Role, string[]> {
-  const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
-  const start = readme.indexOf("\n## ACL\n");
-  expect(start, "README has a ## ACL section").to.be.above(-1);
-  const section = readme.slice(start + 1, readme.indexOf("\n## ", start + 1));
-  const clusterAt = section.indexOf("**Redis Cluster**");
-  const part = cluster ? section.slice(clusterAt) : section.slice(0, clusterAt);
-  const rules = new Map<Role, string[]>();
-  for (const match of part.matchAll(/^ACL SETUSER rsmq-(\w+) (.+)$/gm)) rules.set(match[1] as Role, match[2].trim().split(/\s+/));
-  expect([...rules.keys()].sort()).to.deep.equal(["admin", "producer", "worker"]);
-  return rules;
-}
-
-/** A README line's rules for a test user: the test's namespace and password instead of `rsmq` and `change-me`. */
-function forTest(rules: string[], ns: string): string[] {
-  return rules.map((rule) => (rule === ">change-me" ? `>${PASSWORD}` : rule.replace(/^([~&])rsmq:/, `$1${ns}:`)));
-}
-
-/** The commands a line grants (`+hset`, ...), without categories. */
-function commandsOf(rules: string[]): string[] {
-  return rules.filter((rule) => rule.startsWith("+") && !rule.startsWith("+@")).map((rule) => rule.slice(1));
-}
 
 describe("ACL: the README's least-privilege users", () => {
   let ns: string;

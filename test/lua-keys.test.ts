@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { readdirSync, readFileSync } from "fs";
 import * as path from "path";
-import { analyseScript, checkScript, documentedKeys } from "./support/lua-key-check";
+import { analyseScript, checkScript, documentedKeys, uncheckedAfterWrite } from "./support/lua-key-check";
 
 /** lua/ of this package (the test runs from build/test/). */
 const LUA_DIR = path.resolve(__dirname, "../../lua");
@@ -94,6 +94,39 @@ describe("Lua scripts take every key from KEYS", () => {
       expect(checkScript("receiveMessage-2.lua", "return 1")).to.deep.equal([]);
     });
 
+    it("finds a command a script may run after its first write without naming it in a check before it", () => {
+      const unchecked = `
+        local rcall = redis.call
+        local queueSet, queueHash = KEYS[1], KEYS[2]
+        rcall("HMGET", queueHash, "vt")
+        rcall("ZADD", queueSet, 1, ARGV[1])
+        rcall("HSET", queueHash, ARGV[1], ARGV[2])
+        rcall("HINCRBY", queueHash, "totalsent", 1)
+        rcall("HMGET", queueHash, "vt")
+        redis.pcall("PUBLISH", ARGV[3], 1)
+      `;
+      expect(uncheckedAfterWrite("example-2.lua", unchecked)).to.deep.equal(["line 5+: HSET", "line 5+: HINCRBY"]);
+      const partly = unchecked.replace('rcall("ZADD"', 'local refused = refusedCommand("hset")\n        rcall("ZADD"');
+      expect(uncheckedAfterWrite("example-2.lua", partly)).to.deep.equal(["line 6+: HINCRBY"]);
+      const checked = unchecked.replace('rcall("ZADD"', 'local refused = refusedCommand("hset", "hincrby")\n        rcall("ZADD"');
+      expect(uncheckedAfterWrite("example-2.lua", checked)).to.deep.equal([]);
+      const checkedLate = unchecked.replace('rcall("HSET"', 'local refused = refusedCommand("hset", "hincrby")\n        rcall("HSET"');
+      expect(uncheckedAfterWrite("example-2.lua", checkedLate)).to.deep.equal(["line 5+: HSET", "line 5+: HINCRBY"]);
+      expect(uncheckedAfterWrite("example-2.lua", 'redis.call("ZADD", KEYS[1], 1, "a")\nredis.call("ZADD", KEYS[1], 2, "b")')).to.deep.equal([]);
+    });
+
+    const badChecks: Array<[string, string, RegExp]> = [
+      ["a key among the names", 'local r = refusedCommand("hset", KEYS[2])', /argument 2 is not a known command name/],
+      ["a name it does not know", 'local r = refusedCommand("hsett")', /argument 1 is not a known command name/],
+      ["a command named twice", 'local r = refusedCommand("hset", "hdel") or refusedCommand("HSET")', /checks HSET more than once/],
+    ];
+    for (const [what, source, expected] of badChecks) {
+      it(`reports ${what} in refusedCommand`, () => {
+        const problems = problemsOf(source);
+        expect(problems.some((problem) => expected.test(problem)), problems.join("\n") || "(no problem reported)").to.equal(true);
+      });
+    }
+
     it("reads the KEYS lines of a header comment", () => {
       expect(documentedKeys("--[[\n  KEYS[1] a\n  KEYS[2] b\n  ARGV[1] c\n]]\nreturn 1")).to.deep.equal([1, 2]);
     });
@@ -122,6 +155,10 @@ describe("Lua scripts take every key from KEYS", () => {
           const { commands } = analyseScript(file, source);
           expect(commands).to.not.be.empty;
           expect(commands).to.have.length(calls.length);
+        });
+
+        it("names in refusedCommand, before its first write, every command it may run after it", () => {
+          expect(uncheckedAfterWrite(file, source)).to.deep.equal([]);
         });
 
         it("documents exactly the KEYS its file name promises", () => {

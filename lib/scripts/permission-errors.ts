@@ -9,7 +9,9 @@
  * one names no command on Redis 7.0 ("ERR The user executing the script can't run this command or
  * subcommand script: <sha>, on @user_script:50."), so the command is read from that line of the
  * script's own text. The line counts the `#!lua` shebang when the flagged text ran, which is
- * why the text is found by its SHA1 among the script's two bodies.
+ * why the text is found by its SHA1 among the script's two bodies. On Redis 7+ a script that writes
+ * with more than one command checks its commands before its first write and answers a refusal
+ * itself, in the first form ("NOPERM this user has no permissions to run the 'hset' command").
  */
 import { rsmqError } from "../errors";
 import type { Script, ScriptBody } from "./script-files";

@@ -7,6 +7,15 @@
  * aliases of them), and checks each key argument against the command's key positions. It is
  * deliberately strict: a command it does not know, or a key it cannot prove comes from KEYS, is a
  * problem to look at, not something to let pass.
+ *
+ * It also finds what a script leaves unchecked by the ACL: Redis refuses a script's command only
+ * when it is called, so a script that goes on after its first write names first, in
+ * `refusedCommand("name", ...)` (redis.acl_check_cmd), every command it may call from then on.
+ * Commands only: Redis checks a script's declared KEYS against the user's key permissions when
+ * EVALSHA arrives, and every key a script touches is declared (the rule above). "From then on" is
+ * read in source order; the first write itself, and a call already made before it, need no check
+ * (refused, they stop the script before it wrote; the scripts' loops call their reads before their
+ * writes, so this holds for them too).
  */
 
 interface Token {
@@ -60,6 +69,18 @@ export const KEY_POSITIONS: Record<string, KeyPositions> = {
   COPY: [1, 2],
   ZRANGESTORE: [1, 2],
 };
+
+/** Commands that write, of those KEY_POSITIONS knows. */
+export const WRITE_COMMANDS = new Set([
+  "SET", "SETNX", "SETEX", "PSETEX", "GETSET", "GETDEL", "INCR", "INCRBY", "DECR", "DECRBY", "APPEND",
+  "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "PERSIST", "HSET", "HSETNX", "HMSET", "HDEL", "HINCRBY", "HINCRBYFLOAT",
+  "SADD", "SREM", "SPOP", "ZADD", "ZREM", "ZINCRBY", "ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZPOPMIN", "ZPOPMAX",
+  "LPUSH", "RPUSH", "LPOP", "RPOP", "LREM", "LTRIM", "LSET", "DEL", "UNLINK", "RENAME", "RENAMENX", "SMOVE",
+  "RPOPLPUSH", "LMOVE", "COPY", "ZRANGESTORE",
+]);
+
+/** The script's local function that checks commands with redis.acl_check_cmd before the first write. */
+const ACL_CHECK_FUNCTION = "refusedCommand";
 
 const SCRIPT_FILE_NAME = /^[A-Za-z]+-(\d+)\.lua$/;
 
@@ -245,10 +266,27 @@ export function checkScript(fileName: string, source: string): string[] {
   return analyseScript(fileName, source).problems;
 }
 
-/** The problems of one script, and the Redis commands it calls (in source order), for sanity checks. */
-export function analyseScript(fileName: string, source: string): { problems: string[]; commands: string[] } {
+/** What one script may still run, once it has written, without having named it in refusedCommand first. */
+export function uncheckedAfterWrite(fileName: string, source: string): string[] {
+  return analyseScript(fileName, source).unchecked;
+}
+
+interface Call {
+  command: string;
+  pcall: boolean;
+  at: number;
+  line: number;
+}
+
+/**
+ * The problems of one script, the Redis commands it calls (in source order), for sanity checks, and
+ * what it may run after its first write without an ACL check before it.
+ */
+export function analyseScript(fileName: string, source: string): { problems: string[]; commands: string[]; unchecked: string[] } {
   const problems: string[] = [];
   const commands: string[] = [];
+  const calls: Call[] = [];
+  const checks: Check[] = [];
   const fileMatch = SCRIPT_FILE_NAME.exec(fileName);
   if (!fileMatch) problems.push(`${fileName}: file name does not match <operation>-<number of keys>.lua`);
   const keyCount = fileMatch ? Number(fileMatch[1]) : 0;
@@ -260,7 +298,7 @@ export function analyseScript(fileName: string, source: string): { problems: str
   try {
     tokens = tokenize(source);
   } catch (error) {
-    return { problems: [...problems, `${fileName}: cannot tokenize: ${(error as Error).message}`], commands };
+    return { problems: [...problems, `${fileName}: cannot tokenize: ${(error as Error).message}`], commands, unchecked: [] };
   }
 
   // Every KEYS[n]: a literal index within the file's key count.
@@ -359,6 +397,7 @@ export function analyseScript(fileName: string, source: string): { problems: str
 
     const args = splitArguments(tokens, argsOpen + 1, matching(tokens, argsOpen));
     const [nameArg, ...rest] = args;
+    const isPcall = is(tokens[k + 2], "pcall") || all.some((a) => a.name === token.value && is(a.expr[2], "pcall"));
     if (!nameArg || nameArg.length !== 1 || nameArg[0].type !== "string") {
       report(token.line, "command name is not a string literal");
       return;
@@ -385,8 +424,47 @@ export function analyseScript(fileName: string, source: string): { problems: str
     for (const position of keyPositions) {
       if (position > rest.length) report(token.line, `${command} is missing its key argument ${position}`);
     }
+    calls.push({ command, pcall: isPcall, at: k, line: token.line });
   });
-  return { problems, commands };
+
+  // refusedCommand("name", ...): command names, each a literal, each named once in the script.
+  tokens.forEach((token, k) => {
+    if (!is(token, ACL_CHECK_FUNCTION) || token.type !== "name" || !is(tokens[k + 1], "(") || is(tokens[k - 1], "function")) return;
+    splitArguments(tokens, k + 2, matching(tokens, k + 1)).forEach((arg, a) => {
+      if (arg.length !== 1 || arg[0].type !== "string" || KEY_POSITIONS[arg[0].value.toUpperCase()] === undefined) {
+        report(token.line, `${ACL_CHECK_FUNCTION} argument ${a + 1} is not a known command name (${text(arg)})`);
+        return;
+      }
+      const command = arg[0].value.toUpperCase();
+      if (checks.some((check) => check.command === command)) report(token.line, `${ACL_CHECK_FUNCTION} checks ${command} more than once`);
+      checks.push({ command, at: k });
+    });
+  });
+
+  return { problems, commands, unchecked: uncheckedCalls(calls, checks) };
+}
+
+/** An argument as written, for naming it. */
+function text(expr: Token[]): string {
+  return expr.map((t) => (t.type === "string" ? JSON.stringify(t.value) : t.value)).join("");
+}
+
+/** A command a refusedCommand call names, and where. */
+interface Check {
+  command: string;
+  at: number;
+}
+
+/** The commands called after the first write that no refusedCommand before that write names. */
+function uncheckedCalls(calls: Call[], checks: Check[]): string[] {
+  const ordinary = calls.filter((call) => !call.pcall);
+  const first = ordinary.findIndex((call) => WRITE_COMMANDS.has(call.command));
+  if (first < 0) return [];
+  // The first write itself, refused, writes nothing; so neither does a command it repeats.
+  const allowed = new Set(ordinary.slice(0, first + 1).map((call) => call.command));
+  const after = [...new Set(ordinary.slice(first + 1).map((call) => call.command))];
+  const checked = new Set(checks.filter((check) => check.at < ordinary[first].at).map((check) => check.command));
+  return after.filter((command) => !allowed.has(command) && !checked.has(command)).map((command) => `line ${ordinary[first].line}+: ${command}`);
 }
 
 /** The KEYS[n] lines a script's header comment documents. */

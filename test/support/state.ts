@@ -62,3 +62,20 @@ export async function snapshot(client: RedisClientType, ns: string): Promise<Sna
 function sortKeys(record: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
+
+/**
+ * Everything a namespace holds, exactly as Redis holds it (raw key names, every field, exact
+ * scores): for showing that a call changed nothing at all, where `snapshot` would round scores.
+ */
+export async function exactState(client: RedisClientType, ns: string): Promise<Snapshot> {
+  const state: Snapshot = {};
+  for (const key of (await allKeys(client, `${ns}:*`)).sort()) {
+    const type = await client.type(key);
+    if (type === "hash") state[key] = { hash: sortKeys(await client.hGetAll(key)) };
+    else if (type === "zset") state[key] = { zset: (await client.zRangeWithScores(key, 0, -1)).map(({ value, score }) => [value, score]) };
+    else if (type === "set") state[key] = { set: (await client.sMembers(key)).sort() };
+    else if (type === "string") state[key] = { string: await client.get(key) };
+    else state[key] = `<${type}>`;
+  }
+  return state;
+}
