@@ -17,18 +17,7 @@ local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 local vtArg, count = ARGV[1], tonumber(ARGV[2])
 
--- A command refused halfway would leave the writes before it, so on Redis 7+ the ones this script
--- may run after its first write are checked first. No keys: Redis checks the declared KEYS on arrival.
-local function refusedCommand(...)
-  if redis.acl_check_cmd then
-    for i = 1, select("#", ...) do
-      local command = select(i, ...)
-      if not redis.acl_check_cmd(command) then
-        return redis.error_reply("NOPERM this user has no permissions to run the '" .. command .. "' command")
-      end
-    end
-  end
-end
+-- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
 if not (settings[1] and settings[2] and settings[3]) then

@@ -135,9 +135,19 @@ describe("Lua scripts take every key from KEYS", () => {
   describe("lua/", () => {
     const files = readdirSync(LUA_DIR).filter((name) => name.endsWith(".lua")).sort();
 
-    it("holds the scripts, and nothing else", () => {
+    it("holds the scripts and shared/, and nothing else", () => {
       expect(files).to.not.be.empty;
-      expect(readdirSync(LUA_DIR).filter((name) => !name.endsWith(".lua"))).to.deep.equal([]);
+      expect(readdirSync(LUA_DIR).filter((name) => !name.endsWith(".lua"))).to.deep.equal(["shared"]);
+    });
+
+    it("shares only Lua that touches no key (put before a script, it would hide keys from this check)", () => {
+      const shared = readdirSync(path.join(LUA_DIR, "shared"));
+      expect(shared).to.not.be.empty;
+      for (const file of shared) {
+        expect(file, file).to.match(/\.lua$/);
+        const text = readFileSync(path.join(LUA_DIR, "shared", file), "utf8");
+        expect(text, file).to.not.match(/redis\.p?call|rcall|KEYS\[/);
+      }
     });
 
     for (const file of files) {

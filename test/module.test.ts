@@ -439,6 +439,8 @@ describe("module shape (built package)", () => {
         "dist/index.d.ts",
         "esm/index.mjs",
         ...scripts.map((name) => `lua/${name}`),
+        // Put before the scripts that call it, at load time.
+        "lua/shared/refused-command.lua",
       ]);
       // Every module dist/index.js loads at run time is shipped.
       const distJs = [...listFiles(path.join(packageRoot, "dist"))].filter((file) => file.endsWith(".js"));

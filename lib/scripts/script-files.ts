@@ -89,13 +89,24 @@ function findLuaDirectory(): string {
 
 let scripts: Map<string, Script> | undefined;
 
+/**
+ * Lua shared by several scripts, in lua/shared/: put before each script that calls it, so every
+ * script is still one standalone text (and file, with its own KEYS/ARGV header) that Redis runs.
+ */
+const SHARED = [{ file: "refused-command.lua", calledAs: /\brefusedCommand\(/ }];
+
+function withShared(directory: string, source: string): string {
+  const used = SHARED.filter(({ calledAs }) => calledAs.test(source));
+  return [...used.map(({ file }) => readFileSync(join(directory, "shared", file), "utf8")), source].join("");
+}
+
 function loadAll(): Map<string, Script> {
   const directory = findLuaDirectory();
   const loaded = new Map<string, Script>();
   for (const file of readdirSync(directory)) {
     const match = SCRIPT_FILE.exec(file);
     if (!match) continue;
-    const source = readFileSync(join(directory, file), "utf8");
+    const source = withShared(directory, readFileSync(join(directory, file), "utf8"));
     const kind = kindOf(match[1]);
     loaded.set(match[1], {
       name: match[1],
