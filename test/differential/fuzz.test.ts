@@ -11,11 +11,22 @@
  * of calls, and the failing step with both replies or both states.
  *
  * No step waits: delays and visibility timeouts are 0 or at least an hour (or invalid), so what
- * is visible never depends on how fast a run goes.
+ * is visible never depends on how fast a run goes; the step `anHourPasses()` models time passing by
+ * moving every score in both namespaces an hour earlier.
  */
 import * as fc from "fast-check";
 import { MESSAGE_ID, type Snapshot } from "../support/state";
-import { RSMQ_ERROR_NAMES, idTokens, namespacedSnapshot, open, outcome, type Api, type Instance, type Outcome } from "../support/differential";
+import {
+  RSMQ_ERROR_NAMES,
+  idTokens,
+  namespacedSnapshot,
+  open,
+  outcome,
+  viaCallback,
+  type Api,
+  type Instance,
+  type Outcome,
+} from "../support/differential";
 import { RULES, visibleScores } from "../support/fuzz-rules";
 
 /** A whole number from the environment, or `fallback`; anything else stops the run with the reason. */
@@ -30,6 +41,14 @@ function setting(name: string, fallback: number): number {
 const RUNS = setting("FUZZ_RUNS", 60);
 const SEED = setting("FUZZ_SEED", 20261130);
 const MAX_STEPS = 20;
+
+/**
+ * Time passing, without waiting: every score in both namespaces moves an hour earlier, so what was
+ * due in an hour (a delay or vt of 3600) is due now, as it would be an hour later. Applied to both
+ * sides alike, it is no call of either library and has no reply.
+ */
+const TIME_PASSES = "anHourPasses";
+const HOUR_MS = 3_600_000;
 
 /** Valid in format, never sent. */
 const UNKNOWN_ID = "0123456789abcdefghijABCDEFGHIJ01";
@@ -60,11 +79,14 @@ class IdRef {
 interface Step {
   op: string;
   options: Record<string, unknown>;
+  /** Through the callback API instead of the promise one (both libraries have both). */
+  callback: boolean;
 }
 
 // --- inputs ---
 
-const validQname = fc.constantFrom("q", "q", "q", "q", "r", "Q-1_x");
+const VALID_QNAMES = ["q", "r", "Q-1_x"];
+const validQname = fc.constantFrom(...VALID_QNAMES, "q", "q", "q");
 const qname = fc.oneof(
   { weight: 14, arbitrary: validQname },
   {
@@ -80,7 +102,7 @@ const time = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom<unknown>("0", "7200", " 7200", "+7200", "-0", "0x1F", 0.4, 3600.5, -0.5, "7200abc", [7200]) },
   {
     weight: 3,
-    arbitrary: fc.constantFrom<unknown>(-1, 10000000, 2 ** 31, 2 ** 53, Infinity, -Infinity, NaN, "abc", "", null, true, false, {}, "-1"),
+    arbitrary: fc.constantFrom<unknown>(-1, 10000000, 2 ** 31, 2 ** 53, Infinity, -Infinity, NaN, "abc", "", null, undefined, true, false, {}, "-1"),
   },
   { weight: 1, arbitrary: fc.integer({ min: -100, max: -1 }) },
   { weight: 1, arbitrary: fc.integer({ min: 10_000_000, max: 2 ** 40 }) },
@@ -89,7 +111,7 @@ const time = fc.oneof(
 const validMaxsize = fc.constantFrom<unknown>(-1, 1024, 1500, 65536);
 const maxsize = fc.oneof(
   { weight: 3, arbitrary: validMaxsize },
-  { weight: 2, arbitrary: fc.constantFrom<unknown>("2048", "-1", 1500.7, "65536.9", 1023, 65537, 0, -2, 1e21, "1e4", NaN, "x", null, false) },
+  { weight: 2, arbitrary: fc.constantFrom<unknown>("2048", "-1", 1500.7, "65536.9", 1023, 65537, 0, -2, 1e21, "1e4", NaN, "x", null, undefined, false) },
 );
 
 const message = fc.oneof(
@@ -120,7 +142,7 @@ const record = (fields: Record<string, fc.Arbitrary<unknown>>, required: string[
   fc.record(fields, { requiredKeys: required });
 
 const step = (op: string, options: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Step> =>
-  options.map((opts) => ({ op, options: opts }));
+  fc.tuple(options, fc.boolean()).map(([opts, callback]) => ({ op, options: opts, callback }));
 
 /** Every run starts with a valid queue "q", so most of its steps get past the queue lookup. */
 const firstStep = step("createQueue", record({ qname: fc.constant("q"), vt: validTime, delay: validTime, maxsize: validMaxsize }, ["qname"]));
@@ -135,10 +157,13 @@ const anyStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: step("setQueueAttributes", record({ qname, vt: time, delay: time, maxsize }, ["qname"])) },
   { weight: 2, arbitrary: step("getQueueAttributes", record({ qname }, ["qname"])) },
   { weight: 1, arbitrary: step("deleteQueue", record({ qname }, ["qname"])) },
-  { weight: 1, arbitrary: fc.constant({ op: "listQueues", options: {} }) },
+  { weight: 1, arbitrary: step("listQueues", fc.constant({})) },
+  { weight: 2, arbitrary: fc.constant({ op: TIME_PASSES, options: {}, callback: false }) },
 );
 
-const printable = (s: Step): Step => Object.assign(s, { [fc.toStringMethod]: () => `${s.op}(${fc.stringify(s.options)})` });
+const describeStep = (s: Step): string =>
+  s.op === TIME_PASSES ? `${TIME_PASSES}()` : `${s.op}${s.callback ? "[callback]" : ""}(${fc.stringify(s.options)})`;
+const printable = (s: Step): Step => Object.assign(s, { [fc.toStringMethod]: () => describeStep(s) });
 
 /** A run: the first step, then up to MAX_STEPS - 1 others. */
 const stepsArb: fc.Arbitrary<Step[]> = fc
@@ -146,6 +171,15 @@ const stepsArb: fc.Arbitrary<Step[]> = fc
   .map(([first, rest]) => [first, ...rest].map(printable));
 
 // --- running ---
+
+
+async function anHourPasses(side: Side): Promise<void> {
+  const { data, key } = side.instance;
+  for (const qname of VALID_QNAMES) {
+    const entries = await data.zRangeWithScores(key(qname), 0, -1);
+    if (entries.length) await data.zAdd(key(qname), entries.map(({ value, score }) => ({ value, score: score - HOUR_MS })), { XX: true });
+  }
+}
 
 /** One library's side of a run: its instance, its id tokens and the ids in the order it saw them. */
 interface Side {
@@ -176,13 +210,21 @@ function optionsFor(side: Side, options: Record<string, unknown>): Record<string
   return result;
 }
 
-function call(api: Api, op: string, options: Record<string, unknown>): Promise<unknown> {
-  if (op === "listQueues") return api.listQueuesAsync().then((names) => [...names].sort());
-  return (api as unknown as Record<string, (o: unknown) => Promise<unknown>>)[`${op}Async`](options);
+/** Queue names come from a set, whose order is Redis' own: compared sorted. */
+const sortedNames = (result: Outcome): Outcome =>
+  "value" in result && Array.isArray(result.value) ? { value: [...result.value].sort() } : result;
+
+function call(api: Api, s: Step, options: Record<string, unknown>): Promise<Outcome> {
+  const methods = api as unknown as Record<string, (...args: unknown[]) => unknown>;
+  if (s.op === "listQueues") {
+    const names = s.callback ? viaCallback((_options, cb) => api.listQueues(cb), {}) : outcome(api.listQueuesAsync());
+    return names.then(sortedNames);
+  }
+  return s.callback ? viaCallback(methods[s.op] as Api["createQueue"], options) : outcome(methods[`${s.op}Async`](options) as Promise<unknown>);
 }
 
 async function perform(side: Side, s: Step): Promise<Outcome> {
-  const result = await outcome(call(side.instance.api, s.op, optionsFor(side, s.options)));
+  const result = await call(side.instance.api, s, optionsFor(side, s.options));
   rememberIds(side, result);
   return side.tokens(result) as Outcome;
 }
@@ -209,8 +251,10 @@ async function runSteps(steps: Step[]): Promise<void> {
   try {
     let rsmqState = await stateOf(rsmq);
     for (const [index, s] of steps.entries()) {
-      const where = `step ${index + 1}, ${s.op}(${fc.stringify(s.options)})`;
-      if (RULES.queuesNameReserved.applies(s.options)) {
+      const where = `step ${index + 1}, ${describeStep(s)}`;
+      if (s.op === TIME_PASSES) {
+        await Promise.all([anHourPasses(rsmq), anHourPasses(next)]);
+      } else if (RULES.queuesNameReserved.applies(s.options)) {
         const ours = await perform(next, s);
         if (!same(ours, RULES.queuesNameReserved.expected)) {
           throw new Error(`${where}: rsmq-next should reject the reserved qname, got ${readable(ours)}`);

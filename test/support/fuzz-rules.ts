@@ -87,14 +87,15 @@ export const VISIBLE = "<visible>";
  * Not a difference but a property of time: a due message's score is its send or receive time, so
  * "seconds from now" grows while a run goes on and two runs read it at different moments. Due
  * messages therefore compare as `<visible>`, in their order in the sorted set (which decides what
- * a receive returns); messages not yet due keep their whole seconds from now (the fuzz test only
- * uses delays and visibility timeouts of 0 or at least an hour, so these do not move).
+ * a receive returns); messages not yet due show their time to go in tens of seconds: the fuzz
+ * test gives delays and visibility timeouts of 0 or at least an hour, but a queue's default vt is
+ * 30 s, which a slow run would otherwise see as 30 s in one library and 29 s in the other.
  */
 export function visibleScores(state: Snapshot): Snapshot {
   const result: Snapshot = {};
   for (const [key, value] of Object.entries(state)) {
     const entry = value as { zset?: Array<[string, number]> };
-    result[key] = entry.zset ? { zset: entry.zset.map(([member, score]) => [member, score > 0 ? score : VISIBLE]) } : value;
+    result[key] = entry.zset ? { zset: entry.zset.map(([member, score]) => [member, score > 0 ? Math.round(score / 10) * 10 : VISIBLE]) } : value;
   }
   return result;
 }
