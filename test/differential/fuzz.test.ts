@@ -91,7 +91,7 @@ const qname = fc.oneof(
   { weight: 14, arbitrary: validQname },
   {
     weight: 2,
-    arbitrary: fc.constantFrom<unknown>("", "bad name", "a:b", "ü", "x".repeat(161), "y".repeat(160), 42, 0, null, undefined, true, false, {}, ["q"], "QUEUES"),
+    arbitrary: fc.constantFrom<unknown>("", "bad name", "a:b", "ü", "x".repeat(161), "y".repeat(160), 42, 0, null, undefined, true, false, {}, ["q"], "QUEUES", "queues"),
   },
 );
 
