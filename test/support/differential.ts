@@ -10,7 +10,7 @@ import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
 import { allKeys } from "./inspect";
 import { connectionOptions, keysOf, plainClient, singleServerClient, singleServerOptions, uniqueNs } from "./server";
-import { snapshot, type Snapshot } from "./state";
+import { MESSAGE_ID, snapshot, type Snapshot } from "./state";
 
 export type Callback = (err: unknown, result?: unknown) => void;
 
@@ -147,7 +147,6 @@ export function viaCallback(method: (options: any, cb: Callback) => void, option
   );
 }
 
-const MESSAGE_ID = /^[a-z0-9]{10}[A-Za-z0-9]{22}$/;
 /** Clock readings must be within this of the test's clock (same machine as the server). */
 const CLOCK_SLACK_MS = 60_000;
 

@@ -8,7 +8,8 @@
 import type { RedisClientType } from "redis";
 import { allKeys, logicalKey, serverNowMs } from "./inspect";
 
-const MESSAGE_ID = /^[a-z0-9]{10}[A-Za-z0-9]{22}$/;
+/** The shape of an rsmq message id: 10 base36 characters of send time, 22 random ones. */
+export const MESSAGE_ID = /^[a-z0-9]{10}[A-Za-z0-9]{22}$/;
 const TIME_FIELDS = new Set(["created", "modified"]);
 
 export type Snapshot = Record<string, unknown>;
