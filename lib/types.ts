@@ -62,11 +62,21 @@ export interface ConstructorOptions {
   /** How long each WAIT of `waitForReplicas` may take. @default 1000 */
   waitForReplicasMs?: number;
   /**
-   * Connection options: node-redis v4 options (`socket`, `database`, `disableOfflineQueue`, ...)
-   * or the v3-style keys rsmq users already have (`host`, `port`, `db`, `password`, `tls`, ...).
-   * Top-level keys win over these. rsmq 0.12.4 ignored this object; it is honoured here.
+   * Connection options. node-redis v4 keys (`socket`, `database`, `username`, `disableOfflineQueue`,
+   * ...) are followed. The v3-style keys (`url`, `host`, `port`, `path`, `db`, `password`, `user`,
+   * `tls`, `connect_timeout`, `enable_offline_queue`) are ignored, as rsmq 0.12.4 ignored this whole
+   * object, so an upgrade keeps the server and database the queues are in; a warning (code
+   * `RSMQ_NEXT_NESTED_OPTIONS`) names both targets. Set `honorNestedOptions: true` to follow them.
+   * Top-level keys win over these either way.
    */
   options?: Record<string, unknown> & Partial<RedisClientOptions>;
+  /**
+   * Follow the v3-style keys in `options` (`db`, `host`, `port`, `url`, ...), which rsmq 0.12.4
+   * ignored. Only for code written for rsmq-next: with rsmq, those queues are where the top-level
+   * keys point.
+   * @default false
+   */
+  honorNestedOptions?: boolean;
   /**
    * Other node-redis v4 client options (`url`, `database`, `username`, ...) and v3-style ones (`db`,
    * `tls`, `path`, `connect_timeout`, ...) reach the Redis connection. Any other key is ignored, as

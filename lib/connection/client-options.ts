@@ -4,9 +4,10 @@
  * `database`, `username`, `disableOfflineQueue`, ...) are accepted as they are.
  */
 import type { RedisClientOptions, RedisClusterOptions } from "redis";
+import { honorsNestedOptions, nestedLayer } from "./nested-options";
 
 /** Keys that belong to the queue, not to the connection. */
-export const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options", "cluster", "clusterRetryMs", "waitForReplicas", "waitForReplicasMs"]);
+export const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options", "cluster", "clusterRetryMs", "honorNestedOptions", "waitForReplicas", "waitForReplicasMs"]);
 
 /** node-redis v4 options passed through unchanged. */
 export const V4_KEYS = new Set([
@@ -69,14 +70,15 @@ function translateLayer(layer: Options, into: Options, socket: SocketOptions): v
 
 /**
  * Client options for a connection this library opens. Top-level keys win over the nested
- * `options` object; host and port fall back to rsmq's defaults when neither layer names a
- * server (a `url` always wins, as in node-redis).
+ * `options` object, whose v3-style keys count only with `honor` (see nested-options.ts); host and
+ * port fall back to rsmq's defaults when neither layer names a server (a `url` always wins, as in
+ * node-redis).
  */
-export function toClientOptions(topLevel: Options): RedisClientOptions {
+export function toClientOptions(topLevel: Options, honor = honorsNestedOptions(topLevel)): RedisClientOptions {
   const options: Options = {};
   const socket: SocketOptions = {};
-  const nested = topLevel.options;
-  if (nested && typeof nested === "object") translateLayer(nested as Options, options, socket);
+  const nested = nestedLayer(topLevel, honor);
+  if (nested) translateLayer(nested, options, socket);
   translateLayer(topLevel, options, socket);
   if (socket.path === undefined) {
     socket.host ??= "127.0.0.1";
@@ -94,7 +96,8 @@ export function toClientOptions(topLevel: Options): RedisClientOptions {
  */
 export function toClusterOptions(topLevel: Options): RedisClusterOptions {
   const cluster = topLevel.cluster as RedisClusterOptions;
-  const perNode = toClientOptions({ ...topLevel, url: undefined }) as Options;
+  // rsmq 0.12.4 never ran on a cluster: whatever is nested here was written for this library.
+  const perNode = toClientOptions({ ...topLevel, url: undefined }, true) as Options;
   const socket = { ...(perNode.socket as SocketOptions) };
   delete socket.host;
   delete socket.port;

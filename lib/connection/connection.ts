@@ -8,6 +8,7 @@
 import { createClient, type RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "./client-options";
+import { ignoredNestedKeys, warnIgnoredNestedOnce } from "./nested-options";
 import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "./given-client";
 import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "../scripts/replica-acks";
 import type { CommandSender } from "../scripts/script-runner";
@@ -46,7 +47,9 @@ export class Connection implements CommandSender, ReplicatedWriter {
         warnV3ClientOnce();
         settings = { ...options, ...definedOnly(settingsOfV3Client(given)) };
       }
-      this.client = createClient(this.closer.guard(toClientOptions(settings))) as RedisClientType;
+      const clientOptions = toClientOptions(settings);
+      warnIgnoredNestedOnce(ignoredNestedKeys(settings), clientOptions, toClientOptions(settings, true));
+      this.client = createClient(this.closer.guard(clientOptions)) as RedisClientType;
       this.owned = true;
     }
     // A client in node-redis' legacyMode keeps the promise API under `.v4`.
