@@ -6,7 +6,7 @@
 import type { RedisClientOptions, RedisClusterOptions } from "redis";
 
 /** Keys that belong to the queue, not to the connection. */
-export const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options", "cluster", "clusterRetryMs", "waitForReplicas", "waitForReplicasMs"]);
+export const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options", "cluster", "clusterRetryMs", "waitForReplicas", "waitForReplicasMs", "offlineTimeoutMs", "commandTimeoutMs", "subscriberPingMs"]);
 
 /** node-redis v4 options passed through unchanged. */
 export const V4_KEYS = new Set([

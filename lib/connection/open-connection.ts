@@ -50,5 +50,5 @@ function retryMsOf(options: Record<string, unknown>): number | undefined {
 export function openSubscriber(connection: QueueConnection, onError: (error: Error) => void): Subscriber {
   return connection.cluster
     ? new ClusterSubscriber(connection as ClusterConnection, onError)
-    : new ClientSubscriber(connection.client as RedisClientType, onError);
+    : new ClientSubscriber(connection.client as RedisClientType, onError, (connection as Connection).bounds, (connection as Connection).subscriberPingMs);
 }
