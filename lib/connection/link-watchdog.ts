@@ -107,10 +107,13 @@ export class LinkWatchdog {
       const expire = (): void => {
         if (settled) return;
         finish();
-        if (!this.client.isReady && this.connects === connectsAtStart) {
+        if (!this.client.isReady) {
+          const unsent = this.connects === connectsAtStart;
           // Never sent (no socket since the call was made): withdrawn, so it cannot run later.
-          controller.abort();
-          reject(this.offlineError());
+          // Otherwise it went out with a handshake that did not finish: dropping the link flushes it.
+          if (unsent) controller.abort();
+          else if (this.replace) void this.replaceLink();
+          reject(this.offlineError(unsent));
           return;
         }
         reject(this.silentError(extraMs));
@@ -135,7 +138,8 @@ export class LinkWatchdog {
         (error: unknown) => {
           if (settled) return;
           finish();
-          reject(error);
+          // Another call found the link silent: this one was flushed with it ("Disconnects client").
+          reject(this.replacing ? this.silentError(extraMs) : error);
         },
       );
     });
@@ -154,12 +158,13 @@ export class LinkWatchdog {
     this.detach();
   }
 
-  private offlineError(): Error {
+  private offlineError(unsent: boolean): Error {
     const cause = this.lastError ? `: ${describe(this.lastError)}` : "";
+    const ran = unsent ? "The call was not run." : "The call went out with a connection attempt that did not finish and may have run.";
     return rsmqError(
       "connectionTimeout",
-      `rsmq-next: no connection to Redis at ${this.where} within offlineTimeoutMs (${this.bounds.offlineTimeoutMs} ms)${cause}. ` +
-        "The call was not run. Check that the server is up and the host, port and credentials are right, or raise offlineTimeoutMs.",
+      `rsmq-next: no connection to Redis at ${this.where} within offlineTimeoutMs (${this.bounds.offlineTimeoutMs} ms)${cause}. ${ran} ` +
+        "Check that the server is up and the host, port and credentials are right, or raise offlineTimeoutMs.",
     );
   }
 

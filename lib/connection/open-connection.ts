@@ -6,6 +6,7 @@ import type { RedisClientType, RedisClusterOptions, RedisClusterType } from "red
 import { toClusterOptions } from "./client-options";
 import { ClusterConnection, isClusterClient } from "./cluster-connection";
 import { Connection, type ConnectionEvents } from "./connection";
+import { linkBoundsOf, subscriberPingMsOf } from "./link-watchdog";
 import { warnUnknownKeys } from "./unknown-keys";
 import type { ReplicatedWriter } from "../scripts/replica-acks";
 import type { CommandSender } from "../scripts/script-runner";
@@ -26,6 +27,9 @@ export function wantsCluster(options: Record<string, unknown>): boolean {
 
 export function openConnection(options: Record<string, unknown>, events: ConnectionEvents): QueueConnection {
   warnUnknownKeys(options);
+  // Checked on every target, before anything opens; a cluster is bounded by clusterRetryMs instead.
+  linkBoundsOf(options);
+  subscriberPingMsOf(options);
   const given = options.client;
   if (isClusterClient(given)) return new ClusterConnection({ client: given, retryMs: retryMsOf(options) }, events);
   if (options.cluster !== undefined && options.cluster !== null) {
