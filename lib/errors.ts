@@ -18,7 +18,9 @@ export type RsmqErrorName =
   // rsmq-next's own: Redis is over maxmemory and refused a call that adds data (nothing written).
   | "outOfMemory"
   // rsmq-next's own: the Redis ACL refused a command, key or channel the operation needs.
-  | "noPermission";
+  | "noPermission"
+  // rsmq-next's own: no connection within offlineTimeoutMs, or no reply within commandTimeoutMs.
+  | "connectionTimeout";
 
 /** Builds an Error whose `name` is one of rsmq's error names. */
 export function rsmqError(name: RsmqErrorName, message: string): Error {

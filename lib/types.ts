@@ -62,6 +62,32 @@ export interface ConstructorOptions {
   /** How long each WAIT of `waitForReplicas` may take. @default 1000 */
   waitForReplicasMs?: number;
   /**
+   * Single server: how long a call waits for a connection to Redis (the server is down,
+   * unreachable, or refuses the credentials) before it rejects with `connectionTimeout`, which names
+   * host:port and the last connection error (ECONNREFUSED, ENOTFOUND, WRONGPASS, ...). Such a call
+   * was never sent and never runs later. Long enough that a restart or a failover goes unnoticed
+   * by callers; 0 waits for ever (node-redis' own behaviour).
+   * @default 20000
+   */
+  offlineTimeoutMs?: number;
+  /**
+   * Single server: how long a call that went out waits for its reply. With none by then the link
+   * is taken as silent (a half-open connection: a NAT or load balancer that forgot the flow, a
+   * pulled cable), the call rejects with `connectionTimeout`, and a connection this instance
+   * opened is dropped and opened again (a `client` passed in is left to its owner). The call may
+   * have run on the server: a send so reported may have stored its message (at-least-once).
+   * Must exceed the slowest script you expect; `waitForReplicasMs` is added for a WAIT. 0 turns it off.
+   * @default 10000
+   */
+  commandTimeoutMs?: number;
+  /**
+   * Single server: how often the realtime wake subscription's connection is PINGed, so a silent
+   * one is found (within subscriberPingMs + commandTimeoutMs: 15 s by default) and replaced, and
+   * sleeping Workers look for what they missed. 0 turns the pings off.
+   * @default 5000
+   */
+  subscriberPingMs?: number;
+  /**
    * Connection options. node-redis v4 keys (`socket`, `database`, `username`, `disableOfflineQueue`,
    * ...) are followed. The v3-style keys (`url`, `host`, `port`, `path`, `db`, `password`, `user`,
    * `tls`, `connect_timeout`, `enable_offline_queue`) are ignored, as rsmq 0.12.4 ignored this whole

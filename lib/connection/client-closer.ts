@@ -54,14 +54,32 @@ export class ClientCloser {
     client.connect().catch(() => undefined);
   }
 
-  /** QUIT when up, otherwise disconnect; waits for an attempt in flight first (see above). */
-  async close(): Promise<void> {
+  /**
+   * Opens again a client that was disconnected to drop a silent link (see LinkWatchdog); nothing
+   * once closing.
+   */
+  reopen(client: RedisClientType): void {
+    if (this.closing || client.isOpen) return;
+    this.attempting = true;
+    client.connect().catch(() => undefined);
+  }
+
+  /**
+   * QUIT when up, otherwise disconnect; waits for an attempt in flight first (see above).
+   * `sendQuit` sends QUIT as a plain, bounded command (see LinkWatchdog): node-redis' own quit()
+   * marks the client closed before the reply, so on a silent link it could neither be answered
+   * nor be disconnected, and would wait for ever.
+   */
+  async close(sendQuit?: () => Promise<unknown>): Promise<void> {
     this.closing = true;
     const client = this.client;
     if (!client) return;
     if (client.isOpen && !client.isReady && this.attempting) await attemptSettled(client);
-    if (client.isReady && client.isOpen) await client.quit().catch(() => disconnect(client));
-    else await disconnect(client);
+    if (client.isReady && client.isOpen) {
+      // The reply comes before the server closes the socket, so the disconnect is ours, not a lost connection.
+      const quit = sendQuit ? sendQuit().then(() => disconnect(client)) : client.quit();
+      await quit.catch(() => disconnect(client));
+    } else await disconnect(client);
   }
 }
 

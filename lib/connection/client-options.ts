@@ -7,7 +7,20 @@ import type { RedisClientOptions, RedisClusterOptions } from "redis";
 import { honorsNestedOptions, nestedLayer } from "./nested-options";
 
 /** Keys that belong to the queue, not to the connection. */
-export const QUEUE_KEYS = new Set(["ns", "realtime", "client", "options", "cluster", "clusterRetryMs", "honorNestedOptions", "waitForReplicas", "waitForReplicasMs"]);
+export const QUEUE_KEYS = new Set([
+  "ns",
+  "realtime",
+  "client",
+  "options",
+  "cluster",
+  "clusterRetryMs",
+  "honorNestedOptions",
+  "waitForReplicas",
+  "waitForReplicasMs",
+  "offlineTimeoutMs",
+  "commandTimeoutMs",
+  "subscriberPingMs",
+]);
 
 /** node-redis v4 options passed through unchanged. */
 export const V4_KEYS = new Set([

@@ -9,6 +9,7 @@ import { createClient, type RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "./client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "./nested-options";
+import { LinkWatchdog, linkBoundsOf, subscriberPingMsOf, type LinkBounds } from "./link-watchdog";
 import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "./given-client";
 import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "../scripts/replica-acks";
 import type { CommandSender } from "../scripts/script-runner";
@@ -35,8 +36,17 @@ export class Connection implements CommandSender, ReplicatedWriter {
   /** Reconnects so far: what the script runner learnt of the server holds for one epoch only. */
   private epoch = 0;
   private readonly detach: () => void;
+  /** Bounds every call (offlineTimeoutMs, commandTimeoutMs); drops a silent link of an owned client. */
+  private readonly watchdog: LinkWatchdog;
+  /** offlineTimeoutMs and commandTimeoutMs, for the subscriber connection too. */
+  readonly bounds: LinkBounds;
+  /** How often the subscriber connection is PINGed (0: never). */
+  readonly subscriberPingMs: number;
 
   constructor(options: Record<string, unknown>, private readonly events: ConnectionEvents) {
+    const bounds = linkBoundsOf(options);
+    this.bounds = bounds;
+    this.subscriberPingMs = subscriberPingMsOf(options);
     const given = options.client;
     if (isV4Client(given)) {
       this.client = given;
@@ -57,6 +67,8 @@ export class Connection implements CommandSender, ReplicatedWriter {
       ? (this.client as unknown as { v4: RedisClientType }).v4
       : this.client;
     this.detach = this.listen();
+    // A borrowed client's calls are bounded too, but its socket is the caller's to manage.
+    this.watchdog = new LinkWatchdog(this.client, bounds, this.owned ? () => this.reopen() : undefined);
     if (this.client.isReady) {
       this.ready = true;
       this.everReady = true;
@@ -79,29 +91,39 @@ export class Connection implements CommandSender, ReplicatedWriter {
   }
 
   sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
-    return this.commands.sendCommand(args);
+    return this.watchdog.call((signal) => this.commands.sendCommand(args, { signal }));
   }
 
   async sendReplicated(args: string[], _key: string | undefined, acks: ReplicaAcks): Promise<unknown> {
-    const reply = await this.commands.sendCommand(args);
+    const reply = await this.sendCommand(args);
     // Reconnecting: WAIT now would wait for, and go out on, the next connection, which wrote
     // nothing. (Before the first `ready`, replies to queued commands can arrive while isReady is
     // still false.) The reply just arrived, so a ready client still has the socket that carried it.
     if (this.everReady && !this.client.isReady) throw unconfirmedWrite(acks, "the connection was lost after the write");
-    await awaitReplicas((wait) => this.commands.sendCommand(wait), acks);
+    // WAIT waits on the server by design, up to waitForReplicasMs: that is not silence.
+    await awaitReplicas((wait) => this.watchdog.call((signal) => this.commands.sendCommand(wait, { signal }), acks.timeoutMs), acks);
     return reply;
   }
 
   /** Closes an owned connection (QUIT when up; see ClientCloser); leaves a borrowed one open. */
   async close(): Promise<"OK"> {
     if (!this.owned) {
+      this.watchdog.close();
       this.detach();
       this.ready = false;
       return "OK";
     }
-    await this.closer.close();
+    await this.closer.close(() => this.watchdog.call((signal) => this.commands.sendCommand(["QUIT"], { signal })));
+    this.watchdog.close();
     this.detach();
     return "OK";
+  }
+
+  /** Drops the silent link of an owned client and opens a new one (node-redis cannot be told to reconnect). */
+  private async reopen(): Promise<void> {
+    if (this.closer.closed || !this.client.isOpen) return;
+    await this.client.disconnect();
+    this.closer.reopen(this.client);
   }
 
   private listen(): () => void {

@@ -7,6 +7,7 @@ import { toClusterOptions } from "./client-options";
 import { ClusterConnection, isClusterClient } from "./cluster-connection";
 import { Connection, type ConnectionEvents } from "./connection";
 import { honorsNestedOptions } from "./nested-options";
+import { linkBoundsOf, subscriberPingMsOf } from "./link-watchdog";
 import { warnUnknownKeys } from "./unknown-keys";
 import type { ReplicatedWriter } from "../scripts/replica-acks";
 import type { CommandSender } from "../scripts/script-runner";
@@ -28,6 +29,9 @@ export function wantsCluster(options: Record<string, unknown>): boolean {
 export function openConnection(options: Record<string, unknown>, events: ConnectionEvents): QueueConnection {
   warnUnknownKeys(options);
   honorsNestedOptions(options); // bad input is reported before anything opens
+  // Checked on every target, before anything opens; a cluster is bounded by clusterRetryMs instead.
+  linkBoundsOf(options);
+  subscriberPingMsOf(options);
   const given = options.client;
   if (isClusterClient(given)) return new ClusterConnection({ client: given, retryMs: retryMsOf(options) }, events);
   if (options.cluster !== undefined && options.cluster !== null) {
@@ -52,5 +56,5 @@ function retryMsOf(options: Record<string, unknown>): number | undefined {
 export function openSubscriber(connection: QueueConnection, onError: (error: Error) => void): Subscriber {
   return connection.cluster
     ? new ClusterSubscriber(connection as ClusterConnection, onError)
-    : new ClientSubscriber(connection.client as RedisClientType, onError);
+    : new ClientSubscriber(connection.client as RedisClientType, onError, (connection as Connection).bounds, (connection as Connection).subscriberPingMs);
 }

@@ -6,6 +6,7 @@
 import { ErrorReply, type RedisClientOptions, type RedisClientType, type RedisClusterType } from "redis";
 import { ClientCloser } from "../connection/client-closer";
 import { hashSlot } from "../connection/hash-slot";
+import { LinkWatchdog, type LinkBounds } from "../connection/link-watchdog";
 import { permissionError } from "../scripts/permission-errors";
 
 export type ChannelListener = () => void;
@@ -17,37 +18,87 @@ export interface Subscriber {
   close(): Promise<void>;
 }
 
-/** SUBSCRIBE on a copy of a single-server client: where rsmq 0.12.4's realtime senders publish. */
+/**
+ * SUBSCRIBE on a copy of a single-server client: where rsmq 0.12.4's realtime senders publish.
+ * A subscribed connection hears nothing while no message is published, so a silent link (a
+ * half-open connection) would leave it deaf for good: it is PINGed every `pingMs`, and one PING
+ * left unanswered for `commandTimeoutMs` drops the link and opens a new one, where node-redis
+ * subscribes again. Once subscribed again every listener is called: a message published while
+ * the link was down or silent was not heard, so the workers look for it.
+ */
 export class ClientSubscriber implements Subscriber {
   private readonly client: RedisClientType;
   /** Closes it at any point, a connection attempt in flight included. */
   private readonly closer = new ClientCloser();
+  private readonly watchdog: LinkWatchdog;
+  private readonly listeners = new Map<string, ChannelListener>();
+  private pingTimer: NodeJS.Timeout | undefined;
 
   constructor(
     source: RedisClientType,
     private readonly onError: (error: Error) => void,
+    bounds: LinkBounds,
+    private readonly pingMs: number,
   ) {
     const { socket } = (source as { options?: RedisClientOptions }).options ?? {};
-    const overrides = this.closer.guard({ legacyMode: false, socket }) as Parameters<RedisClientType["duplicate"]>[0];
+    // node-redis' own pingInterval is off here: its PING has no timeout, so it cannot find a silent link.
+    const overrides = this.closer.guard({ legacyMode: false, pingInterval: undefined, socket }) as Parameters<RedisClientType["duplicate"]>[0];
     this.client = source.duplicate(overrides) as RedisClientType;
+    this.watchdog = new LinkWatchdog(this.client, bounds, () => this.reopen());
     this.client.on("error", (error) => {
       if (!this.closer.closed) onError(error);
     });
+    let everReady = false;
+    this.client.on("ready", () => {
+      if (everReady) for (const listener of [...this.listeners.values()]) listener();
+      everReady = true;
+    });
     this.closer.connect(this.client);
+    this.schedulePing();
   }
 
   async subscribe(channel: string, listener: ChannelListener): Promise<void> {
-    await this.client.subscribe(channel, listener);
+    // A SUBSCRIBE cannot be withdrawn from node-redis' offline queue: if it times out and runs
+    // later, the listener is only called once more per message, which wakes a worker twice.
+    await this.watchdog.call(() => this.client.subscribe(channel, listener));
+    this.listeners.set(channel, listener);
   }
 
   async unsubscribe(channel: string): Promise<void> {
+    this.listeners.delete(channel);
     // While reconnecting, an UNSUBSCRIBE would wait for the server; node-redis drops the
     // subscription with the connection anyway.
-    if (this.client.isReady) await this.client.unsubscribe(channel).catch((error: unknown) => this.onError(unsubscribeError(error, channel)));
+    if (this.client.isReady)
+      await this.watchdog.call(() => this.client.unsubscribe(channel)).catch((error: unknown) => this.onError(unsubscribeError(error, channel)));
   }
 
   async close(): Promise<void> {
-    await this.closer.close();
+    clearTimeout(this.pingTimer);
+    this.pingTimer = undefined;
+    await this.closer.close(() => this.watchdog.call((signal) => this.client.sendCommand(["QUIT"], { signal })));
+    this.watchdog.close();
+  }
+
+  private schedulePing(): void {
+    if (this.pingMs <= 0 || this.closer.closed) return;
+    this.pingTimer = setTimeout(() => void this.ping(), this.pingMs);
+    // The pings keep nothing alive: the connection itself does, until closed.
+    this.pingTimer.unref();
+  }
+
+  private async ping(): Promise<void> {
+    if (this.client.isReady) {
+      await this.watchdog.call((signal) => this.client.sendCommand(["PING"], { signal })).catch((error: Error) => {
+        if (!this.closer.closed && error.name === "connectionTimeout") this.onError(error);
+      });
+    }
+    this.schedulePing();
+  }
+
+  private async reopen(): Promise<void> {
+    if (this.closer.closed || !this.client.isOpen) return;
+    await this.client.disconnect();
+    this.closer.reopen(this.client);
   }
 }
 

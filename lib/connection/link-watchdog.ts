@@ -1,0 +1,187 @@
+/**
+ * Bounds every call on one node-redis v4 client, so that nothing waits forever: node-redis v4
+ * holds a call made while disconnected in its offline queue for as long as the server stays away,
+ * and waits for a reply on a silent socket (a half-open link) until the kernel gives up, many
+ * minutes later. Here a call waits at most `offlineTimeoutMs` for a connection and, once sent,
+ * at most `commandTimeoutMs` for its reply; then it rejects with `connectionTimeout`, which names
+ * the server and the last connection error the client reported. A link that let a reply time out
+ * is silent: when the client is ours it is dropped and opened again (node-redis resubscribes a
+ * subscriber on the new one).
+ */
+import type { RedisClientType } from "redis";
+import { rsmqError } from "../errors";
+
+/** The bounds, in ms (see ConstructorOptions). */
+export interface LinkBounds {
+  offlineTimeoutMs: number;
+  commandTimeoutMs: number;
+}
+
+export const DEFAULT_OFFLINE_TIMEOUT_MS = 20_000;
+export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
+export const DEFAULT_SUBSCRIBER_PING_MS = 5_000;
+
+/** Reads and checks `offlineTimeoutMs` and `commandTimeoutMs` (0 turns a bound off). */
+export function linkBoundsOf(options: Record<string, unknown>): LinkBounds {
+  return {
+    offlineTimeoutMs: msOption(options, "offlineTimeoutMs", DEFAULT_OFFLINE_TIMEOUT_MS),
+    commandTimeoutMs: msOption(options, "commandTimeoutMs", DEFAULT_COMMAND_TIMEOUT_MS),
+  };
+}
+
+/** Reads and checks `subscriberPingMs` (0 turns the pings off). */
+export function subscriberPingMsOf(options: Record<string, unknown>): number {
+  return msOption(options, "subscriberPingMs", DEFAULT_SUBSCRIBER_PING_MS);
+}
+
+function msOption(options: Record<string, unknown>, key: string, fallback: number): number {
+  const value = options[key];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(`rsmq-next: \`${key}\` must be a number of ms >= 0 (0 turns it off), got ${String(value)}`);
+  }
+  return value;
+}
+
+/** What the watchdog does to a silent link; absent for a client the caller owns (it is left as it is). */
+export type ReplaceLink = () => Promise<void>;
+
+export class LinkWatchdog {
+  private lastError: Error | undefined;
+  /** Sockets connected so far: a call queued offline goes out with the handshake of the next one. */
+  private connects = 0;
+  /** Calls that wait for a connection, re-armed with the reply bound when it is up. */
+  private readonly offline = new Set<() => void>();
+  private replacing: Promise<void> | undefined;
+  private readonly detach: () => void;
+
+  constructor(
+    private readonly client: RedisClientType,
+    private readonly bounds: LinkBounds,
+    private readonly replace?: ReplaceLink,
+  ) {
+    const onError = (error: Error): void => {
+      this.lastError = error;
+    };
+    const onConnect = (): void => {
+      this.connects += 1;
+    };
+    const onReady = (): void => {
+      for (const rearm of [...this.offline]) rearm();
+    };
+    client.on("error", onError);
+    client.on("connect", onConnect);
+    client.on("ready", onReady);
+    this.detach = () => {
+      client.off("error", onError);
+      client.off("connect", onConnect);
+      client.off("ready", onReady);
+    };
+  }
+
+  /** "host:port" (or the socket path) of the client's server, for error messages. */
+  get where(): string {
+    const socket = (this.client as { options?: { socket?: Record<string, unknown>; url?: string } }).options?.socket ?? {};
+    if (typeof socket.path === "string") return socket.path;
+    return `${String(socket.host ?? "localhost")}:${String(socket.port ?? 6379)}`;
+  }
+
+  /**
+   * Runs `send` (given an AbortSignal for node-redis' command options) within the bounds. `extraMs`
+   * lengthens the reply bound for a command that waits on the server by design (WAIT).
+   */
+  async call<T>(send: (signal: AbortSignal) => Promise<T>, extraMs = 0): Promise<T> {
+    // A link being replaced: the call goes out on the new one (node-redis rejects calls on a closed client).
+    if (this.replacing) await this.replacing;
+    const controller = new AbortController();
+    const sent = send(controller.signal);
+    const connectsAtStart = this.connects;
+    return new Promise<T>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      let settled = false;
+      const finish = (): void => {
+        settled = true;
+        clearTimeout(timer);
+        this.offline.delete(rearm);
+      };
+      const expire = (): void => {
+        if (settled) return;
+        finish();
+        if (!this.client.isReady) {
+          const unsent = this.connects === connectsAtStart;
+          // Never sent (no socket since the call was made): withdrawn, so it cannot run later.
+          // Otherwise it went out with a handshake that did not finish: dropping the link flushes it.
+          if (unsent) controller.abort();
+          else if (this.replace) void this.replaceLink();
+          reject(this.offlineError(unsent));
+          return;
+        }
+        reject(this.silentError(extraMs));
+        if (this.replace) void this.replaceLink();
+      };
+      const arm = (ms: number): void => {
+        clearTimeout(timer);
+        timer = ms > 0 ? setTimeout(expire, ms) : undefined;
+      };
+      const rearm = (): void => arm(this.bounds.commandTimeoutMs + extraMs);
+      if (this.client.isReady) rearm();
+      else {
+        this.offline.add(rearm);
+        arm(this.bounds.offlineTimeoutMs);
+      }
+      sent.then(
+        (value) => {
+          if (settled) return;
+          finish();
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          finish();
+          // Another call found the link silent: this one was flushed with it ("Disconnects client").
+          reject(this.replacing ? this.silentError(extraMs) : error);
+        },
+      );
+    });
+  }
+
+  /** Drops a silent link and opens a new one (once, however many calls found it silent). */
+  replaceLink(): Promise<void> {
+    if (!this.replace) return Promise.resolve();
+    this.replacing ??= this.replace()
+      .catch(() => undefined)
+      .finally(() => (this.replacing = undefined));
+    return this.replacing;
+  }
+
+  close(): void {
+    this.detach();
+  }
+
+  private offlineError(unsent: boolean): Error {
+    const cause = this.lastError ? `: ${describe(this.lastError)}` : "";
+    const ran = unsent ? "The call was not run." : "The call went out with a connection attempt that did not finish and may have run.";
+    return rsmqError(
+      "connectionTimeout",
+      `rsmq-next: no connection to Redis at ${this.where} within offlineTimeoutMs (${this.bounds.offlineTimeoutMs} ms)${cause}. ${ran} ` +
+        "Check that the server is up and the host, port and credentials are right, or raise offlineTimeoutMs.",
+    );
+  }
+
+  private silentError(extraMs: number): Error {
+    const ms = this.bounds.commandTimeoutMs + extraMs;
+    const what = this.replace ? "the connection was dropped and is being opened again" : "the connection is the caller's and was left as it is";
+    return rsmqError(
+      "connectionTimeout",
+      `rsmq-next: no reply from Redis at ${this.where} within commandTimeoutMs (${ms} ms): the link is silent or the server is stuck; ${what}. ` +
+        "The call may have run (a send may have stored its message): retry it if at-least-once is acceptable, or raise commandTimeoutMs.",
+    );
+  }
+}
+
+/** An error with its code (ECONNREFUSED, ENOTFOUND, ...) and message, however node-redis wrapped it. */
+function describe(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  const text = error.message || error.name;
+  return typeof code === "string" && !text.includes(code) ? `${code} ${text}` : text;
+}
