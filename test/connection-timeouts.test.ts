@@ -62,6 +62,19 @@ describe("connection timeouts", () => {
       expect(error.message).to.match(/ENOTFOUND|EAI_AGAIN/);
     });
 
+    it("on Redis Cluster: rejects a call with connectionTimeout after clusterRetryMs when no root node answers", async () => {
+      const port = await closedPort();
+      const rsmq = cleanup.rsmq(
+        new RedisSMQ({ cluster: { rootNodes: [{ url: `redis://127.0.0.1:${port}` }] }, clusterRetryMs: 500 } as RedisSMQ.ConstructorOptions),
+      );
+      rsmq.on("error", () => undefined);
+      const error = await rejectionOf(rsmq.createQueueAsync({ qname: "x" }));
+      expect(error.name).to.equal("connectionTimeout");
+      expect(error.message).to.include(`127.0.0.1:${port}`);
+      expect(error.message).to.include("ECONNREFUSED");
+      expect(error.message).to.include("clusterRetryMs");
+    });
+
     it("rejects a bad bound before opening anything", () => {
       expect(() => new RedisSMQ({ port: 1, offlineTimeoutMs: -1 })).to.throw(TypeError, /offlineTimeoutMs/);
       expect(() => new RedisSMQ({ port: 1, commandTimeoutMs: "5" as unknown as number })).to.throw(TypeError, /commandTimeoutMs/);

@@ -12,6 +12,7 @@
  * instead, so that its WAIT goes to the node that ran it (see sendReplicated).
  */
 import { createCluster, ErrorReply, type RedisClusterOptions, type RedisClusterType } from "redis";
+import { rsmqError } from "../errors";
 import { permissionError } from "../scripts/permission-errors";
 import type { ConnectionEvents } from "./connection";
 import { hashSlot } from "./hash-slot";
@@ -115,12 +116,18 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
   /** Topology refreshes so far (each a new cluster client, perhaps reaching other servers). */
   private epoch = 0;
   private readonly retryMs: number;
+  /** Where the first topology read goes, for errors: the root nodes given, or "the cluster client passed in". */
+  private readonly seeds: string;
+  /** Why the first topology read failed last, until it succeeds, and the last node error before it. */
+  private openError: Error | undefined;
+  private nodeError: Error | undefined;
 
   constructor(
     options: ClusterConnectionOptions,
     private readonly events: ConnectionEvents,
   ) {
     this.retryMs = options.retryMs ?? DEFAULT_CLUSTER_RETRY_MS;
+    this.seeds = options.cluster ? describeRootNodes(options.cluster.rootNodes) : "the cluster client passed in";
     if (options.client) {
       this.current = options.client;
       this.owned = false;
@@ -158,6 +165,34 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     return this.epoch;
   }
 
+  /**
+   * Waits for the first topology read until `deadline` (clusterRetryMs after the call), then
+   * rejects `connectionTimeout`: a call never waits for ever on a cluster that cannot be reached.
+   * Nothing was sent, so the call never runs later.
+   */
+  private async readyBy(deadline: number): Promise<void> {
+    if (this.isConnected) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(this.notOpenedError()), Math.max(0, deadline - Date.now()));
+    });
+    try {
+      await Promise.race([this.ready, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private notOpenedError(): Error {
+    const errors = [this.openError, this.nodeError].filter((error): error is Error => error !== undefined);
+    const cause = errors.length > 0 ? `: ${[...new Set(errors.map((error) => error.message))].join("; last node error: ")}` : "";
+    return rsmqError(
+      "connectionTimeout",
+      `rsmq-next: could not read the Redis Cluster's slot map from ${this.seeds} within clusterRetryMs (${this.retryMs} ms)${cause}. ` +
+        "The call was not run. Check that the nodes are up and the addresses and credentials are right, or raise clusterRetryMs.",
+    );
+  }
+
   /** Resolves once the cluster client has read the topology (at once, after that). */
   whenReady(): Promise<void> {
     return this.ready;
@@ -166,7 +201,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
   async sendCommand(args: string[], firstKey?: string): Promise<unknown> {
     const deadline = Date.now() + this.retryMs;
     for (let attempt = 0; ; attempt++) {
-      await this.ready;
+      await this.readyBy(deadline);
       const client = this.current;
       try {
         return await client.sendCommand(firstKey, false, args);
@@ -189,7 +224,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     if (key === undefined) throw new TypeError("rsmq-next: a replicated write needs a key to route it");
     const deadline = Date.now() + this.retryMs;
     for (let attempt = 0; ; attempt++) {
-      await this.ready;
+      await this.readyBy(deadline);
       const client = this.current;
       let ran: { reply: unknown; node: NodeClient };
       try {
@@ -223,6 +258,8 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
   }
 
   private readonly onError = (error: Error): void => {
+    // Before the first topology read, the nodes' own errors (ECONNREFUSED, WRONGPASS) say why.
+    if (!this.isConnected) this.nodeError = error;
     // A user without CLUSTER SLOTS is refused as the client opens, before any operation could name it.
     this.events.error(permissionError(error, { operation: "Opening the cluster connection (reading the slot map)" }) as Error);
   };
@@ -238,6 +275,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
         break;
       } catch (error) {
         if (this.closed) throw error;
+        this.openError = error as Error;
         this.events.error(permissionError(error, { operation: "Opening the cluster connection (reading the slot map)" }) as Error);
         await pause(500);
       }
@@ -349,6 +387,16 @@ async function closeCluster(client: Cluster): Promise<void> {
   );
   if (await Promise.race([quit, pause(QUIT_WAIT_MS).then(() => false)])) return;
   if (client.isOpen) await client.disconnect().catch(() => undefined);
+}
+
+/** "host:port, ..." of root nodes given as `{ url }` or `{ socket: { host, port } }`. */
+function describeRootNodes(rootNodes: RedisClusterOptions["rootNodes"]): string {
+  const addresses = rootNodes.map((node) => {
+    const { url, socket } = node as { url?: string; socket?: { host?: string; port?: number } };
+    if (url) return new URL(url).host;
+    return `${socket?.host ?? "127.0.0.1"}:${socket?.port ?? 6379}`;
+  });
+  return addresses.length === 0 ? "no root node" : addresses.join(", ");
 }
 
 function isTransient(error: unknown): boolean {
