@@ -26,6 +26,8 @@ export const DEFAULT_CLUSTER_RETRY_MS = 30_000;
 const TRANSIENT_REPLY = /^(TRYAGAIN|CLUSTERDOWN|MOVED|ASK|LOADING|MASTERDOWN|READONLY)\b/;
 /** Of those, the ones that mean this client's idea of the topology is wrong. */
 const STALE_TOPOLOGY_REPLY = /^(CLUSTERDOWN|MASTERDOWN|READONLY)\b/;
+/** The least a call waits for the first slot map, whatever clusterRetryMs says (one node connect timeout). */
+const FIRST_READ_MIN_WAIT_MS = 2_000;
 /** How long quitAsync() waits for QUIT before it disconnects. */
 const QUIT_WAIT_MS = 1_000;
 /** A fresh topology is read at most this often. */
@@ -174,7 +176,9 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     if (this.isConnected) return;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(this.notOpenedError()), Math.max(0, deadline - Date.now()));
+      // Never shorter than one connect attempt: clusterRetryMs 0 (no retries) must not fail a call
+      // made just after construction, while the first attempt is still under way.
+      timer = setTimeout(() => reject(this.notOpenedError()), Math.max(FIRST_READ_MIN_WAIT_MS, deadline - Date.now()));
     });
     try {
       await Promise.race([this.ready, timedOut]);
@@ -188,7 +192,8 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     const cause = errors.length > 0 ? `: ${[...new Set(errors.map((error) => error.message))].join("; last node error: ")}` : "";
     return rsmqError(
       "connectionTimeout",
-      `rsmq-next: could not read the Redis Cluster's slot map from ${this.seeds} within clusterRetryMs (${this.retryMs} ms)${cause}. ` +
+      `rsmq-next: could not read the Redis Cluster's slot map from ${this.seeds} within clusterRetryMs ` +
+        `(${Math.max(this.retryMs, FIRST_READ_MIN_WAIT_MS)} ms)${cause}. ` +
         "The call was not run. Check that the nodes are up and the addresses and credentials are right, or raise clusterRetryMs.",
     );
   }
