@@ -250,21 +250,23 @@ export class RedisSMQ extends EventEmitter {
     const body = script(command.script);
     // A write confirmed by replicas is WAITed for on the node connection that ran it.
     const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
-    const keys = [...command.keys];
-    for (const plain of [command.before, command.after]) if (plain) keys.push(plain.key);
-    const refused = { operation: command.script, script: body, keys };
+    // Built only for an error: the call's keys, for a refusal to name.
+    const refused = () => {
+      const plainKeys = [command.before, command.after].flatMap((plain) => (plain ? [plain.key] : []));
+      return { operation: command.script, script: body, keys: [...command.keys, ...plainKeys] };
+    };
     try {
       if (command.before) await this.write(command.before.args, command.before.key);
       beforeWritten = command.before !== undefined;
       reply = await this.scripts.run(body, command.keys, command.args, sender);
     } catch (error) {
       const translated = translateOutOfMemory(error, command.script, beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined);
-      throw permissionError(translated, refused);
+      throw permissionError(translated, refused());
     }
     try {
       if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
     } catch (error) {
-      throw permissionError(error, refused);
+      throw permissionError(error, refused());
     }
     return command.parse(reply);
   }

@@ -46,7 +46,20 @@ function msOption(options: Record<string, unknown>, key: string, fallback: numbe
 /** What the watchdog does to a silent link; absent for a client the caller owns (it is left as it is). */
 export type ReplaceLink = () => Promise<void>;
 
+/** How often a connection with calls in flight looks for an overdue reply (so a bound may run over by this much). */
+const SWEEP_MS = 250;
+
+/** A call sent on a connected client, waiting for its reply. */
+interface PendingReply {
+  readonly expiresAt: number;
+  readonly extraMs: number;
+  readonly reject: (error: Error) => void;
+}
+
 export class LinkWatchdog {
+  /** Calls sent on a connected client, until their reply (or its bound) comes. */
+  private readonly pending = new Set<PendingReply>();
+  private sweeper: NodeJS.Timeout | undefined;
   private lastError: Error | undefined;
   /** Sockets connected so far: a call queued offline goes out with the handshake of the next one. */
   private connects = 0;
@@ -87,12 +100,68 @@ export class LinkWatchdog {
   }
 
   /**
-   * Runs `send` (given an AbortSignal for node-redis' command options) within the bounds. `extraMs`
+   * Runs `send` within the bounds. `send` is given an AbortSignal for node-redis' command options
+   * only while the client is not connected, to withdraw a call that waited too long. `extraMs`
    * lengthens the reply bound for a command that waits on the server by design (WAIT).
    */
-  async call<T>(send: (signal: AbortSignal) => Promise<T>, extraMs = 0): Promise<T> {
+  call<T>(send: (signal?: AbortSignal) => Promise<T>, extraMs = 0): Promise<T> {
     // A link being replaced: the call goes out on the new one (node-redis rejects calls on a closed client).
-    if (this.replacing) await this.replacing;
+    if (this.replacing) return this.replacing.then(() => this.call(send, extraMs));
+    if (this.client.isReady) return this.awaitReply(send(), extraMs);
+    return this.awaitConnection(send, extraMs);
+  }
+
+  /**
+   * The hot path: a call on a connected client. No timer and no AbortController of its own (each
+   * costs more than the call itself at high rates): one sweep per connection finds a reply overdue.
+   */
+  private awaitReply<T>(sent: Promise<T>, extraMs: number): Promise<T> {
+    const ms = this.bounds.commandTimeoutMs + extraMs;
+    if (ms <= 0) return sent;
+    return new Promise<T>((resolve, reject) => {
+      const pending: PendingReply = { expiresAt: Date.now() + ms, extraMs, reject };
+      this.pending.add(pending);
+      this.sweepWhilePending();
+      sent.then(
+        (value) => {
+          if (this.pending.delete(pending)) resolve(value);
+        },
+        (error: unknown) => {
+          // Another call found the link silent: this one was flushed with it ("Disconnects client").
+          if (this.pending.delete(pending)) reject(this.replacing ? this.silentError(extraMs) : error);
+        },
+      );
+    });
+  }
+
+  private sweepWhilePending(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    // The calls' own sockets keep the process alive while they wait; the sweep need not.
+    this.sweeper.unref();
+  }
+
+  /** Rejects the calls whose reply is overdue, and replaces the silent link once. */
+  private sweep(): void {
+    if (this.pending.size === 0) return this.stopSweep();
+    const now = Date.now();
+    let silent = false;
+    for (const pending of this.pending) {
+      if (pending.expiresAt > now) continue;
+      this.pending.delete(pending);
+      pending.reject(this.silentError(pending.extraMs));
+      silent = true;
+    }
+    if (silent && this.replace) void this.replaceLink();
+  }
+
+  private stopSweep(): void {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+
+  /** A call made while the client is not connected: withdrawn if it waits too long for a connection. */
+  private awaitConnection<T>(send: (signal?: AbortSignal) => Promise<T>, extraMs: number): Promise<T> {
     const controller = new AbortController();
     const sent = send(controller.signal);
     const connectsAtStart = this.connects;
@@ -155,6 +224,7 @@ export class LinkWatchdog {
   }
 
   close(): void {
+    this.stopSweep();
     this.detach();
   }
 
