@@ -3,7 +3,8 @@
   are kept; why it stopped goes in the dead-letter queue's hash as `<id>:dl` (JSON), which rsmq
   clients never read, and which deleting the message removes. The dead-letter queue is created on
   demand with the source queue's vt, delay and maxsize. There it is a new message: visible now,
-  no receives yet.
+  no receives yet. `totalsent` counts it once: a message already there (a two-step move repeated
+  after a crash) is overwritten, not counted again, as deadLetterCopy-2.lua does.
 
   KEYS[1] source sorted set       <ns>:<source>
   KEYS[2] source hash             <ns>:<source>:Q
@@ -43,9 +44,10 @@ if creating then
   rcall("SADD", registry, deadName)
 end
 
-rcall("ZADD", deadSet, now, id)
+if rcall("ZADD", deadSet, now, id) == 1 then
+  rcall("HINCRBY", deadHash, "totalsent", 1)
+end
 rcall("HSET", deadHash, id, body, id .. ":dl", string.sub(why, 1, -2) .. ',"at":' .. now .. "}")
-rcall("HINCRBY", deadHash, "totalsent", 1)
 
 rcall("ZREM", sourceSet, id)
 rcall("HDEL", sourceHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
