@@ -13,12 +13,14 @@
   KEYS[5] queue registry set      <ns>:QUEUES
   ARGV[1] message id   ARGV[2] dead-letter queue name
   ARGV[3] why it stopped, a JSON object; the script adds "at" (epoch ms, server clock)
+  ARGV[4] vt   ARGV[5] delay   ARGV[6] maxsize: rsmq's defaults, for a setting the source lacks
 
   Returns 1 when moved, 0 when the message was no longer in the source queue.
 ]]
 local rcall = redis.call
 local sourceSet, sourceHash, deadSet, deadHash, registry = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id, deadName, why = ARGV[1], ARGV[2], ARGV[3]
+local defaultVt, defaultDelay, defaultMaxsize = ARGV[4], ARGV[5], ARGV[6]
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
@@ -39,8 +41,8 @@ if refused then
 end
 if creating then
   local settings = rcall("HMGET", sourceHash, "vt", "delay", "maxsize")
-  rcall("HSET", deadHash, "vt", settings[1] or "30", "delay", settings[2] or "0", "maxsize", settings[3] or "65536",
-    "created", time[1], "modified", time[1])
+  rcall("HSET", deadHash, "vt", settings[1] or defaultVt, "delay", settings[2] or defaultDelay,
+    "maxsize", settings[3] or defaultMaxsize, "created", time[1], "modified", time[1])
   rcall("SADD", registry, deadName)
 end
 

@@ -409,4 +409,15 @@ describe("Lua twins: the one-script and the two-step path of a move leave the sa
       }
     });
   }
+
+  // Only the one-script move reads the source's settings inside the script; the two-step move reads
+  // them with getQueueAttributes, which answers queueNotFound for a hash without them.
+  it("the one-script dead-letter move fills a setting its source lacks with createQueue's defaults, passed in ARGV", async () => {
+    const ns = uniqueNs("twin");
+    await seed(client, ns, { src: queue({ delay: "3" }, heldInSource) });
+    const rsmq = new RedisSMQ(singleServerOptions(ns));
+    instances.push(rsmq);
+    expect(await new DeadLetterMover(internalsOf(rsmq), { atomic: true }).move("src", "dlq", inHand, why)).to.equal(true);
+    expect(await client.hGetAll(`${ns}:dlq:Q`)).to.include({ vt: "30", delay: "3", maxsize: "65536", totalsent: "1" });
+  });
 });
