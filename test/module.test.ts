@@ -441,6 +441,8 @@ describe("module shape (built package)", () => {
         ...scripts.map((name) => `lua/${name}`),
         // Put before the scripts that call it, at load time.
         "lua/shared/refused-command.lua",
+        // Named by the noPermission error, so it must be in the installed package.
+        "docs/acl.md",
       ]);
       // Every module dist/index.js loads at run time is shipped.
       const distJs = [...listFiles(path.join(packageRoot, "dist"))].filter((file) => file.endsWith(".js"));

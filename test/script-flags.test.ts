@@ -148,7 +148,7 @@ describe("Redis 7 script flags: a full server and a write pause", () => {
         readQueueStats(rsmq, "q").then((stats) => order.push(`stats ${stats.msgs}`)),
       ];
       // The server must know the scripts: it cannot tell an unknown script's flags from its SHA1,
-      // so an EVALSHA it has not cached waits out the pause (see the README).
+      // so an EVALSHA it has not cached waits out the pause (see docs/reliability.md).
       await Promise.all(reads([]));
       const order: string[] = [];
       const unpause = await pauseWrites(order);

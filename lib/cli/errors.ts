@@ -113,6 +113,6 @@ export function refusedByAcl(server: string, error: Error): CliError {
   return new CliError(
     `Redis at ${server} refused: ${error.message}`,
     EXIT_FAILURE,
-    "grant the Redis user what is named above (ACL SETUSER), or use a user with the rules of the README's ACL section",
+    "grant the Redis user what is named above (ACL SETUSER), or use a user with the rules in rsmq-next's docs/acl.md",
   );
 }
