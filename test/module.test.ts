@@ -427,7 +427,9 @@ describe("module shape (built package)", () => {
   describe("npm pack", () => {
     it("ships dist/, esm/ and every lua/ script, and no tests or sources", async function () {
       this.timeout(60_000);
-      const result = await run("npm", ["pack", "--dry-run", "--json"], { cwd: packageRoot });
+      // Lists this checkout's dist/ as `npm test` built it; without --ignore-scripts, `prepare`
+      // would build it again here. test/package-install.test.ts packs a fresh clone, prepare and all.
+      const result = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: packageRoot });
       expect(result.code, result.stderr).to.equal(0);
       const [pack] = JSON.parse(result.stdout) as Array<{ files: Array<{ path: string }> }>;
       const files = pack.files.map((file) => file.path);
