@@ -61,6 +61,29 @@ describe("CLI: send, receive, pop, delete, peek", () => {
       expect((await rsmq.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
     });
 
+    it("refuses an empty message (exit code 2, naming --allow-empty), from stdin or as the argument, sending nothing", async () => {
+      const [emptyPipe, newlineOnly, emptyArgument] = await Promise.all([
+        runCli([...at(ns), "send", "q"], { input: "" }),
+        runCli([...at(ns), "send", "q"], { input: "\n" }),
+        cli("send", "q", ""),
+      ]);
+      for (const result of [emptyPipe, newlineOnly, emptyArgument]) {
+        expect(result.code, result.stderr).to.equal(2);
+        expect(result.stdout).to.equal("");
+        expect(result.stderr).to.include("--allow-empty");
+      }
+      expect(emptyPipe.stderr).to.include("the message from stdin is empty");
+      expect(emptyArgument.stderr).to.include("the message argument is empty");
+      expect((await rsmq.getQueueAttributesAsync({ qname: "q" })).totalsent).to.equal(0);
+    });
+
+    it("--allow-empty sends an empty message", async () => {
+      const result = await runCli([...at(ns), "--json", "send", "q", "--allow-empty"], { input: "" });
+      expect(result.code, result.stderr).to.equal(0);
+      const received = await rsmq.receiveMessageAsync({ qname: "q" });
+      expect(received).to.include({ id: json(result).id, message: "" });
+    });
+
     it("fails with exit code 1 when the message is longer than the queue's maxsize", async () => {
       await rsmq.createQueueAsync({ qname: "small", maxsize: 1024 });
       const result = await cli("send", "small", "x".repeat(1025));
