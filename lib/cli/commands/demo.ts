@@ -5,7 +5,7 @@ import { run } from "../context";
 import { checkUrl } from "../connect";
 import { renderSummary } from "../demo/summary";
 import type { DemoRedis } from "../demo/find-redis";
-import { stopOnSignals } from "../stop-signal";
+import { Interrupted, exitBySignal, stopOnSignals } from "../stop-signal";
 
 interface DemoCommandOptions {
   scale: number;
@@ -23,16 +23,20 @@ export function register(program: Command): void {
       run(command, async ({ server, out, nsGiven }) => {
         checkUrl(server.url);
         let redis: DemoRedis | undefined;
-        const stop = stopOnSignals(() => {
+        const stop = stopOnSignals((signal) => {
           // A second Ctrl-C: leave now, but never leave a throwaway server running.
           redis?.kill();
-          process.exit(130);
+          exitBySignal(signal);
         });
         try {
           const { runDemo } = await import("../demo/run-demo");
           const summary = await runDemo(out, { url: server.url, ns: nsGiven ? server.ns : undefined, scale: options.scale }, stop.signal, (found) => (redis = found));
           if (out.json) out.data(summary);
           else renderSummary(out, summary);
+        } catch (error) {
+          // Stopped by Ctrl-C or SIGTERM: no error, the process ends by the signal (see stop-signal.ts).
+          if (!(error instanceof Interrupted)) throw error;
+          out.note(`demo interrupted: its queues were deleted${redis?.throwaway ? " and the throwaway redis-server stopped" : ""}`);
         } finally {
           stop.dispose();
         }

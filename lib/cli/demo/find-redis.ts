@@ -64,6 +64,9 @@ async function startThrowaway(): Promise<{ port: number; child: ChildProcess } |
   const port = await freePort();
   const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
     stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group: a Ctrl-C in the terminal reaches the demo alone, which closes its
+    // connections and deletes its queues before it stops this server.
+    detached: true,
   });
   return new Promise((resolve, reject) => {
     let output = "";

@@ -4,6 +4,7 @@
  * show live progress until every message is handled or dead-lettered; then count, from INFO
  * commandstats, the commands the idle Worker sends in a window, and those a 100 ms rsmq 0.12.4-style
  * poll sends in a window as long; summarise from the server's counters; delete what it created.
+ * Stopped part way (Ctrl-C, SIGTERM), it cleans up the same way and throws Interrupted.
  */
 import { randomBytes } from "crypto";
 import { createClient, type RedisClientType } from "redis";
@@ -14,7 +15,7 @@ import { openQueue } from "../connect";
 import { CliError } from "../errors";
 import { duration, plural, redactUrl } from "../format";
 import type { Output } from "../output";
-import { pause } from "../stop-signal";
+import { Interrupted, pause, stopSignalReceived } from "../stop-signal";
 import { measure } from "./command-stats";
 import { findRedis, type DemoRedis } from "./find-redis";
 import { demoHandler } from "./jobs";
@@ -33,7 +34,7 @@ export interface DemoOptions {
 }
 
 function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new CliError("demo interrupted (its queues were deleted)");
+  if (signal.aborted) throw new Interrupted(stopSignalReceived() ?? "SIGINT");
 }
 
 export async function runDemo(out: Output, options: DemoOptions, signal: AbortSignal, onRedis: (redis: DemoRedis) => void): Promise<DemoSummary> {
@@ -194,6 +195,10 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
     };
     say(`done; deleting the demo's queues${redis.throwaway ? " and stopping the throwaway redis-server" : ""}`);
     return summary;
+  } catch (error) {
+    // Once stopped, a failure is the stop's doing (a call cut short): no error of its own.
+    if (signal.aborted && !(error instanceof Interrupted)) throw new Interrupted(stopSignalReceived() ?? "SIGINT");
+    throw error;
   } finally {
     live.stop();
     await worker?.stop().catch(() => undefined);
