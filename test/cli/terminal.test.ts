@@ -1,8 +1,8 @@
 /**
- * The command line on a terminal (a pseudo-terminal, as a person's shell gives it): Ctrl-C typed
- * into the terminal ends the long-running commands (demo, worker, stats --watch) after they clean
- * up, with the status a shell gives a program that Ctrl-C stopped: 130, so `cmd && next` and loops
- * stop too.
+ * The command line on a terminal (a pseudo-terminal, as a person's shell gives it): delete-queue
+ * asks before deleting, and Ctrl-C typed into the terminal ends the long-running commands (demo,
+ * worker, stats --watch) after they clean up, with the status a shell gives a program that Ctrl-C
+ * stopped: 130, so `cmd && next` and loops stop too.
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
@@ -29,6 +29,53 @@ describe("CLI: on a terminal", function () {
     rsmq = new RedisSMQ(connectionOptions(ns));
   });
   afterEach(() => rsmq.quitAsync());
+
+  describe("delete-queue asks first", () => {
+    beforeEach(async () => {
+      await rsmq.createQueueAsync({ qname: "a" });
+      await rsmq.sendMessageAsync({ qname: "a", message: "1" });
+      await rsmq.sendMessageAsync({ qname: "a", message: "2" });
+    });
+    const queues = (): Promise<string[]> => rsmq.listQueuesAsync();
+
+    it("naming the queue and its messages; y deletes it", async () => {
+      const run = startInTerminal([...at(ns), "delete-queue", "a"]);
+      await waitFor(() => run.output().includes("[y/N]"), "the question");
+      expect(plainScreen(run.output())).to.include(`delete queue "a" and its 2 messages (namespace ${ns}`);
+      run.type("y\n");
+      const { status, output } = await run.finished;
+      expect(status, output).to.equal(0);
+      expect(plainScreen(output)).to.include("deleted queue a and its 2 messages");
+      expect(await queues()).to.deep.equal([]);
+    });
+
+    it("anything but y keeps the queue (exit code 1, saying so)", async () => {
+      const run = startInTerminal([...at(ns), "delete-queue", "a"]);
+      await waitFor(() => run.output().includes("[y/N]"), "the question");
+      run.type("\n");
+      const { status, output } = await run.finished;
+      expect(status, output).to.equal(1);
+      expect(plainScreen(output)).to.include('queue "a" was not deleted');
+      expect(plainScreen(output)).to.include("--yes");
+      expect(await queues()).to.deep.equal(["a"]);
+    });
+
+    it("--yes deletes without asking", async () => {
+      const { status, output } = await startInTerminal([...at(ns), "delete-queue", "a", "--yes"]).finished;
+      expect(status, output).to.equal(0);
+      expect(output).not.to.include("[y/N]");
+      expect(await queues()).to.deep.equal([]);
+    });
+
+    it("Ctrl-C at the question keeps the queue and ends by SIGINT (status 130)", async () => {
+      const run = startInTerminal([...at(ns), "delete-queue", "a"]);
+      await waitFor(() => run.output().includes("[y/N]"), "the question");
+      run.type("\x03");
+      const { status, output } = await run.finished;
+      expect(status, output).to.equal(130);
+      expect(await queues()).to.deep.equal(["a"]);
+    });
+  });
 
   describe("Ctrl-C", () => {
     it("demo: stops, deletes its queues, stops the throwaway redis-server, restores the cursor, no error (status 130)", async () => {
