@@ -37,6 +37,16 @@ describe("CLI: demo", function () {
     const { worker, rsmqPoll } = summary.idle;
     expect(rsmqPoll.polls).to.be.above(0);
     expect(worker.commands).to.be.below(rsmqPoll.commands);
+    // The idle Worker polls once per cap: its window is one whole idle cycle, which holds exactly
+    // one poll (a look or a receive: one script, EVALSHA, its script loaded beforehand), so the
+    // projection per hour counts it at its real rate.
+    expect(worker.capMs).to.equal(3000);
+    expect(worker.looks + worker.receives).to.equal(1);
+    expect(worker.byCommand.evalsha).to.equal(1);
+    expect(worker.byCommand).not.to.have.property("eval");
+    expect(worker.ms).to.be.within(worker.capMs - 500, worker.capMs + 2000);
+    expect(worker.perHour).to.equal(Math.round((worker.commands * 3_600_000) / worker.ms));
+    expect(rsmqPoll.perHour).to.equal(Math.round((rsmqPoll.commands * 3_600_000) / rsmqPoll.ms));
     // Measured, not assumed: per poll MULTI HMGET TIME EXEC EVALSHA, and the ZRANGEBYSCORE its script runs.
     expect(rsmqPoll.byCommand).to.deep.equal({
       multi: rsmqPoll.polls,
@@ -72,8 +82,8 @@ describe("CLI: demo", function () {
     expect(result.stdout).to.match(/^  handled +205 /m);
     expect(result.stdout).to.match(/^  retries +20 /m);
     expect(result.stdout).to.match(/^  dead-lettered +1 +poison: /m);
-    expect(result.stdout).to.match(/^  rsmq-next Worker +\d+ /m);
-    expect(result.stdout).to.match(/^  100 ms poll, rsmq 0\.12\.4 style +\d+ +\d+ polls in /m);
+    expect(result.stdout).to.match(/^  rsmq-next Worker +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, one idle cycle \(it polls once per 3s, its cap\): /m);
+    expect(result.stdout).to.match(/^  100 ms poll, rsmq 0\.12\.4 style +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, \d+ polls: /m);
     expect(result.stdout).not.to.include("\x1b[");
     expect(await listening(Number(match![1]))).to.equal(false);
   });

@@ -1,4 +1,4 @@
-/** `demo` (also `npm start`): the whole story in about half a minute. */
+/** `demo` (also `npm start`): the whole story in under a minute. */
 import { Option, type Command } from "commander";
 import { positiveNumber } from "../arguments";
 import { run } from "../context";
@@ -15,7 +15,7 @@ export function register(program: Command): void {
   program
     .command("demo")
     .description(
-      "a half-minute tour: a Worker with retries and a dead-letter queue, then its idle cost next to a 100 ms rsmq 0.12.4 poll, " +
+      "a tour of under a minute: a Worker with retries and a dead-letter queue, then its idle cost next to a 100 ms rsmq 0.12.4 poll, " +
         "measured on the server (uses --url / REDIS_URL, or starts a throwaway redis-server)",
     )
     .addOption(new Option("--scale <factor>", "stretch or shrink the timeline (tests)").argParser(positiveNumber).env("RSMQ_NEXT_DEMO_SCALE").default(1).hideHelp())
