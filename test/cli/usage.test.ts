@@ -43,7 +43,7 @@ describe("CLI: usage, exit codes, connection errors", () => {
   });
 
   it("--help prints the commands and examples (exit 0); --version the package version", async () => {
-    const [help, version] = await Promise.all([runCli(["--help"]), runCli(["--version"])]);
+    const [help, version, short] = await Promise.all([runCli(["--help"]), runCli(["--version"]), runCli(["-V"])]);
     expect(help.code).to.equal(0);
     for (const command of ["queues", "create", "delete-queue", "stats", "send", "receive", "pop", "delete", "peek", "dlq", "redrive", "worker", "demo"]) {
       expect(help.stdout).to.match(new RegExp(`^  ${command} `, "m"));
@@ -51,6 +51,7 @@ describe("CLI: usage, exit codes, connection errors", () => {
     expect(help.stdout).to.include("Exit codes: 0 success, 1 failure");
     const { version: expected } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
     expect([version.code, version.stdout]).to.deep.equal([0, `${expected}\n`]);
+    expect([short.code, short.stdout]).to.deep.equal([0, `${expected}\n`]);
   });
 
   describe("a server that answers but refuses the connection's settings: the cause and the fix, exit code 1", () => {
