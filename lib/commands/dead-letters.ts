@@ -43,7 +43,8 @@ export function deadLetterCopy(layout: KeyLayout, dlq: string, id: string, body:
   };
 }
 
-function parseWhy(text: unknown): DeadLetterInfo | undefined {
+/** The `<id>:dl` JSON of a dead letter; undefined when absent or unreadable. */
+export function parseWhy(text: unknown): DeadLetterInfo | undefined {
   if (typeof text !== "string") return undefined;
   try {
     return JSON.parse(text) as DeadLetterInfo;
