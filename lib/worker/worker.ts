@@ -38,12 +38,30 @@ export interface WorkerEvents {
   /** A handler threw; `retry` or `stop` follows with what was decided (neither if the message is gone from the queue). */
   failed: [message: QueueMessage, error: unknown];
   /** A failed message will be delivered again in `delayMs`. */
-  retry: [message: QueueMessage, info: { delayMs: number; error: unknown }];
+  retry: [
+    message: QueueMessage,
+    info: {
+      /** Milliseconds until the message is delivered again (the retry policy's backoff). */
+      delayMs: number;
+      /** What the handler threw. */
+      error: unknown;
+    },
+  ];
   /**
    * A failed message stopped being retried: `poison` (the handler said so) or `exhausted` (no
    * deliveries left); it was moved to the dead-letter queue, or deleted.
    */
-  stop: [message: QueueMessage, info: { reason: StopReason; error: unknown; action: "deadLettered" | "deleted" }];
+  stop: [
+    message: QueueMessage,
+    info: {
+      /** `"poison"`: the handler threw a {@link PoisonError}; `"exhausted"`: no deliveries left. */
+      reason: StopReason;
+      /** What the handler threw the last time. */
+      error: unknown;
+      /** Where the message went: the dead-letter queue, or deleted (`onStop: "delete"`). */
+      action: "deadLettered" | "deleted";
+    },
+  ];
   /** The worker goes to sleep for `ms`. */
   sleep: [ms: number];
   /** A sleep ended early. */
@@ -53,25 +71,45 @@ export interface WorkerEvents {
    * event; the worker carries on. Emitted only when someone listens; otherwise each error name is
    * shown once as a process warning (code RSMQ_NEXT_WORKER_ERROR). A refused wake subscription
    * (`noPermission`: the user lacks the queue's channel) is reported once, not on every retry; the
-   * worker keeps trying (see WAKE_RETRY_MAX_MS).
+   * worker keeps trying (1 s apart, doubling up to 30 s).
    */
   error: [error: Error];
   /** stop() finished. */
   stopped: [];
 }
 
+/**
+ * A listener of one {@link WorkerEvents} event.
+ * @inline
+ */
 type Listener<E extends keyof WorkerEvents> = (...args: WorkerEvents[E]) => void;
 
 export interface Worker {
+  /** Calls `listener` on every `event` (see {@link WorkerEvents}). */
   on<E extends keyof WorkerEvents>(event: E, listener: Listener<E>): this;
+  /** Calls `listener` on the next `event` only. */
   once<E extends keyof WorkerEvents>(event: E, listener: Listener<E>): this;
+  /** Removes a listener added with `on` or `once`. */
   off<E extends keyof WorkerEvents>(event: E, listener: Listener<E>): this;
+  /** Emits `event` to its listeners; true if it had any. The worker emits its own events: rarely needed. */
   emit<E extends keyof WorkerEvents>(event: E, ...args: WorkerEvents[E]): boolean;
 }
 
 /** What a loop call that failed (and was reported and backed off) resolves to. */
 const FAILED = Symbol("failed");
 
+/**
+ * A consumer of one queue that sleeps until the next message is due instead of polling. Idle, it
+ * sends about one command per `maxIdleSleepMs` (30 s by default); it wakes at once for a send from
+ * the same process, for a `realtime` send from another process (rsmq 0.12.4 producers included)
+ * and for its own retries; with a backlog it receives in batches up to its free handler slots
+ * without sleeping. A handler that resolves has its message deleted; one that throws has it
+ * retried by the {@link RetryPolicy}, or moved to a dead-letter queue once it stops (a
+ * {@link PoisonError}, or no deliveries left). Redis outages are ridden out with a back-off of
+ * 100 ms to 15 s; Redis errors are emitted as `error`, never thrown.
+ *
+ * `require("rsmq-next").Worker`, or `import { Worker } from "rsmq-next"`.
+ */
 export class Worker extends EventEmitter {
   private readonly options: ResolvedWorkerOptions;
   private readonly stats: WorkerStats = createWorkerStats();
@@ -100,6 +138,9 @@ export class Worker extends EventEmitter {
   private readonly unheard = new UnheardErrors("RSMQ_NEXT_WORKER_ERROR", (error) => workerWarning(this.options.qname, error));
 
   /**
+   * Checks the options (see {@link WorkerOptions}); a wrong one throws here, before anything is
+   * sent to Redis. The worker does nothing until {@link start} is called.
+   *
    * @example
    * const worker = new Worker(rsmq, {
    *   qname: "emails",
