@@ -5,6 +5,7 @@
  */
 import { wakeableSleep, type WakeableSleep } from "./wakeable-sleep";
 
+/** The time and the sleeps of a Worker. */
 export interface Clock {
   /** Local epoch ms. */
   now(): number;
@@ -12,6 +13,7 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): WakeableSleep;
 }
 
+/** The real clock: Date.now, and wakeableSleep on Node's timers. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) => wakeableSleep(ms, signal),

@@ -7,6 +7,7 @@ import type { ReceivedBatch } from "../commands/receive-message";
 import type { StopRecord } from "../commands/dead-letters";
 import type { QueueMessage } from "../types";
 
+/** One worker's queue: the calls its loop makes, and the wakes it listens for. */
 export interface QueuePort {
   /** Receives up to `count` messages (hidden for the worker's vt); when fewer come back, also when the next is due. */
   receive(count: number): Promise<ReceivedBatch>;

@@ -30,6 +30,7 @@ export interface WorkerPorts {
 /** What a loop call that failed (and was reported and backed off) resolves to. */
 const FAILED = Symbol("failed");
 
+/** A Worker's loop and lifecycle: start, the polls and sleeps, the handlers, stop. */
 export class WorkerLoop {
   private readonly reporter: WorkerReporter;
   private readonly queue: QueuePort;

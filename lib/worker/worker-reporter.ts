@@ -10,6 +10,7 @@ import { UnheardErrors, workerWarning } from "../unheard-errors";
 import type { WorkerEvents } from "./worker-events";
 import { createWorkerStats, type WorkerStats } from "./worker-stats";
 
+/** A Worker's events, counters and errors. */
 export class WorkerReporter {
   readonly stats: WorkerStats = createWorkerStats();
   /** Lasting problems (a refused wake subscription), each told once until it goes away. */
