@@ -17,7 +17,7 @@ export interface Running {
 
 export interface IdleSubject {
   name: string;
-  /** How it was run, for the README. */
+  /** How it was run, for the results tables. */
   method: string;
   /** The subject's sleeps were divided by this; its measured rate is divided by it too. @default 1 */
   scale?: number;

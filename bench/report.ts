@@ -1,6 +1,6 @@
 /**
  * Turns BenchResults into what people read: tables on stdout, the same tables as Markdown (for
- * the README), the JSON record, and the two SVG charts (idle commands per hour, delivery latency).
+ * bench/README.md), the JSON record, and the two SVG charts (idle commands per hour, delivery latency).
  */
 import { mkdirSync, writeFileSync } from "fs";
 import { join } from "path";

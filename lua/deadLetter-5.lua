@@ -3,7 +3,8 @@
   are kept; why it stopped goes in the dead-letter queue's hash as `<id>:dl` (JSON), which rsmq
   clients never read, and which deleting the message removes. The dead-letter queue is created on
   demand with the source queue's vt, delay and maxsize. There it is a new message: visible now,
-  no receives yet.
+  no receives yet. `totalsent` counts it once: a message already there (a two-step move repeated
+  after a crash) is overwritten, not counted again, as deadLetterCopy-2.lua does.
 
   KEYS[1] source sorted set       <ns>:<source>
   KEYS[2] source hash             <ns>:<source>:Q
@@ -12,12 +13,14 @@
   KEYS[5] queue registry set      <ns>:QUEUES
   ARGV[1] message id   ARGV[2] dead-letter queue name
   ARGV[3] why it stopped, a JSON object; the script adds "at" (epoch ms, server clock)
+  ARGV[4] vt   ARGV[5] delay   ARGV[6] maxsize: rsmq's defaults, for a setting the source lacks
 
   Returns 1 when moved, 0 when the message was no longer in the source queue.
 ]]
 local rcall = redis.call
 local sourceSet, sourceHash, deadSet, deadHash, registry = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id, deadName, why = ARGV[1], ARGV[2], ARGV[3]
+local defaultVt, defaultDelay, defaultMaxsize = ARGV[4], ARGV[5], ARGV[6]
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
@@ -38,14 +41,15 @@ if refused then
 end
 if creating then
   local settings = rcall("HMGET", sourceHash, "vt", "delay", "maxsize")
-  rcall("HSET", deadHash, "vt", settings[1] or "30", "delay", settings[2] or "0", "maxsize", settings[3] or "65536",
-    "created", time[1], "modified", time[1])
+  rcall("HSET", deadHash, "vt", settings[1] or defaultVt, "delay", settings[2] or defaultDelay,
+    "maxsize", settings[3] or defaultMaxsize, "created", time[1], "modified", time[1])
   rcall("SADD", registry, deadName)
 end
 
-rcall("ZADD", deadSet, now, id)
+if rcall("ZADD", deadSet, now, id) == 1 then
+  rcall("HINCRBY", deadHash, "totalsent", 1)
+end
 rcall("HSET", deadHash, id, body, id .. ":dl", string.sub(why, 1, -2) .. ',"at":' .. now .. "}")
-rcall("HINCRBY", deadHash, "totalsent", 1)
 
 rcall("ZREM", sourceSet, id)
 rcall("HDEL", sourceHash, id, id .. ":rc", id .. ":fr", id .. ":dl")

@@ -1,6 +1,9 @@
 --[[
   Moves messages from a dead-letter queue back to a queue as new messages: visible now, receive
-  count and first-receive time reset, `why` removed. All of them in one atomic step.
+  count and first-receive time reset, `why` removed. All of them in one atomic step. It moves what
+  the cross-slot redrive (redriveClaim-2, redriveCopy-2) moves, and counts the same: a message
+  someone holds (received from the dead-letter queue, hidden) stays, and `totalsent` counts a
+  message once, not again when it is already in the target (a cross-slot redrive cut short).
 
   KEYS[1] dead-letter sorted set  <ns>:<dlq>
   KEYS[2] dead-letter hash        <ns>:<dlq>:Q
@@ -8,8 +11,8 @@
   KEYS[4] target hash             <ns>:<target>:Q
   ARGV    message ids
 
-  Returns how many were moved (an id no longer in the dead-letter queue is skipped), or -1 when
-  the target queue does not exist (nothing is moved then).
+  Returns how many were moved (an id no longer in the dead-letter queue, or hidden there, is
+  skipped), or -1 when the target queue does not exist (nothing is moved then).
 ]]
 local rcall = redis.call
 local deadSet, deadHash, targetSet, targetHash = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -20,7 +23,8 @@ if rcall("HEXISTS", targetHash, "vt") == 0 then
   return -1
 end
 local time = rcall("TIME")
-local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = string.format("%d", nowMs)
 local refused = refusedCommand("hdel", "zadd", "hset", "hincrby")
 if refused then
   return refused
@@ -28,12 +32,15 @@ end
 local moved = 0
 for _, id in ipairs(ARGV) do
   local body = rcall("HGET", deadHash, id)
-  if body and rcall("ZREM", deadSet, id) == 1 then
+  local score = rcall("ZSCORE", deadSet, id)
+  if body and score and tonumber(score) <= nowMs then
+    rcall("ZREM", deadSet, id)
     rcall("HDEL", deadHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
-    rcall("ZADD", targetSet, now, id)
+    if rcall("ZADD", targetSet, now, id) == 1 then
+      rcall("HINCRBY", targetHash, "totalsent", 1)
+    end
     rcall("HSET", targetHash, id, body)
     rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl")
-    rcall("HINCRBY", targetHash, "totalsent", 1)
     moved = moved + 1
   end
 end

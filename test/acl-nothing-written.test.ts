@@ -1,6 +1,6 @@
 /**
- * A command the ACL refuses fails the whole script before it writes anything: for each role of the
- * README's ACL section, the user loses one command at a time and runs each script of the role once;
+ * A command the ACL refuses fails the whole script before it writes anything: for each role in
+ * docs/acl.md, the user loses one command at a time and runs each script of the role once;
  * every call that fails with `noPermission` must leave the namespace exactly as it found it (no
  * message id without its body, no counter bumped, no queue half-created). Each probe is one script
  * (a cluster's separate registry SADD/SREM, which runs before or after the script by design, is
@@ -14,7 +14,7 @@ import { createQueue } from "../lib/commands/create-queue";
 import { deadLetterCopy, redrive, redriveClaim, redriveCopy } from "../lib/commands/dead-letters";
 import { deleteQueue } from "../lib/commands/delete-queue";
 import { internalsOf } from "../lib/redis-smq";
-import { commandsOf, forTest, PASSWORD, readmeRules, type Role } from "./support/acl-rules";
+import { commandsOf, forTest, PASSWORD, documentedRules, type Role } from "./support/acl-rules";
 import { allKeys } from "./support/inspect";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "./support/server";
 import { exactState } from "./support/state";
@@ -233,7 +233,7 @@ describe("ACL: a refused command writes nothing", () => {
   for (const role of ["producer", "worker", "admin"] as const) {
     it(`${role}: each command fewer fails the call with the data as it was`, async function () {
       this.timeout(60_000);
-      const rules = readmeRules(onCluster()).get(role)!;
+      const rules = documentedRules(onCluster()).get(role)!;
       await onEveryServer(["ACL", "SETUSER", user, ...forTest(rules, ns)]);
       plain = new RedisSMQ(connectionOptionsAs(ns, user, PASSWORD));
       realtime = new RedisSMQ({ ...connectionOptionsAs(ns, user, PASSWORD), realtime: true });
@@ -283,7 +283,7 @@ describe("ACL: a refused command writes nothing", () => {
     // Every command of the producer's line, but writes only to the queue's sorted set, not its hash.
     // Redis checks a script's declared keys when EVALSHA arrives, so this is refused before the
     // script runs (it already was before scripts checked their commands); kept so it stays that way.
-    const rules = forTest(readmeRules(onCluster()).get("producer")!, ns).map((rule) => (rule === `~${ns}:*` ? `%R~${ns}:*` : rule));
+    const rules = forTest(documentedRules(onCluster()).get("producer")!, ns).map((rule) => (rule === `~${ns}:*` ? `%R~${ns}:*` : rule));
     await onEveryServer(["ACL", "SETUSER", user, ...rules, `%W~${messages}`]);
     plain = new RedisSMQ(connectionOptionsAs(ns, user, PASSWORD));
     const before = await exactState(admin, ns);

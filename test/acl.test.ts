@@ -1,5 +1,5 @@
 /**
- * The README's ACL lines are the least each role needs, on the run's target: read from README.md
+ * The ACL lines of docs/acl.md are the least each role needs, on the run's target: read from that file
  * (so the documentation cannot drift), each is given to a new user (on a cluster, on every node),
  * that user runs the role's operations without an error, and then, one command at a time, the
  * user loses that command and some operation of the role fails with a `noPermission` error that
@@ -8,13 +8,13 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
-import { commandsOf, forTest, PASSWORD, readmeRules, type Role } from "./support/acl-rules";
+import { commandsOf, forTest, PASSWORD, documentedRules, type Role } from "./support/acl-rules";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "./support/server";
 import { connectionOptionsAs, onEveryServer, subscribersOf, waitFor } from "./support/worker";
 
 const { Worker, PoisonError } = RedisSMQ;
 
-describe("ACL: the README's least-privilege users", () => {
+describe("ACL: the least-privilege users of docs/acl.md", () => {
   let ns: string;
   let user: string;
   let setup: RedisSMQ;
@@ -159,9 +159,9 @@ describe("ACL: the README's least-privilege users", () => {
   const isRefusal = (error: Error): boolean => error.name === "noPermission";
 
   for (const role of ["producer", "worker", "admin"] as const) {
-    it(`${role}: its README line lets it do its work, and each command fewer is named in a noPermission error`, async function () {
+    it(`${role}: its documented line lets it do its work, and each command fewer is named in a noPermission error`, async function () {
       this.timeout(60_000);
-      const rules = readmeRules(onCluster()).get(role)!;
+      const rules = documentedRules(onCluster()).get(role)!;
       await createUser(rules);
 
       await operations[role](queueNames());
@@ -190,7 +190,7 @@ describe("ACL: the README's least-privilege users", () => {
 
   it("worker: its line also covers visibility extension and retries", async function () {
     this.timeout(20_000);
-    await createUser(readmeRules(onCluster()).get("worker")!);
+    await createUser(documentedRules(onCluster()).get("worker")!);
     const { qname, dlq } = queueNames();
     await setup.createQueueAsync({ qname });
     await setup.createQueueAsync({ qname: dlq });

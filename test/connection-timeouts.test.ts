@@ -4,7 +4,7 @@
  * silent link (a half-open connection, made for real by a proxy that stops forwarding) rejects
  * after commandTimeoutMs and the link is replaced; a sleeping Worker whose wake subscription went
  * silent notices (subscriberPingMs) and handles what was sent meanwhile. The bounds are set small
- * here; the defaults are documented in the README.
+ * here; the defaults are documented in docs/reliability.md.
  */
 import { expect } from "chai";
 import { createServer } from "net";

@@ -427,7 +427,9 @@ describe("module shape (built package)", () => {
   describe("npm pack", () => {
     it("ships dist/, esm/ and every lua/ script, and no tests or sources", async function () {
       this.timeout(60_000);
-      const result = await run("npm", ["pack", "--dry-run", "--json"], { cwd: packageRoot });
+      // Lists this checkout's dist/ as `npm test` built it; without --ignore-scripts, `prepare`
+      // would build it again here. test/package-install.test.ts packs a fresh clone, prepare and all.
+      const result = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: packageRoot });
       expect(result.code, result.stderr).to.equal(0);
       const [pack] = JSON.parse(result.stdout) as Array<{ files: Array<{ path: string }> }>;
       const files = pack.files.map((file) => file.path);
@@ -441,6 +443,8 @@ describe("module shape (built package)", () => {
         ...scripts.map((name) => `lua/${name}`),
         // Put before the scripts that call it, at load time.
         "lua/shared/refused-command.lua",
+        // Named by the noPermission error, so it must be in the installed package.
+        "docs/acl.md",
       ]);
       // Every module dist/index.js loads at run time is shipped.
       const distJs = [...listFiles(path.join(packageRoot, "dist"))].filter((file) => file.endsWith(".js"));

@@ -11,7 +11,7 @@ import { createClient, type RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
 import { readQueueStats } from "../lib/cli/queue-stats";
 import { connectionOptions, onCluster, plainClient, testCluster, testRedis, uniqueNs } from "./support/server";
-import { snapshot } from "./support/state";
+import { exactState } from "./support/state";
 import { Cleanup, WorkerLog, queueServer, waitFor } from "./support/worker";
 
 const { Worker } = RedisSMQ;
@@ -88,7 +88,7 @@ describe("Redis 7 script flags: a full server and a write pause", () => {
 
       const plain = await plainClient();
       cleanup.add(() => plain.quit());
-      const before = await snapshot(plain, ns);
+      const before = await exactState(plain, ns);
       const refused = [
         rsmq.sendMessageAsync({ qname: "q", message: "one more" }),
         rsmq.createQueueAsync({ qname: "new" }),
@@ -102,7 +102,7 @@ describe("Redis 7 script flags: a full server and a write pause", () => {
         expect(error.name, error.message).to.equal("outOfMemory");
         expect(error.message).to.match(/maxmemory/).and.to.match(/nothing was written/i);
       }
-      expect(await snapshot(plain, ns)).to.deep.equal(before);
+      expect(await exactState(plain, ns)).to.deep.equal(before);
 
       // The shrinking calls one by one, then a Worker for the rest.
       expect(await rsmq.deleteQueueAsync({ qname: "other" })).to.equal(1);
@@ -148,7 +148,7 @@ describe("Redis 7 script flags: a full server and a write pause", () => {
         readQueueStats(rsmq, "q").then((stats) => order.push(`stats ${stats.msgs}`)),
       ];
       // The server must know the scripts: it cannot tell an unknown script's flags from its SHA1,
-      // so an EVALSHA it has not cached waits out the pause (see the README).
+      // so an EVALSHA it has not cached waits out the pause (see docs/reliability.md).
       await Promise.all(reads([]));
       const order: string[] = [];
       const unpause = await pauseWrites(order);

@@ -6,7 +6,8 @@
  * stats --watch) rides out an outage by reconnecting; a one-shot command gives up after a few tries.
  */
 import type { RedisSMQ } from "../redis-smq";
-import { CliError, cannotReach, connectionProblem, refusedByAcl, usageError } from "./errors";
+import { explainConnectFailure } from "./connect-failure";
+import { usageError } from "./errors";
 import { redactUrl } from "./format";
 
 /** The library, loaded on first use: --help and usage errors need no node-redis. */
@@ -99,13 +100,7 @@ export async function openQueue(settings: ServerSettings, options: OpenOptions =
     });
   } catch (error) {
     await rsmq.quitAsync().catch(() => undefined);
-    const problem = connectionProblem(error);
-    if (problem) throw cannotReach(redactUrl(url), problem);
-    if (error instanceof Error && error.name === "noPermission") throw refusedByAcl(redactUrl(url), error);
-    if (error instanceof Error && /^(WRONGPASS|NOAUTH|NOPERM)/.test(error.message)) {
-      throw new CliError(`Redis at ${redactUrl(url)} refused: ${error.message}`, 1, "check the user and password in --url");
-    }
-    throw error;
+    throw await explainConnectFailure(url, error);
   }
   // From here on connection errors surface where a command fails; an unheard one must not crash.
   rsmq.on("error", () => undefined);

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { explain, type ErrorContext } from "./errors";
 import { redactUrl } from "./format";
 import { Output } from "./output";
+import { Interrupted } from "./stop-signal";
 import type { ServerSettings } from "./connect";
 
 /** The options every command accepts (declared on the program). */
@@ -42,6 +43,7 @@ export async function run(command: Command, body: (context: Context) => Promise<
   try {
     await body(context);
   } catch (error) {
+    if (error instanceof Interrupted) throw error;
     throw explain(error, context.errors);
   }
 }

@@ -102,10 +102,68 @@ export function explain(error: unknown, context: ErrorContext): CliError {
   }
   if (INPUT_ERRORS.has(error.name)) return usageError(error.message);
   if (error.name === "noPermission") return refusedByAcl(context.server, error);
-  if (/^(WRONGPASS|NOAUTH|NOPERM)/.test(error.message)) {
-    return new CliError(`Redis at ${context.server} refused: ${error.message}`, EXIT_FAILURE, "check the user and password in --url");
+  return refusedSettings(context.server, error) ?? new CliError(error.message);
+}
+
+/** The URL without its user, password and database: what a hint suggests instead. */
+function plainAddress(server: string): string {
+  try {
+    const url = new URL(server);
+    return `${url.protocol}//${url.host}`;
+  } catch {
+    return server;
   }
-  return new CliError(error.message);
+}
+
+/**
+ * Redis' answers to what a connection sets up from --url (AUTH, SELECT): the cause and the fix
+ * in the user's terms; undefined for any other error. `server` is the URL, password hidden.
+ */
+export function refusedSettings(server: string, error: Error): CliError | undefined {
+  const said = error.message;
+  // Redis 6 and later; before 6: "ERR Client sent AUTH, but no password is set".
+  if (/^ERR AUTH <password> called without any password configured|^ERR Client sent AUTH, but no password is set/.test(said)) {
+    return new CliError(
+      `Redis at ${server} has no password set, but --url gives one (Redis said: ${said})`,
+      EXIT_FAILURE,
+      `leave the password out of --url (${plainAddress(server)}), or give the server one (requirepass, or ACL SETUSER default on >password)`,
+    );
+  }
+  if (/^NOAUTH/.test(said)) {
+    const address = new URL(plainAddress(server));
+    return new CliError(
+      `Redis at ${server} wants a password, and --url gives none (Redis said: ${said})`,
+      EXIT_FAILURE,
+      `give it in --url: ${address.protocol}//:<password>@${address.host} (or ${address.protocol}//<user>:<password>@${address.host})`,
+    );
+  }
+  if (/^WRONGPASS|^NOPERM/.test(said)) {
+    return new CliError(`Redis at ${server} refused: ${said}`, EXIT_FAILURE, "check the user and password in --url");
+  }
+  if (/^ERR DB index is out of range|^ERR invalid DB index/.test(said)) {
+    const database = (() => {
+      try {
+        return new URL(server).pathname.slice(1) || "0";
+      } catch {
+        return "?";
+      }
+    })();
+    return new CliError(
+      `database ${database} does not exist on Redis at ${server} (Redis said: ${said})`,
+      EXIT_FAILURE,
+      "a database number runs from 0 to the server's `databases` setting minus 1 (0 to 15 by default): change or drop the /<db> at the end of --url",
+    );
+  }
+  return undefined;
+}
+
+/** rediss:// (TLS) to a server that answered in plain TCP. */
+export function plainServerForTls(server: string): CliError {
+  return new CliError(
+    `Redis at ${server} speaks plain TCP, not TLS: rediss:// asks for TLS, and the server answered a plain PING instead`,
+    EXIT_FAILURE,
+    `use ${plainAddress(server).replace(/^rediss:/, "redis:")} for this server, or point rediss:// at its TLS port (tls-port)`,
+  );
 }
 
 /** A `noPermission` error: the user logged in, but its ACL lacks what the command needs. */
@@ -113,6 +171,6 @@ export function refusedByAcl(server: string, error: Error): CliError {
   return new CliError(
     `Redis at ${server} refused: ${error.message}`,
     EXIT_FAILURE,
-    "grant the Redis user what is named above (ACL SETUSER), or use a user with the rules of the README's ACL section",
+    "grant the Redis user what is named above (ACL SETUSER), or use a user with the rules in rsmq-next's docs/acl.md",
   );
 }

@@ -8,6 +8,7 @@ import { dirname, join } from "path";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, explain } from "./errors";
 import { explainMisplacedOptions } from "./misplaced-option";
 import { Output } from "./output";
+import { Interrupted, exitCodeFor, stopSignalReceived } from "./stop-signal";
 import * as queues from "./commands/queues";
 import * as create from "./commands/create";
 import * as deleteQueue from "./commands/delete-queue";
@@ -43,7 +44,8 @@ Examples:
   $ rsmq-next redrive jobs-dlq
   $ rsmq-next --json queues | jq '.[].qname'
 
-Exit codes: 0 success, 1 failure (Redis unreachable, queue missing, ...), 2 bad arguments.`;
+Exit codes: 0 success, 1 failure (Redis unreachable, queue missing, ...), 2 bad arguments.
+Ctrl-C or SIGTERM: demo, worker and stats --watch clean up, then end by that signal (status 130 or 143).`;
 
 export function buildProgram(): Command {
   const program = new Command("rsmq-next")
@@ -65,8 +67,18 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Runs the command line; resolves the exit code. Errors are printed here, once. */
+/**
+ * Runs the command line; resolves the exit code. Errors are printed here, once. After a stop
+ * signal (Ctrl-C, SIGTERM) the code is 128 + its number, whatever the command did next: main.ts
+ * then ends the process by that signal (see stop-signal.ts).
+ */
 export async function main(argv: readonly string[]): Promise<number> {
+  const code = await runProgram(argv);
+  const signal = stopSignalReceived();
+  return signal ? exitCodeFor(signal) : code;
+}
+
+async function runProgram(argv: readonly string[]): Promise<number> {
   const program = buildProgram();
   explainMisplacedOptions(program, argv);
   try {
@@ -77,6 +89,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       // commander has printed the problem (or the help or version) already.
       return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
+    if (error instanceof Interrupted) return exitCodeFor(error.signal);
     const cliError = error instanceof CliError ? error : explain(error, { server: "", ns: "" });
     new Output(false).error(cliError.message, cliError.hint);
     return cliError.exitCode ?? EXIT_FAILURE;

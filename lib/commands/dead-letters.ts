@@ -4,6 +4,7 @@
  * the dead-letter queue's hash, field `<id>:dl`, which rsmq clients never read.
  */
 import { failIfCode, integerArg, type Command } from "./command";
+import { QUEUE_DEFAULTS } from "./create-queue";
 import type { KeyLayout } from "../keys";
 import { validateBatchSize, validateQname } from "../validation";
 import type { DeadLetterInfo, PeekedMessage } from "../types";
@@ -17,7 +18,8 @@ export function deadLetter(layout: KeyLayout, source: string, dlq: string, id: s
   return {
     script: "deadLetter",
     keys: [from.messages, from.hash, to.messages, to.hash, to.registry],
-    args: [id, dlq, JSON.stringify(why)],
+    // The defaults stand in for a setting the source queue's hash lacks, as createQueue's would.
+    args: [id, dlq, JSON.stringify(why), ...[QUEUE_DEFAULTS.vt, QUEUE_DEFAULTS.delay, QUEUE_DEFAULTS.maxsize].map(integerArg)],
     parse: (reply) => (reply === 1 ? 1 : 0),
   };
 }
@@ -41,7 +43,8 @@ export function deadLetterCopy(layout: KeyLayout, dlq: string, id: string, body:
   };
 }
 
-function parseWhy(text: unknown): DeadLetterInfo | undefined {
+/** The `<id>:dl` JSON of a dead letter; undefined when absent or unreadable. */
+export function parseWhy(text: unknown): DeadLetterInfo | undefined {
   if (typeof text !== "string") return undefined;
   try {
     return JSON.parse(text) as DeadLetterInfo;

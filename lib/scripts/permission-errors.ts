@@ -1,6 +1,6 @@
 /**
  * Redis ACL refusals, turned into one named error that says which operation was refused, what the
- * user lacks (a command, a key or a channel), how to grant it, and where the README lists the
+ * user lacks (a command, a key or a channel), how to grant it, and which document lists the
  * permissions of each role.
  *
  * Redis words a refusal differently depending on where it happened: a command sent by the client
@@ -16,8 +16,8 @@
 import { rsmqError } from "../errors";
 import type { Script, ScriptBody } from "./script-files";
 
-/** Where the README lists, per role, the ACL rules rsmq-next needs. */
-export const ACL_SECTION = 'the "ACL" section of the rsmq-next README';
+/** The document that lists, per role, the ACL rules rsmq-next needs (shipped in the package). */
+export const ACL_DOC = "rsmq-next's docs/acl.md";
 
 /** What an operation was doing when Redis refused it. */
 export interface RefusedOperation {
@@ -50,7 +50,7 @@ export function permissionError(error: unknown, refused: RefusedOperation): unkn
   return rsmqError(
     "noPermission",
     `${refused.operation} was refused by the Redis ACL: ${lacking(error.message, refused)}; ` +
-      `see ${ACL_SECTION}. (Redis said: ${error.message.trim()})`,
+      `see ${ACL_DOC}. (Redis said: ${error.message.trim()})`,
   );
 }
 

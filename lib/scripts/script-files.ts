@@ -44,6 +44,7 @@ export const SCRIPT_KINDS: Readonly<Record<string, ScriptKind>> = {
   getQueueAttributes: "reads",
   peekDeadLetters: "reads",
   queueStats: "reads",
+  peekMessages: "reads",
   nextDue: "reads",
   receiveMessage: "drains",
   popMessage: "drains",

@@ -6,25 +6,13 @@
  */
 import { expect } from "chai";
 import { mkdtempSync, rmSync } from "fs";
-import { connect } from "net";
 import { tmpdir } from "os";
 import * as path from "path";
 import { plainClient, uniqueNs } from "../support/server";
-import { at, json, runCli, unusedPort } from "../support/cli";
+import { at, json, listening, runCli, startCli, unusedPort } from "../support/cli";
+import { waitFor } from "../support/worker";
 
 const FAST = { RSMQ_NEXT_DEMO_SCALE: "0.1" };
-
-/** Whether something accepts TCP connections on 127.0.0.1:port. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 describe("CLI: demo", function () {
   this.timeout(40_000);
@@ -49,6 +37,16 @@ describe("CLI: demo", function () {
     const { worker, rsmqPoll } = summary.idle;
     expect(rsmqPoll.polls).to.be.above(0);
     expect(worker.commands).to.be.below(rsmqPoll.commands);
+    // The idle Worker polls once per cap: its window is one whole idle cycle, which holds exactly
+    // one poll (a look or a receive: one script, EVALSHA, its script loaded beforehand), so the
+    // projection per hour counts it at its real rate.
+    expect(worker.capMs).to.equal(3000);
+    expect(worker.looks + worker.receives).to.equal(1);
+    expect(worker.byCommand.evalsha).to.equal(1);
+    expect(worker.byCommand).not.to.have.property("eval");
+    expect(worker.ms).to.be.within(worker.capMs - 500, worker.capMs + 2000);
+    expect(worker.perHour).to.equal(Math.round((worker.commands * 3_600_000) / worker.ms));
+    expect(rsmqPoll.perHour).to.equal(Math.round((rsmqPoll.commands * 3_600_000) / rsmqPoll.ms));
     // Measured, not assumed: per poll MULTI HMGET TIME EXEC EVALSHA, and the ZRANGEBYSCORE its script runs.
     expect(rsmqPoll.byCommand).to.deep.equal({
       multi: rsmqPoll.polls,
@@ -84,10 +82,28 @@ describe("CLI: demo", function () {
     expect(result.stdout).to.match(/^  handled +205 /m);
     expect(result.stdout).to.match(/^  retries +20 /m);
     expect(result.stdout).to.match(/^  dead-lettered +1 +poison: /m);
-    expect(result.stdout).to.match(/^  rsmq-next Worker +\d+ /m);
-    expect(result.stdout).to.match(/^  100 ms poll, rsmq 0\.12\.4 style +\d+ +\d+ polls in /m);
+    expect(result.stdout).to.match(/^  rsmq-next Worker +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, one idle cycle \(it polls once per 3s, its cap\): /m);
+    expect(result.stdout).to.match(/^  100 ms poll, rsmq 0\.12\.4 style +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, \d+ polls: /m);
     expect(result.stdout).not.to.include("\x1b[");
     expect(await listening(Number(match![1]))).to.equal(false);
+  });
+
+  it("SIGTERM: stops, deletes its queues, says so without an error, and ends by SIGTERM (status 143)", async () => {
+    const ns = uniqueNs("demo");
+    const running = startCli([...at(ns), "demo"], { env: FAST, timeoutMs: 35_000 });
+    await waitFor(() => running.output().stdout.includes("sent 200 messages at once"), "the burst to be sent");
+    running.child.kill("SIGTERM");
+    const result = await running.finished;
+    expect([result.code, result.signal], result.stderr).to.deep.equal([null, "SIGTERM"]);
+    expect(result.stderr).to.include("demo interrupted: its queues were deleted");
+    expect(result.stderr).not.to.include("error:");
+    expect(result.stdout).not.to.include("Summary");
+    const client = await plainClient();
+    try {
+      expect(await client.keys(`${ns}:*`)).to.deep.equal([]);
+    } finally {
+      await client.quit();
+    }
   });
 
   it("says exactly how to get a Redis when none answers and there is no redis-server to start", async () => {

@@ -61,6 +61,29 @@ describe("CLI: send, receive, pop, delete, peek", () => {
       expect((await rsmq.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
     });
 
+    it("refuses an empty message (exit code 2, naming --allow-empty), from stdin or as the argument, sending nothing", async () => {
+      const [emptyPipe, newlineOnly, emptyArgument] = await Promise.all([
+        runCli([...at(ns), "send", "q"], { input: "" }),
+        runCli([...at(ns), "send", "q"], { input: "\n" }),
+        cli("send", "q", ""),
+      ]);
+      for (const result of [emptyPipe, newlineOnly, emptyArgument]) {
+        expect(result.code, result.stderr).to.equal(2);
+        expect(result.stdout).to.equal("");
+        expect(result.stderr).to.include("--allow-empty");
+      }
+      expect(emptyPipe.stderr).to.include("the message from stdin is empty");
+      expect(emptyArgument.stderr).to.include("the message argument is empty");
+      expect((await rsmq.getQueueAttributesAsync({ qname: "q" })).totalsent).to.equal(0);
+    });
+
+    it("--allow-empty sends an empty message", async () => {
+      const result = await runCli([...at(ns), "--json", "send", "q", "--allow-empty"], { input: "" });
+      expect(result.code, result.stderr).to.equal(0);
+      const received = await rsmq.receiveMessageAsync({ qname: "q" });
+      expect(received).to.include({ id: json(result).id, message: "" });
+    });
+
     it("fails with exit code 1 when the message is longer than the queue's maxsize", async () => {
       await rsmq.createQueueAsync({ qname: "small", maxsize: 1024 });
       const result = await cli("send", "small", "x".repeat(1025));
@@ -177,9 +200,9 @@ describe("CLI: send, receive, pop, delete, peek", () => {
       const [human, machineResult] = await Promise.all([cli("peek", "q", "-n", "2"), cli("--json", "peek", "q")]);
       expect(human.code).to.equal(0);
       const lines = human.stdout.trimEnd().split("\n");
-      expect(lines[0]).to.match(/^ID {32}SENT +MESSAGE$/);
-      expect(lines[1]).to.match(new RegExp(`^${ids[0]}  .+ ago  first$`));
-      expect(lines[2]).to.match(new RegExp(`^${ids[1]}  .+ ago  second\\\\tline$`));
+      expect(lines[0]).to.match(/^ID {32}STATE +DUE +SENT +MESSAGE$/);
+      expect(lines[1]).to.match(new RegExp(`^${ids[0]}  visible +.+ ago +.+ ago  first$`));
+      expect(lines[2]).to.match(new RegExp(`^${ids[1]}  visible +.+ ago +.+ ago  second\\\\tline$`));
       expect(lines).to.have.length(3);
       expect(human.stderr).to.include("2 of 3 messages; more with -n 3");
 
@@ -194,10 +217,39 @@ describe("CLI: send, receive, pop, delete, peek", () => {
       expect([attributes.totalrecv, attributes.hiddenmsgs]).to.deep.equal([0, 0]);
     });
 
+    it("shows each message's state and due time: visible, in flight (received), delayed", async () => {
+      await rsmq.createQueueAsync({ qname: "states", vt: 60 });
+      const taken = await rsmq.sendMessageAsync({ qname: "states", message: "taken" });
+      await rsmq.receiveMessageAsync({ qname: "states" });
+      const waiting = await rsmq.sendMessageAsync({ qname: "states", message: "waiting" });
+      const later = await rsmq.sendMessageAsync({ qname: "states", message: "later", delay: 100 });
+      const [human, machineResult] = await Promise.all([cli("peek", "states"), cli("--json", "peek", "states")]);
+
+      expect(human.code, human.stderr).to.equal(0);
+      const lines = human.stdout.trimEnd().split("\n");
+      expect(lines[0]).to.match(/^ID {32}STATE +DUE +SENT +MESSAGE$/);
+      expect(lines[1]).to.match(new RegExp(`^${waiting}  visible +\\S+ ago +.+ ago  waiting$`));
+      expect(lines[2]).to.match(new RegExp(`^${taken}  in flight +in \\S+ +.+ ago  taken$`));
+      expect(lines[3]).to.match(new RegExp(`^${later}  delayed +in 1m\\d\\ds +.+ ago  later$`));
+
+      const machine = json(machineResult);
+      expect(machine.now).to.be.a("number");
+      expect(machine.messages.map((m: { id: string; state: string; receiveCount: number }) => [m.id, m.state, m.receiveCount])).to.deep.equal([
+        [waiting, "visible", 0],
+        [taken, "inFlight", 1],
+        [later, "delayed", 0],
+      ]);
+      const [visible, inFlight, delayed] = machine.messages.map((m: { dueAt: number }) => m.dueAt - machine.now);
+      expect(visible).to.be.at.most(0);
+      expect(inFlight).to.be.within(50_000, 60_000);
+      expect(delayed).to.be.within(90_000, 100_000);
+    });
+
     it("says so for an empty queue, and exits 1 for a missing one", async () => {
       const [empty, missing] = await Promise.all([cli("peek", "q"), cli("peek", "nope")]);
       expect([empty.code, empty.stdout]).to.deep.equal([0, "queue q is empty\n"]);
       expect(missing.code).to.equal(1);
+      expect(missing.stderr).to.include('queue "nope" does not exist');
     });
   });
 });

@@ -169,7 +169,7 @@ describe("CLI: queues, create, delete-queue, stats", () => {
       expect(result.stderr).to.include(`queue "nope" does not exist`);
     });
 
-    it("--watch --json prints one JSON line per refresh, with rates, until Ctrl-C (exit 0)", async () => {
+    it("--watch --json prints one JSON line per refresh, with rates, until Ctrl-C (then ends by SIGINT: status 130)", async () => {
       await rsmq.createQueueAsync({ qname: "q" });
       const watching = startCli([...at(ns), "--json", "stats", "q", "--watch", "--interval", "0.1"]);
       await waitFor(() => jsonLines(watching.output().stdout).length >= 2, "two refreshes");
@@ -177,7 +177,7 @@ describe("CLI: queues, create, delete-queue, stats", () => {
       await waitFor(() => jsonLines(watching.output().stdout).some((line) => line.msgs === 1), "a refresh that sees the new message");
       watching.child.kill("SIGINT");
       const result = await watching.finished;
-      expect(result.code).to.equal(0);
+      expect([result.code, result.signal], result.stderr).to.deep.equal([null, "SIGINT"]);
       const lines = jsonLines(result.stdout);
       expect(lines[0]).to.include({ qname: "q", msgs: 0 });
       expect(lines[0]).not.to.have.property("sentPerSecond");

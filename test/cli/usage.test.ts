@@ -10,6 +10,7 @@ import { readFileSync } from "fs";
 import * as path from "path";
 import RedisSMQ = require("../../lib/index");
 import { connectionOptions, testRedis, uniqueNs } from "../support/server";
+import { startLocalRedis } from "../support/redis-server";
 import { at, json, runCli, unusedPort, type CliResult } from "../support/cli";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -42,7 +43,7 @@ describe("CLI: usage, exit codes, connection errors", () => {
   });
 
   it("--help prints the commands and examples (exit 0); --version the package version", async () => {
-    const [help, version] = await Promise.all([runCli(["--help"]), runCli(["--version"])]);
+    const [help, version, short] = await Promise.all([runCli(["--help"]), runCli(["--version"]), runCli(["-V"])]);
     expect(help.code).to.equal(0);
     for (const command of ["queues", "create", "delete-queue", "stats", "send", "receive", "pop", "delete", "peek", "dlq", "redrive", "worker", "demo"]) {
       expect(help.stdout).to.match(new RegExp(`^  ${command} `, "m"));
@@ -50,6 +51,49 @@ describe("CLI: usage, exit codes, connection errors", () => {
     expect(help.stdout).to.include("Exit codes: 0 success, 1 failure");
     const { version: expected } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
     expect([version.code, version.stdout]).to.deep.equal([0, `${expected}\n`]);
+    expect([short.code, short.stdout]).to.deep.equal([0, `${expected}\n`]);
+  });
+
+  describe("a server that answers but refuses the connection's settings: the cause and the fix, exit code 1", () => {
+    const server = (): URL => new URL(testRedis().url);
+
+    it("a password for a server that has none", async () => {
+      const { hostname: host, port } = server();
+      const result = await runCli(["--url", `redis://:s3cret@${host}:${port}`, "queues"]);
+      expect(result.code, result.stderr).to.equal(1);
+      expect(result.stderr).to.include(`Redis at redis://:***@${host}:${port} has no password set, but --url gives one`);
+      expect(result.stderr).to.include(`hint: leave the password out of --url (redis://${host}:${port})`);
+      expect(result.stderr).not.to.include("s3cret");
+    });
+
+    it("no password for a server that wants one", async () => {
+      const guarded = await startLocalRedis({ args: ["--requirepass", "s3cret"] });
+      try {
+        const result = await runCli(["--url", guarded.url, "queues"]);
+        expect(result.code, result.stderr).to.equal(1);
+        expect(result.stderr).to.include(`Redis at ${guarded.url} wants a password`);
+        expect(result.stderr).to.include(`hint: give it in --url: redis://:<password>@127.0.0.1:${guarded.port}`);
+      } finally {
+        await guarded.close();
+      }
+    });
+
+    it("a database number the server does not have (/99)", async () => {
+      const { hostname: host, port } = server();
+      const result = await runCli(["--url", `redis://${host}:${port}/99`, "queues"]);
+      expect(result.code, result.stderr).to.equal(1);
+      expect(result.stderr).to.include(`database 99 does not exist on Redis at redis://${host}:${port}/99`);
+      expect(result.stderr).to.include("hint: a database number runs from 0 to the server's `databases` setting minus 1 (0 to 15 by default)");
+    });
+
+    it("rediss:// (TLS) for a server that speaks plain TCP, within the connect timeout", async () => {
+      const { hostname: host, port } = server();
+      const result = await runCli(["--url", `rediss://${host}:${port}`, "queues"], { timeoutMs: 10_000 });
+      expect(result.code, `${result.signal} ${result.stderr}`).to.equal(1);
+      expect(result.stderr).to.include(`Redis at rediss://${host}:${port} speaks plain TCP, not TLS`);
+      expect(result.stderr).to.include(`hint: use redis://${host}:${port} for this server`);
+      expect(result.stderr).not.to.include("redis-server");
+    });
   });
 
   describe("an unreachable Redis: exit code 1 and a message naming the server and the fix", () => {

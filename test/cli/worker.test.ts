@@ -73,7 +73,7 @@ describe("CLI: worker --exec", () => {
     expect(result.stderr).to.equal("payload");
   });
 
-  it("runs until Ctrl-C, woken by realtime sends from other processes, then stops cleanly (exit 0)", async () => {
+  it("runs until Ctrl-C, woken by realtime sends from other processes, then stops cleanly and ends by SIGINT (status 130)", async () => {
     const running = startCli([...at(ns), "worker", "q", "--exec", "cat; echo"]);
     const producer = new RedisSMQ({ ...connectionOptions(ns), realtime: true });
     try {
@@ -88,7 +88,7 @@ describe("CLI: worker --exec", () => {
     }
     running.child.kill("SIGINT");
     const result = await running.finished;
-    expect(result.code).to.equal(0);
+    expect([result.code, result.signal], result.stderr).to.deep.equal([null, "SIGINT"]);
     expect(result.stderr).to.include("stopped: 1 message handled");
   });
 
@@ -99,7 +99,8 @@ describe("CLI: worker --exec", () => {
     await waitFor(() => running.output().stdout.includes("quiet one"), "the message to be handled");
     running.child.kill("SIGTERM");
     const result = await running.finished;
-    expect(result.code).to.equal(0);
+    expect([result.code, result.signal], result.stderr).to.deep.equal([null, "SIGTERM"]);
+    expect(result.stderr).to.include("stopped: 1 message handled");
   });
 
   it("exits 1 for a missing queue and 2 without --exec or with a bad --concurrency", async () => {

@@ -3,7 +3,7 @@
  * that ask for `waitForReplicas: 1` send: a send resolves only once a replica has it, so the replica
  * promoted in place of the dead master holds every acknowledged send, and none is lost. (Without
  * the option, Redis' asynchronous replication can lose the last writes a master acknowledged; the
- * README's Redis Cluster section says so.) Prints a one-line summary.
+ * docs/cluster.md says so.) Prints a one-line summary.
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");

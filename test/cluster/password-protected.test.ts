@@ -112,7 +112,7 @@ describe("cluster: a password-protected cluster", function () {
     for (const candidate of await cluster.masters()) if (!master && (await cluster.replicasOf(candidate)).length > 0) master = candidate;
     const [[qname]] = await queueNamesPerMaster(cluster, ns, [master!]);
     const senders = [{ password: PASSWORD }, USER].map((credentials) => {
-      // disableOfflineQueue, as the README asks of a client passed in: a dead master fails fast.
+      // disableOfflineQueue, as docs/cluster.md asks of a client passed in: a dead master fails fast.
       const client = createCluster({ rootNodes: cluster.rootNodes(), defaults: { ...credentials, disableOfflineQueue: true } }) as RedisClusterType;
       client.on("error", () => undefined);
       clients.push(client);

@@ -1,5 +1,5 @@
 /**
- * The intentional differences from rsmq 0.12.4 (1-6 of the list in the README): each test asserts
+ * The intentional differences from rsmq 0.12.4 (1-6 of the list in docs/differences.md): each test asserts
  * rsmq-next's documented behaviour and, beside it, what rsmq 0.12.4 does instead, so the test
  * itself documents the difference.
  */

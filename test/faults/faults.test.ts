@@ -3,7 +3,7 @@
  * CLIENT KILL, CLIENT PAUSE, DEBUG SLEEP, a full server, two libraries side by side) on a
  * redis-server of its own, under load, and asserts from the Ledger that nothing acknowledged was
  * lost, that every duplicate is one an expired visibility timeout explains, and that nothing hung
- * (every wait is bounded). Each prints its figures; the table at the end goes into the README.
+ * (every wait is bounded). Each prints its figures; the table at the end goes into docs/reliability.md.
  *
  * Rerun: npm run test:faults
  */

@@ -21,11 +21,11 @@ import {
   loadScripts,
   nodeOfQueue,
   nodeOfRegistry,
-  picture,
   scriptSha,
   serverNowMs,
   watchDuring,
 } from "../support/retry";
+import { exactState } from "../support/state";
 
 type QueueMessage = RedisSMQ.QueueMessage;
 
@@ -154,9 +154,9 @@ describe("Dead letters", () => {
     it("a message no longer in the source: false, and nothing written", async () => {
       const message = await held("m");
       await rsmq.deleteMessageAsync({ qname: "src", id: message.id });
-      const before = await picture(client, ns);
+      const before = await exactState(client, ns);
       expect(await new DeadLetterMover(internalsOf(rsmq), { atomic: false }).move("src", "dlq", message, why)).to.equal(false);
-      expect(await picture(client, ns)).to.deep.equal(before);
+      expect(await exactState(client, ns)).to.deep.equal(before);
     });
   });
 
@@ -233,16 +233,16 @@ describe("Dead letters", () => {
       const message = await held("m");
       const mover = new DeadLetterMover(internalsOf(rsmq));
       await rsmq.deleteMessageAsync({ qname: "src", id: message.id });
-      let before = await picture(client, ns);
+      let before = await exactState(client, ns);
       expect(await mover.move("src", "dlq", message, why)).to.equal(false);
-      expect(await picture(client, ns)).to.deep.equal(before);
+      expect(await exactState(client, ns)).to.deep.equal(before);
       expect(await client.exists([keysOf(ns, "dlq").messages, keysOf(ns, "dlq").hash])).to.equal(0);
 
       const other = await held("n");
       expect(await mover.move("src", "dlq", other, why)).to.equal(true);
-      before = await picture(client, ns);
+      before = await exactState(client, ns);
       expect(await mover.move("src", "dlq", other, why)).to.equal(false);
-      expect(await picture(client, ns)).to.deep.equal(before);
+      expect(await exactState(client, ns)).to.deep.equal(before);
       expect(await client.zCard(keysOf(ns, "dlq").messages)).to.equal(1);
     });
   });
@@ -284,7 +284,7 @@ describe("Dead letters", () => {
       await deadLetterOne(rsmq, "src", "dlq", "a");
       await deadLetterOne(rsmq, "src", "dlq", "b");
       await loadScripts(client, ["peekDeadLetters"]);
-      const before = await picture(client, ns);
+      const before = await exactState(client, ns);
       let peeked: unknown[] = [];
       const commands = await watchDuring(async () => (peeked = await rsmq.peekDeadLettersAsync({ qname: "dlq" })));
       expect(peeked).to.have.length(2);
@@ -294,7 +294,7 @@ describe("Dead letters", () => {
       expect([call.node, call.args[1]]).to.deep.equal([(await nodeOfQueue(ns, "dlq")).port, scriptSha("peekDeadLetters")]);
       const writes = ["zadd", "zrem", "hset", "hdel", "hincrby", "sadd", "del", "set", "expire"];
       expect(commands.filter((command) => writes.includes(command.args[0]))).to.deep.equal([]);
-      expect(await picture(client, ns)).to.deep.equal(before);
+      expect(await exactState(client, ns)).to.deep.equal(before);
     });
 
     it("an empty queue: []; a missing queue: queueNotFound; bad input rejected before any round trip", async () => {

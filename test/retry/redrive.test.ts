@@ -22,11 +22,11 @@ import {
   messageFields,
   nodeOfQueue,
   oldRsmqOr,
-  picture,
   queueOnAnotherMaster,
   serverNowMs,
   watchDuring,
 } from "../support/retry";
+import { exactState } from "../support/state";
 
 const { Worker, PoisonError } = RedisSMQ;
 
@@ -281,15 +281,15 @@ describe("redrive", () => {
 
   it("a target queue that does not exist: queueNotFound, nothing moved", async () => {
     await deadLetterOne(rsmq, "src", "dlq", "m");
-    let before = await picture(client, ns);
+    let before = await exactState(client, ns);
     expect(await errorOf(rsmq.redriveAsync({ from: "dlq", to: "nope" }))).to.include({ name: "queueNotFound", message: "Queue not found" });
-    expect(await picture(client, ns)).to.deep.equal(before);
+    expect(await exactState(client, ns)).to.deep.equal(before);
 
     // The recorded source deleted since.
     await rsmq.deleteQueueAsync({ qname: "src" });
-    before = await picture(client, ns);
+    before = await exactState(client, ns);
     expect(await errorOf(rsmq.redriveAsync({ from: "dlq" }))).to.include({ name: "queueNotFound" });
-    expect(await picture(client, ns)).to.deep.equal(before);
+    expect(await exactState(client, ns)).to.deep.equal(before);
     expect(await client.exists([keysOf(ns, "src").messages, keysOf(ns, "src").hash])).to.equal(0);
 
     // A missing dead-letter queue.

@@ -4,6 +4,7 @@
  * `npm test` builds dist/ first; by hand, run `npx tsc -p tsconfig.json` before the tests.
  */
 import { spawn, type ChildProcess } from "child_process";
+import { connect } from "net";
 import { freePort } from "./redis-server";
 import * as path from "path";
 import { onCluster, testCluster, testRedis } from "./server";
@@ -27,7 +28,7 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of ["REDIS_URL", "RSMQ_NS", "FORCE_COLOR", "NO_COLOR", "RSMQ_NEXT_DEMO_SCALE"]) delete env[name];
   return { ...env, ...extra };
@@ -81,4 +82,16 @@ export function jsonLines<T = any>(text: string): T[] {
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as T);
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+export function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * The documented differences from rsmq 0.12.4 (README "Differences from rsmq 0.12.4") as the
+ * The documented differences from rsmq 0.12.4 (docs/differences.md, numbered as there) as the
  * differential fuzz test applies them, all in this one place, each under its name. Anything a
  * rule does not cover must be equal, reply for reply and key for key.
  *
@@ -25,12 +25,12 @@ export interface StepView {
 
 const errorName = (result: Outcome): unknown => ("error" in result ? result.error.name : undefined);
 
-/** README 6: the queue name `QUEUES` (rsmq 0.12.4 corrupts its queue list with it). */
+/** docs/differences.md 6: the queue name `QUEUES` (rsmq 0.12.4 corrupts its queue list with it). */
 export const RESERVED_QNAME = "QUEUES";
 
 export const RULES = {
   /**
-   * README 6: a step on the queue `QUEUES` runs on rsmq-next only, which must reject it with
+   * docs/differences.md 6: a step on the queue `QUEUES` runs on rsmq-next only, which must reject it with
    * invalidFormat; rsmq 0.12.4 would write its queue list as a queue, after which the two runs
    * could no longer be compared at all.
    */
@@ -42,7 +42,7 @@ export const RULES = {
   },
 
   /**
-   * README 2: rsmq-next validates all input before any round trip; rsmq 0.12.4 looked the queue
+   * docs/differences.md 2: rsmq-next validates all input before any round trip; rsmq 0.12.4 looked the queue
    * up first. So on a queue that does not exist, receiveMessage and sendMessage with bad input
    * report the input error where rsmq reports queueNotFound.
    */
@@ -57,7 +57,7 @@ export const RULES = {
   },
 
   /**
-   * README 5: rsmq 0.12.4 counted as hidden every message with a score from the start of the
+   * docs/differences.md 5: rsmq 0.12.4 counted as hidden every message with a score from the start of the
    * current second, so it may count messages that are already visible. rsmq-next's hiddenmsgs must
    * be exact (the messages its state shows as not yet visible); rsmq's may be higher, up to msgs.
    * Both getQueueAttributes and setQueueAttributes reply with the attributes.

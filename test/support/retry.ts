@@ -15,7 +15,6 @@ import { MonitorWatch } from "./monitor-socket";
 import { openOldRsmq, type Rsmq } from "./old-rsmq";
 import { isCluster } from "./inspect";
 import { keysOf, onCluster, testCluster, testRedis } from "./server";
-import { snapshot, type Snapshot } from "./state";
 
 export { serverNowMs } from "./inspect";
 
@@ -77,13 +76,6 @@ export async function nodeOfRegistry(ns: string): Promise<WatchedNode> {
   return cluster.masterOfSlot(cluster.slotOf(keysOf(ns, "any").registry));
 }
 
-/**
- * state.ts's snapshot, with -0 read as 0: a score equal to the clock rounds to 0 or -0 depending
- * on the millisecond it is read in, which deep.equal would tell apart.
- */
-export async function picture(client: RedisClientType, ns: string): Promise<Snapshot> {
-  return JSON.parse(JSON.stringify(await snapshot(client, ns))) as Snapshot;
-}
 
 export interface WatchedCommand {
   /** Arguments as sent, the command name lower-cased. */

@@ -74,7 +74,7 @@ describe("Worker: a refused wake subscription", () => {
     await waitFor(async () => (await refusalsOf(user)) >= 2, "a second try", 10 * WAKE_RETRY_FIRST_MS);
     expect(errors).to.have.length(1);
     expect(errors[0].name).to.equal("noPermission");
-    expect(errors[0].message).to.include(channel).and.include(`&${channel}`).and.include('"ACL"');
+    expect(errors[0].message).to.include(channel).and.include(`&${channel}`).and.include("docs/acl.md");
 
     await onEveryServer(["ACL", "SETUSER", user, `&${channel}`]);
     const admin = await plainClient();

@@ -3,10 +3,12 @@ import type { Command } from "commander";
 import { seconds } from "../arguments";
 import { run } from "../context";
 import { withQueue } from "../connect";
+import { usageError } from "../errors";
 import { readStdin } from "../stdin";
 
 interface SendOptions {
   delay?: number;
+  allowEmpty?: boolean;
 }
 
 export function register(program: Command): void {
@@ -16,10 +18,17 @@ export function register(program: Command): void {
     .argument("<qname>", "the queue")
     .argument("[message]", "the message body (default: all of stdin, one trailing newline removed)")
     .option("--delay <seconds>", "seconds before the message becomes visible (default: the queue's delay)", seconds)
+    .option("--allow-empty", "send an empty message (refused otherwise: an empty pipe or variable is usually a mistake)")
     .action((qname: string, message: string | undefined, options: SendOptions, command: Command) =>
       run(command, async ({ server, out, errors }) => {
         errors.qname = qname;
         const body = message ?? (await readStdin());
+        if (body === "" && !options.allowEmpty) {
+          throw usageError(
+            message === undefined ? "the message from stdin is empty: nothing was sent" : "the message argument is empty: nothing was sent",
+            "an empty message is usually an empty pipe or an unset variable; to send one on purpose, add --allow-empty",
+          );
+        }
         const id = await withQueue(server, (rsmq) => rsmq.sendMessageAsync({ qname, message: body, delay: options.delay }));
         if (out.json) return out.data({ qname, id });
         out.line(id);

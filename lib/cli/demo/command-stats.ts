@@ -72,3 +72,8 @@ export async function measure(client: RedisClientType, action: () => Promise<unk
   const byCommand = countsBetween(before, await readCommandStats(client));
   return { ms, commands: totalOf(byCommand), byCommand };
 }
+
+/** Commands per hour at the rate of a window: `commands` in `ms`, scaled to an hour. */
+export function perHour(commands: number, ms: number): number {
+  return ms > 0 ? Math.round((commands * 3_600_000) / ms) : 0;
+}

@@ -6,7 +6,8 @@
 import { spawn, type ChildProcess } from "child_process";
 import { createServer } from "net";
 import { createClient } from "redis";
-import { CliError, connectionProblem } from "../errors";
+import { explainConnectFailure, isPlainServerForTls } from "../connect-failure";
+import { CliError, connectionProblem, plainServerForTls } from "../errors";
 import { redactUrl } from "../format";
 
 export interface DemoRedis {
@@ -33,8 +34,12 @@ async function probe(url: string): Promise<{ version: string } | { problem: stri
     const info = String(await client.sendCommand(["INFO", "server"]));
     return { version: /redis_version:([^\r\n]+)/.exec(info)?.[1] ?? "unknown" };
   } catch (error) {
+    // rediss:// to a plain server looks like no answer: say so, rather than start a throwaway one.
+    if (await isPlainServerForTls(url, error)) throw plainServerForTls(redactUrl(url));
     const problem = connectionProblem(error);
     if (problem) return { problem };
+    const explained = await explainConnectFailure(url, error);
+    if (explained instanceof CliError) throw explained;
     throw new CliError(`Redis at ${redactUrl(url)} answered with an error: ${error instanceof Error ? error.message : String(error)}`, 1, "check --url (user, password, database)");
   } finally {
     if (client.isOpen) await client.disconnect().catch(() => undefined);
@@ -59,6 +64,9 @@ async function startThrowaway(): Promise<{ port: number; child: ChildProcess } |
   const port = await freePort();
   const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
     stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group: a Ctrl-C in the terminal reaches the demo alone, which closes its
+    // connections and deletes its queues before it stops this server.
+    detached: true,
   });
   return new Promise((resolve, reject) => {
     let output = "";

@@ -1,9 +1,10 @@
 /**
- * The demo's timeline as data, scaled by one factor (1 = the real demo, about half a minute;
+ * The demo's timeline as data, scaled by one factor (1 = the real demo, under a minute;
  * tests run it shorter). Pure: no clock, no Redis.
  */
 import type { RetryPolicyOptions } from "../../retry/retry-policy";
 import { RETRY_DEFAULTS } from "../../retry/retry-policy";
+import { DEFAULT_MAX_IDLE_SLEEP_MS } from "../../worker/worker-options";
 
 export interface DemoPlan {
   readonly scale: number;
@@ -21,8 +22,13 @@ export interface DemoPlan {
   readonly concurrency: number;
   /** The Worker's retry policy: the default, with its first backoff scaled. */
   readonly retry: RetryPolicyOptions;
-  /** How long the worker idles while its commands are counted, and the poll runs after it. */
-  readonly idleMs: number;
+  /**
+   * The demo Worker's longest idle sleep (its `maxIdleSleepMs`: the default at scale 1). Idle, it
+   * looks once per this cap, so its commands are counted over one whole cycle of it.
+   */
+  readonly idleCapMs: number;
+  /** How long the rsmq 0.12.4-style poll runs while its commands are counted. */
+  readonly pollMs: number;
   /** The rsmq 0.12.4-style poll's pause after an empty receive (not scaled: it is what is compared). */
   readonly pollIntervalMs: number;
   /** Give up waiting for the messages to settle after this long. */
@@ -41,7 +47,8 @@ export function demoPlan(scale = 1): DemoPlan {
     workMs: [scaled(40), scaled(120)],
     concurrency: 8,
     retry: scale === 1 ? {} : { initialDelayMs: scaled(RETRY_DEFAULTS.initialDelayMs) },
-    idleMs: Math.max(1000, Math.round(8000 * scale)),
+    idleCapMs: scale === 1 ? DEFAULT_MAX_IDLE_SLEEP_MS : scaled(DEFAULT_MAX_IDLE_SLEEP_MS),
+    pollMs: Math.max(1000, Math.round(8000 * scale)),
     pollIntervalMs: 100,
     settleTimeoutMs: Math.max(30_000, Math.round(60_000 * scale)),
   };

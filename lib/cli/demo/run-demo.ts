@@ -2,20 +2,24 @@
  * The demo, start to end: find (or start) a Redis; create a queue and its dead-letter queue; run a
  * Worker with the default retry policy; send a burst, some delayed messages and one poison message;
  * show live progress until every message is handled or dead-lettered; then count, from INFO
- * commandstats, the commands the idle Worker sends in a window, and those a 100 ms rsmq 0.12.4-style
- * poll sends in a window as long; summarise from the server's counters; delete what it created.
+ * commandstats, the commands the idle Worker sends over one idle cycle (a poll per cap), and those a
+ * 100 ms rsmq 0.12.4-style poll sends in a few seconds, each projected to an hour; summarise from
+ * the server's counters; delete what it created. Stopped part way (Ctrl-C, SIGTERM), it cleans up
+ * the same way and throws Interrupted.
  */
 import { randomBytes } from "crypto";
 import { createClient, type RedisClientType } from "redis";
-import type { RedisSMQ } from "../../redis-smq";
+import { internalsOf, type RedisSMQ } from "../../redis-smq";
+import { nextDue } from "../../commands/next-due";
 import { Worker } from "../../worker/worker";
 import { RetryPolicy } from "../../retry/retry-policy";
 import { openQueue } from "../connect";
 import { CliError } from "../errors";
 import { duration, plural, redactUrl } from "../format";
 import type { Output } from "../output";
-import { pause } from "../stop-signal";
-import { measure } from "./command-stats";
+import { Interrupted, pause, stopSignalReceived } from "../stop-signal";
+import { measure, perHour } from "./command-stats";
+import { IdleCycleWatch } from "./idle-cycle";
 import { findRedis, type DemoRedis } from "./find-redis";
 import { demoHandler } from "./jobs";
 import { LiveLine } from "./live-line";
@@ -33,7 +37,7 @@ export interface DemoOptions {
 }
 
 function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new CliError("demo interrupted (its queues were deleted)");
+  if (signal.aborted) throw new Interrupted(stopSignalReceived() ?? "SIGINT");
 }
 
 export async function runDemo(out: Output, options: DemoOptions, signal: AbortSignal, onRedis: (redis: DemoRedis) => void): Promise<DemoSummary> {
@@ -69,6 +73,10 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
       }
       created.push(name);
     }
+    // The idle Worker's look is a script of its own, loaded on first use (a NOSCRIPT, then EVAL).
+    // Loaded now, the idle cycle counts what a later cycle costs, not that one-time load.
+    const queue = internalsOf(producer);
+    await queue.run(() => nextDue(queue.layout, qname));
     const retry = new RetryPolicy(plan.retry);
     print(`${c.bold("rsmq-next demo")}: a Worker on queue ${c.bold(qname)}, dead letters to ${c.bold(dlq)}`);
     const header = out.fieldLines([
@@ -86,8 +94,10 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
       qname,
       concurrency: plan.concurrency,
       retry,
+      maxIdleSleepMs: plan.idleCapMs,
       handler: demoHandler(plan, (job) => delayedWaiting.delete(job.job)),
     });
+    const idleCycle = new IdleCycleWatch(worker, plan.idleCapMs);
     worker.on("retry", (message) => retrying.add(message.id));
     worker.on("handled", (message) => retrying.delete(message.id));
     worker.on("stop", (message) => retrying.delete(message.id));
@@ -131,12 +141,10 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
     const counters = worker.counters;
     say(`all ${jobs.length} done: ${counters.handled} handled (${counters.retried} after a retry), ${counters.deadLettered} dead-lettered`);
 
-    say(`idle: counting the Redis commands of the waiting Worker for ${duration(plan.idleMs)}`);
-    live.start("  {bar} {seconds}s | Redis commands so far: {commands}", plan.idleMs, { seconds: "0.0", commands: 0 });
-    const workerIdle = await measure(
-      stats,
-      () => pause(plan.idleMs, signal),
-      (commands, ms) => live.update(Math.min(ms, plan.idleMs), { seconds: (ms / 1000).toFixed(1), commands }),
+    say(`idle: counting the Redis commands of the waiting Worker over one idle cycle ${c.dim(`(it polls once per ${duration(plan.idleCapMs)}, its cap, when nothing is due)`)}`);
+    live.start("  {bar} {seconds}s | Redis commands so far: {commands}", plan.idleCapMs, { seconds: "0.0", commands: 0 });
+    const workerIdle = await idleCycle.measure(stats, signal, (commands, ms) =>
+      live.update(Math.min(ms, plan.idleCapMs), { seconds: (ms / 1000).toFixed(1), commands }),
     );
     live.stop();
     throwIfAborted(signal);
@@ -144,18 +152,18 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
     await consumer.quitAsync();
     consumer = undefined;
 
-    say(`the same ${duration(plan.idleMs)} with a ${plan.pollIntervalMs} ms poll, as an rsmq 0.12.4 consumer does it`);
+    say(`${duration(plan.pollMs)} of a ${plan.pollIntervalMs} ms poll on the same empty queue, as an rsmq 0.12.4 consumer does it`);
     pollClient = createClient({ url: redis.url }) as RedisClientType;
     pollClient.on("error", () => undefined);
     await pollClient.connect();
     const poll = new RsmqStylePoll(pollClient, ns, qname);
     await poll.load();
     let polls = 0;
-    live.start("  {bar} {seconds}s | Redis commands so far: {commands}", plan.idleMs, { seconds: "0.0", commands: 0 });
+    live.start("  {bar} {seconds}s | Redis commands so far: {commands}", plan.pollMs, { seconds: "0.0", commands: 0 });
     const pollIdle = await measure(
       stats,
-      async () => (polls = await poll.runFor(plan.idleMs, plan.pollIntervalMs, signal)),
-      (commands, ms) => live.update(Math.min(ms, plan.idleMs), { seconds: (ms / 1000).toFixed(1), commands }),
+      async () => (polls = await poll.runFor(plan.pollMs, plan.pollIntervalMs, signal)),
+      (commands, ms) => live.update(Math.min(ms, plan.pollMs), { seconds: (ms / 1000).toFixed(1), commands }),
     );
     live.stop();
     throwIfAborted(signal);
@@ -189,11 +197,15 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
       })),
       workerCounters: worker.counters,
       busy,
-      idle: { worker: workerIdle, rsmqPoll: { ...pollIdle, polls, intervalMs: plan.pollIntervalMs } },
+      idle: { worker: workerIdle, rsmqPoll: { ...pollIdle, perHour: perHour(pollIdle.commands, pollIdle.ms), polls, intervalMs: plan.pollIntervalMs } },
       elapsedMs: Date.now() - startedAt,
     };
     say(`done; deleting the demo's queues${redis.throwaway ? " and stopping the throwaway redis-server" : ""}`);
     return summary;
+  } catch (error) {
+    // Once stopped, a failure is the stop's doing (a call cut short): no error of its own.
+    if (signal.aborted && !(error instanceof Interrupted)) throw new Interrupted(stopSignalReceived() ?? "SIGINT");
+    throw error;
   } finally {
     live.stop();
     await worker?.stop().catch(() => undefined);

@@ -3,6 +3,7 @@ import type { WorkerStats } from "../../worker/worker-stats";
 import { duration, preview } from "../format";
 import type { Output } from "../output";
 import { describeCounts, type WindowCounts } from "./command-stats";
+import type { IdleCycle } from "./idle-cycle";
 
 export interface DemoSummary {
   server: string;
@@ -26,17 +27,25 @@ export interface DemoSummary {
   workerCounters: WorkerStats;
   /** From the first send until every message was handled or dead-lettered. */
   busy: WindowCounts;
+  /** Commands while idle, each also projected to an hour from its window. */
   idle: {
-    worker: WindowCounts;
-    rsmqPoll: WindowCounts & { polls: number; intervalMs: number };
+    /** Over one whole idle cycle of the Worker: one poll (a look or a receive) per cap. */
+    worker: IdleCycle;
+    rsmqPoll: WindowCounts & { perHour: number; polls: number; intervalMs: number };
   };
   elapsedMs: number;
 }
 
-/** Aligned rows without a header line, indented. */
+/** Aligned rows without a header line, indented: a label, numbers (right-aligned), a remark. */
 function rows(out: Output, cells: string[][]): void {
-  const lines = out.tableLines([{ title: "" }, { title: "", right: true }, { title: "" }], cells).slice(1);
+  const columns = cells[0].map((_, i) => ({ title: "", right: i > 0 && i < cells[0].length - 1 }));
+  const lines = out.tableLines(columns, cells).slice(1);
   for (const line of lines) out.line(`  ${line}`);
+}
+
+/** `~213,300/h`. */
+function hourly(count: number): string {
+  return `~${count.toLocaleString("en-US")}/h`;
 }
 
 export function renderSummary(out: Output, s: DemoSummary): void {
@@ -52,17 +61,19 @@ export function renderSummary(out: Output, s: DemoSummary): void {
   ]);
   const { worker, rsmqPoll } = s.idle;
   out.line();
-  out.line(c.bold(`Redis commands while idle for ${duration(worker.ms)}`) + c.dim(" (every client; commands run inside scripts included)"));
+  out.line(c.bold("Redis commands while idle, counted and per hour") + c.dim(" (every client; commands run inside scripts included)"));
   rows(out, [
     [
       "rsmq-next Worker",
       c.green(String(worker.commands)),
-      c.dim(worker.commands === 0 ? "none: asleep (it receives when a message is due, and looks at least every 30s)" : describeCounts(worker.byCommand)),
+      c.green(hourly(worker.perHour)),
+      c.dim(`projected from ${duration(worker.ms)}, one idle cycle (it polls once per ${duration(worker.capMs)}, its cap): ${describeCounts(worker.byCommand)}`),
     ],
     [
       `${rsmqPoll.intervalMs} ms poll, rsmq 0.12.4 style`,
       c.red(String(rsmqPoll.commands)),
-      c.dim(`${rsmqPoll.polls} polls in ${duration(rsmqPoll.ms)}: ${describeCounts(rsmqPoll.byCommand)}`),
+      c.red(hourly(rsmqPoll.perHour)),
+      c.dim(`projected from ${duration(rsmqPoll.ms)}, ${rsmqPoll.polls} polls: ${describeCounts(rsmqPoll.byCommand)}`),
     ],
   ]);
   out.line();

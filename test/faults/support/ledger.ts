@@ -2,7 +2,7 @@
  * The fault suite's book-keeping, shared by every scenario: what was sent, acknowledged and
  * handled, per message body (each send gets a body no other send has), and the verdict on it.
  *
- * Terms, as the README's Reliability section uses them:
+ * Terms, as docs/reliability.md uses them:
  * - sent: a send was attempted; acknowledged: that send resolved with an id;
  * - delivered: a handler started on the message (with its id and receive count rc);
  * - handled: a handler on it finished (its delete may still have failed: then the message comes
@@ -276,7 +276,7 @@ function duplicateViolations(body: string, ackedId: string | undefined, deliveri
   return violations;
 }
 
-/** One line for a scenario's figures, and the same as a README table row. */
+/** One line for a scenario's figures, and the same as a row of the table in docs/reliability.md. */
 export function summaryLine(verdict: Verdict): string {
   return `${verdict.scenario}: sent ${verdict.sent}, acknowledged ${verdict.acknowledged}, handled ${verdict.handled}, lost ${verdict.lost.length}, duplicated ${verdict.duplicated}${causes(verdict)}, recovery ${ms(verdict.recoveryMs)}, drained ${ms(verdict.drainedMs)}`;
 }

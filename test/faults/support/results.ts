@@ -1,4 +1,4 @@
-/** The figures of each scenario run, printed as a line at once and as a README table at the end. */
+/** The figures of each scenario run, printed as a line at once and as the table of docs/reliability.md at the end. */
 import { TABLE_HEADER, summaryLine, tableRow, type Verdict } from "./ledger";
 
 const verdicts: Verdict[] = [];

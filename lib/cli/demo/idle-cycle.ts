@@ -1,0 +1,87 @@
+/**
+ * The idle Worker's commands over one whole idle cycle. With nothing due, a Worker sleeps for its
+ * cap (maxIdleSleepMs, 30 s by default) and then polls once: a read-only look, or a receive when a
+ * message (one in flight, say) could have become due meanwhile. Its wake subscription's health
+ * PING runs on a period of its own. A window shorter than the cap holds that poll or not, by
+ * chance, so a rate projected from it is 0 or several times too high. This window starts while
+ * the Worker sleeps at its cap (a moment after the sleep began) and ends right after the poll that
+ * ends the sleep: exactly one poll, and a projection per hour that counts it at its real rate.
+ */
+import type { RedisClientType } from "redis";
+import type { Worker } from "../../worker/worker";
+import { CliError } from "../errors";
+import { duration } from "../format";
+import { measure, perHour, type WindowCounts } from "./command-stats";
+
+export interface IdleCycle extends WindowCounts {
+  /** The Worker's cap: one poll per this many ms when idle. */
+  capMs: number;
+  /** The Worker's polls in the window (one in all for a whole cycle): read-only looks, and receives. */
+  looks: number;
+  receives: number;
+  /** `commands` scaled from the window to an hour. */
+  perHour: number;
+}
+
+/** How much longer than its cap a cycle may take before the wait gives up. */
+const SLACK_MS = 5000;
+
+/** Follows a Worker's sleeps; attach it before the Worker starts so that no sleep is missed. */
+export class IdleCycleWatch {
+  private asleepAtCap = false;
+  private changed: (() => void) | undefined;
+
+  constructor(
+    private readonly worker: Worker,
+    readonly capMs: number,
+  ) {
+    worker.on("sleep", (ms) => this.set(ms >= capMs));
+    worker.on("wake", () => this.set(false));
+    worker.on("look", () => this.set(false));
+    worker.on("receive", () => this.set(false));
+  }
+
+  private set(asleepAtCap: boolean): void {
+    this.asleepAtCap = asleepAtCap;
+    this.changed?.();
+  }
+
+  /** Resolves once `condition` holds, checked after each change; rejects after `ms`; resolves at once on abort. */
+  private until(condition: () => boolean, ms: number, what: string, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = (error?: Error): void => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        this.changed = undefined;
+        if (error) reject(error);
+        else resolve();
+      };
+      const onAbort = (): void => done();
+      const timer = setTimeout(() => done(new CliError(`the idle Worker did not ${what} within ${duration(ms)}`)), ms);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.changed = () => {
+        if (condition()) done();
+      };
+      if (signal.aborted || condition()) done();
+    });
+  }
+
+  /**
+   * Counts the commands the server runs from a moment into the Worker's next sleep at its cap
+   * until just after the poll that ends it. `onTick` as for `measure`.
+   */
+  async measure(client: RedisClientType, signal: AbortSignal, onTick?: (commands: number, ms: number) => void): Promise<IdleCycle> {
+    const bound = this.capMs + SLACK_MS;
+    await this.until(() => this.asleepAtCap, bound, "go to sleep", signal);
+    const before = { ...this.worker.counters };
+    const window = await measure(client, () => this.until(() => !this.asleepAtCap, bound, "poll", signal), onTick);
+    const after = this.worker.counters;
+    return {
+      ...window,
+      capMs: this.capMs,
+      looks: after.looks - before.looks,
+      receives: after.receives - before.receives,
+      perHour: perHour(window.commands, window.ms),
+    };
+  }
+}
