@@ -73,6 +73,36 @@ export class WorkerLog {
   sleeps(): number[] {
     return this.named("sleep").map((event) => event.args[0] as number);
   }
+
+  /**
+   * The events from the `from`-th on, one string each with the payload that tells the loop's
+   * course: "receive 0 null", "look null", "sleep 200", "wake woken", "handled", "stopped".
+   */
+  outline(from = 0): string[] {
+    return this.events.slice(from).map(({ name, args }) => {
+      if (name === "receive") return `receive ${String(args[0])} ${String(args[1])}`;
+      if (name === "look" || name === "sleep" || name === "wake") return `${name} ${String(args[0])}`;
+      return name;
+    });
+  }
+}
+
+/**
+ * Loads the poll scripts (receive and look, plain and flagged) into the server that holds a
+ * queue, so that no first NOSCRIPT and its EVAL fall into a count of EVALSHA.
+ */
+export async function loadPollScripts(ns: string, qname: string): Promise<void> {
+  const { host, port } = await queueServer(ns, qname);
+  const client = createClient({ url: `redis://${host}:${port}` });
+  client.on("error", () => undefined);
+  await client.connect();
+  try {
+    for (const name of ["receiveMessage", "nextDue"]) {
+      for (const body of [script(name), script(name).flagged]) await client.sendCommand(["SCRIPT", "LOAD", body.source]);
+    }
+  } finally {
+    await client.quit();
+  }
 }
 
 /**
