@@ -11,7 +11,7 @@ import { createClient } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { script } from "../../lib/scripts/script-files";
 import { MonitorWatch, type MonitoredLine } from "./monitor-socket";
-import { connectionOptions, keysOf, onCluster, testCluster, testRedis } from "./server";
+import { connectionOptions, keysOf, onCluster, testCluster, testRedis, uniqueNs } from "./server";
 
 type Worker = RedisSMQ.Worker;
 
@@ -247,4 +247,26 @@ export class Cleanup {
     for (const close of this.others.splice(0)) await close().catch(() => undefined);
     for (const instance of this.instances.splice(0)) await instance.quitAsync().catch(() => undefined);
   }
+}
+
+/** What `freshQueue` opens for one test. */
+export interface FreshQueue {
+  /** A namespace no other test uses. */
+  ns: string;
+  /** The instance the test's Workers consume with. */
+  rsmq: RedisSMQ;
+  /** A second instance on the same namespace, with a connection of its own: a producer as another client would be. */
+  sender: RedisSMQ;
+}
+
+/**
+ * The usual beforeEach of a Worker suite: a fresh namespace, two instances on it (closed by
+ * `cleanup.run()`), and the queue `qname` ("q" by default) created.
+ */
+export async function freshQueue(cleanup: Cleanup, qname = "q"): Promise<FreshQueue> {
+  const ns = uniqueNs();
+  const rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+  const sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+  await rsmq.createQueueAsync({ qname });
+  return { ns, rsmq, sender };
 }

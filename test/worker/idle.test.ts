@@ -5,9 +5,9 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, onCluster, uniqueNs } from "../support/server";
+import { onCluster } from "../support/server";
 import { commandStatsDuring } from "../support/wire";
-import { Cleanup, ReceiveCounter, WorkerLog, loadPollScripts, waitFor } from "../support/worker";
+import { Cleanup, freshQueue, ReceiveCounter, WorkerLog, loadPollScripts, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
 
@@ -18,10 +18,7 @@ describe("Worker: idle cost", () => {
   let sender: RedisSMQ;
 
   beforeEach(async () => {
-    ns = uniqueNs();
-    rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    await rsmq.createQueueAsync({ qname: "q" });
+    ({ ns, rsmq, sender } = await freshQueue(cleanup));
   });
   afterEach(() => cleanup.run());
 

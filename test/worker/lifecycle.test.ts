@@ -8,7 +8,7 @@ import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { builtEntry, runChild } from "../support/child-process";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
-import { Cleanup, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
+import { Cleanup, freshQueue, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;
@@ -20,10 +20,7 @@ describe("Worker: lifecycle", () => {
   let sender: RedisSMQ;
 
   beforeEach(async () => {
-    ns = uniqueNs();
-    rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    await rsmq.createQueueAsync({ qname: "q" });
+    ({ ns, rsmq, sender } = await freshQueue(cleanup));
   });
   afterEach(() => cleanup.run());
 
