@@ -10,32 +10,21 @@ import { changeMessageVisibility } from "./commands/change-message-visibility";
 import type { Command } from "./commands/command";
 import { createQueue } from "./commands/create-queue";
 import { deleteMessage } from "./commands/delete-message";
-import {
-  deadLetter,
-  deadLetterCopy,
-  peekDeadLetters,
-  redrive as redriveCommand,
-  redriveClaim,
-  redriveCopy,
-  type QueueSettings,
-  type StopRecord,
-} from "./commands/dead-letters";
+import { peekDeadLetters } from "./commands/dead-letters";
 import { deleteMessages, nothingToDelete } from "./commands/delete-messages";
 import { deleteQueue } from "./commands/delete-queue";
 import { getQueueAttributes } from "./commands/get-queue-attributes";
-import { hideMessage } from "./commands/hide-message";
 import { planRedrive, redrive } from "./dead-letters/redrive";
 import { popMessage } from "./commands/pop-message";
-import { receiveMessages, type ReceivedBatch } from "./commands/receive-message";
+import { receiveMessages } from "./commands/receive-message";
 import { sendMessage, type SentMessage } from "./commands/send-message";
 import { setQueueAttributes } from "./commands/set-queue-attributes";
+import { attachInternals, type RedisSMQInternals, type StoppableWorker } from "./internals";
 import { KeyLayout } from "./keys";
 import { ReportOnce } from "./report-once";
+import { CommandRunner } from "./scripts/command-runner";
 import { permissionError } from "./scripts/permission-errors";
-import { script } from "./scripts/script-files";
-import { replicaAcksOf, replicatedSender, type ReplicaAcks } from "./scripts/replica-acks";
-import { translateOutOfMemory } from "./scripts/out-of-memory";
-import { ScriptRunner } from "./scripts/script-runner";
+import { replicaAcksOf } from "./scripts/replica-acks";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
 import { connectionWarning, UnheardErrors } from "./unheard-errors";
@@ -92,45 +81,6 @@ export interface RedisSMQ {
   emit<E extends keyof RedisSMQEvents>(event: E, ...args: RedisSMQEvents[E]): boolean;
 }
 
-/** What the Worker needs from a RedisSMQ instance beyond its public API. */
-export interface RedisSMQInternals {
-  readonly ns: string;
-  /** Where each queue's keys and realtime channel are. */
-  readonly layout: KeyLayout;
-  /** Runs any command on this instance's connection (validation, routing, retries included). */
-  run<T>(build: () => Command<T>): Promise<T>;
-  /** A batch receive that also reports the vt applied. */
-  receiveMessages(options: Partial<ReceiveMessageOptions>, count: number): Promise<ReceivedBatch>;
-  /** Hides a held message for `ms` from now, without waking this process's workers (it only pushes a time back). */
-  hideMessage(qname: string, id: string, ms: number): Promise<0 | 1>;
-  deleteMessage(options: DeleteMessageOptions): Promise<0 | 1>;
-  /** The atomic dead-letter move. */
-  deadLetter(source: string, dlq: string, id: string, why: StopRecord): Promise<0 | 1>;
-  /** The first half of the two-step dead-letter move. */
-  deadLetterCopy(dlq: string, message: QueueMessage, why: StopRecord, settings: QueueSettings): Promise<1>;
-  /** vt, delay and maxsize of a queue. */
-  queueSettings(qname: string): Promise<QueueSettings>;
-  peek(qname: string, count: number, offset: number): Promise<PeekedMessage[]>;
-  /** Moves peeked dead-lettered messages to `target`: atomically, or copy then delete across slots. */
-  redrive(dlq: string, target: string, messages: PeekedMessage[]): Promise<number>;
-  /** The instance's shared subscriber for realtime wakes, opened on first use. */
-  realtimeWakes(): RealtimeWakes;
-  /** Workers started on this instance and not stopped yet: quitAsync() stops them first. */
-  readonly workers: Set<{ stop(): Promise<void> }>;
-}
-
-const internals = new WeakMap<object, RedisSMQInternals>();
-
-/** How long a cross-slot redrive hides the messages it is moving (a crash delays them this much). */
-const REDRIVE_HOLD_MS = 60_000;
-
-/** The internals of a RedisSMQ instance; throws for anything else. */
-export function internalsOf(rsmq: unknown): RedisSMQInternals {
-  const found = typeof rsmq === "object" && rsmq !== null ? internals.get(rsmq) : undefined;
-  if (!found) throw new TypeError("Expected a RedisSMQ instance from rsmq-next");
-  return found;
-}
-
 /** Options objects may come from untyped callers; read them without trusting their shape. */
 function optionsOf<T>(options: T | undefined | null): Partial<T> {
   return (options ?? {}) as Partial<T>;
@@ -160,17 +110,14 @@ export class RedisSMQ extends EventEmitter {
   readonly redisns: string;
   /** Whether sendMessage publishes on `<ns>:rt:<qname>`. */
   readonly realtime: boolean;
-  private readonly ns: string;
-  private readonly layout: KeyLayout;
-  /** `waitForReplicas`: how many replicas must confirm each write, and how long to wait. */
-  private readonly replicaAcks: ReplicaAcks | undefined;
   private readonly connection: QueueConnection;
-  private readonly scripts: ScriptRunner;
+  /** What the Worker, dead letters, redrive and the CLI use: namespace, key layout, run(build), wakes. */
+  private readonly internals: RedisSMQInternals;
   /** Opens its connection on the first wake subscription; after quitAsync() it opens none. */
   private readonly subscriber: RealtimeWakes;
   /** Lasting problems that no call fails for (a refused realtime notification), each told once. */
   private readonly problems = new ReportOnce(this);
-  private readonly workers = new Set<{ stop(): Promise<void> }>();
+  private readonly workers = new Set<StoppableWorker>();
   /** Connection errors with no `error` listener: one process warning per error name and code. */
   private readonly unheard = new UnheardErrors("RSMQ_NEXT_CONNECTION_ERROR", connectionWarning);
 
@@ -185,38 +132,40 @@ export class RedisSMQ extends EventEmitter {
   constructor(options: ConstructorOptions = {}) {
     super();
     const settings = { ...options };
-    this.ns = settings.ns === undefined || settings.ns === null ? "rsmq" : String(settings.ns);
-    this.redisns = `${this.ns}:`;
+    const ns = settings.ns === undefined || settings.ns === null ? "rsmq" : String(settings.ns);
+    this.redisns = `${ns}:`;
     this.realtime = Boolean(settings.realtime);
     // Before connecting: options this rejects must not leave a connection open.
-    this.layout = KeyLayout.for(this.ns, wantsCluster(settings));
-    this.replicaAcks = replicaAcksOf(settings);
+    const layout = KeyLayout.for(ns, wantsCluster(settings));
+    const replicaAcks = replicaAcksOf(settings);
     this.connection = openConnection(settings, {
       connect: () => this.emit("connect"),
       disconnect: () => this.emit("disconnect"),
       error: (error) => this.connectionError(error),
     });
-    this.scripts = new ScriptRunner(this.connection);
+    const commands = new CommandRunner(this.connection, replicaAcks);
     this.subscriber = new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.subscriberError(error)));
-    internals.set(this, {
-      ns: this.ns,
-      layout: this.layout,
-      run: (build) => this.run(build),
-      receiveMessages: (options, count) => this.run(() => receiveMessages(this.layout, options, count)),
-      hideMessage: (qname, id, ms) => this.run(() => hideMessage(this.layout, qname, id, ms)),
-      deleteMessage: (options) => this.run(() => deleteMessage(this.layout, options)),
-      deadLetter: (source, dlq, id, why) => this.run(() => deadLetter(this.layout, source, dlq, id, why)),
-      deadLetterCopy: (dlq, message, why, settings) =>
-        this.run(() => deadLetterCopy(this.layout, dlq, message.id, message.message, why, settings)),
-      queueSettings: async (qname) => {
-        const { vt, delay, maxsize } = await this.getQueueAttributesAsync({ qname });
-        return { vt, delay, maxsize };
-      },
-      peek: (qname, count, offset) => this.run(() => peekDeadLetters(this.layout, { qname, count }, offset)),
-      redrive: (dlq, target, messages) => this.redriveMessages(dlq, target, messages),
+    this.internals = {
+      ns,
+      layout,
+      run: (build) => commands.run(build),
       realtimeWakes: () => this.subscriber,
       workers: this.workers,
-    });
+    };
+    attachInternals(this, this.internals);
+  }
+
+  private get ns(): string {
+    return this.internals.ns;
+  }
+
+  /** Read on every call, from the internals: one place says where keys are. */
+  private get layout(): KeyLayout {
+    return this.internals.layout;
+  }
+
+  private run<T>(build: () => Command<T>): Promise<T> {
+    return this.internals.run(build);
   }
 
   /**
@@ -225,20 +174,6 @@ export class RedisSMQ extends EventEmitter {
    */
   get redis(): RedisClientType {
     return this.connection.client as RedisClientType;
-  }
-
-  private async redriveMessages(dlq: string, target: string, messages: PeekedMessage[]): Promise<number> {
-    if (this.layout.sameSlot(dlq, target)) {
-      return this.run(() => redriveCommand(this.layout, dlq, target, messages.map(({ id }) => id)));
-    }
-    // Across slots: the target must exist before anything is claimed (queueNotFound otherwise);
-    // claim, copy, delete, so a crash can duplicate a message, never drop it.
-    await this.getQueueAttributesAsync({ qname: target });
-    const claimed = await this.run(() => redriveClaim(this.layout, dlq, messages.map(({ id }) => id), REDRIVE_HOLD_MS));
-    if (claimed.length === 0) return 0;
-    const copied = await this.run(() => redriveCopy(this.layout, target, claimed));
-    await this.run(() => deleteMessages(this.layout, { qname: dlq, ids: claimed.map(({ id }) => id) }));
-    return copied;
   }
 
   /** A refused (UN)SUBSCRIBE is a lasting problem, told once; anything else is a connection error. */
@@ -262,49 +197,6 @@ export class RedisSMQ extends EventEmitter {
   /** Whether the connection is up right now. */
   get connected(): boolean {
     return this.connection.connected;
-  }
-
-  private run<T>(build: () => Command<T>): Promise<T> {
-    let command: Command<T>;
-    try {
-      command = build();
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.runBuilt(command);
-  }
-
-  private async runBuilt<T>(command: Command<T>): Promise<T> {
-    let beforeWritten = false;
-    let reply: unknown;
-    const body = script(command.script);
-    // A write confirmed by replicas is WAITed for on the node connection that ran it.
-    const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
-    // Built only for an error: the call's keys, for a refusal to name.
-    const refused = () => {
-      const plainKeys = [command.before, command.after].flatMap((plain) => (plain ? [plain.key] : []));
-      return { operation: command.script, script: body, keys: [...command.keys, ...plainKeys] };
-    };
-    try {
-      if (command.before) await this.write(command.before.args, command.before.key);
-      beforeWritten = command.before !== undefined;
-      reply = await this.scripts.run(body, command.keys, command.args, sender);
-    } catch (error) {
-      const translated = translateOutOfMemory(error, command.script, beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined);
-      throw permissionError(translated, refused());
-    }
-    try {
-      if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
-    } catch (error) {
-      throw permissionError(error, refused());
-    }
-    return command.parse(reply);
-  }
-
-  /** A plain write (the registry's SADD or SREM), acknowledged by replicas when asked to. */
-  private async write(args: string[], key: string): Promise<void> {
-    if (this.replicaAcks) await this.connection.sendReplicated(args, key, this.replicaAcks);
-    else await this.connection.sendCommand(args, key);
   }
 
   // Promise API. Arrow properties keep every method bound, as rsmq's are.
@@ -423,7 +315,7 @@ export class RedisSMQ extends EventEmitter {
    */
   readonly redriveAsync = async (options: RedriveOptions): Promise<number> => {
     const plan = planRedrive(optionsOf(options));
-    return redrive(internalsOf(this), plan, (target) => notifyQueueActivity(this.ns, target));
+    return redrive(this.internals, plan, (target) => notifyQueueActivity(this.ns, target));
   };
 
   /** Makes a message visible vt seconds from now; resolves `1` if it exists, else `0`. */

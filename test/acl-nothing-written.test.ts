@@ -11,9 +11,9 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
 import type { Command } from "../lib/commands/command";
 import { createQueue } from "../lib/commands/create-queue";
-import { deadLetterCopy, redrive, redriveClaim, redriveCopy } from "../lib/commands/dead-letters";
+import { deadLetter, deadLetterCopy, redrive, redriveClaim, redriveCopy } from "../lib/commands/dead-letters";
 import { deleteQueue } from "../lib/commands/delete-queue";
-import { internalsOf } from "../lib/redis-smq";
+import { internalsOf } from "../lib/internals";
 import { commandsOf, forTest, PASSWORD, documentedRules, type Role } from "./support/acl-rules";
 import { allKeys } from "./support/inspect";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "./support/server";
@@ -108,14 +108,20 @@ const PROBES: Probe[] = [
       await setup.createQueueAsync({ qname: dlq });
       return twoMessages(setup, qname);
     },
-    call: ({ plain }, qname, dlq, [id]) => internalsOf(plain).deadLetter(qname, dlq, id, why),
+    call: ({ plain }, qname, dlq, [id]) => {
+      const { layout, run } = internalsOf(plain);
+      return run(() => deadLetter(layout, qname, dlq, id, why));
+    },
   },
   {
     name: "deadLetter creating its queue",
     roles: ["admin"],
     singleServerOnly: true,
     prepare: (setup, qname) => twoMessages(setup, qname),
-    call: ({ plain }, qname, dlq, [id]) => internalsOf(plain).deadLetter(qname, dlq, id, why),
+    call: ({ plain }, qname, dlq, [id]) => {
+      const { layout, run } = internalsOf(plain);
+      return run(() => deadLetter(layout, qname, dlq, id, why));
+    },
   },
   {
     name: "deadLetterCopy into an existing queue",

@@ -16,7 +16,7 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
-import { internalsOf } from "../lib/redis-smq";
+import { internalsOf } from "../lib/internals";
 import { KeyLayout } from "../lib/keys";
 import { DeadLetterMover } from "../lib/dead-letters/dead-letter-mover";
 import type { StopRecord } from "../lib/commands/dead-letters";
@@ -42,13 +42,11 @@ class AcrossSlots extends KeyLayout {
 }
 
 /**
- * Makes an instance take the two-step paths. The layout is read in two places: the facade
- * (createQueue, redrive) and the internals the Worker's dead-letter mover gets.
+ * Makes an instance take the two-step paths. The layout lives in one place, the instance's
+ * internals, which the facade (createQueue), redrive and the Worker's dead-letter mover all read.
  */
 function routedAcrossSlots(rsmq: RedisSMQ, ns: string): RedisSMQ {
-  const layout = new AcrossSlots(ns);
-  (rsmq as unknown as { layout: KeyLayout }).layout = layout;
-  (internalsOf(rsmq) as { layout: KeyLayout }).layout = layout;
+  (internalsOf(rsmq) as { layout: KeyLayout }).layout = new AcrossSlots(ns);
   return rsmq;
 }
 

@@ -3,7 +3,8 @@
  * in receive order, each with its state (visible, in flight, delayed) and due time by the
  * server's clock.
  */
-import { internalsOf, type RedisSMQ } from "../redis-smq";
+import { internalsOf } from "../internals";
+import type { RedisSMQ } from "../redis-smq";
 import { failIfCode, integerArg, type Command } from "../commands/command";
 import { parseWhy } from "../commands/dead-letters";
 import type { KeyLayout } from "../keys";

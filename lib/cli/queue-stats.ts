@@ -2,7 +2,8 @@
  * `stats`: one read-only script call (lua/queueStats-2.lua) that reads a queue's settings and
  * counters and sorts its messages into visible, in flight and delayed, with the server's clock.
  */
-import { internalsOf, type RedisSMQ } from "../redis-smq";
+import { internalsOf } from "../internals";
+import type { RedisSMQ } from "../redis-smq";
 import { failIfCode, integerArg, type Command } from "../commands/command";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "../validation";

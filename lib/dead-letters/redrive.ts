@@ -4,10 +4,14 @@
  * page of messages bound for one queue atomically; in Redis Cluster, where the two queues sit in
  * different slots, a page is copied first and deleted second (a crash duplicates, never drops).
  */
-import type { RedisSMQInternals } from "../redis-smq";
-import type { PeekedMessage, RedriveOptions } from "../types";
+import { peekDeadLetters, redrive as redriveAtomically, redriveClaim, redriveCopy } from "../commands/dead-letters";
+import { deleteMessages } from "../commands/delete-messages";
+import { getQueueAttributes } from "../commands/get-queue-attributes";
 import { rsmqError } from "../errors";
+import type { RedisSMQInternals } from "../internals";
+import type { PeekedMessage, RedriveOptions } from "../types";
 import { MAX_BATCH, isGiven, validatePositiveInteger, validateQname } from "../validation";
+import { moveInTwoSteps, type TwoStepOptions } from "./two-step-move";
 
 export interface RedrivePlan {
   from: string;
@@ -26,16 +30,26 @@ export function planRedrive(options: Partial<RedriveOptions>): RedrivePlan {
   return { from, to, limit };
 }
 
+export interface RedriveMoveOptions extends TwoStepOptions {
+  /** One script per page and target. @default whether the two queues' keys share a slot */
+  atomic?: boolean;
+}
+
 /**
  * Resolves how many messages moved. Messages with no recorded source (or one naming `from` itself)
  * and no `to` stay where they are.
  */
-export async function redrive(queue: RedisSMQInternals, plan: RedrivePlan, onMoved: (target: string) => void): Promise<number> {
+export async function redrive(
+  queue: RedisSMQInternals,
+  plan: RedrivePlan,
+  onMoved: (target: string) => void,
+  options: RedriveMoveOptions = {},
+): Promise<number> {
   let moved = 0;
   let passedOver = 0;
   while (moved < plan.limit) {
     const want = Math.min(MAX_BATCH, plan.limit - moved);
-    const page = await queue.peek(plan.from, want, passedOver);
+    const page = await queue.run(() => peekDeadLetters(queue.layout, { qname: plan.from, count: want }, passedOver));
     const byTarget = new Map<string, PeekedMessage[]>();
     for (const message of page) {
       const target = plan.to ?? message.deadLetter?.source;
@@ -47,7 +61,7 @@ export async function redrive(queue: RedisSMQInternals, plan: RedrivePlan, onMov
       byTarget.set(target, [...(byTarget.get(target) ?? []), message]);
     }
     for (const [target, messages] of byTarget) {
-      const count = await queue.redrive(plan.from, target, messages);
+      const count = await movePage(queue, plan.from, target, messages, options);
       moved += count;
       // Ids that did not move (a body gone missing) stay in front: pass over them next time.
       passedOver += messages.length - count;
@@ -56,4 +70,34 @@ export async function redrive(queue: RedisSMQInternals, plan: RedrivePlan, onMov
     if (page.length < want) break;
   }
   return moved;
+}
+
+/** Moves peeked dead-lettered messages to `target`: atomically, or by the two-step move across slots. */
+async function movePage(
+  queue: RedisSMQInternals,
+  dlq: string,
+  target: string,
+  messages: PeekedMessage[],
+  options: RedriveMoveOptions,
+): Promise<number> {
+  const ids = messages.map(({ id }) => id);
+  if (options.atomic ?? queue.layout.sameSlot(dlq, target)) return queue.run(() => redriveAtomically(queue.layout, dlq, target, ids));
+  // The target must exist before anything is claimed (queueNotFound otherwise).
+  await queue.run(() => getQueueAttributes(queue.layout, { qname: target }));
+  const moved = await moveInTwoSteps(
+    {
+      // Claimed: still there, with a body, and not claimed by another redrive.
+      hold: async (holdMs) => {
+        const claimed = await queue.run(() => redriveClaim(queue.layout, dlq, ids, holdMs));
+        return claimed.length > 0 ? claimed : undefined;
+      },
+      copy: (claimed) => queue.run(() => redriveCopy(queue.layout, target, claimed)),
+      remove: async (claimed) => {
+        const found = await queue.run(() => deleteMessages(queue.layout, { qname: dlq, ids: claimed.map(({ id }) => id) }));
+        return found.filter((one) => one === 1).length;
+      },
+    },
+    options,
+  );
+  return moved?.copied ?? 0;
 }

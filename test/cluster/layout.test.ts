@@ -9,7 +9,7 @@
 import { expect } from "chai";
 import { createCluster } from "redis";
 import RedisSMQ = require("../../lib/index");
-import { internalsOf } from "../../lib/redis-smq";
+import { internalsOf } from "../../lib/internals";
 import { script } from "../../lib/scripts/script-files";
 import type { TestCluster } from "../support/cluster";
 import { NodeClients } from "../support/cluster-tools";

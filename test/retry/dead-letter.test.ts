@@ -9,7 +9,7 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import { internalsOf } from "../../lib/redis-smq";
+import { internalsOf } from "../../lib/internals";
 import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
 import type { StopRecord } from "../../lib/commands/dead-letters";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";

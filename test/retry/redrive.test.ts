@@ -9,7 +9,9 @@
 import { expect } from "chai";
 import { createClient, type RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import { internalsOf } from "../../lib/redis-smq";
+import type { Command } from "../../lib/commands/command";
+import { planRedrive, redrive } from "../../lib/dead-letters/redrive";
+import { internalsOf } from "../../lib/internals";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
 import { asMessage } from "../support/old-rsmq";
 import { Cleanup, WorkerLog, waitFor } from "../support/worker";
@@ -226,16 +228,61 @@ describe("redrive", () => {
     expect(back).to.include({ id, message: "order 42", rc: 1 });
   });
 
+  // Forced with `atomic: false`, so on one server too; across Redis Cluster slots redrive takes it anyway.
+  describe("the two-step move (queues that cannot share a script)", () => {
+    /** Short, so that the test can wait for the hold to end. */
+    const HOLD_MS = 1_000;
+
+    it("lost between copy and delete: each message in both queues, never neither; run again, it completes them once", async () => {
+      const ids = [await deadLetterOne(rsmq, "src", "dlq", "a"), await deadLetterOne(rsmq, "src", "dlq", "b")];
+      const sentBefore = (await rsmq.getQueueAttributesAsync({ qname: "src" })).totalsent;
+      const plan = planRedrive({ from: "dlq" });
+      // The instance that crashes: its connection is gone for good once the copy is done.
+      const crashing = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+      const before = await serverNowMs(client);
+      const failure = await errorOf(
+        redrive(internalsOf(crashing), plan, () => undefined, {
+          atomic: false,
+          holdMs: HOLD_MS,
+          afterCopy: async () => void (await crashing.quitAsync()),
+        }),
+      );
+      const after = await serverNowMs(client);
+      expect(failure, "the delete on a closed connection").to.be.instanceOf(Error);
+
+      for (const [i, id] of ids.entries()) {
+        // Copied: in the target with its body, visible now, rc reset.
+        expect(await client.zScore(keysOf(ns, "src").messages, id), id).to.be.within(before, after);
+        expect(await client.hGet(keysOf(ns, "src").hash, id)).to.equal(["a", "b"][i]);
+        // Not deleted: still in the dead-letter queue, body and why, held until the hold ends.
+        expect(await client.zScore(keysOf(ns, "dlq").messages, id), id).to.be.within(before + HOLD_MS, after + HOLD_MS);
+        expect(await client.hGet(keysOf(ns, "dlq").hash, id)).to.equal(["a", "b"][i]);
+        expect(await client.hExists(keysOf(ns, "dlq").hash, `${id}:dl`)).to.equal(true);
+      }
+      expect(await fieldsOf("src")).to.deep.equal([...ids].sort());
+      expect(await rsmq.getQueueAttributesAsync({ qname: "src" })).to.include({ totalsent: sentBefore + 2, msgs: 2 });
+
+      // Again, without the crash, once the hold has ended: done, and the copies not counted twice.
+      await waitFor(async () => (await serverNowMs(client)) > after + HOLD_MS, "the hold to end");
+      expect(await redrive(internalsOf(rsmq), plan, () => undefined, { atomic: false })).to.equal(2);
+      expect(await client.zCard(keysOf(ns, "dlq").messages)).to.equal(0);
+      expect(await fieldsOf("dlq")).to.deep.equal([]);
+      expect((await client.zRange(keysOf(ns, "src").messages, 0, -1)).sort()).to.deep.equal([...ids].sort());
+      expect(await fieldsOf("src")).to.deep.equal([...ids].sort());
+      expect(await rsmq.getQueueAttributesAsync({ qname: "src" })).to.include({ totalsent: sentBefore + 2, msgs: 2 });
+    });
+  });
+
   it("does not bring back a message deleted from the dead-letter queue after redrive read its page", async () => {
     const id = await deadLetterOne(rsmq, "src", "dlq", "gone soon");
     const other = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
     const queue = internalsOf(rsmq);
-    const peek = queue.peek;
+    const run = queue.run;
     // Another client deletes the message right after the page was read, before the move.
-    (queue as { peek: typeof peek }).peek = async (...args) => {
-      const page = await peek(...args);
-      if (page.length > 0) await other.deleteMessageAsync({ qname: "dlq", id });
-      return page;
+    (queue as { run: typeof run }).run = async <T>(build: () => Command<T>): Promise<T> => {
+      const reply = await run(build);
+      if (build().script === "peekDeadLetters" && (reply as unknown[]).length > 0) await other.deleteMessageAsync({ qname: "dlq", id });
+      return reply;
     };
     expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(0);
     expect(await client.zCard(keysOf(ns, "src").messages)).to.equal(0);

@@ -9,7 +9,8 @@
  */
 import { randomBytes } from "crypto";
 import { createClient, type RedisClientType } from "redis";
-import { internalsOf, type RedisSMQ } from "../../redis-smq";
+import { internalsOf } from "../../internals";
+import type { RedisSMQ } from "../../redis-smq";
 import { nextDue } from "../../commands/next-due";
 import { Worker } from "../../worker/worker";
 import { RetryPolicy } from "../../retry/retry-policy";

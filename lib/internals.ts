@@ -1,0 +1,41 @@
+/**
+ * What the modules below the facade (the Worker's queue port, dead letters, redrive, the CLI) need
+ * of a RedisSMQ instance beyond its public API: its namespace and key layout, a way to run a
+ * command they built on its connection, and its shared realtime subscriber. They build their own
+ * commands; this stays four members wide, plus the registry of running workers that quitAsync()
+ * stops. Kept apart from the facade so that nothing below it imports it.
+ */
+import type { Command } from "./commands/command";
+import type { KeyLayout } from "./keys";
+import type { RealtimeWakes } from "./wakes/realtime-wakes";
+
+/** A running Worker as the instance sees it: quitAsync() stops it. */
+export interface StoppableWorker {
+  stop(): Promise<void>;
+}
+
+export interface RedisSMQInternals {
+  readonly ns: string;
+  /** Where each queue's keys and realtime channel are. */
+  readonly layout: KeyLayout;
+  /** Builds and runs a command on the instance's connection (validation, routing, replica acks, NOSCRIPT answered). */
+  run<T>(build: () => Command<T>): Promise<T>;
+  /** The instance's shared subscriber for realtime wakes, opened on first use. */
+  realtimeWakes(): RealtimeWakes;
+  /** Workers started on the instance and not stopped yet: quitAsync() stops them first. */
+  readonly workers: Set<StoppableWorker>;
+}
+
+const registry = new WeakMap<object, RedisSMQInternals>();
+
+/** Gives an instance its internals; called once, by the RedisSMQ constructor. */
+export function attachInternals(owner: object, internals: RedisSMQInternals): void {
+  registry.set(owner, internals);
+}
+
+/** The internals of a RedisSMQ instance; throws for anything else. */
+export function internalsOf(rsmq: unknown): RedisSMQInternals {
+  const found = typeof rsmq === "object" && rsmq !== null ? registry.get(rsmq) : undefined;
+  if (!found) throw new TypeError("Expected a RedisSMQ instance from rsmq-next");
+  return found;
+}

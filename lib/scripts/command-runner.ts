@@ -1,0 +1,67 @@
+/**
+ * Runs a built command on a connection: the registry write before or after it (SADD, SREM), the
+ * script by EVALSHA (ScriptRunner), replica acknowledgement of writes when asked for, and Redis'
+ * refusals (out of memory, no permission) turned into errors that name the call and its keys.
+ */
+import type { Command } from "../commands/command";
+import { translateOutOfMemory } from "./out-of-memory";
+import { permissionError } from "./permission-errors";
+import { replicatedSender, type ReplicaAcks, type ReplicatedWriter } from "./replica-acks";
+import { script } from "./script-files";
+import { ScriptRunner, type CommandSender } from "./script-runner";
+
+export class CommandRunner {
+  private readonly scripts: ScriptRunner;
+
+  constructor(
+    private readonly connection: CommandSender & ReplicatedWriter,
+    /** `waitForReplicas`: how many replicas must confirm each write, and how long to wait. */
+    private readonly replicaAcks: ReplicaAcks | undefined,
+  ) {
+    this.scripts = new ScriptRunner(connection);
+  }
+
+  /** Builds the command (bad input rejects before any round trip) and runs it. */
+  run<T>(build: () => Command<T>): Promise<T> {
+    let command: Command<T>;
+    try {
+      command = build();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.runBuilt(command);
+  }
+
+  private async runBuilt<T>(command: Command<T>): Promise<T> {
+    let beforeWritten = false;
+    let reply: unknown;
+    const body = script(command.script);
+    // A write confirmed by replicas is WAITed for on the node connection that ran it.
+    const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
+    // Built only for an error: the call's keys, for a refusal to name.
+    const refused = () => {
+      const plainKeys = [command.before, command.after].flatMap((plain) => (plain ? [plain.key] : []));
+      return { operation: command.script, script: body, keys: [...command.keys, ...plainKeys] };
+    };
+    try {
+      if (command.before) await this.write(command.before.args, command.before.key);
+      beforeWritten = command.before !== undefined;
+      reply = await this.scripts.run(body, command.keys, command.args, sender);
+    } catch (error) {
+      const translated = translateOutOfMemory(error, command.script, beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined);
+      throw permissionError(translated, refused());
+    }
+    try {
+      if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
+    } catch (error) {
+      throw permissionError(error, refused());
+    }
+    return command.parse(reply);
+  }
+
+  /** A plain write (the registry's SADD or SREM), acknowledged by replicas when asked to. */
+  private async write(args: string[], key: string): Promise<void> {
+    if (this.replicaAcks) await this.connection.sendReplicated(args, key, this.replicaAcks);
+    else await this.connection.sendCommand(args, key);
+  }
+}
