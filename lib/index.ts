@@ -25,9 +25,11 @@ import { RetryPolicy as RetryPolicyClass } from "./retry/retry-policy";
 import type * as RetryTypes from "./retry/retry-policy";
 import type * as WorkerTypes from "./worker/worker-options";
 import type { WorkerEvents as WorkerEventMap } from "./worker/worker";
+import type * as WorkerEventTypes from "./worker/worker-events";
 import type { WorkerStats as WorkerCounters } from "./worker/worker-stats";
 import type * as Types from "./types";
 import type { RedisSMQEvents as Events } from "./redis-smq";
+import type * as Emitter from "./typed-emitter";
 import type { RsmqErrorName as ErrorName } from "./errors";
 
 // The class doubles as the module object, so default and named imports find it under both names.
@@ -55,6 +57,7 @@ declare namespace RedisSMQ {
   export type QueueAttributes = Types.QueueAttributes;
   export type ReceiveOrNextDue = Types.ReceiveOrNextDue;
   export type RedisSMQEvents = Events;
+  export type TypedEventEmitter<Events extends { [E in keyof Events]: unknown[] }> = Emitter.TypedEventEmitter<Events>;
   export type ReceiveMessagesOptions = Types.ReceiveMessagesOptions;
   export type ReceivedMessages = Types.ReceivedMessages;
   export type DeleteMessagesOptions = Types.DeleteMessagesOptions;
@@ -64,6 +67,7 @@ declare namespace RedisSMQ {
   export type MessageHandler = WorkerTypes.MessageHandler;
   export type HandlerContext = WorkerTypes.HandlerContext;
   export type WorkerEvents = WorkerEventMap;
+  export type GaveUpInfo = WorkerEventTypes.GaveUpInfo;
   export type WorkerStats = WorkerCounters;
   /** The RetryPolicy class as a type. */
   export type RetryPolicy = RetryPolicyClass;
@@ -76,6 +80,9 @@ declare namespace RedisSMQ {
   export type DeadLetterInfo = Types.DeadLetterInfo;
   export type PeekedMessage = Types.PeekedMessage;
   export type PeekDeadLettersOptions = Types.PeekDeadLettersOptions;
+  export type PeekMessagesOptions = Types.PeekMessagesOptions;
+  export type MessageWithState = Types.MessageWithState;
+  export type MessageState = Types.MessageState;
   export type RedriveOptions = Types.RedriveOptions;
   export type RsmqErrorName = ErrorName;
 }

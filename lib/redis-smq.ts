@@ -2,7 +2,6 @@
  * RedisSMQ: rsmq 0.12.4's API and data layout on node-redis v4, every queue operation one script
  * call (one command, one round trip) that reads the queue's settings and the server's clock itself.
  */
-import { EventEmitter } from "events";
 import type { RedisClientType } from "redis";
 import { openConnection, openSubscriber, wantsCluster, type QueueConnection } from "./connection/open-connection";
 import { settle, withCallback } from "./callbacks";
@@ -14,6 +13,7 @@ import { peekDeadLetters } from "./commands/dead-letters";
 import { deleteMessages, nothingToDelete } from "./commands/delete-messages";
 import { deleteQueue } from "./commands/delete-queue";
 import { getQueueAttributes } from "./commands/get-queue-attributes";
+import { peekMessages } from "./commands/peek-messages";
 import { planRedrive, redrive } from "./dead-letters/redrive";
 import { popMessage } from "./commands/pop-message";
 import { receiveMessages } from "./commands/receive-message";
@@ -27,6 +27,7 @@ import { permissionError } from "./scripts/permission-errors";
 import { replicaAcksOf } from "./scripts/replica-acks";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
+import { TypedEventEmitter } from "./typed-emitter";
 import { connectionWarning, UnheardErrors } from "./unheard-errors";
 import type {
   Callback,
@@ -37,7 +38,9 @@ import type {
   DeleteMessagesOptions,
   DeleteQueueOptions,
   GetQueueAttributesOptions,
+  MessageWithState,
   PeekDeadLettersOptions,
+  PeekMessagesOptions,
   PeekedMessage,
   PopMessageOptions,
   QueueAttributes,
@@ -64,23 +67,6 @@ export interface RedisSMQEvents {
   error: [error: Error];
 }
 
-/**
- * A listener of one {@link RedisSMQEvents} event.
- * @inline
- */
-type Listener<E extends keyof RedisSMQEvents> = (...args: RedisSMQEvents[E]) => void;
-
-export interface RedisSMQ {
-  /** Calls `listener` on every `event` (see {@link RedisSMQEvents}). */
-  on<E extends keyof RedisSMQEvents>(event: E, listener: Listener<E>): this;
-  /** Calls `listener` on the next `event` only. */
-  once<E extends keyof RedisSMQEvents>(event: E, listener: Listener<E>): this;
-  /** Removes a listener added with `on` or `once`. */
-  off<E extends keyof RedisSMQEvents>(event: E, listener: Listener<E>): this;
-  /** Emits `event` to its listeners; true if it had any. The instance emits its own events: rarely needed. */
-  emit<E extends keyof RedisSMQEvents>(event: E, ...args: RedisSMQEvents[E]): boolean;
-}
-
 /** Options objects may come from untyped callers; read them without trusting their shape. */
 function optionsOf<T>(options: T | undefined | null): Partial<T> {
   return (options ?? {}) as Partial<T>;
@@ -105,7 +91,7 @@ function optionsOf<T>(options: T | undefined | null): Partial<T> {
  * if ("id" in message) await rsmq.deleteMessageAsync({ qname: "jobs", id: message.id });
  * await rsmq.quitAsync();
  */
-export class RedisSMQ extends EventEmitter {
+export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   /** The key prefix including the trailing colon, as rsmq exposes it. */
   readonly redisns: string;
   /** Whether sendMessage publishes on `<ns>:rt:<qname>`. */
@@ -299,9 +285,26 @@ export class RedisSMQ extends EventEmitter {
     nothingToDelete(optionsOf(options)) ? [] : this.run(() => deleteMessages(this.layout, optionsOf(options)));
 
   /**
-   * The first `count` messages of a queue (10 by default, at most 1000), in the order they will be
-   * received, without receiving them; a dead-lettered message carries `deadLetter`: where it came
-   * from, how often it was delivered, why it stopped, the last error and when.
+   * The first `count` messages of any queue (10 by default, at most 1000), in the order they will
+   * be received, without receiving them (one read-only script call). Each carries its `state`
+   * (`visible`, `inFlight` or `delayed`, by the server's clock), `dueAt` and `receiveCount`; a
+   * dead-lettered message also carries `deadLetter`: where it came from, how often it was
+   * delivered, why it stopped, the last error and when. Rejects `queueNotFound`.
+   *
+   * @example
+   * for (const { id, state, deadLetter } of await rsmq.peekMessagesAsync({ qname: "jobs-dlq" })) {
+   *   console.log(id, state, deadLetter?.reason, deadLetter?.error);
+   * }
+   */
+  readonly peekMessagesAsync = async (options: PeekMessagesOptions): Promise<MessageWithState[]> =>
+    (await this.run(() => peekMessages(this.layout, optionsOf(options)))).messages;
+
+  /**
+   * The first messages of a queue, as {@link peekMessagesAsync} gives them but without `state`,
+   * `dueAt` and `receiveCount`.
+   *
+   * @deprecated Use {@link peekMessagesAsync}: the same messages, in the same order, each with
+   * its state and due time.
    */
   readonly peekDeadLettersAsync = (options: PeekDeadLettersOptions): Promise<PeekedMessage[]> =>
     this.run(() => peekDeadLetters(this.layout, optionsOf(options)));
@@ -371,7 +374,17 @@ export class RedisSMQ extends EventEmitter {
   readonly receiveMessages = withCallback(this.receiveMessagesAsync);
   /** Deletes up to 1000 messages in one call; the callback gets `1` or `0` per id. See {@link deleteMessagesAsync}. */
   readonly deleteMessages = withCallback(this.deleteMessagesAsync);
-  /** The first messages of a queue, with why each was dead-lettered, without receiving them. See {@link peekDeadLettersAsync}. */
+  /**
+   * The first messages of any queue, each with its state and due time, and why it was
+   * dead-lettered if it was, without receiving them. See {@link peekMessagesAsync}.
+   */
+  readonly peekMessages = withCallback(this.peekMessagesAsync);
+  /**
+   * The first messages of a queue, with why each was dead-lettered, without receiving them. See
+   * {@link peekDeadLettersAsync}.
+   *
+   * @deprecated Use {@link peekMessages}: the same messages, each with its state and due time.
+   */
   readonly peekDeadLetters = withCallback(this.peekDeadLettersAsync);
   /** Moves dead-lettered messages back; the callback gets how many moved. See {@link redriveAsync}. */
   readonly redrive = withCallback(this.redriveAsync);

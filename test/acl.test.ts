@@ -149,6 +149,7 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
       await consume(qname);
       // The dead-letter queue does not exist yet: the Worker creates it.
       await workPoison(qname, dlq);
+      await attempt(() => asUser.peekMessagesAsync({ qname: dlq }));
       await attempt(() => asUser.peekDeadLettersAsync({ qname: dlq }));
       await attempt(() => asUser.redriveAsync({ from: dlq }));
       await attempt(() => asUser.deleteQueueAsync({ qname: dlq }));

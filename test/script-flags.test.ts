@@ -9,7 +9,7 @@
 import { expect } from "chai";
 import { createClient, type RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
-import { readQueueStats } from "../lib/cli/queue-stats";
+import { readQueueStats } from "../lib/cli/queue-reads";
 import { connectionOptions, onCluster, plainClient, testCluster, testRedis, uniqueNs } from "./support/server";
 import { exactState } from "./support/state";
 import { Cleanup, WorkerLog, queueServer, waitFor } from "./support/worker";

@@ -28,10 +28,11 @@ export function reportWorkerEvents(worker: Worker, rsmq: RedisSMQ, { out }: Cont
     if (out.json) out.event({ event: "retry", id: message.id, rc: message.rc, delayMs, error: errorText(error) });
     else say(`${c.yellow("↻")} ${message.id} failed (delivery ${message.rc}): ${preview(errorText(error), 200)}; retry in ${duration(delayMs)}`);
   });
-  worker.on("stop", (message, { reason, error, action }) => {
+  // The command always dead-letters (no onStop: "delete"), so `dropped` never comes.
+  worker.on("deadLettered", (message, { reason, error }) => {
     started.delete(message.id);
-    if (out.json) out.event({ event: "stop", id: message.id, rc: message.rc, reason, action, error: errorText(error) });
-    else say(`${c.red("✗")} ${message.id} failed (delivery ${message.rc}): ${preview(errorText(error), 200)}; ${reason}, ${action === "deadLettered" ? "dead-lettered" : "deleted"}`);
+    if (out.json) out.event({ event: "deadLettered", id: message.id, rc: message.rc, reason, error: errorText(error) });
+    else say(`${c.red("✗")} ${message.id} failed (delivery ${message.rc}): ${preview(errorText(error), 200)}; ${reason}, dead-lettered`);
   });
   worker.on("error", (error) => {
     if (out.json) out.event({ event: "error", error: error.message });

@@ -51,7 +51,8 @@ export async function handleMessage(message: QueueMessage, vt: number, handling:
  * Applies the retry policy to a failure. If a Redis call here fails, the message simply
  * reappears when its current visibility timeout ends and is judged again: nothing is lost.
  * A message no longer in the queue (deleted meanwhile, by its handler or anyone else) was not
- * retried, moved or deleted by this worker: no `retry` or `stop` event, no counter.
+ * retried, moved or deleted by this worker: no `retry`, `deadLettered` or `dropped` event, no
+ * counter.
  */
 async function afterFailure(message: QueueMessage, error: unknown, hiddenUntil: number, handling: Handling): Promise<void> {
   const { options, queue, reporter } = handling;
@@ -68,12 +69,14 @@ async function afterFailure(message: QueueMessage, error: unknown, hiddenUntil: 
     if (onStop === "delete") {
       if ((await queue.remove(message.id)) === 0) return;
       reporter.stats.dropped += 1;
+      reporter.tell("dropped", message, { reason: decision.reason, error });
       reporter.tell("stop", message, { reason: decision.reason, error, action: "deleted" });
       return;
     }
     const why = { source: qname, deliveries: message.rc, reason: decision.reason, error: errorText(error) };
     if (!(await queue.moveToDlq(message, why))) return;
     reporter.stats.deadLettered += 1;
+    reporter.tell("deadLettered", message, { reason: decision.reason, error });
     reporter.tell("stop", message, { reason: decision.reason, error, action: "deadLettered" });
   } catch (redisError) {
     reporter.error(redisError);

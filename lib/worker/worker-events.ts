@@ -6,6 +6,14 @@ import type { QueueMessage } from "../types";
 import type { StopReason } from "../retry/retry-policy";
 import type { PoisonError } from "../retry/poison-error";
 
+/** Why a failed message stopped being retried: the payload of `deadLettered` and `dropped`. */
+export interface GaveUpInfo {
+  /** `"poison"`: the handler threw a {@link PoisonError}; `"exhausted"`: no deliveries left. */
+  reason: StopReason;
+  /** What the handler threw the last time. */
+  error: unknown;
+}
+
 /** The events a Worker emits. */
 export interface WorkerEvents {
   /** A receive returned: how many messages, and (when fewer than asked) ms until the next is due, null if empty. */
@@ -17,7 +25,10 @@ export interface WorkerEvents {
   look: [nextDueMs: number | null];
   /** A handler resolved and its message was deleted. */
   handled: [message: QueueMessage];
-  /** A handler threw; `retry` or `stop` follows with what was decided (neither if the message is gone from the queue). */
+  /**
+   * A handler threw; `retry`, `deadLettered` or `dropped` follows with what was decided (none if
+   * the message is gone from the queue).
+   */
   failed: [message: QueueMessage, error: unknown];
   /** A failed message will be delivered again in `delayMs`. */
   retry: [
@@ -30,16 +41,21 @@ export interface WorkerEvents {
     },
   ];
   /**
-   * A failed message stopped being retried: `poison` (the handler said so) or `exhausted` (no
-   * deliveries left); it was moved to the dead-letter queue, or deleted.
+   * A failed message stopped being retried (`poison`: the handler said so; `exhausted`: no
+   * deliveries left) and was moved to the dead-letter queue.
+   */
+  deadLettered: [message: QueueMessage, info: GaveUpInfo];
+  /** A failed message stopped being retried and was deleted (`onStop: "delete"`). */
+  dropped: [message: QueueMessage, info: GaveUpInfo];
+  /**
+   * Either of `deadLettered` and `dropped`, emitted right after it, with `action` telling which.
+   *
+   * @deprecated Listen to `deadLettered` and `dropped` instead; `stop` will be removed in the
+   * next minor release.
    */
   stop: [
     message: QueueMessage,
-    info: {
-      /** `"poison"`: the handler threw a {@link PoisonError}; `"exhausted"`: no deliveries left. */
-      reason: StopReason;
-      /** What the handler threw the last time. */
-      error: unknown;
+    info: GaveUpInfo & {
       /** Where the message went: the dead-letter queue, or deleted (`onStop: "delete"`). */
       action: "deadLettered" | "deleted";
     },

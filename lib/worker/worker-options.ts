@@ -66,7 +66,12 @@ export interface WorkerOptions {
    * @default `<qname>-dlq`
    */
   deadLetterQueue?: string;
-  /** What happens to a stopped message: moved to the dead-letter queue, or deleted. @default "deadLetter" */
+  /**
+   * What happens to a message the retry policy stops retrying (a {@link PoisonError}, or no
+   * deliveries left): `"deadLetter"` moves it to the dead-letter queue (event `deadLettered`),
+   * `"delete"` deletes it (event `dropped`). Nothing to do with the worker's own `stop()`.
+   * @default "deadLetter"
+   */
   onStop?: "deadLetter" | "delete";
 }
 

@@ -5,33 +5,16 @@
  * This is the public face: options, events, counters, start and stop. The loop itself is
  * worker-loop.ts, driven by the queue's I/O (redis-queue-port.ts) and the clock.
  */
-import { EventEmitter } from "events";
 import type { RedisSMQ } from "../redis-smq";
 import { systemClock } from "./clock";
 import { redisQueuePort } from "./redis-queue-port";
+import { TypedEventEmitter } from "../typed-emitter";
 import type { WorkerEvents } from "./worker-events";
 import { WorkerLoop } from "./worker-loop";
 import { resolveWorkerOptions, type WorkerOptions } from "./worker-options";
 import type { WorkerStats } from "./worker-stats";
 
 export type { WorkerEvents } from "./worker-events";
-
-/**
- * A listener of one {@link WorkerEvents} event.
- * @inline
- */
-type Listener<E extends keyof WorkerEvents> = (...args: WorkerEvents[E]) => void;
-
-export interface Worker {
-  /** Calls `listener` on every `event` (see {@link WorkerEvents}). */
-  on<E extends keyof WorkerEvents>(event: E, listener: Listener<E>): this;
-  /** Calls `listener` on the next `event` only. */
-  once<E extends keyof WorkerEvents>(event: E, listener: Listener<E>): this;
-  /** Removes a listener added with `on` or `once`. */
-  off<E extends keyof WorkerEvents>(event: E, listener: Listener<E>): this;
-  /** Emits `event` to its listeners; true if it had any. The worker emits its own events: rarely needed. */
-  emit<E extends keyof WorkerEvents>(event: E, ...args: WorkerEvents[E]): boolean;
-}
 
 /**
  * A consumer of one queue that sleeps until the next message is due instead of polling. Idle, it
@@ -45,7 +28,7 @@ export interface Worker {
  *
  * `require("rsmq-next").Worker`, or `import { Worker } from "rsmq-next"`.
  */
-export class Worker extends EventEmitter {
+export class Worker extends TypedEventEmitter<WorkerEvents> {
   private readonly loop: WorkerLoop;
 
   /**

@@ -73,6 +73,16 @@ describe("CLI: worker --exec", () => {
     expect(result.stderr).to.equal("payload");
   });
 
+  it("--json: a dead-lettered message is a `deadLettered` event with why", async () => {
+    const id = await rsmq.sendMessageAsync({ qname: "q", message: "unparseable" });
+    const result = await runCli([...at(ns), "--json", "worker", "q", "--exec", "exit 100", "--poison-exit", "100", "--until-empty"]);
+    expect(result.code, result.stderr).to.equal(0);
+    const events = jsonLines(result.stdout);
+    expect(events.map((event) => event.event)).to.deep.equal(["started", "deadLettered", "stopped"]);
+    expect(events[1]).to.deep.equal({ event: "deadLettered", id, rc: 1, reason: "poison", error: "exit status 100" });
+    expect(events[2].counters).to.include({ handled: 0, failed: 1, deadLettered: 1 });
+  });
+
   it("runs until Ctrl-C, woken by realtime sends from other processes, then stops cleanly and ends by SIGINT (status 130)", async () => {
     const running = startCli([...at(ns), "worker", "q", "--exec", "cat; echo"]);
     const producer = new RedisSMQ({ ...connectionOptions(ns), realtime: true });

@@ -1,8 +1,9 @@
 /**
  * The dead-letter move, both paths: the atomic script leaves a message in exactly one queue; the
  * two-step path (copy, then delete) interrupted between its steps leaves it in both, never in
- * neither, and running it again completes it without a duplicate. And peekDeadLetters: what it
- * lists, in which order, that it writes nothing, and in one EVALSHA. The default move is the
+ * neither, and running it again completes it without a duplicate. And peekMessages (and its
+ * deprecated name peekDeadLetters): what it lists, in which order, with which states, that it
+ * writes nothing, and in one EVALSHA. The default move is the
  * atomic script where the queues share a slot (one server, a hash-tag namespace) and the two-step
  * move across Redis Cluster slots; the scripts are told apart by sha, node by node.
  */
@@ -247,6 +248,100 @@ describe("Dead letters", () => {
     });
   });
 
+  describe("peekMessages", () => {
+    /** The `sent` an id carries (its first 10 characters: send time in µs, base 36), in ms. */
+    const sentOf = (id: string): number => parseInt(id.slice(0, 10), 36) / 1000;
+
+    it("lists any queue's first messages in receive order, each with its state, due time and receive count", async () => {
+      const dead = await deadLetterOne(rsmq, "src", "dlq", "dead", { deliveries: 4, error: "gave up" });
+      // In src (vt 60, delay 3): received, so hidden for 60 s; due now; sent with the queue's delay.
+      await rsmq.sendMessageAsync({ qname: "src", message: "in flight", delay: 0 });
+      const inFlight = asMessage(await rsmq.receiveMessageAsync({ qname: "src" })).id;
+      const visible = await rsmq.sendMessageAsync({ qname: "src", message: "visible", delay: 0 });
+      const delayed = await rsmq.sendMessageAsync({ qname: "src", message: "delayed" });
+      const score = async (qname: string, id: string): Promise<number> => Number(await client.zScore(keysOf(ns, qname).messages, id));
+
+      const peeked = await rsmq.peekMessagesAsync({ qname: "src" });
+      expect(peeked).to.deep.equal([
+        { id: visible, message: "visible", sent: sentOf(visible), state: "visible", dueAt: await score("src", visible), receiveCount: 0 },
+        { id: delayed, message: "delayed", sent: sentOf(delayed), state: "delayed", dueAt: await score("src", delayed), receiveCount: 0 },
+        { id: inFlight, message: "in flight", sent: sentOf(inFlight), state: "inFlight", dueAt: await score("src", inFlight), receiveCount: 1 },
+      ]);
+      // A dead letter: a new message in its queue, visible at once, never received, with why.
+      const [letter] = await rsmq.peekMessagesAsync({ qname: "dlq" });
+      expect(letter).to.deep.include({ id: dead, message: "dead", sent: sentOf(dead), state: "visible", dueAt: await score("dlq", dead), receiveCount: 0 });
+      expect(letter.deadLetter).to.include({ source: "src", deliveries: 4, reason: "exhausted", error: "gave up" });
+    });
+
+    it("the first `count` (default 10, up to 1000): the messages peekDeadLetters gives, with their states", async () => {
+      for (let i = 1; i <= 12; i++) await deadLetterOne(rsmq, "src", "dlq", `body ${i}`, { deliveries: i });
+      await rsmq.sendMessageAsync({ qname: "dlq", message: "plain", delay: 60 });
+      const order = await client.zRange(keysOf(ns, "dlq").messages, 0, -1);
+      const withState = ["state", "dueAt", "receiveCount"];
+      const plain = (entry: RedisSMQ.MessageWithState): object => Object.fromEntries(Object.entries(entry).filter(([key]) => !withState.includes(key)));
+
+      expect((await rsmq.peekMessagesAsync({ qname: "dlq" })).map((entry) => entry.id)).to.deep.equal(order.slice(0, 10));
+      expect((await rsmq.peekMessagesAsync({ qname: "dlq", count: 3 })).map((entry) => entry.id)).to.deep.equal(order.slice(0, 3));
+      const all = await rsmq.peekMessagesAsync({ qname: "dlq", count: 1000 });
+      expect(all.map((entry) => entry.id)).to.deep.equal(order);
+      expect(all.map((entry) => entry.state)).to.deep.equal([...Array(12).fill("visible"), "delayed"]);
+      // The deprecated name: the same messages, in the same order, without the state fields.
+      expect(all.map(plain)).to.deep.equal(await rsmq.peekDeadLettersAsync({ qname: "dlq", count: 1000 }));
+    });
+
+    it("writes nothing and is one EVALSHA of the read-only peekMessages script, on the queue's node", async () => {
+      await deadLetterOne(rsmq, "src", "dlq", "a");
+      await loadScripts(client, ["peekMessages"]);
+      const before = await exactState(client, ns);
+      let peeked: unknown[] = [];
+      const commands = await watchDuring(async () => (peeked = await rsmq.peekMessagesAsync({ qname: "dlq" })));
+      expect(peeked).to.have.length(1);
+      const calls = commands.filter((command) => !command.fromScript);
+      expect(calls.map((command) => [command.node, command.args[0], command.args[1]])).to.deep.equal([
+        [(await nodeOfQueue(ns, "dlq")).port, "evalsha", scriptSha("peekMessages")],
+      ]);
+      const writes = ["zadd", "zrem", "hset", "hdel", "hincrby", "sadd", "del", "set", "expire"];
+      expect(commands.filter((command) => writes.includes(command.args[0]))).to.deep.equal([]);
+      expect(await exactState(client, ns)).to.deep.equal(before);
+    });
+
+    it("an empty queue: []; a missing queue: queueNotFound; bad input rejected before any round trip", async () => {
+      expect(await rsmq.peekMessagesAsync({ qname: "src" })).to.deep.equal([]);
+      const missing = await rsmq.peekMessagesAsync({ qname: "nope" }).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(missing).to.include({ name: "queueNotFound", message: "Queue not found" });
+      const bad: Array<[Record<string, unknown>, string, string]> = [
+        [{}, "missingParameter", "No qname supplied"],
+        [{ qname: "bad name" }, "invalidFormat", "Invalid qname format"],
+        [{ qname: "src", count: 0 }, "invalidValue", "count must be an integer between 1 and 1000"],
+        [{ qname: "src", count: 1001 }, "invalidValue", "count must be an integer between 1 and 1000"],
+        [{ qname: "src", count: "2" }, "invalidValue", "count must be an integer between 1 and 1000"],
+      ];
+      const commands = await watchDuring(async () => {
+        for (const [options, name, message] of bad) {
+          const error = await rsmq.peekMessagesAsync(options as never).then(
+            () => undefined,
+            (caught: Error) => caught,
+          );
+          expect(error, JSON.stringify(options)).to.include({ name, message });
+        }
+      });
+      expect(commands).to.deep.equal([]);
+    });
+
+    it("has a callback form, bound like every method", async () => {
+      await deadLetterOne(rsmq, "src", "dlq", "a");
+      const { peekMessages } = rsmq;
+      const result = await new Promise<RedisSMQ.MessageWithState[] | undefined>((resolve, reject) =>
+        peekMessages({ qname: "dlq" }, (error, peeked) => (error ? reject(error) : resolve(peeked))),
+      );
+      expect(result!.map(({ message, state }) => [message, state])).to.deep.equal([["a", "visible"]]);
+    });
+  });
+
+  // The deprecated name of peekMessages, kept for a release.
   describe("peekDeadLetters", () => {
     it("lists the first `count` (default 10) in receive order, with why, body, id and sent", async () => {
       const ids: string[] = [];

@@ -15,15 +15,27 @@ import { CommandWatch, loadScripts, messageFields, nodeOfQueue, oldRsmqOr, serve
 const { Worker, PoisonError } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;
 type Worker = RedisSMQ.Worker;
+type GaveUpInfo = RedisSMQ.GaveUpInfo;
 type StopInfo = RedisSMQ.WorkerEvents["stop"][1];
 type RetryInfo = RedisSMQ.WorkerEvents["retry"][1];
+type GaveUp = [event: "deadLettered" | "dropped", message: QueueMessage, info: GaveUpInfo];
 
-/** The retry and stop events of a worker, in order. */
-function recordDecisions(worker: Worker): { retries: Array<[QueueMessage, RetryInfo]>; stops: Array<[QueueMessage, StopInfo]> } {
-  const log = { retries: [] as Array<[QueueMessage, RetryInfo]>, stops: [] as Array<[QueueMessage, StopInfo]> };
+/**
+ * The retry, deadLettered and dropped events of a worker, in order; and the deprecated `stop`,
+ * which must repeat each of the last two with `action` naming it.
+ */
+function recordDecisions(worker: Worker): { retries: Array<[QueueMessage, RetryInfo]>; gaveUp: GaveUp[]; stops: Array<[QueueMessage, StopInfo]> } {
+  const log = { retries: [] as Array<[QueueMessage, RetryInfo]>, gaveUp: [] as GaveUp[], stops: [] as Array<[QueueMessage, StopInfo]> };
   worker.on("retry", (message, info) => log.retries.push([message, info]));
+  worker.on("deadLettered", (message, info) => log.gaveUp.push(["deadLettered", message, info]));
+  worker.on("dropped", (message, info) => log.gaveUp.push(["dropped", message, info]));
   worker.on("stop", (message, info) => log.stops.push([message, info]));
   return log;
+}
+
+/** The deprecated `stop` events, as the deadLettered or dropped they repeat. */
+function stopsAsGaveUp(stops: Array<[QueueMessage, StopInfo]>): GaveUp[] {
+  return stops.map(([message, { action, ...info }]) => [action === "deleted" ? "dropped" : "deadLettered", message, info]);
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -85,13 +97,14 @@ describe("Worker: retries and dead letters", () => {
       ["pi_0003", 2, 100, "not authorized yet"],
     ]);
     expect(retries).to.have.length(4);
-    const stops = decisions.stops.map(([message, info]) => [message.message, message.rc, info.reason, info.action, messageOf(info.error)]);
-    expect(stops.sort()).to.deep.equal([
-      ["pi_0001", 1, "poison", "deadLettered", "retrying will not help; nothing was sent"],
-      ["pi_0002", 3, "exhausted", "deadLettered", transientErrors[2]],
-      ["pi_0003", 3, "exhausted", "deadLettered", "not authorized yet"],
+    const gaveUp = decisions.gaveUp.map(([event, message, info]) => [event, message.message, message.rc, info.reason, messageOf(info.error)]);
+    expect(gaveUp.sort()).to.deep.equal([
+      ["deadLettered", "pi_0001", 1, "poison", "retrying will not help; nothing was sent"],
+      ["deadLettered", "pi_0002", 3, "exhausted", transientErrors[2]],
+      ["deadLettered", "pi_0003", 3, "exhausted", "not authorized yet"],
     ]);
-    expect(decisions.stops.find(([message]) => message.message === "pi_0001")![1].error).to.be.instanceOf(PoisonError);
+    expect(decisions.gaveUp.find(([, message]) => message.message === "pi_0001")![2].error).to.be.instanceOf(PoisonError);
+    expect(stopsAsGaveUp(decisions.stops)).to.deep.equal(decisions.gaveUp);
     expect(worker.counters).to.include({ failed: 7, retried: 4, deadLettered: 3, dropped: 0, handled: 0, errors: 0 });
 
     // The source queue holds nothing of them any more.
@@ -218,11 +231,12 @@ describe("Worker: retries and dead letters", () => {
     await waitFor(() => worker.counters.dropped === 2, "both dropped");
     await worker.stop();
 
-    const stops = decisions.stops.map(([message, info]) => [message.message, message.rc, info.reason, info.action]);
-    expect(stops.sort()).to.deep.equal([
-      ["flaky", 2, "exhausted", "deleted"],
-      ["poison", 1, "poison", "deleted"],
+    const gaveUp = decisions.gaveUp.map(([event, message, info]) => [event, message.message, message.rc, info.reason, messageOf(info.error)]);
+    expect(gaveUp.sort()).to.deep.equal([
+      ["dropped", "flaky", 2, "exhausted", "down"],
+      ["dropped", "poison", 1, "poison", "bad payload"],
     ]);
+    expect(stopsAsGaveUp(decisions.stops)).to.deep.equal(decisions.gaveUp);
     expect(worker.counters).to.include({ failed: 3, retried: 1, dropped: 2, deadLettered: 0, errors: 0 });
     expect(await client.zCard(keysOf(ns, "q").messages)).to.equal(0);
     expect(await messageFields(client, ns, "q")).to.deep.equal([]);
@@ -279,7 +293,7 @@ describe("Worker: retries and dead letters", () => {
     await Promise.all([toDlq.stop(), toDelete.stop()]);
     expect(toDlq.counters).to.include({ retried: 0, deadLettered: 0, dropped: 0, errors: 0 });
     expect(toDelete.counters).to.include({ retried: 0, deadLettered: 0, dropped: 0, errors: 0 });
-    expect(logs.flatMap((log) => [...log.retries, ...log.stops])).to.deep.equal([]);
+    expect(logs.flatMap((log) => [...log.retries, ...log.gaveUp, ...log.stops])).to.deep.equal([]);
     expect(await client.exists([keysOf(ns, "a-dlq").messages, keysOf(ns, "a-dlq").hash])).to.equal(0);
     expect(await rsmq.listQueuesAsync()).to.have.members(["a", "b"]);
   });

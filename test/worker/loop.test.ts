@@ -208,8 +208,13 @@ describe("Worker loop (fake queue, fake clock)", () => {
       expect(queue.calls).to.deep.equal(["receive 1", "moveToDlq m1", "receive 1"]);
       const why = { source: "q", deliveries: 1, reason: "poison", error: "cannot parse" };
       expect(queue.deadLettered.map((moved) => moved.why)).to.deep.equal([why]);
-      const [, info] = named(events, "stop")[0] as [unknown, { reason: string; action: string }];
-      expect(info).to.include({ reason: "poison", action: "deadLettered" });
+      const [received, error] = named(events, "failed")[0];
+      expect(named(events, "deadLettered")).to.deep.equal([[received, { reason: "poison", error }]]);
+      expect(named(events, "dropped")).to.deep.equal([]);
+      // The deprecated `stop` repeats it, right after, naming what happened.
+      const course = outline(events);
+      expect(course.slice(course.indexOf("failed"), course.indexOf("failed") + 3)).to.deep.equal(["failed", "deadLettered", "stop"]);
+      expect(named(events, "stop")).to.deep.equal([[received, { reason: "poison", error, action: "deadLettered" }]]);
       expect(loop.counters).to.deep.include({ failed: 1, deadLettered: 1, retried: 0 });
     });
 
@@ -223,7 +228,7 @@ describe("Worker loop (fake queue, fake clock)", () => {
       queue.receives.push(batch([message("m1", 3)], undefined));
       await start();
       expect(queue.deadLettered.map(({ why }) => why)).to.deep.equal([{ source: "q", deliveries: 3, reason: "exhausted", error: "again" }]);
-      expect((named(events, "stop")[0][1] as { reason: string }).reason).to.equal("exhausted");
+      expect((named(events, "deadLettered")[0][1] as { reason: string }).reason).to.equal("exhausted");
     });
 
     it('onStop "delete" deletes a stopped message', async () => {
@@ -236,7 +241,12 @@ describe("Worker loop (fake queue, fake clock)", () => {
       queue.receives.push(batch([message("m1")], undefined));
       await start();
       expect(queue.calls).to.deep.equal(["receive 1", "remove m1", "receive 1"]);
-      expect((named(events, "stop")[0][1] as { action: string }).action).to.equal("deleted");
+      const [received, error] = named(events, "failed")[0];
+      expect(named(events, "dropped")).to.deep.equal([[received, { reason: "poison", error }]]);
+      expect(named(events, "deadLettered")).to.deep.equal([]);
+      const course = outline(events);
+      expect(course.slice(course.indexOf("failed"), course.indexOf("failed") + 3)).to.deep.equal(["failed", "dropped", "stop"]);
+      expect(named(events, "stop")).to.deep.equal([[received, { reason: "poison", error, action: "deleted" }]]);
       expect(loop.counters).to.deep.include({ dropped: 1, deadLettered: 0 });
     });
 
@@ -253,7 +263,7 @@ describe("Worker loop (fake queue, fake clock)", () => {
       await start();
       expect(queue.calls).to.deep.equal(["receive 1", "hide m1 400", "receive 1", "moveToDlq m2", "receive 1"]);
       expect(named(events, "retry")).to.deep.equal([]);
-      expect(named(events, "stop")).to.deep.equal([]);
+      expect([...named(events, "deadLettered"), ...named(events, "dropped"), ...named(events, "stop")]).to.deep.equal([]);
       expect(loop.counters).to.deep.include({ failed: 2, retried: 0, deadLettered: 0, dropped: 0 });
     });
 

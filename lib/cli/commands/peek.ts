@@ -8,7 +8,8 @@ import { run } from "../context";
 import { withQueue } from "../connect";
 import { ago, preview } from "../format";
 import type { Output } from "../output";
-import { readPeek, type MessageState } from "../peek-messages";
+import type { MessageState } from "../../types";
+import { readPeek } from "../queue-reads";
 
 interface PeekOptions {
   count: number;

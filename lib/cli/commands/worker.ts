@@ -123,5 +123,5 @@ function stopWhenEmpty(worker: Worker, rsmq: RedisSMQ, qname: string, exec: Exec
     if (received === 0 && nextDueMs === null) void worker.stop();
   });
   worker.on("handled", checkSoon);
-  worker.on("stop", checkSoon);
+  worker.on("deadLettered", checkSoon);
 }

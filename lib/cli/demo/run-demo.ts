@@ -104,7 +104,7 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
     const idleCycle = new IdleCycleWatch(worker, plan.idleCapMs);
     worker.on("retry", (message) => retrying.add(message.id));
     worker.on("handled", (message) => retrying.delete(message.id));
-    worker.on("stop", (message) => retrying.delete(message.id));
+    worker.on("deadLettered", (message) => retrying.delete(message.id));
     worker.on("error", (error) => {
       if (!live.enabled) say(c.yellow(`worker: ${error.message}`));
     });

@@ -1,10 +1,9 @@
 /**
- * `stats`: one read-only script call (lua/queueStats-2.lua) that reads a queue's settings and
- * counters and sorts its messages into visible, in flight and delayed, with the server's clock.
+ * For the command line's `stats`: one read-only script call (lua/queueStats-2.lua) that reads a
+ * queue's settings and counters and sorts its messages into visible, in flight and delayed, with
+ * the server's clock.
  */
-import { internalsOf } from "../internals";
-import type { RedisSMQ } from "../redis-smq";
-import { failIfCode, integerArg, type Command } from "../commands/command";
+import { failIfCode, integerArg, type Command } from "./command";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "../validation";
 
@@ -68,8 +67,3 @@ export function queueStats(layout: KeyLayout, qname: string): Command<QueueStats
   };
 }
 
-/** Runs the stats script on the instance's connection (EVALSHA, EVAL on NOSCRIPT). */
-export async function readQueueStats(rsmq: RedisSMQ, qname: string): Promise<QueueStats> {
-  const queue = internalsOf(rsmq);
-  return queue.run(() => queueStats(queue.layout, qname));
-}

@@ -1,0 +1,21 @@
+/**
+ * The read-only looks `stats` and `peek` take, in the shape the command line shows: with the
+ * server's time and the queue's size, which the public methods leave out. Each is one script call
+ * on the instance's connection (EVALSHA, EVAL on NOSCRIPT).
+ */
+import { internalsOf } from "../internals";
+import type { RedisSMQ } from "../redis-smq";
+import { peekMessages, type PeekResult } from "../commands/peek-messages";
+import { queueStats, type QueueStats } from "../commands/queue-stats";
+
+/** A queue's settings, counters and messages by state (lua/queueStats-2.lua). */
+export async function readQueueStats(rsmq: RedisSMQ, qname: string): Promise<QueueStats> {
+  const queue = internalsOf(rsmq);
+  return queue.run(() => queueStats(queue.layout, qname));
+}
+
+/** The first `count` messages with their states (lua/peekMessages-2.lua). */
+export async function readPeek(rsmq: RedisSMQ, qname: string, count: number): Promise<PeekResult> {
+  const queue = internalsOf(rsmq);
+  return queue.run(() => peekMessages(queue.layout, { qname, count }));
+}
