@@ -13,11 +13,11 @@
  */
 import { createCluster, ErrorReply, type RedisClusterOptions, type RedisClusterType } from "redis";
 import { rsmqError } from "../errors";
-import { permissionError } from "../scripts/permission-errors";
+import { permissionError } from "../permission-errors";
 import type { ConnectionEvents } from "./connection";
 import { hashSlot } from "./hash-slot";
-import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "../scripts/replica-acks";
-import type { CommandSender } from "../scripts/script-runner";
+import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "./replica-acks";
+import type { CommandSender } from "./command-sender";
 
 /** How long one command keeps retrying through a failover or resharding. @default 30000 */
 export const DEFAULT_CLUSTER_RETRY_MS = 30_000;

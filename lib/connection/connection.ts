@@ -11,8 +11,8 @@ import { toClientOptions } from "./client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "./nested-options";
 import { LinkWatchdog, linkBoundsOf, subscriberPingMsOf, type LinkBounds } from "./link-watchdog";
 import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "./given-client";
-import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "../scripts/replica-acks";
-import type { CommandSender } from "../scripts/script-runner";
+import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "./replica-acks";
+import type { CommandSender } from "./command-sender";
 
 export interface ConnectionEvents {
   connect(): void;

@@ -9,9 +9,9 @@ import { Connection, type ConnectionEvents } from "./connection";
 import { honorsNestedOptions } from "./nested-options";
 import { linkBoundsOf, subscriberPingMsOf } from "./link-watchdog";
 import { warnUnknownKeys } from "./unknown-keys";
-import type { ReplicatedWriter } from "../scripts/replica-acks";
-import type { CommandSender } from "../scripts/script-runner";
-import { ClientSubscriber, ClusterSubscriber, type Subscriber } from "../wakes/subscribers";
+import type { ReplicatedWriter } from "./replica-acks";
+import type { CommandSender } from "./command-sender";
+import { ClientSubscriber, ClusterSubscriber, type Subscriber } from "./subscribers";
 
 /** What RedisSMQ needs of either connection. */
 export interface QueueConnection extends CommandSender, ReplicatedWriter {

@@ -2,7 +2,7 @@
  * When a Worker's subscription to its queue's realtime channel is refused or fails: how long it
  * waits before trying again, and what it reports.
  */
-import { isPermissionRefusal, permissionError } from "../scripts/permission-errors";
+import { isPermissionRefusal, permissionError } from "../permission-errors";
 
 /** The wait before the first new try after a refused or failed wake subscription. */
 export const WAKE_RETRY_FIRST_MS = 1_000;

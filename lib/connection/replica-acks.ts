@@ -5,7 +5,7 @@
  * replica that replaces it; with it, a call resolves only once its write is on a replica.
  */
 import { rsmqError } from "../errors";
-import type { CommandSender } from "./script-runner";
+import type { CommandSender } from "./command-sender";
 
 export interface ReplicaAcks {
   readonly replicas: number;
