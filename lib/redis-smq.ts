@@ -4,7 +4,7 @@
  */
 import { EventEmitter } from "events";
 import type { RedisClientType } from "redis";
-import { openConnection, openSubscriber, wantsCluster, type QueueConnection } from "./connection/open-connection";
+import { openConnection, openSubscriber, type QueueConnection } from "./connection/open-connection";
 import { settle, withCallback } from "./callbacks";
 import { changeMessageVisibility } from "./commands/change-message-visibility";
 import type { Command } from "./commands/command";
@@ -29,11 +29,12 @@ import { popMessage } from "./commands/pop-message";
 import { receiveMessages, type ReceivedBatch } from "./commands/receive-message";
 import { sendMessage, type SentMessage } from "./commands/send-message";
 import { setQueueAttributes } from "./commands/set-queue-attributes";
-import { KeyLayout } from "./keys";
+import type { KeyLayout } from "./keys";
+import { resolveConstructorOptions } from "./options/constructor-options";
 import { ReportOnce } from "./report-once";
 import { permissionError } from "./permission-errors";
 import { script } from "./scripts/script-files";
-import { replicaAcksOf, replicatedSender, type ReplicaAcks } from "./connection/replica-acks";
+import { replicatedSender, type ReplicaAcks } from "./connection/replica-acks";
 import { translateOutOfMemory } from "./scripts/out-of-memory";
 import { ScriptRunner } from "./scripts/script-runner";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
@@ -154,14 +155,14 @@ export class RedisSMQ extends EventEmitter {
    */
   constructor(options: ConstructorOptions = {}) {
     super();
-    const settings = { ...options };
-    this.ns = settings.ns === undefined || settings.ns === null ? "rsmq" : String(settings.ns);
-    this.redisns = `${this.ns}:`;
-    this.realtime = Boolean(settings.realtime);
     // Before connecting: options this rejects must not leave a connection open.
-    this.layout = KeyLayout.for(this.ns, wantsCluster(settings));
-    this.replicaAcks = replicaAcksOf(settings);
-    this.connection = openConnection(settings, {
+    const settings = resolveConstructorOptions(options);
+    this.ns = settings.ns;
+    this.redisns = `${this.ns}:`;
+    this.realtime = settings.realtime;
+    this.layout = settings.layout;
+    this.replicaAcks = settings.replicaAcks;
+    this.connection = openConnection(settings.connection, {
       connect: () => this.emit("connect"),
       disconnect: () => this.emit("disconnect"),
       error: (error) => this.connectionError(error),
