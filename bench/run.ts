@@ -2,17 +2,21 @@
  * `npm run bench` / `npm run bench:quick`: starts its own Redis servers on free ports (or uses
  * REDIS_URL), runs the suite, prints the tables, and writes the JSON record, a Markdown copy of
  * the tables and the SVG charts under bench/results/ (quick runs under bench/results/quick/).
+ * A full run written there also rewrites the generated blocks of bench/README.md (every table)
+ * and README.md (the headline table); so does `--from` over a full run's JSON in bench/results/.
  */
 import { Command } from "commander";
 import { readFileSync } from "fs";
-import { dirname, join, relative } from "path";
+import { dirname, join, relative, resolve } from "path";
 import pc = require("picocolors");
 import { CONFIGS } from "./config";
 import { startServers } from "./redis";
+import { HEADLINE_BLOCK, RESULTS_BLOCK, headlineBlock, markersOf, resultsBlock, updateBlock } from "./readme-blocks";
 import { consoleReport, headline, writeResults } from "./report";
 import { idleSubjects, runSuite, type BenchResults } from "./suite";
 
-const RESULTS_DIR = join(__dirname, "..", "..", "bench", "results");
+const ROOT = join(__dirname, "..", "..");
+const RESULTS_DIR = join(ROOT, "bench", "results");
 
 async function main(): Promise<void> {
   const program = new Command()
@@ -61,6 +65,24 @@ function report(results: BenchResults, out: string): void {
   for (const line of headline(results)) console.log(pc.bold(line));
   console.log("");
   for (const path of writeResults(results, out)) console.log(`wrote ${relative(process.cwd(), path)}`);
+  updateReadmes(results, out);
+}
+
+/** Only a full run's figures, kept where the READMEs' charts and links point, are quoted. */
+function updateReadmes(results: BenchResults, out: string): void {
+  if (results.mode !== "full" || resolve(out) !== resolve(RESULTS_DIR)) {
+    console.log(`READMEs left alone (they quote a full run written to ${relative(process.cwd(), RESULTS_DIR) || "."})`);
+    return;
+  }
+  const blocks: Array<[string, string, string]> = [
+    [join(ROOT, "bench", "README.md"), RESULTS_BLOCK, resultsBlock(results)],
+    [join(ROOT, "README.md"), HEADLINE_BLOCK, headlineBlock(results)],
+  ];
+  for (const [path, name, content] of blocks) {
+    const outcome = updateBlock(path, name, content);
+    const where = relative(process.cwd(), path);
+    console.log(outcome === "no markers" || outcome === "no file" ? `${where}: ${outcome} (${markersOf(name)}), left alone` : `${where}: ${name} table ${outcome}`);
+  }
 }
 
 main().catch((error: unknown) => {

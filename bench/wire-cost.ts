@@ -12,7 +12,8 @@ import { close, open, type Lib, type QueueApi } from "./clients";
 import { LatencyProxy } from "./latency-proxy";
 import { Monitor } from "./monitor";
 import { probeClient, type Target } from "./redis";
-import { callsBetween, commandCalls, totalCalls } from "./server-counters";
+import { countsBetween, readCommandStats, totalOf } from "../lib/cli/demo/command-stats";
+import { PROBE_COMMANDS } from "./server-counters";
 
 export interface WireCost {
   call: string;
@@ -118,14 +119,14 @@ async function measureCall(
     const ids = (await callCase.setup?.(api, qname)) ?? [];
     const monitor = await Monitor.open(target);
     try {
-      const before = await commandCalls(probe);
+      const before = await readCommandStats(probe);
       proxy.resetCount();
       await callCase.run(api, qname, ids);
       // rsmq's realtime PUBLISH follows the reply; give such trailing commands time to arrive.
       await new Promise((resolve) => setTimeout(resolve, 20));
       const roundTrips = proxy.roundTrips;
       await monitor.flush((marker) => probe.sendCommand(["ECHO", marker]));
-      const calls = callsBetween(before, await commandCalls(probe));
+      const calls = countsBetween(before, await readCommandStats(probe), PROBE_COMMANDS);
       const clientCommands = monitor.commands
         .filter((command) => proxy.upstreamAddresses.has(command.origin))
         .map((command) => command.name.toUpperCase());
@@ -136,7 +137,7 @@ async function measureCall(
         clientCommands,
         roundTrips,
         inScript,
-        serverCalls: totalCalls(calls),
+        serverCalls: totalOf(calls),
         messages: callCase.messages ?? 1,
         note: callCase.note?.[lib],
       };

@@ -3,6 +3,7 @@ import type { Callback } from "./types";
 /**
  * A method in rsmq's callback style. Without a callback it returns the promise its `*Async` twin
  * would, so `await rsmq.sendMessage(opts)` works too.
+ * @inline
  */
 export interface CallbackMethod<O, T> {
   (options: O, callback: Callback<T>): void;

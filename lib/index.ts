@@ -1,7 +1,22 @@
 /**
- * The package entry. `require("rsmq-next")` returns the RedisSMQ class itself, as
+ * The package entry. `require("rsmq-next")` returns the {@link RedisSMQ} class itself, as
  * `require("rsmq")` does; `import RedisSMQ from "rsmq-next"` works from TypeScript and ESM, and the
- * public types are importable by name or as `RedisSMQ.QueueMessage`, as with rsmq.
+ * public types are importable by name or as `RedisSMQ.QueueMessage`, as with rsmq. The class also
+ * carries {@link Worker}, {@link RetryPolicy} and {@link PoisonError} as static properties.
+ *
+ * @example
+ * ```ts
+ * const RedisSMQ = require("rsmq-next");
+ * const { Worker, PoisonError } = RedisSMQ;
+ * // ESM: import RedisSMQ, { Worker, PoisonError } from "rsmq-next";
+ *
+ * const rsmq = new RedisSMQ({ host: "127.0.0.1", port: 6379 });
+ * await rsmq.createQueueAsync({ qname: "emails" });
+ * await rsmq.sendMessageAsync({ qname: "emails", message: "hello" });
+ * new Worker(rsmq, { qname: "emails", handler: async (message) => console.log(message.message) }).start();
+ * ```
+ *
+ * @packageDocumentation
  */
 import { RedisSMQ as RedisSMQClass } from "./redis-smq";
 import { Worker as WorkerClass } from "./worker/worker";

@@ -76,12 +76,20 @@ export interface RedisSMQEvents {
   error: [error: Error];
 }
 
+/**
+ * A listener of one {@link RedisSMQEvents} event.
+ * @inline
+ */
 type Listener<E extends keyof RedisSMQEvents> = (...args: RedisSMQEvents[E]) => void;
 
 export interface RedisSMQ {
+  /** Calls `listener` on every `event` (see {@link RedisSMQEvents}). */
   on<E extends keyof RedisSMQEvents>(event: E, listener: Listener<E>): this;
+  /** Calls `listener` on the next `event` only. */
   once<E extends keyof RedisSMQEvents>(event: E, listener: Listener<E>): this;
+  /** Removes a listener added with `on` or `once`. */
   off<E extends keyof RedisSMQEvents>(event: E, listener: Listener<E>): this;
+  /** Emits `event` to its listeners; true if it had any. The instance emits its own events: rarely needed. */
   emit<E extends keyof RedisSMQEvents>(event: E, ...args: RedisSMQEvents[E]): boolean;
 }
 
@@ -129,6 +137,25 @@ function optionsOf<T>(options: T | undefined | null): Partial<T> {
   return (options ?? {}) as Partial<T>;
 }
 
+/**
+ * A client of rsmq queues: rsmq 0.12.4's API, errors and Redis data layout, so rsmq and rsmq-next
+ * clients share the same queues, with every queue operation one script call (one command, one
+ * round trip) that reads the queue's settings and the server's clock itself.
+ *
+ * Every operation comes twice: `sendMessage(options, callback)` in rsmq's callback style (which
+ * returns a promise when no callback is given) and `sendMessageAsync(options)`. Methods are bound,
+ * so `const { sendMessage } = rsmq` works. Errors carry rsmq's `name` (see {@link RsmqErrorName}).
+ * Bad input is refused before anything is sent.
+ *
+ * @example
+ * const RedisSMQ = require("rsmq-next");
+ * const rsmq = new RedisSMQ({ host: "127.0.0.1", port: 6379, ns: "rsmq" });
+ * await rsmq.createQueueAsync({ qname: "jobs" });
+ * const id = await rsmq.sendMessageAsync({ qname: "jobs", message: "hello" });
+ * const message = await rsmq.receiveMessageAsync({ qname: "jobs", vt: 30 });
+ * if ("id" in message) await rsmq.deleteMessageAsync({ qname: "jobs", id: message.id });
+ * await rsmq.quitAsync();
+ */
 export class RedisSMQ extends EventEmitter {
   /** The key prefix including the trailing colon, as rsmq exposes it. */
   readonly redisns: string;
@@ -149,6 +176,9 @@ export class RedisSMQ extends EventEmitter {
   private readonly unheard = new UnheardErrors("RSMQ_NEXT_CONNECTION_ERROR", connectionWarning);
 
   /**
+   * Checks the options (a malformed one throws before any connection opens) and starts
+   * connecting. Calls made before the connection is up wait for it, up to `offlineTimeoutMs`.
+   *
    * @example
    * const RedisSMQ = require("rsmq-next");
    * const rsmq = new RedisSMQ({ host: "127.0.0.1", port: 6379, ns: "rsmq" });
@@ -414,19 +444,51 @@ export class RedisSMQ extends EventEmitter {
 
   // Callback API, as rsmq 0.12.4 has it (declared after the promise methods they wrap).
 
+  /**
+   * Creates a queue; the callback gets `1`, or a `queueExists` error. See {@link createQueueAsync}.
+   *
+   * @example
+   * rsmq.createQueue({ qname: "jobs" }, (err, created) => {
+   *   if (err && err.name !== "queueExists") throw err;
+   * });
+   */
   readonly createQueue = withCallback(this.createQueueAsync);
+  /** Deletes a queue and its messages; the callback gets `1`, or a `queueNotFound` error. See {@link deleteQueueAsync}. */
   readonly deleteQueue = withCallback(this.deleteQueueAsync);
+  /** A queue's settings, counters and message counts. See {@link getQueueAttributesAsync}. */
   readonly getQueueAttributes = withCallback(this.getQueueAttributesAsync);
+  /** Changes any of vt, delay and maxsize; the callback gets the new attributes. See {@link setQueueAttributesAsync}. */
   readonly setQueueAttributes = withCallback(this.setQueueAttributesAsync);
+  /**
+   * Sends a message; the callback gets its 32-character id. See {@link sendMessageAsync}.
+   *
+   * @example
+   * rsmq.sendMessage({ qname: "jobs", message: "hello" }, (err, id) => {
+   *   if (err) return console.error(err);
+   *   console.log("sent", id);
+   * });
+   */
   readonly sendMessage = withCallback(this.sendMessageAsync);
+  /**
+   * Receives the next due message and hides it for vt seconds; the callback gets `{}` when none is
+   * due. See {@link receiveMessageAsync}.
+   */
   readonly receiveMessage = withCallback(this.receiveMessageAsync);
+  /** Receives the next due message, or says when the next one will be due. See {@link receiveMessageOrNextDueAsync}. */
   readonly receiveMessageOrNextDue = withCallback(this.receiveMessageOrNextDueAsync);
+  /** Receives up to `count` due messages in one call. See {@link receiveMessagesAsync}. */
   readonly receiveMessages = withCallback(this.receiveMessagesAsync);
+  /** Deletes up to 1000 messages in one call; the callback gets `1` or `0` per id. See {@link deleteMessagesAsync}. */
   readonly deleteMessages = withCallback(this.deleteMessagesAsync);
+  /** The first messages of a queue, with why each was dead-lettered, without receiving them. See {@link peekDeadLettersAsync}. */
   readonly peekDeadLetters = withCallback(this.peekDeadLettersAsync);
+  /** Moves dead-lettered messages back; the callback gets how many moved. See {@link redriveAsync}. */
   readonly redrive = withCallback(this.redriveAsync);
+  /** Receives the next due message and deletes it; the callback gets `{}` when none is due. See {@link popMessageAsync}. */
   readonly popMessage = withCallback(this.popMessageAsync);
+  /** Deletes a message; the callback gets `1` if it existed, else `0`. See {@link deleteMessageAsync}. */
   readonly deleteMessage = withCallback(this.deleteMessageAsync);
+  /** Makes a message visible vt seconds from now; the callback gets `1` if it exists, else `0`. See {@link changeMessageVisibilityAsync}. */
   readonly changeMessageVisibility = withCallback(this.changeMessageVisibilityAsync);
 
   /** `listQueues(cb)`; `listQueues(options, cb)` is accepted too. */
@@ -435,6 +497,7 @@ export class RedisSMQ extends EventEmitter {
     return settle(this.listQueuesAsync(), cb);
   }) as { (callback: Callback<string[]>): void; (): Promise<string[]> };
 
+  /** Stops this instance's workers and closes its connection; the callback gets `"OK"`. See {@link quitAsync}. */
   readonly quit = ((cb?: Callback<"OK">) => settle(this.quitAsync(), cb)) as {
     (callback: Callback<"OK">): void;
     (): Promise<"OK">;

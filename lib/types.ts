@@ -116,6 +116,13 @@ interface BaseOptions {
   qname: string;
 }
 
+/**
+ * For {@link RedisSMQ.createQueue}: the queue's name and its settings, which every message of the
+ * queue follows unless a call overrides them.
+ *
+ * @example
+ * await rsmq.createQueueAsync({ qname: "emails", vt: 60, delay: 0, maxsize: -1 });
+ */
 export interface CreateQueueOptions extends BaseOptions {
   /** Seconds a received message stays invisible, 0 to 9999999. @default 30 */
   vt?: number;
@@ -125,10 +132,16 @@ export interface CreateQueueOptions extends BaseOptions {
   maxsize?: number;
 }
 
+/** For {@link RedisSMQ.deleteQueue}: the queue to delete, with all its messages. */
 export interface DeleteQueueOptions extends BaseOptions {}
 
+/** For {@link RedisSMQ.getQueueAttributes}: the queue to describe. */
 export interface GetQueueAttributesOptions extends BaseOptions {}
 
+/**
+ * For {@link RedisSMQ.setQueueAttributes}: the settings to change; at least one of them. A new
+ * `vt` or `delay` applies to messages received or sent from then on.
+ */
 export interface SetQueueAttributesOptions extends BaseOptions {
   /** New visibility timeout in seconds, 0 to 9999999. */
   vt?: number;
@@ -138,6 +151,12 @@ export interface SetQueueAttributesOptions extends BaseOptions {
   maxsize?: number;
 }
 
+/**
+ * For {@link RedisSMQ.sendMessage}.
+ *
+ * @example
+ * const id = await rsmq.sendMessageAsync({ qname: "emails", message: JSON.stringify({ to: "a@example.com" }), delay: 10 });
+ */
 export interface SendMessageOptions extends BaseOptions {
   /** The message body. */
   message: string;
@@ -145,28 +164,37 @@ export interface SendMessageOptions extends BaseOptions {
   delay?: number;
 }
 
+/** For {@link RedisSMQ.receiveMessage} and {@link RedisSMQ.receiveMessageOrNextDue}. */
 export interface ReceiveMessageOptions extends BaseOptions {
   /** Seconds the received message stays invisible, 0 to 9999999. @default the queue's vt */
   vt?: number;
 }
 
+/** For {@link RedisSMQ.receiveMessages}: how many messages at most, besides the queue and vt. */
 export interface ReceiveMessagesOptions extends ReceiveMessageOptions {
   /** Most messages to receive, 1 to 1000. */
   count: number;
 }
 
+/** For {@link RedisSMQ.popMessage}: the queue to receive and delete the next message from. */
 export interface PopMessageOptions extends BaseOptions {}
 
+/** For {@link RedisSMQ.deleteMessage}: the queue and the id {@link RedisSMQ.sendMessage} returned. */
 export interface DeleteMessageOptions extends BaseOptions {
   /** The message id (32 characters). */
   id: string;
 }
 
+/** For {@link RedisSMQ.deleteMessages}: the queue and the ids to delete. */
 export interface DeleteMessagesOptions extends BaseOptions {
   /** The message ids (32 characters each), at most 1000 of them; an empty list resolves `[]` with no round trip. */
   ids: string[];
 }
 
+/**
+ * For {@link RedisSMQ.changeMessageVisibility}: hide a message for longer (a handler that needs
+ * more time), or make it visible at once (`vt: 0`, to give it back).
+ */
 export interface ChangeMessageVisibilityOptions extends BaseOptions {
   /** The message id (32 characters). */
   id: string;
@@ -215,13 +243,22 @@ export interface QueueAttributes {
  * earliest one will be (delayed, retried or in flight); or an empty queue.
  */
 export type ReceiveOrNextDue =
-  | { status: "received"; message: QueueMessage }
   | {
+      /** A message was due: it is received (hidden for vt seconds), as receiveMessage would. */
+      status: "received";
+      /** The message received. */
+      message: QueueMessage;
+    }
+  | {
+      /** No message is due yet; one will be in `nextDueMs`. */
       status: "waiting";
       /** Milliseconds from now (server clock) until the earliest message becomes visible. */
       nextDueMs: number;
     }
-  | { status: "empty" };
+  | {
+      /** The queue holds no message at all. */
+      status: "empty";
+    };
 
 /** What {@link RedisSMQ.receiveMessages} received. */
 export interface ReceivedMessages {
@@ -250,7 +287,9 @@ export interface DeadLetterInfo {
 
 /** A message looked at without receiving it. */
 export interface PeekedMessage {
+  /** The message id (32 characters). */
   id: string;
+  /** The message body. */
   message: string;
   /** When it was first sent, epoch ms (from its id). */
   sent: number;
@@ -258,6 +297,7 @@ export interface PeekedMessage {
   deadLetter?: DeadLetterInfo;
 }
 
+/** For {@link RedisSMQ.peekDeadLetters}: which queue, and how many of its first messages. */
 export interface PeekDeadLettersOptions {
   /** The dead-letter queue (any queue works). */
   qname: string;
@@ -265,6 +305,12 @@ export interface PeekDeadLettersOptions {
   count?: number;
 }
 
+/**
+ * For {@link RedisSMQ.redrive}: the dead-letter queue to empty, and where to.
+ *
+ * @example
+ * await rsmq.redriveAsync({ from: "orders-dlq", limit: 100 }); // back to each message's source queue
+ */
 export interface RedriveOptions {
   /** The dead-letter queue to move messages out of. */
   from: string;

@@ -1,16 +1,19 @@
 /**
  * The bench (`npm run bench`) is not part of `npm test`, but this runs its whole code path once
  * on tiny sizes against the test server, so it cannot rot: every measurement, the report, the
- * JSON record and the charts. It checks that each figure was actually measured and is coherent
- * (counts where something must have happened, ratios against the rsmq rows), never how fast
- * anything was: sizes this small say nothing about speed.
+ * JSON record, the charts and the READMEs' generated tables. It checks that each figure was
+ * actually measured and is coherent (counts where something must have happened, ratios against
+ * the rsmq rows), never how fast anything was: sizes this small say nothing about speed. Then the
+ * marker replacement on its own, and that the committed READMEs quote the latest full run.
  */
 import { expect } from "chai";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { CONFIGS } from "../bench/config";
-import { consoleReport, headline, markdownReport, writeResults } from "../bench/report";
+import { replaceBlock } from "../bench/markers";
+import { HEADLINE_BLOCK, RESULTS_BLOCK, headlineBlock, headlineRows, resultsBlock, updateBlock } from "../bench/readme-blocks";
+import { consoleReport, formatCount, headline, markdownReport, writeResults } from "../bench/report";
 import { idleSubjects, runSuite, type BenchResults } from "../bench/suite";
 import { testRedis } from "./support/server";
 
@@ -95,6 +98,100 @@ describe("bench (tiny run of bench:quick's code path)", function () {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("renders the READMEs' headline and results blocks from the same results", () => {
+    // The tiny run has no Worker at its real cap: the idle rows use the scaled Worker instead.
+    const rows = headlineRows(results);
+    expect(rows.map((row) => row.operation)).to.include("sendMessage, messages a second, 1 in flight");
+    const send = results.throughput.find((row) => row.key === "rsmq-next send C=1")!;
+    expect(rows.find((row) => row.operation.startsWith("sendMessage, messages"))!.ratio).to.match(send.throughputRatio >= 1 ? /× higher$/ : /× lower$/);
+    // A tiny window may see no command from the scaled Worker, so only the rsmq side is certain here.
+    const poll = results.idle.find((row) => row.name.startsWith("rsmq 0.12.4, polled"))!;
+    expect(rows.find((row) => row.operation.startsWith("Redis commands an hour"))!.rsmq).to.equal(formatCount(poll.clientPerHour));
+    const block = headlineBlock(results);
+    expect(block.split("\n")[0]).to.equal("| Operation | rsmq 0.12.4 | rsmq-next | rsmq-next against rsmq |");
+    expect(block).to.include(`One tiny run on ${results.date.slice(0, 10)}`);
+    expect(resultsBlock(results)).to.include(markdownReport(results)).and.include(`results/${results.date.slice(0, 10)}.json`);
+  });
+});
+
+describe("bench README blocks (markers)", () => {
+  const start = "<!-- bench:results:start -->";
+  const end = "<!-- bench:results:end -->";
+
+  it("replaces what is between the markers and nothing else, the same way every time", () => {
+    const text = `# Title\n\nBefore.\n\n${start}\nold table\n${end}\n\nAfter.\n`;
+    const once = replaceBlock(text, "results", "| a |\n| --- |\n| 1 |\n")!;
+    expect(once).to.equal(`# Title\n\nBefore.\n\n${start}\n| a |\n| --- |\n| 1 |\n${end}\n\nAfter.\n`);
+    expect(replaceBlock(once, "results", "| a |\n| --- |\n| 1 |\n")).to.equal(once);
+    expect(replaceBlock(`${start}\n${end}`, "results", "x")).to.equal(`${start}\nx\n${end}`);
+  });
+
+  it("returns undefined for a text without the block, so the file is left alone", () => {
+    expect(replaceBlock("# README\n\nno markers here\n", "results", "x")).to.equal(undefined);
+    // Another block's markers are not this block's.
+    expect(replaceBlock("<!-- bench:headline:start -->\n<!-- bench:headline:end -->\n", "results", "x")).to.equal(undefined);
+  });
+
+  it("counts only markers on a line of their own: prose that quotes one is not a marker", () => {
+    const text = `Between \`${start}\` and \`${end}\`.\n${start}\nold\n${end}\n`;
+    expect(replaceBlock(text, "results", "new")).to.equal(`Between \`${start}\` and \`${end}\`.\n${start}\nnew\n${end}\n`);
+  });
+
+  it("refuses a block that is half there rather than guess", () => {
+    expect(() => replaceBlock(`${start}\nold\n`, "results", "x")).to.throw(/found 1 start and 0 end/);
+    expect(() => replaceBlock(`${end}\nold\n${start}\n`, "results", "x")).to.throw(/with the end first/);
+    expect(() => replaceBlock(`${start}\n${end}\n${start}\n${end}\n`, "results", "x")).to.throw(/found 2 start and 2 end/);
+  });
+
+  it("updateBlock rewrites a file with the markers and leaves one without them untouched", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-readme-"));
+    try {
+      const marked = join(dir, "marked.md");
+      const plain = join(dir, "plain.md");
+      writeFileSync(marked, `Intro.\n${start}\nold\n${end}\n`);
+      writeFileSync(plain, "Intro.\n");
+      expect(updateBlock(marked, "results", "new")).to.equal("updated");
+      expect(readFileSync(marked, "utf8")).to.equal(`Intro.\n${start}\nnew\n${end}\n`);
+      expect(updateBlock(marked, "results", "new")).to.equal("unchanged");
+      expect(updateBlock(plain, "results", "new")).to.equal("no markers");
+      expect(readFileSync(plain, "utf8")).to.equal("Intro.\n");
+      expect(updateBlock(join(dir, "absent.md"), "results", "new")).to.equal("no file");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("bench README blocks (committed)", () => {
+  const root = join(__dirname, "..", "..");
+  const resultsDir = join(root, "bench", "results");
+
+  /** The newest full run committed under bench/results/ (files are named by date). */
+  function latestFullRun(): { file: string; results: BenchResults } {
+    const runs = readdirSync(resultsDir)
+      .filter((name) => /^\d{4}-\d{2}-\d{2}\.json$/.test(name))
+      .sort()
+      .map((name) => ({ file: `bench/results/${name}`, results: JSON.parse(readFileSync(join(resultsDir, name), "utf8")) as BenchResults }))
+      .filter(({ results }) => results.mode === "full");
+    expect(runs, "a full run under bench/results/").to.not.be.empty;
+    return runs[runs.length - 1];
+  }
+
+  it("bench/README.md and README.md hold the tables the latest full run gives", () => {
+    const { file, results } = latestFullRun();
+    const fix = `regenerate them: npm run build:bench && node build/bench/run.js --from ${file}`;
+    for (const [path, name, content] of [
+      ["bench/README.md", RESULTS_BLOCK, resultsBlock(results)],
+      ["README.md", HEADLINE_BLOCK, headlineBlock(results)],
+    ] as const) {
+      const text = readFileSync(join(root, path), "utf8");
+      const expected = replaceBlock(text, name, content);
+      if (path === "bench/README.md") expect(expected, `${path} has its bench:${name} markers`).to.be.a("string");
+      // A README without the markers is left alone by the bench, and so by this check.
+      if (expected !== undefined) expect(text === expected, `${path}'s bench:${name} block is not what ${file} gives: ${fix}`).to.equal(true);
     }
   });
 });

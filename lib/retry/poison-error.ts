@@ -7,8 +7,10 @@
  * if (!order.customerId) throw new PoisonError("order without a customer");
  */
 export class PoisonError extends Error {
+  /** Marks the failure as permanent; any error with `poison: true` is treated alike. */
   readonly poison = true;
 
+  /** @param options `cause`: the error that made the message unprocessable, kept as `error.cause`. */
   constructor(message?: string, options?: { cause?: unknown }) {
     super(message);
     this.name = "PoisonError";

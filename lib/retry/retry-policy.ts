@@ -13,6 +13,11 @@ import { describeValue, integerOption, optionError } from "../options/checks";
 /** How the backoff is randomised so that many failing consumers do not retry in lockstep. */
 export type Jitter = "equal" | "full" | "none";
 
+/**
+ * The options of a {@link RetryPolicy}, also accepted as a Worker's `retry` option. Each is
+ * checked when the policy is built: an unknown name, a value out of range or `maxDelayMs` below
+ * `initialDelayMs` throws, naming the option.
+ */
 export interface RetryPolicyOptions {
   /** Most deliveries of one message, the first included (its `rc`). @default 10 */
   maxDeliveries?: number;
@@ -32,7 +37,20 @@ export interface RetryPolicyOptions {
 /** Why a message stopped being retried. */
 export type StopReason = "poison" | "exhausted";
 
-export type RetryDecision = { action: "retry"; delayMs: number } | { action: "stop"; reason: StopReason };
+/** What {@link RetryPolicy.decide} says to do with a failed message. */
+export type RetryDecision =
+  | {
+      /** Deliver the message again. */
+      action: "retry";
+      /** Milliseconds until it is due again. */
+      delayMs: number;
+    }
+  | {
+      /** Stop retrying: dead-letter or delete it. */
+      action: "stop";
+      /** Why it stopped. */
+      reason: StopReason;
+    };
 
 /** Every name RetryPolicyOptions takes (checked against the interface below). */
 export const RETRY_OPTION_NAMES = ["maxDeliveries", "initialDelayMs", "maxDelayMs", "jitter", "random"] as const;
@@ -49,13 +67,30 @@ const JITTERS: readonly Jitter[] = ["equal", "full", "none"];
  */
 export const MAX_DELAY_MS = MAX_SECONDS * 1000;
 
+/**
+ * When a failed message is tried again, and when it stops. A declared poison error stops at once;
+ * a message that has had `maxDeliveries` deliveries (its receive count `rc`, the first included,
+ * like SQS maxReceiveCount) stops; anything else is retried after an exponential backoff with a
+ * cap and jitter. Pass one (or its options) as a Worker's `retry`; the methods are pure, for logs
+ * and tests.
+ *
+ * @example
+ * const policy = new RetryPolicy({ maxDeliveries: 5, initialDelayMs: 1000, maxDelayMs: 60_000 });
+ * policy.describe(); // "at most 5 deliveries; back off 1s doubling, capped at 1m0s, equal jitter"
+ * policy.worstCaseMs(); // 15000: 1 + 2 + 4 + 8 seconds between the 5 deliveries
+ */
 export class RetryPolicy {
+  /** Most deliveries of one message, the first included. */
   readonly maxDeliveries: number;
+  /** Backoff step after the first failed delivery, in ms. */
   readonly initialDelayMs: number;
+  /** The longest backoff step, in ms. */
   readonly maxDelayMs: number;
+  /** How the backoff step is randomised. */
   readonly jitter: Jitter;
   private readonly random: () => number;
 
+  /** Checks the options; a wrong one throws a TypeError or RangeError naming it. */
   constructor(options: RetryPolicyOptions = {}) {
     if (typeof options !== "object" || options === null) {
       throw new TypeError(`Expected the retry policy's options to be an object, got ${describeValue(options)}`);

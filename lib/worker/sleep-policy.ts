@@ -20,6 +20,39 @@ export function idleSleep(nextDueMs: number | null, minMs: number, maxMs: number
   return Math.min(Math.max(nextDueMs, minMs), maxMs);
 }
 
+/** What the worker knows when it goes idle, for {@link planIdleSleep}. */
+export interface IdleSleepInput {
+  /** The last poll's ms until the next message is due (null: empty queue). */
+  nextDueMs: number | null;
+  minMs: number;
+  maxMs: number;
+  /** Local epoch ms at which a message this worker let go becomes due again, if it knows of one. */
+  knownDueAt: number | undefined;
+  /** Local epoch ms now. */
+  now: number;
+}
+
+/** An idle sleep to take (0: none, poll again at once), and the known due time to keep. */
+export interface IdleSleepPlan {
+  ms: number;
+  knownDueAt: number | undefined;
+}
+
+/**
+ * The idle sleep ({@link idleSleep}), shortened to a due time the worker knows of (a message it
+ * let go: a retry it scheduled), but never below the floor. A known due time that has passed is
+ * dropped and changes nothing: the poll just made already saw that message (or found it taken), so
+ * the sleep its reply gave is the right one; sleeping 0 here would only repeat that poll.
+ */
+export function planIdleSleep(input: IdleSleepInput): IdleSleepPlan {
+  const { nextDueMs, minMs, maxMs, knownDueAt, now } = input;
+  const ms = idleSleep(nextDueMs, minMs, maxMs);
+  if (knownDueAt === undefined) return { ms, knownDueAt };
+  const untilKnown = knownDueAt - now;
+  if (untilKnown <= 0) return { ms, knownDueAt: undefined };
+  return { ms: Math.max(Math.min(ms, untilKnown), minMs), knownDueAt };
+}
+
 /** How an idle sleep went, for {@link looksFirst}. */
 export interface IdleSleepOutcome {
   /** The last poll's ms until the next message was due (null: empty queue). */

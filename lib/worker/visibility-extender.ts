@@ -3,8 +3,8 @@
  * the message for another vt, so a slow handler is not delivered twice. It stops when the
  * handler ends, when the worker gives up on it at stop, or when the message is gone.
  */
-import type { RedisSMQInternals } from "../redis-smq";
-import { MAX_TIMER_MS } from "./wakeable-sleep";
+import type { Clock } from "./clock";
+import type { WakeableSleep } from "./wakeable-sleep";
 
 export interface Extension {
   /** Stops extending (the message then reappears when its current vt ends). */
@@ -16,45 +16,47 @@ export interface Extension {
 export class VisibilityExtender {
   private readonly active = new Set<Extension>();
 
+  /** @param hide hides a held message for `ms` from now; 0 when it is gone */
   constructor(
-    private readonly queue: RedisSMQInternals,
-    private readonly qname: string,
+    private readonly hide: (id: string, ms: number) => Promise<0 | 1>,
+    private readonly clock: Clock,
     private readonly onExtended: () => void,
     private readonly onError: (error: unknown) => void,
   ) {}
 
   keepHidden(id: string, vt: number): Extension {
     const vtMs = vt * 1000;
-    let hiddenUntil = Date.now() + vtMs;
-    let timer: NodeJS.Timeout | undefined;
+    let hiddenUntil = this.clock.now() + vtMs;
+    let pause: WakeableSleep | undefined;
     let stopped = false;
     const extension: Extension = {
       stop: () => {
         stopped = true;
-        if (timer) clearTimeout(timer);
+        pause?.wake();
         this.active.delete(extension);
       },
       hiddenUntil: () => hiddenUntil,
     };
-    const schedule = (): void => {
-      timer = setTimeout(extend, Math.min(vtMs / 2, MAX_TIMER_MS));
-    };
-    const extend = async (): Promise<void> => {
-      try {
-        const found = await this.queue.hideMessage(this.qname, id, vtMs);
+    const keep = async (): Promise<void> => {
+      while (!stopped) {
+        pause = this.clock.sleep(vtMs / 2);
+        await pause.done;
         if (stopped) return;
-        if (found === 0) return extension.stop();
-        hiddenUntil = Date.now() + vtMs;
-        this.onExtended();
-      } catch (error) {
-        this.onError(error);
+        try {
+          const found = await this.hide(id, vtMs);
+          if (stopped) return;
+          if (found === 0) return extension.stop();
+          hiddenUntil = this.clock.now() + vtMs;
+          this.onExtended();
+        } catch (error) {
+          this.onError(error);
+        }
       }
-      if (!stopped) schedule();
     };
     // vt 0 hides nothing, so there is nothing to extend.
     if (vt > 0) {
       this.active.add(extension);
-      schedule();
+      keep().catch(this.onError);
     }
     return extension;
   }

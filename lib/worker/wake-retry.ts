@@ -1,8 +1,11 @@
 /**
  * When a Worker's subscription to its queue's realtime channel is refused or fails: how long it
- * waits before trying again, and what it reports.
+ * waits before trying again, what it reports, and the tries themselves. Meanwhile the worker still
+ * polls at maxIdleSleepMs.
  */
+import type { ReportOnce } from "../report-once";
 import { isPermissionRefusal, permissionError } from "../permission-errors";
+import type { Clock } from "./clock";
 
 /** The wait before the first new try after a refused or failed wake subscription. */
 export const WAKE_RETRY_FIRST_MS = 1_000;
@@ -28,4 +31,39 @@ export function wakeSubscriptionError(error: unknown, channel: string, maxIdleSl
   const reported = new Error(`The Worker's wake subscription to ${channel} failed: ${text}.${meanwhile}`);
   if (error instanceof Error) reported.name = error.name;
   return reported;
+}
+
+/** What {@link keepSubscribing} needs. */
+export interface WakeSubscription {
+  channel: string;
+  /** One try; resolves with the unsubscribe. */
+  subscribe(): Promise<() => unknown>;
+  clock: Clock;
+  /** Ends the tries. */
+  signal: AbortSignal;
+  problems: ReportOnce;
+  maxIdleSleepMs: number;
+}
+
+/**
+ * Subscribes, and when that is refused (an ACL user without the channel) or fails, tries again
+ * after WAKE_RETRY_FIRST_MS, doubling up to WAKE_RETRY_MAX_MS, until it works or the signal
+ * aborts. The failure is reported once (again only after a success). Resolves with the
+ * unsubscribe, or undefined when the signal aborted first (then nothing stays subscribed).
+ */
+export async function keepSubscribing(wakes: WakeSubscription): Promise<(() => unknown) | undefined> {
+  const { channel, clock, signal, problems } = wakes;
+  const problem = `wakes ${channel}`;
+  for (let attempt = 0; !signal.aborted; attempt++) {
+    try {
+      const unsubscribe = await wakes.subscribe();
+      if (signal.aborted) return void unsubscribe();
+      problems.resolved(problem);
+      return unsubscribe;
+    } catch (error) {
+      problems.report(problem, wakeSubscriptionError(error, channel, wakes.maxIdleSleepMs));
+      await clock.sleep(wakeRetryDelayMs(attempt), signal).done;
+    }
+  }
+  return undefined;
 }

@@ -20,6 +20,19 @@ export interface HandlerContext {
  */
 export type MessageHandler = (message: QueueMessage, context: HandlerContext) => unknown | Promise<unknown>;
 
+/**
+ * The options of a {@link Worker}. Checked when the worker is constructed: a wrong name or value
+ * throws a TypeError or RangeError naming the option, before anything is sent to Redis.
+ *
+ * @example
+ * new Worker(rsmq, {
+ *   qname: "emails",
+ *   handler: async (message) => send(JSON.parse(message.message)),
+ *   concurrency: 8,
+ *   retry: { maxDeliveries: 5, initialDelayMs: 1000 },
+ *   deadLetterQueue: "emails-failed",
+ * });
+ */
 export interface WorkerOptions {
   /** The queue to consume. */
   qname: string;

@@ -1,8 +1,8 @@
 /**
  * The command line on a terminal (a pseudo-terminal, as a person's shell gives it): delete-queue
- * asks before deleting, and Ctrl-C typed into the terminal ends the long-running commands (demo,
- * worker, stats --watch) after they clean up, with the status a shell gives a program that Ctrl-C
- * stopped: 130, so `cmd && next` and loops stop too.
+ * asks before deleting, redrive shows its progress line, and Ctrl-C typed into the terminal ends
+ * the long-running commands (demo, worker, stats --watch) after they clean up, with the status a
+ * shell gives a program that Ctrl-C stopped: 130, so `cmd && next` and loops stop too.
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
@@ -77,6 +77,20 @@ describe("CLI: on a terminal", function () {
     });
   });
 
+  it("redrive draws its progress line on the terminal, then erases it and shows the cursor again", async () => {
+    await rsmq.createQueueAsync({ qname: "dlq" });
+    await rsmq.createQueueAsync({ qname: "q" });
+    for (const message of ["1", "2", "3"]) await rsmq.sendMessageAsync({ qname: "dlq", message });
+    const { status, output } = await startInTerminal([...at(ns), "redrive", "dlq", "--to", "q"]).finished;
+    expect(status, output).to.equal(0);
+    const screen = plainScreen(output);
+    expect(screen).to.include(` redrive ${"░".repeat(24)} 0/3 messages`);
+    expect(screen).to.include(` redrive ${"█".repeat(24)} 3/3 messages`);
+    expect(screen).to.include("moved 3 messages from dlq to q");
+    expect(output.lastIndexOf("\x1b[?25h")).to.be.above(output.lastIndexOf("\x1b[?25l"));
+    expect((await rsmq.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(3);
+  });
+
   describe("Ctrl-C", () => {
     it("demo: stops, deletes its queues, stops the throwaway redis-server, restores the cursor, no error (status 130)", async () => {
       const port = await unusedPort();
@@ -90,7 +104,7 @@ describe("CLI: on a terminal", function () {
       expect(screen).to.include("demo interrupted: its queues were deleted and the throwaway redis-server stopped");
       expect(screen).not.to.include("error:");
       expect(await listening(throwaway)).to.equal(false);
-      // cli-progress hides the cursor while its bar runs: it must be shown again.
+      // The live progress line hides the cursor while it shows: it must be shown again.
       expect(output.lastIndexOf("\x1b[?25h")).to.be.above(output.lastIndexOf("\x1b[?25l"));
     });
 

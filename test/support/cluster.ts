@@ -13,7 +13,7 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { commandOptions, createClient } from "redis";
 import { hashSlot, SLOT_COUNT } from "../../lib/connection/hash-slot";
-import { freePort } from "./redis-server";
+import { freePort, RedisServerStartError, startRedisServer, type RedisServerProcess } from "../../lib/cli/demo/redis-server";
 
 /** Number of hash slots in a Redis Cluster. */
 export { SLOT_COUNT };
@@ -179,9 +179,9 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
 /** The hash slot of a key, as Redis computes it (the library's own function, checked against CLUSTER KEYSLOT by the harness suite). */
 export const keySlot = hashSlot;
 
+/** Each node's redis-server arguments, after startRedisServer's defaults (127.0.0.1, loglevel notice, nothing persisted: a restarted node gets its data from its master). */
 function nodeSettings(options: TestClusterOptions): string[] {
   return [
-    "--bind", HOST,
     "--cluster-enabled", "yes",
     "--cluster-config-file", "nodes.conf",
     // Failure detection takes about this long, and a failover a second or two more.
@@ -191,23 +191,19 @@ function nodeSettings(options: TestClusterOptions): string[] {
     // Replicas stay with the master the test gave them; the topology changes only when a test changes it.
     "--cluster-allow-replica-migration", "no",
     "--cluster-require-full-coverage", options.requireFullCoverage === false ? "no" : "yes",
-    // Nothing is persisted: a restarted node gets its data from its master.
-    "--save", "",
-    "--appendonly", "no",
     // Redis 7 waits 5 s by default before a diskless full sync, to batch replicas; tests want it now.
     "--repl-diskless-sync", "yes",
     "--repl-diskless-sync-delay", "0",
     // CLUSTER SLOTS hides a replica whose replication offset is still 0, which on an idle new
     // master only moves at its next ping to the replicas (every 10 s by default).
     "--repl-ping-replica-period", "1",
-    "--loglevel", "notice",
     ...(options.password === undefined ? [] : ["--requirepass", options.password, "--masterauth", options.password]),
     ...(options.users ?? []).flatMap((rules) => ["--user", ...rules.split(" ")]),
   ];
 }
 
-/** Every redis-server (and redis-cli) this module started that has not exited yet. */
-const liveChildren = new Set<ChildProcess>();
+/** Every redis-server (and redis-cli) this module started that may still run: what the exit hook kills. */
+const liveProcesses = new Set<{ kill(): void }>();
 const liveTempDirs = new Set<string>();
 let exitHookInstalled = false;
 
@@ -229,7 +225,7 @@ function installExitHook(): void {
 }
 
 function killEverything(): void {
-  for (const child of liveChildren) child.kill("SIGKILL");
+  for (const running of liveProcesses) running.kill();
   for (const dir of liveTempDirs) removeTempDir(dir);
 }
 
@@ -242,9 +238,14 @@ function removeTempDir(dir: string): void {
   }
 }
 
-function track(child: ChildProcess): void {
-  liveChildren.add(child);
-  child.once("exit", () => liveChildren.delete(child));
+function trackChild(child: ChildProcess): void {
+  const running = { kill: () => void child.kill("SIGKILL") };
+  liveProcesses.add(running);
+  child.once("exit", () => liveProcesses.delete(running));
+}
+
+function isPortInUse(error: unknown): boolean {
+  return error instanceof RedisServerStartError && error.code === "portInUse";
 }
 
 function delay(ms: number): Promise<void> {
@@ -253,8 +254,7 @@ function delay(ms: number): Promise<void> {
 
 /** One redis-server, which can be killed and started again on the same ports and directory. */
 class NodeProcess {
-  private child: ChildProcess | undefined;
-  private output = "";
+  private server: RedisServerProcess | undefined;
 
   constructor(
     readonly port: number,
@@ -264,53 +264,20 @@ class NodeProcess {
   ) {}
 
   get alive(): boolean {
-    return this.child !== undefined;
+    return this.server?.running ?? false;
   }
 
-  start(): Promise<void> {
-    if (this.child) return Promise.reject(new Error(`node ${this.port} is already running`));
-    this.output = "";
-    const child = spawn(
-      "redis-server",
-      ["--port", String(this.port), "--cluster-port", String(this.busPort), "--dir", this.dir, ...this.settings],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    this.child = child;
-    track(child);
-    child.once("exit", () => {
-      if (this.child === child) this.child = undefined;
-    });
-    return new Promise((resolve, reject) => {
-      const fail = (error: Error) => {
-        clearTimeout(timer);
-        reject(error);
-      };
-      const timer = setTimeout(() => {
-        child.kill("SIGKILL");
-        fail(new Error(`redis-server on ${this.port} did not start within 10 s:\n${this.output}`));
-      }, 10_000);
-      child.once("error", (error) => fail(new Error(`cannot run redis-server: ${error.message}`)));
-      child.once("exit", (code, signal) => fail(new Error(`redis-server on ${this.port} exited (${code ?? signal}):\n${this.output}`)));
-      // Keep reading for the node's whole life: a full pipe would block redis-server on its next log line.
-      const onOutput = (chunk: Buffer) => {
-        this.output = (this.output + chunk.toString()).slice(-20_000);
-        if (this.output.includes("Ready to accept connections")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout!.on("data", onOutput);
-      child.stderr!.on("data", onOutput);
-    });
+  async start(): Promise<void> {
+    if (this.alive) throw new Error(`node ${this.port} is already running`);
+    this.server = await startRedisServer({ port: this.port, args: ["--cluster-port", String(this.busPort), "--dir", this.dir, ...this.settings] });
+    liveProcesses.add(this.server);
   }
 
-  kill(): Promise<void> {
-    const child = this.child;
-    if (!child) return Promise.resolve();
-    return new Promise((resolve) => {
-      child.once("exit", () => resolve());
-      child.kill("SIGKILL");
-    });
+  async kill(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    await server.stop("SIGKILL");
+    liveProcesses.delete(server);
   }
 }
 
@@ -334,14 +301,14 @@ async function startOnFreePorts(root: string, settings: string[], portsInUse: Se
       await node.start();
       return node;
     } catch (error) {
-      if (attempt >= 3 || !String(error).includes("already in use")) throw error;
+      if (attempt >= 3 || !isPortInUse(error)) throw error;
     }
   }
 }
 
 function runRedisCli(args: string[]): Promise<string> {
   const child = spawn("redis-cli", args, { stdio: ["ignore", "pipe", "pipe"] });
-  track(child);
+  trackChild(child);
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -542,7 +509,7 @@ class LocalCluster implements TestCluster {
         break;
       } catch (error) {
         // Its old port can be held for a moment by an outgoing connection that happened to get it.
-        if (attempt >= 5 || !String(error).includes("already in use")) throw error;
+        if (attempt >= 5 || !isPortInUse(error)) throw error;
         await delay(500);
       }
     }

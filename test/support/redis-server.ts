@@ -3,8 +3,7 @@
  * stopped afterwards; with REDIS_URL, that server; with TEST_REDIS=container, a testcontainers
  * container (needs a Docker engine). Only the local server can be restarted by a test.
  */
-import { spawn, type ChildProcess } from "child_process";
-import { freePort } from "../../lib/cli/demo/find-redis";
+import { freePort, startRedisServer, type RedisServerProcess } from "../../lib/cli/demo/redis-server";
 
 export interface TestRedis {
   readonly url: string;
@@ -30,62 +29,38 @@ export interface LocalRedisOptions {
   dir?: string;
 }
 
+/** The redis-server arguments for a server started with `options`. */
+function localArgs({ args = [], dir }: LocalRedisOptions): string[] {
+  return [...(dir === undefined ? [] : ["--dir", dir]), ...args];
+}
+
+/** A redis-server child process of this run; a restart brings it back on the same port. */
 class LocalRedis implements TestRedis {
   readonly host = "127.0.0.1";
   readonly restartable = true;
-  private child: ChildProcess | undefined;
+  readonly port: number;
+  private server: RedisServerProcess | undefined;
 
   constructor(
-    readonly port: number,
-    private readonly options: LocalRedisOptions = {},
-  ) {}
+    started: RedisServerProcess,
+    private readonly options: LocalRedisOptions,
+  ) {
+    this.server = started;
+    this.port = started.port;
+  }
 
   get url(): string {
     return `redis://${this.host}:${this.port}`;
   }
 
-  startProcess(): Promise<void> {
-    const { args = [], dir } = this.options;
-    const child = spawn(
-      "redis-server",
-      [
-        ...["--port", String(this.port), "--bind", this.host, "--save", "", "--appendonly", "no", "--loglevel", "notice"],
-        ...(dir === undefined ? [] : ["--dir", dir]),
-        ...args,
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    this.child = child;
-    return new Promise((resolve, reject) => {
-      let output = "";
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
-      child.once("error", (error) => {
-        clearTimeout(timer);
-        reject(new Error(`cannot run redis-server (is it on PATH?): ${error.message}`));
-      });
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${code}:\n${output}`));
-      });
-      child.stdout!.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes("Ready to accept connections")) {
-          clearTimeout(timer);
-          child.removeAllListeners("exit");
-          resolve();
-        }
-      });
-    });
+  async startProcess(): Promise<void> {
+    this.server = await startRedisServer({ port: this.port, args: localArgs(this.options) });
   }
 
-  stopProcess(): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    if (!child || child.exitCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      child.once("exit", () => resolve());
-      child.kill("SIGKILL");
-    });
+  async stopProcess(): Promise<void> {
+    const running = this.server;
+    this.server = undefined;
+    await running?.stop("SIGKILL");
   }
 
   async restart(): Promise<void> {
@@ -138,15 +113,11 @@ async function startContainer(): Promise<TestRedis> {
  * with persistence comes back with its data.
  */
 export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<TestRedis> {
-  const server = new LocalRedis(await freePort(), options);
-  await server.startProcess();
-  return server;
+  return new LocalRedis(await startRedisServer({ args: localArgs(options) }), options);
 }
 
 export async function startTestRedis(): Promise<TestRedis> {
   if (process.env.REDIS_URL) return new ExternalRedis(process.env.REDIS_URL);
   if (process.env.TEST_REDIS === "container") return startContainer();
-  const server = new LocalRedis(await freePort());
-  await server.startProcess();
-  return server;
+  return startLocalRedis();
 }

@@ -8,6 +8,7 @@
  * `{ server: "single" }` to read the single server instead, whatever the target (rsmq 0.12.4).
  */
 import { createClient, type RedisClientType } from "redis";
+import { countsBetween, readCommandStats } from "../../lib/cli/demo/command-stats";
 import { MonitorWatch } from "./monitor-socket";
 import { onCluster, testCluster, testRedis } from "./server";
 
@@ -22,6 +23,9 @@ export interface WireOptions {
   /** "target" (default): the run's target, every master of a cluster; "single": the single server. */
   server?: "target" | "single";
 }
+
+/** The probe's own commands, left out of every count. */
+const PROBE_COMMANDS = ["info", "config|resetstat"];
 
 /** The servers to read: the single server, or every live master of the cluster. */
 async function serversToRead(options: WireOptions): Promise<Array<{ host: string; port: number }>> {
@@ -60,14 +64,6 @@ export function clientCommands(commands: MonitoredCommand[]): string[] {
   return commands.filter((command) => !command.fromScript).map((command) => command.name);
 }
 
-/** INFO commandstats as `{ command: calls }`. */
-export async function commandStats(client: RedisClientType): Promise<Record<string, number>> {
-  const info = await client.info("commandstats");
-  const stats: Record<string, number> = {};
-  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) stats[match[1]] = Number(match[2]);
-  return stats;
-}
-
 /** Calls per command made while `action` ran, from INFO commandstats (the probe's own calls removed); summed over every master of a cluster. */
 export async function commandStatsDuring(action: () => Promise<unknown>, options: WireOptions = {}): Promise<Record<string, number>> {
   const probes = await Promise.all((await serversToRead(options)).map(nodeClient));
@@ -76,10 +72,9 @@ export async function commandStatsDuring(action: () => Promise<unknown>, options
     await action();
     const stats: Record<string, number> = {};
     for (const probe of probes) {
-      for (const [command, calls] of Object.entries(await commandStats(probe))) stats[command] = (stats[command] ?? 0) + calls;
+      const calls = countsBetween({}, await readCommandStats(probe), PROBE_COMMANDS);
+      for (const [command, count] of Object.entries(calls)) stats[command] = (stats[command] ?? 0) + count;
     }
-    delete stats.info;
-    delete stats["config|resetstat"];
     return stats;
   } finally {
     await Promise.all(probes.map((probe) => probe.quit()));

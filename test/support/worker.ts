@@ -11,7 +11,7 @@ import { createClient } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { script } from "../../lib/scripts/script-files";
 import { MonitorWatch, type MonitoredLine } from "./monitor-socket";
-import { connectionOptions, keysOf, onCluster, testCluster, testRedis } from "./server";
+import { connectionOptions, keysOf, onCluster, testCluster, testRedis, uniqueNs } from "./server";
 
 type Worker = RedisSMQ.Worker;
 
@@ -72,6 +72,36 @@ export class WorkerLog {
   /** The `ms` of each sleep event, in order. */
   sleeps(): number[] {
     return this.named("sleep").map((event) => event.args[0] as number);
+  }
+
+  /**
+   * The events from the `from`-th on, one string each with the payload that tells the loop's
+   * course: "receive 0 null", "look null", "sleep 200", "wake woken", "handled", "stopped".
+   */
+  outline(from = 0): string[] {
+    return this.events.slice(from).map(({ name, args }) => {
+      if (name === "receive") return `receive ${String(args[0])} ${String(args[1])}`;
+      if (name === "look" || name === "sleep" || name === "wake") return `${name} ${String(args[0])}`;
+      return name;
+    });
+  }
+}
+
+/**
+ * Loads the poll scripts (receive and look, plain and flagged) into the server that holds a
+ * queue, so that no first NOSCRIPT and its EVAL fall into a count of EVALSHA.
+ */
+export async function loadPollScripts(ns: string, qname: string): Promise<void> {
+  const { host, port } = await queueServer(ns, qname);
+  const client = createClient({ url: `redis://${host}:${port}` });
+  client.on("error", () => undefined);
+  await client.connect();
+  try {
+    for (const name of ["receiveMessage", "nextDue"]) {
+      for (const body of [script(name), script(name).flagged]) await client.sendCommand(["SCRIPT", "LOAD", body.source]);
+    }
+  } finally {
+    await client.quit();
   }
 }
 
@@ -217,4 +247,26 @@ export class Cleanup {
     for (const close of this.others.splice(0)) await close().catch(() => undefined);
     for (const instance of this.instances.splice(0)) await instance.quitAsync().catch(() => undefined);
   }
+}
+
+/** What `freshQueue` opens for one test. */
+export interface FreshQueue {
+  /** A namespace no other test uses. */
+  ns: string;
+  /** The instance the test's Workers consume with. */
+  rsmq: RedisSMQ;
+  /** A second instance on the same namespace, with a connection of its own: a producer as another client would be. */
+  sender: RedisSMQ;
+}
+
+/**
+ * The usual beforeEach of a Worker suite: a fresh namespace, two instances on it (closed by
+ * `cleanup.run()`), and the queue `qname` ("q" by default) created.
+ */
+export async function freshQueue(cleanup: Cleanup, qname = "q"): Promise<FreshQueue> {
+  const ns = uniqueNs();
+  const rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+  const sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+  await rsmq.createQueueAsync({ qname });
+  return { ns, rsmq, sender };
 }

@@ -4,8 +4,7 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, uniqueNs } from "../support/server";
-import { Cleanup, WorkerLog, delay, waitFor } from "../support/worker";
+import { Cleanup, freshQueue, WorkerLog, delay, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
 
@@ -15,10 +14,7 @@ describe("Worker: backlog", () => {
   let sender: RedisSMQ;
 
   beforeEach(async () => {
-    const ns = uniqueNs();
-    rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    await rsmq.createQueueAsync({ qname: "q" });
+    ({ rsmq, sender } = await freshQueue(cleanup));
   });
   afterEach(() => cleanup.run());
 

@@ -5,8 +5,7 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, uniqueNs } from "../support/server";
-import { Cleanup, WorkerLog, waitFor } from "../support/worker";
+import { Cleanup, freshQueue, WorkerLog, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;
@@ -17,10 +16,7 @@ describe("Worker: counters and events", () => {
   let sender: RedisSMQ;
 
   beforeEach(async () => {
-    const ns = uniqueNs();
-    rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    await rsmq.createQueueAsync({ qname: "q" });
+    ({ rsmq, sender } = await freshQueue(cleanup));
   });
   afterEach(() => cleanup.run());
 

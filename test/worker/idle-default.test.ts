@@ -1,6 +1,7 @@
 /**
  * The idle cost at the DEFAULT maxIdleSleepMs (30 s), measured over 65 s from INFO commandstats:
- * every command the server ran while one idle worker (with its realtime subscription) waited.
+ * every command the server ran while one idle worker (with its realtime subscription) waited, one
+ * EVALSHA for each of its polls, each followed by one sleep of 30 s.
  * Slow, so it runs only with LONG_TESTS=1; it prints the count and the per-hour extrapolation.
  */
 import { expect } from "chai";
@@ -37,7 +38,14 @@ describe("Worker: idle cost at the default maxIdleSleepMs (LONG_TESTS=1)", funct
     await waitFor(() => log.asleep && worker.counters.receives >= 2 && worker.counters.looks >= 1, "the worker asleep after a look", 40_000);
     const polls = (): number[] => log.events.filter((event) => event.name === "receive" || event.name === "look").map((event) => event.at);
     const startupPolls = polls().length;
-    const stats = await commandStatsDuring(() => delay(WINDOW_MS));
+    const settled = log.events.length;
+    // The window opens while the worker is asleep for up to 30 s and closes while it is asleep
+    // again, so no poll is in flight at either end: the server's count and the worker's agree.
+    const stats = await commandStatsDuring(async () => {
+      await delay(WINDOW_MS);
+      await waitFor(() => log.asleep, "the worker asleep", 40_000);
+    });
+    const pollsDuring = polls().length - startupPolls;
     // The polls' own spacing (from the last start-up poll on), for a rate that does not depend on
     // where the window fell.
     const times = polls().slice(startupPolls - 1);
@@ -51,11 +59,14 @@ describe("Worker: idle cost at the default maxIdleSleepMs (LONG_TESTS=1)", funct
         `(all commands: ${JSON.stringify(stats)}) -> ${perHour.toFixed(1)} client commands per hour; ` +
         `poll spacing ${JSON.stringify(gaps)} ms -> ${(3_600_000 / meanGap).toFixed(1)} polls per hour; sleeps: ${JSON.stringify(log.sleeps())}`,
     );
-    // 65 s / 30 s: two or three polls; 65 s / 5 s: about 13 PINGs of the wake subscription's
-    // health check (subscriberPingMs); no other client command (no resubscribe).
+    // One EVALSHA per poll, each a look followed by one sleep of 30 s; besides them only the PINGs
+    // of the wake subscription's health check (subscriberPingMs, 5 s: at most one per 5 s); no
+    // other client command (no resubscribe).
     expect(fromClients.map(([name]) => name).sort()).to.deep.equal(["evalsha", "ping"]);
-    expect(stats.ping).to.be.within(12, 14);
-    expect(stats.evalsha).to.be.within(2, 3);
+    expect(stats.evalsha).to.equal(pollsDuring);
+    expect(stats.ping).to.be.at.least(1).and.at.most(Math.ceil(WINDOW_MS / 5000) + 1);
+    const course = log.outline(settled).map((event) => (event === "look null" ? "look" : event));
+    expect(course).to.deep.equal(Array(pollsDuring).fill(["look", "sleep 30000"]).flat());
     expect(new Set(log.sleeps())).to.deep.equal(new Set([30_000]));
   });
 });

@@ -1,13 +1,13 @@
 /**
- * Idle cost: an idle worker sleeps the full maxIdleSleepMs between receives (one command per cap,
- * not per tick), counted exactly from INFO commandstats; a delayed message is received when it is
+ * Idle cost: an idle worker makes one poll (one EVALSHA, counted exactly from INFO commandstats)
+ * and then one sleep of the full maxIdleSleepMs, every time: not a tick; a delayed message is received when it is
  * due, not at the cap and not by polling in between; the floor and the cap hold the sleep.
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, uniqueNs } from "../support/server";
+import { onCluster } from "../support/server";
 import { commandStatsDuring } from "../support/wire";
-import { Cleanup, ReceiveCounter, WorkerLog, delay, waitFor } from "../support/worker";
+import { Cleanup, freshQueue, ReceiveCounter, WorkerLog, loadPollScripts, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
 
@@ -18,56 +18,75 @@ describe("Worker: idle cost", () => {
   let sender: RedisSMQ;
 
   beforeEach(async () => {
-    ns = uniqueNs();
-    rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    await rsmq.createQueueAsync({ qname: "q" });
+    ({ ns, rsmq, sender } = await freshQueue(cleanup));
   });
   afterEach(() => cleanup.run());
 
-  it("receives about once per maxIdleSleepMs when idle (INFO commandstats), not on a tick", async () => {
-    const cap = 200;
-    const windowMs = 1200;
+  /** What the receive and look scripts call inside Redis (counted by commandstats, but not sent by a client). */
+  const FROM_SCRIPTS = new Set(["hmget", "time", "zrangebyscore", "zrange"]);
+
+  /**
+   * Runs a worker on q with `cap` from start to stop, with the server's INFO commandstats over its
+   * whole life: until it has made `looks` polls after start-up (the first receive, and the one the
+   * realtime subscription's wake causes), then stopped while asleep, so no call is in flight.
+   * Returns the stats, the log, and where the events after start-up begin.
+   */
+  async function idleWorker(cap: number, looks: number) {
+    await loadPollScripts(ns, "q");
     const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: cap }));
     const log = new WorkerLog(worker);
-    worker.start();
-    // Past the start-up receives (the first, and the one after the realtime subscription).
-    await waitFor(() => log.count("sleep") >= 3, "three idle sleeps");
+    let settled = 0;
+    const stats = await commandStatsDuring(async () => {
+      worker.start();
+      // Nothing is sent, so only the start and the subscription's wake make a receive.
+      await waitFor(() => worker.counters.receives >= 2 && log.asleep, "the start-up receives");
+      settled = log.events.length;
+      const looksBefore = worker.counters.looks;
+      await waitFor(() => worker.counters.looks >= looksBefore + looks && log.asleep, `${looks} more looks`);
+      await worker.stop();
+    });
+    return { stats, log, settled, counters: worker.counters };
+  }
 
-    // After a sleep nothing cut short, the worker only looks (read-only) and receives when something
-    // is due: on an empty queue every poll is a look, still one EVALSHA.
-    const pollsBefore = worker.counters.receives + worker.counters.looks;
-    const stats = await commandStatsDuring(() => delay(windowMs));
-    const pollsDuring = worker.counters.receives + worker.counters.looks - pollsBefore;
+  it("idle, each poll is one EVALSHA followed by one sleep of the full maxIdleSleepMs (INFO commandstats), not a tick", async () => {
+    const cap = 200;
+    const { stats, log, settled, counters } = await idleWorker(cap, 5);
 
-    // window / cap = 6. A 10 ms polling tick would make about 120.
-    expect(stats.evalsha, JSON.stringify(stats)).to.be.within(windowMs / cap - 2, windowMs / cap + 2);
-    // Nothing else from a client (no EVAL, PING or SUBSCRIBE): the rest are the receive script's
-    // own calls, one HMGET per script run (and, on a cluster, the replicas' REPLCONF ACKs, which
-    // are replication, not the worker).
-    const fromScript = new Set(["hmget", "time", "zrangebyscore", "zrange"]);
-    const notClients = new Set([...fromScript, "replconf"]);
-    expect(Object.keys(stats).filter((name) => !notClients.has(name)), JSON.stringify(stats)).to.deep.equal(["evalsha"]);
-    expect(stats.hmget).to.equal(stats.evalsha);
-    expect(pollsDuring).to.be.within(stats.evalsha - 1, stats.evalsha + 1);
-    // An empty queue sleeps the full cap every time.
+    // After start-up: a look (read-only) that finds the queue empty, then one sleep of the cap, and
+    // nothing else, every time. A polling tick would sleep less than the cap, or poll twice.
+    const course = log.outline(settled);
+    const polls = Math.floor((course.length - 2) / 2);
+    expect(polls).to.be.at.least(5);
+    expect(course).to.deep.equal([...Array(polls).fill(["look null", `sleep ${cap}`]).flat(), "wake aborted", "stopped"]);
+    // Every sleep of its life, start-up included, was the full cap.
     expect(new Set(log.sleeps())).to.deep.equal(new Set([cap]));
-    expect(worker.counters.emptyReceives).to.equal(worker.counters.receives);
+    expect(counters.emptyReceives).to.equal(counters.receives);
+    expect(counters.sleeps).to.equal(counters.receives + counters.looks);
+
+    // The server ran exactly one EVALSHA per poll the worker counted, each with its one HMGET;
+    // from a client nothing else but the wake subscription, once (no EVAL, no resubscribe; on a
+    // cluster a sharded one, and the replicas' REPLCONF ACKs, which are replication).
+    expect(stats.evalsha, JSON.stringify(stats)).to.equal(counters.receives + counters.looks);
+    expect(stats.hmget).to.equal(stats.evalsha);
+    const fromClients = Object.entries(stats).filter(([name]) => !FROM_SCRIPTS.has(name) && name !== "replconf");
+    const subscription = onCluster() ? { ssubscribe: 1, sunsubscribe: 1 } : { subscribe: 1, unsubscribe: 1 };
+    expect(Object.fromEntries(fromClients), JSON.stringify(stats)).to.deep.equal({ evalsha: stats.evalsha, ...subscription });
   });
 
-  it("holds a far-off message's sleep to the cap: still one receive per cap", async () => {
+  it("holds a far-off message's sleep to the cap: still one EVALSHA per sleep of the cap", async () => {
     await sender.sendMessageAsync({ qname: "q", message: "next hour", delay: 3600 });
     const cap = 200;
-    const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: cap }));
-    const log = new WorkerLog(worker);
-    worker.start();
-    await waitFor(() => log.count("sleep") >= 3, "three idle sleeps");
-    const stats = await commandStatsDuring(() => delay(1200));
-    expect(stats.evalsha).to.be.within(4, 8);
+    const { stats, log, settled, counters } = await idleWorker(cap, 3);
+    // After start-up: a look, then one sleep of the cap, every time.
+    const course = log.outline(settled).map((event) => (event.startsWith("look ") ? "look" : event));
+    const polls = Math.floor((course.length - 2) / 2);
+    expect(polls).to.be.at.least(3);
+    expect(course).to.deep.equal([...Array(polls).fill(["look", `sleep ${cap}`]).flat(), "wake aborted", "stopped"]);
     expect(new Set(log.sleeps())).to.deep.equal(new Set([cap]));
-    // The reply said when the message is due (about an hour), which the cap overrode.
-    const nextDue = log.named("receive").map((event) => event.args[1] as number);
+    // Each reply said when the message is due (about an hour), which the cap overrode.
+    const nextDue = [...log.named("receive").map((event) => event.args[1]), ...log.named("look").map((event) => event.args[0])];
     for (const ms of nextDue) expect(ms).to.be.within(3_590_000, 3_600_000);
+    expect(stats.evalsha, JSON.stringify(stats)).to.equal(counters.receives + counters.looks);
   });
 
   it("sleeps until a delayed message is due, not until the cap, with no polling in between", async () => {

@@ -8,7 +8,7 @@ import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { builtEntry, runChild } from "../support/child-process";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
-import { Cleanup, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
+import { Cleanup, freshQueue, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;
@@ -20,10 +20,7 @@ describe("Worker: lifecycle", () => {
   let sender: RedisSMQ;
 
   beforeEach(async () => {
-    ns = uniqueNs();
-    rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    await rsmq.createQueueAsync({ qname: "q" });
+    ({ ns, rsmq, sender } = await freshQueue(cleanup));
   });
   afterEach(() => cleanup.run());
 
@@ -31,14 +28,16 @@ describe("Worker: lifecycle", () => {
     it("extends the visibility while a handler outlives vt: handled once, never delivered to another worker", async () => {
       const seenByA: QueueMessage[] = [];
       const seenByB: QueueMessage[] = [];
+      const finishA = deferred();
       const a = cleanup.worker(
         new Worker(rsmq, {
           qname: "q",
           vt: 1,
           maxIdleSleepMs: 60_000,
-          handler: async (message) => {
+          handler: async (message, { signal }) => {
             seenByA.push(message);
-            await delay(2500);
+            // Let go at stop too, so a failing test does not wait out stopTimeoutMs.
+            await Promise.race([finishA.promise, new Promise((resolve) => signal.addEventListener("abort", resolve))]);
           },
         }),
       );
@@ -54,6 +53,14 @@ describe("Worker: lifecycle", () => {
         new Worker(other, { qname: "q", vt: 1, maxIdleSleepMs: 100, realtimeWakes: false, handler: (m) => void seenByB.push(m) }),
       );
       b.start();
+      // A's handler runs on until B has polled three times after A's second extension: by then the
+      // message's first vt (1 s) has ended, so only the extensions keep it from B.
+      await waitFor(() => a.counters.extensions >= 2 || seenByB.length > 0, "two extensions by worker A", 10_000);
+      expect(seenByB, "delivered to worker B while worker A's handler ran").to.deep.equal([]);
+      const polls = (): number => b.counters.receives + b.counters.looks;
+      const pollsBefore = polls();
+      await waitFor(() => polls() >= pollsBefore + 3, "three polls by worker B");
+      finishA.resolve();
 
       await waitFor(() => a.counters.handled === 1, "worker A to finish", 10_000);
       expect(seenByA.map((m) => [m.id, m.rc])).to.deep.equal([[id, 1]]);
@@ -67,8 +74,6 @@ describe("Worker: lifecycle", () => {
       const extensions = a.counters.extensions;
       await delay(700);
       expect(a.counters.extensions).to.equal(extensions);
-      // B kept polling (receives, or looks after sleeps nothing cut short) and never got it.
-      expect(b.counters.receives + b.counters.looks).to.be.at.least(3);
     });
   });
 
@@ -326,12 +331,22 @@ describe("Worker: lifecycle", () => {
 
     it("a second start() does not start a second loop", async () => {
       const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 100, realtimeWakes: false }));
+      const log = new WorkerLog(worker);
       expect(worker.start()).to.equal(worker);
       expect(worker.start()).to.equal(worker);
-      await delay(550);
-      // One loop: the first receive plus about one poll (a look, on an empty queue) per 100 ms (two
-      // loops would make about twice).
-      expect(worker.counters.receives + worker.counters.looks).to.be.within(4, 8);
+      await waitFor(() => worker.counters.looks >= 4 && log.asleep, "four looks");
+      await worker.stop();
+      // One loop: the first receive, then one sleep after each poll (a look, on an empty queue).
+      // Two loops would poll twice in a row and sleep twice in a row.
+      const looks = worker.counters.looks;
+      expect(log.outline()).to.deep.equal([
+        "receive 0 null",
+        "sleep 100",
+        ...Array(looks).fill(["look null", "sleep 100"]).flat(),
+        "wake aborted",
+        "stopped",
+      ]);
+      expect(worker.counters).to.deep.include({ receives: 1, sleeps: looks + 1 });
     });
   });
 

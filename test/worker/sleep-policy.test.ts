@@ -1,10 +1,11 @@
 /**
  * The worker's sleep decisions as pure functions: the fixed back-off ladder after failed receives
- * (100 ms doubling to 15 s, independent of the idle settings), the idle sleep clamp, and when a
- * poll only looks (read-only) before it receives.
+ * (100 ms doubling to 15 s, independent of the idle settings), the idle sleep clamp, its
+ * shortening to a due time the worker knows of, and when a poll only looks (read-only) before it
+ * receives.
  */
 import { expect } from "chai";
-import { FIRST_RETRY_MS, MAX_RETRY_MS, idleSleep, looksFirst, receiveRetryDelay } from "../../lib/worker/sleep-policy";
+import { FIRST_RETRY_MS, MAX_RETRY_MS, idleSleep, looksFirst, planIdleSleep, receiveRetryDelay } from "../../lib/worker/sleep-policy";
 
 describe("Worker sleep policy", () => {
   describe("receiveRetryDelay", () => {
@@ -49,6 +50,32 @@ describe("Worker sleep policy", () => {
     it("raises a very near due time to the floor", () => {
       expect(idleSleep(3, 50, 30_000)).to.equal(50);
       expect(idleSleep(0, 50, 30_000)).to.equal(50);
+    });
+  });
+
+  describe("planIdleSleep", () => {
+    const now = 1_700_000_000_000;
+    const idle = { nextDueMs: null, minMs: 0, maxMs: 30_000, knownDueAt: undefined, now };
+
+    it("with no known due time, is the clamped sleep", () => {
+      expect(planIdleSleep(idle)).to.deep.equal({ ms: 30_000, knownDueAt: undefined });
+      expect(planIdleSleep({ ...idle, nextDueMs: 1234 })).to.deep.equal({ ms: 1234, knownDueAt: undefined });
+      expect(planIdleSleep({ ...idle, nextDueMs: 0 })).to.deep.equal({ ms: 0, knownDueAt: undefined });
+    });
+
+    it("shortens the sleep to a known due time ahead, and keeps it", () => {
+      expect(planIdleSleep({ ...idle, knownDueAt: now + 400 })).to.deep.equal({ ms: 400, knownDueAt: now + 400 });
+      // The reply's due time is sooner: that one wins.
+      expect(planIdleSleep({ ...idle, nextDueMs: 250, knownDueAt: now + 400 })).to.deep.equal({ ms: 250, knownDueAt: now + 400 });
+    });
+
+    it("never shortens below the floor", () => {
+      expect(planIdleSleep({ ...idle, minMs: 100, knownDueAt: now + 3 })).to.deep.equal({ ms: 100, knownDueAt: now + 3 });
+    });
+
+    it("drops a known due time that has passed, and sleeps what the reply said (not 0)", () => {
+      expect(planIdleSleep({ ...idle, knownDueAt: now })).to.deep.equal({ ms: 30_000, knownDueAt: undefined });
+      expect(planIdleSleep({ ...idle, nextDueMs: 5000, knownDueAt: now - 10 })).to.deep.equal({ ms: 5000, knownDueAt: undefined });
     });
   });
 

@@ -8,7 +8,7 @@ import { expect } from "chai";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
 import { connectionOptions, keysOf, plainClient, singleServerOnly, singleServerOptions, uniqueNs } from "../support/server";
-import { Cleanup, WorkerLog, connectionOptionsAs, delay, onEveryServer, sendFromChildProcess, subscribersOf, waitFor } from "../support/worker";
+import { Cleanup, freshQueue, WorkerLog, connectionOptionsAs, delay, onEveryServer, sendFromChildProcess, subscribersOf, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
 type Worker = RedisSMQ.Worker;
@@ -20,12 +20,11 @@ describe("Worker: wakes", () => {
   const cleanup = new Cleanup();
   let ns: string;
   let rsmq: RedisSMQ;
+  let sender: RedisSMQ;
   let handled: string[];
 
   beforeEach(async () => {
-    ns = uniqueNs();
-    rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    await rsmq.createQueueAsync({ qname: "q" });
+    ({ ns, rsmq, sender } = await freshQueue(cleanup));
     handled = [];
   });
   afterEach(() => cleanup.run());
@@ -79,7 +78,6 @@ describe("Worker: wakes", () => {
 
   it("wakes for a send by another RedisSMQ instance in this process (no realtime, no subscription)", async () => {
     const { worker, log } = await sleepingWorker({ realtimeWakes: false });
-    const sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
     await sender.sendMessageAsync({ qname: "q", message: "in-process" });
     await expectHandledSoon(["in-process"], worker, log);
   });
@@ -200,7 +198,6 @@ describe("Worker: wakes", () => {
 
   it("coalesces a burst of wakes: far fewer receives than sends", async () => {
     const { worker, log } = await sleepingWorker({ realtimeWakes: false, concurrency: 50, handlerMs: 20 });
-    const sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
     const receivesBefore = worker.counters.receives;
     const messages = Array.from({ length: 50 }, (_, i) => `m${i}`);
     await Promise.all(messages.map((message) => sender.sendMessageAsync({ qname: "q", message })));

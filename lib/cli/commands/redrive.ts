@@ -3,11 +3,11 @@
  * (or --to), page by page so that a terminal shows progress.
  */
 import type { Command } from "commander";
-import { SingleBar } from "cli-progress";
 import { integer } from "../arguments";
 import { run } from "../context";
 import { withQueue } from "../connect";
 import { plural } from "../format";
+import { LiveLine, progressBar } from "../live-line";
 
 interface RedriveOptions {
   to?: string;
@@ -30,21 +30,22 @@ export function register(program: Command): void {
         const { moved, left } = await withQueue(server, async (rsmq) => {
           const { msgs } = await rsmq.getQueueAttributesAsync({ qname: from });
           const total = Math.min(msgs, options.limit ?? Infinity);
-          const bar = out.interactiveErr && !out.json && total > 0 ? new SingleBar({ format: " redrive {bar} {value}/{total} messages", hideCursor: true, clearOnComplete: true }) : undefined;
-          bar?.start(total, 0);
+          const progress = new LiveLine(out.streams.err, out.interactiveErr && !out.json && total > 0);
           let moved = 0;
+          const showProgress = (): void => progress.show(` redrive ${progressBar(moved, total)} ${Math.min(moved, total)}/${total} messages`);
+          showProgress();
           try {
             for (;;) {
               const want = Math.min(PAGE, (options.limit ?? Infinity) - moved);
               if (want <= 0) break;
               const count = await rsmq.redriveAsync({ from, to: options.to, limit: want });
               moved += count;
-              bar?.update(Math.min(moved, total));
+              showProgress();
               // Fewer than asked: nothing movable is left (redrive passes over messages with no source).
               if (count < want) break;
             }
           } finally {
-            bar?.stop();
+            progress.clear();
           }
           const after = await rsmq.getQueueAttributesAsync({ qname: from });
           return { moved, left: after.msgs };

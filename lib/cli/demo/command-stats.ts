@@ -1,25 +1,34 @@
 /**
  * The server's own counters: INFO commandstats, read before and after a window. The counts cover
  * every client of the server and the commands run inside scripts; the INFO calls made to read
- * them are left out.
+ * them are left out. The test suites' wire checks and the bench read the counters with these
+ * functions too.
  */
 import type { RedisClientType } from "redis";
 import { pause } from "../stop-signal";
 
+/** Calls per command, by the lower-case name INFO commandstats gives it (`evalsha`, `config|resetstat`). */
 export type CommandCounts = Record<string, number>;
 
-export async function readCommandStats(client: RedisClientType): Promise<CommandCounts> {
-  const info = await client.sendCommand<string>(["INFO", "commandstats"]);
+/** INFO commandstats' text (`cmdstat_<name>:calls=<n>,usec=...` lines) as calls per command. */
+export function parseCommandStats(info: string): CommandCounts {
   const counts: CommandCounts = {};
-  for (const match of String(info).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) counts[match[1]] = Number(match[2]);
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) counts[match[1]] = Number(match[2]);
   return counts;
 }
 
-/** Calls per command between two readings, the reading's own INFO left out, zeros dropped. */
-export function countsBetween(before: CommandCounts, after: CommandCounts): CommandCounts {
+export async function readCommandStats(client: RedisClientType): Promise<CommandCounts> {
+  return parseCommandStats(String(await client.sendCommand<string>(["INFO", "commandstats"])));
+}
+
+/**
+ * Calls per command between two readings, zeros dropped, and the commands in `leaveOut` (by
+ * default the readings' own INFO) dropped too.
+ */
+export function countsBetween(before: CommandCounts, after: CommandCounts, leaveOut: readonly string[] = ["info"]): CommandCounts {
   const delta: CommandCounts = {};
   for (const [name, calls] of Object.entries(after)) {
-    if (name === "info") continue;
+    if (leaveOut.includes(name)) continue;
     const made = calls - (before[name] ?? 0);
     if (made > 0) delta[name] = made;
   }

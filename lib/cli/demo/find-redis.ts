@@ -3,12 +3,11 @@
  * there and `redis-server` is on PATH, a throwaway one on a free port, stopped at the end; if
  * neither, an error that says exactly how to get one.
  */
-import { spawn, type ChildProcess } from "child_process";
-import { createServer } from "net";
 import { createClient } from "redis";
 import { explainConnectFailure, isPlainServerForTls } from "../connect-failure";
 import { CliError, connectionProblem, plainServerForTls } from "../errors";
 import { redactUrl } from "../format";
+import { RedisServerStartError, startRedisServer, type RedisServerProcess } from "./redis-server";
 
 export interface DemoRedis {
   readonly url: string;
@@ -46,55 +45,16 @@ async function probe(url: string): Promise<{ version: string } | { problem: stri
   }
 }
 
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `redis-server` on a free port; undefined when there is no redis-server to run. */
-async function startThrowaway(): Promise<{ port: number; child: ChildProcess } | undefined> {
-  const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "pipe"],
+/** Starts a throwaway redis-server; undefined when there is no redis-server to run. */
+async function startThrowaway(): Promise<RedisServerProcess | undefined> {
+  try {
     // Its own process group: a Ctrl-C in the terminal reaches the demo alone, which closes its
     // connections and deletes its queues before it stops this server.
-    detached: true,
-  });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new CliError(`redis-server did not start within 10s:\n${output}`));
-    }, 10_000);
-    child.once("error", (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      if (error.code === "ENOENT") resolve(undefined);
-      else reject(new CliError(`cannot run redis-server: ${error.message}`));
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new CliError(`redis-server exited with status ${code}:\n${output}`));
-    });
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Ready to accept connections")) {
-        clearTimeout(timer);
-        child.removeAllListeners("exit");
-        child.stdout!.removeAllListeners("data");
-        child.stdout!.resume();
-        resolve({ port, child });
-      }
-    });
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  });
+    return await startRedisServer({ detached: true });
+  } catch (error) {
+    if (error instanceof RedisServerStartError && error.code === "notInstalled") return undefined;
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 export async function findRedis(url: string, onNote: (text: string) => void): Promise<DemoRedis> {
@@ -104,15 +64,13 @@ export async function findRedis(url: string, onNote: (text: string) => void): Pr
   if (!started) {
     throw new CliError(`no Redis answers at ${redactUrl(url)} (${found.problem}), and there is no redis-server on PATH to start one`, 1, HOW_TO_GET_REDIS);
   }
-  const { port, child } = started;
-  const throwawayUrl = `redis://127.0.0.1:${port}`;
-  onNote(`nothing answers at ${redactUrl(url)} (${found.problem}): started a throwaway redis-server on port ${port}, stopped at the end`);
-  const stop = (): Promise<void> =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    });
-  const version = await probe(throwawayUrl);
-  return { url: throwawayUrl, version: "version" in version ? version.version : "unknown", throwaway: true, stop, kill: () => void child.kill("SIGKILL") };
+  onNote(`nothing answers at ${redactUrl(url)} (${found.problem}): started a throwaway redis-server on port ${started.port}, stopped at the end`);
+  const version = await probe(started.url);
+  return {
+    url: started.url,
+    version: "version" in version ? version.version : "unknown",
+    throwaway: true,
+    stop: () => started.stop(),
+    kill: () => started.kill(),
+  };
 }

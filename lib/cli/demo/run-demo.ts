@@ -16,13 +16,13 @@ import { RetryPolicy } from "../../retry/retry-policy";
 import { openQueue } from "../connect";
 import { CliError } from "../errors";
 import { duration, plural, redactUrl } from "../format";
+import { LiveLine, progressBar } from "../live-line";
 import type { Output } from "../output";
 import { Interrupted, pause, stopSignalReceived } from "../stop-signal";
 import { measure, perHour } from "./command-stats";
 import { IdleCycleWatch } from "./idle-cycle";
 import { findRedis, type DemoRedis } from "./find-redis";
 import { demoHandler } from "./jobs";
-import { LiveLine } from "./live-line";
 import { demoJobs, demoPlan, type DemoPlan } from "./plan";
 import { RsmqStylePoll } from "./rsmq-poll";
 import type { DemoSummary } from "./summary";
@@ -47,7 +47,10 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
   // With --json, stdout carries the summary alone: the story goes to stderr.
   const print = (line: string): void => (out.json ? void out.streams.err.write(`${line}\n`) : out.line(line));
   const say = (text: string): void => print(`${c.dim(duration(Date.now() - startedAt).padStart(6))}  ${text}`);
-  const live = new LiveLine(out.interactiveErr && !out.json);
+  const live = new LiveLine(out.streams.err, out.interactiveErr && !out.json);
+  /** The live line of a timed window: `ms` of `windowMs` gone, and the commands counted so far. */
+  const showWindow = (ms: number, windowMs: number, commands: number): void =>
+    live.show(`  ${progressBar(ms, windowMs)} ${(ms / 1000).toFixed(1)}s | Redis commands so far: ${commands}`);
 
   const redis = await findRedis(options.url, say);
   onRedis(redis);
@@ -121,32 +124,29 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
       say(`sent ${plural(delayed.length, "delayed message")} ${c.dim(`(due in ${plan.delaysSeconds.map((s) => `${s}s`).join(", ")})`)}`);
       await Promise.all(poison.map(send));
       say(`sent ${plural(poison.length, "poison message")} ${c.dim("(its handler throws PoisonError: no retry can help)")}`);
-      live.start(
-        "  {bar} {value}/{total} done | {handled} handled | {retrying} waiting to retry | {dead} dead-lettered | {delayed} delayed",
-        jobs.length,
-        { handled: 0, retrying: 0, dead: 0, delayed: delayedWaiting.size },
-      );
       const deadline = Date.now() + plan.settleTimeoutMs;
       for (;;) {
         const { handled, deadLettered } = worker!.counters;
-        live.update(handled + deadLettered, { handled, retrying: retrying.size, dead: deadLettered, delayed: delayedWaiting.size });
+        const done = handled + deadLettered;
+        live.show(
+          `  ${progressBar(done, jobs.length)} ${done}/${jobs.length} done | ${handled} handled | ${retrying.size} waiting to retry | ` +
+            `${deadLettered} dead-lettered | ${delayedWaiting.size} delayed`,
+        );
         if (handled + deadLettered >= jobs.length) break;
         if (Date.now() > deadline) throw new CliError(`the messages did not all settle within ${duration(plan.settleTimeoutMs)}`);
         await pause(100, signal);
         throwIfAborted(signal);
       }
-      live.stop();
+      live.clear();
     };
     const busy = await measure(stats, settle);
     const counters = worker.counters;
     say(`all ${jobs.length} done: ${counters.handled} handled (${counters.retried} after a retry), ${counters.deadLettered} dead-lettered`);
 
     say(`idle: counting the Redis commands of the waiting Worker over one idle cycle ${c.dim(`(it polls once per ${duration(plan.idleCapMs)}, its cap, when nothing is due)`)}`);
-    live.start("  {bar} {seconds}s | Redis commands so far: {commands}", plan.idleCapMs, { seconds: "0.0", commands: 0 });
-    const workerIdle = await idleCycle.measure(stats, signal, (commands, ms) =>
-      live.update(Math.min(ms, plan.idleCapMs), { seconds: (ms / 1000).toFixed(1), commands }),
-    );
-    live.stop();
+    showWindow(0, plan.idleCapMs, 0);
+    const workerIdle = await idleCycle.measure(stats, signal, (commands, ms) => showWindow(ms, plan.idleCapMs, commands));
+    live.clear();
     throwIfAborted(signal);
     await worker.stop();
     await consumer.quitAsync();
@@ -159,13 +159,13 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
     const poll = new RsmqStylePoll(pollClient, ns, qname);
     await poll.load();
     let polls = 0;
-    live.start("  {bar} {seconds}s | Redis commands so far: {commands}", plan.pollMs, { seconds: "0.0", commands: 0 });
+    showWindow(0, plan.pollMs, 0);
     const pollIdle = await measure(
       stats,
       async () => (polls = await poll.runFor(plan.pollMs, plan.pollIntervalMs, signal)),
-      (commands, ms) => live.update(Math.min(ms, plan.pollMs), { seconds: (ms / 1000).toFixed(1), commands }),
+      (commands, ms) => showWindow(ms, plan.pollMs, commands),
     );
-    live.stop();
+    live.clear();
     throwIfAborted(signal);
 
     // The message numbers come from the server's counters, not from the Worker's.
@@ -207,7 +207,7 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
     if (signal.aborted && !(error instanceof Interrupted)) throw new Interrupted(stopSignalReceived() ?? "SIGINT");
     throw error;
   } finally {
-    live.stop();
+    live.clear();
     await worker?.stop().catch(() => undefined);
     await consumer?.quitAsync().catch(() => undefined);
     if (pollClient?.isOpen) await pollClient.quit().catch(() => undefined);

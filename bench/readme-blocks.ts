@@ -1,0 +1,201 @@
+/**
+ * The figures the READMEs quote, generated from a run's results so they never drift from it:
+ * the headline table (README.md's `bench:headline` block, and bench/README.md's) and the full
+ * results (bench/README.md's `bench:results` block). A full run at the default place, and
+ * `--from` over such a run, rewrite both blocks; a file without the markers is left alone.
+ */
+import { existsSync, readFileSync, writeFileSync } from "fs";
+import { endMarker, replaceBlock, startMarker } from "./markers";
+import { formatCount, formatMs, markdownReport } from "./report";
+import type { BenchResults } from "./suite";
+
+export const HEADLINE_BLOCK = "headline";
+export const RESULTS_BLOCK = "results";
+
+/** 1,481×, 61×, 1.75×. */
+export function formatFactor(value: number): string {
+  if (!Number.isFinite(value) || value <= 0) return "n/a";
+  if (value >= 100) return `${Math.round(value).toLocaleString("en-US")}×`;
+  return value >= 10 ? `${Math.round(value)}×` : `${value.toFixed(2)}×`;
+}
+
+/** A ratio rsmq-next / rsmq in words, the factor always at least 1: "1.75× higher", "61× lower". */
+function factor(ratio: number, up: string, down: string): string {
+  if (!Number.isFinite(ratio) || ratio <= 0) return "n/a";
+  return ratio >= 1 ? `${formatFactor(ratio)} ${up}` : `${formatFactor(1 / ratio)} ${down}`;
+}
+
+interface HeadlineRow {
+  operation: string;
+  rsmq: string;
+  next: string;
+  ratio: string;
+}
+
+/** The headline rows this run has data for (a quick run has no Worker at its real 30 s cap). */
+export function headlineRows(results: BenchResults): HeadlineRow[] {
+  const rows: HeadlineRow[] = [];
+  const idle = (prefix: string) => results.idle.find((row) => row.name.startsWith(prefix));
+  const worker = idle("rsmq-next Worker, defaults") ?? idle("rsmq-next Worker");
+  for (const [name, label] of [
+    ["rsmq 0.12.4, polled", "Redis commands an hour, one idle consumer: rsmq polled every 100 ms; the Worker at its defaults"],
+    ["rsmq 0.12.4 + rsmq-worker", "The same, rsmq under rsmq-worker's default back-off"],
+  ] as const) {
+    const old = idle(name);
+    if (old && worker) {
+      rows.push({
+        operation: label,
+        rsmq: formatCount(old.clientPerHour),
+        next: formatCount(worker.clientPerHour),
+        ratio: factor(worker.clientPerHour / old.clientPerHour, "more", "fewer"),
+      });
+    }
+  }
+
+  const delivery = (consumer: string, delayed: boolean) =>
+    results.delivery.find((row) => row.consumer.startsWith(consumer) && (row.delaySeconds > 0) === delayed && row.producer.endsWith(", same process"));
+  for (const [delayed, pick, label] of [
+    [false, "p99", "Send to handler start, idle consumer, p99 (producer in the same process; rsmq polled every 100 ms)"],
+    [true, "p50", `Lateness of a delayed message (delay ${results.config.delivery.delaySeconds} s), p50`],
+  ] as const) {
+    const old = delivery("rsmq 0.12.4, polled", delayed);
+    const next = delivery("rsmq-next Worker", delayed);
+    if (old && next) {
+      rows.push({
+        operation: label,
+        rsmq: formatMs(old.latency[pick]),
+        next: formatMs(next.latency[pick]),
+        ratio: factor(next.latency[pick] / old.latency[pick], "higher", "lower"),
+      });
+    }
+  }
+
+  const throughput = (key: string) => results.throughput.find((row) => row.key === key);
+  for (const [key, label] of [
+    ["rsmq-next send C=1", "sendMessage, messages a second, 1 in flight"],
+    ["rsmq-next receive+delete C=1", "receiveMessage + deleteMessage, messages a second, 1 in flight"],
+    ["rsmq-next Worker C=50", "Consuming, messages a second, 50 in flight: the Worker against rsmq's receive + delete"],
+    ["rsmq-next batch 50", "The same with receiveMessages + deleteMessages of 50"],
+  ] as const) {
+    const next = throughput(key);
+    const old = next && throughput(next.baseline);
+    if (next && old) {
+      rows.push({ operation: label, rsmq: formatCount(old.perSecond), next: formatCount(next.perSecond), ratio: factor(next.throughputRatio, "higher", "lower") });
+    }
+  }
+  const cpu = throughput("rsmq-next Worker C=50");
+  const cpuBaseline = cpu && throughput(cpu.baseline);
+  if (cpu && cpuBaseline) {
+    rows.push({
+      operation: "Redis CPU per message consumed, 50 in flight: the Worker against rsmq's receive + delete",
+      rsmq: `${cpuBaseline.cpuMicrosPerMessage.toFixed(1)} µs`,
+      next: `${cpu.cpuMicrosPerMessage.toFixed(1)} µs`,
+      ratio: factor(cpu.cpuRatio, "more", "less"),
+    });
+  }
+
+  const network = (lib: string) => results.network.operations.find((row) => row.operation === "sendMessage" && row.lib === lib);
+  const oldSend = network("rsmq");
+  const nextSend = network("rsmq-next");
+  if (oldSend && nextSend) {
+    rows.push({
+      operation: `sendMessage with ${results.network.delayMs} ms added each way, p50`,
+      rsmq: formatMs(oldSend.latency.p50),
+      next: formatMs(nextSend.latency.p50),
+      ratio: factor(nextSend.latency.p50 / oldSend.latency.p50, "higher", "lower"),
+    });
+  }
+  return rows;
+}
+
+/** Where and with what the run was made, in full. */
+export function runDescription(results: BenchResults): string {
+  const { machine, versions } = results;
+  const minutes = (results.durationMs / 60_000).toFixed(1);
+  const load = machine.loadAverageAtStart[0];
+  const libraries = [
+    `rsmq-next ${versions["rsmq-next"]}`,
+    `rsmq ${versions.rsmq}${versions["redis (rsmq's node_redis)"] ? ` (node_redis ${versions["redis (rsmq's node_redis)"]})` : ""}`,
+    `node-redis ${versions.redis}`,
+    ...(versions.bullmq ? [`BullMQ ${versions.bullmq}${versions.ioredis ? ` (ioredis ${versions.ioredis})` : ""}`] : []),
+    `redis-server ${versions["redis-server"]}`,
+  ];
+  return (
+    `One \`npm run bench\` (${results.mode} run, ${results.date.slice(0, 10)}, ${minutes} minutes) on ${machine.cpus} CPUs ` +
+    `(${machine.cpuModel}), ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node.replace(/^v/, "")}, ` +
+    `load average ${load === undefined ? "n/a" : load.toFixed(2)} at the start; ${libraries.join(", ")}. ` +
+    "Absolute numbers depend on the machine and on whatever else runs on it; compare the ratios, which are taken " +
+    "within the run (for throughput and CPU, the median of the ratios taken within each round)."
+  );
+}
+
+/** The same in one sentence, for the top-level README. */
+export function runSummary(results: BenchResults): string {
+  const { machine, versions } = results;
+  return (
+    `One ${results.mode} run on ${results.date.slice(0, 10)}: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node.replace(/^v/, "")}, ` +
+    `redis-server ${versions["redis-server"]}, rsmq-next ${versions["rsmq-next"]} against rsmq ${versions.rsmq}. Absolute numbers ` +
+    "depend on the machine; the ratios are taken within the run (for throughput and CPU, the median of the ratios within each round)."
+  );
+}
+
+/** The headline table, with a note where the run predates a cost the idle figure now includes. */
+export function headlineTable(results: BenchResults): string {
+  const lines = ["| Operation | rsmq 0.12.4 | rsmq-next | rsmq-next against rsmq |", "| --- | ---: | ---: | ---: |"];
+  for (const row of headlineRows(results)) lines.push(`| ${row.operation} | ${row.rsmq} | ${row.next} | **${row.ratio}** |`);
+  const worker = results.idle.find((row) => row.name.startsWith("rsmq-next Worker"));
+  if (worker && !("ping" in worker.byName)) {
+    lines.push(
+      "",
+      "The idle Worker's figure was measured before the wake subscription's health PING, which adds 720 commands an " +
+        "hour per RedisSMQ instance at the default `subscriberPingMs` of 5 s (0 turns it off).",
+    );
+  }
+  return lines.join("\n");
+}
+
+/** README.md's block: the headline table and the run it comes from. */
+export function headlineBlock(results: BenchResults): string {
+  return `${headlineTable(results)}\n\n${runSummary(results)}`;
+}
+
+/** bench/README.md's results: the run, the headline table, then every table of the run. */
+export function resultsBlock(results: BenchResults): string {
+  const day = results.date.slice(0, 10);
+  return [
+    runDescription(results),
+    "",
+    "### In short",
+    "",
+    headlineTable(results),
+    "",
+    "### Every table",
+    "",
+    `The record of the run, every sample included: [results/${day}.json](results/${day}.json).`,
+    "",
+    markdownReport(results),
+  ].join("\n");
+}
+
+export type BlockUpdate = "updated" | "unchanged" | "no markers" | "no file";
+
+/** Rewrites block `name` of the Markdown file at `path`; a file without its markers is left alone. */
+export function updateBlock(path: string, name: string, content: string): BlockUpdate {
+  if (!existsSync(path)) return "no file";
+  const text = readFileSync(path, "utf8");
+  let next: string | undefined;
+  try {
+    next = replaceBlock(text, name, content);
+  } catch (error) {
+    throw new Error(`${path}: ${(error as Error).message}`);
+  }
+  if (next === undefined) return "no markers";
+  if (next === text) return "unchanged";
+  writeFileSync(path, next);
+  return "updated";
+}
+
+/** For messages: the two markers of a block. */
+export function markersOf(name: string): string {
+  return `${startMarker(name)} ... ${endMarker(name)}`;
+}

@@ -1,0 +1,88 @@
+/**
+ * One received message, from handler to outcome: the message is kept hidden while its handler
+ * runs; a handler that resolves gets its message deleted; one that throws gets the retry policy:
+ * the message is hidden for the backoff, or it stops (moved to the dead-letter queue, or deleted).
+ */
+import type { QueueMessage } from "../types";
+import type { Clock } from "./clock";
+import type { QueuePort } from "./queue-port";
+import type { VisibilityExtender } from "./visibility-extender";
+import type { ResolvedWorkerOptions } from "./worker-options";
+import type { WorkerReporter } from "./worker-reporter";
+
+/** What handling a message needs from its worker. */
+export interface Handling {
+  options: Pick<ResolvedWorkerOptions, "qname" | "handler" | "retry" | "onStop">;
+  queue: Pick<QueuePort, "remove" | "hide" | "moveToDlq">;
+  clock: Clock;
+  extender: VisibilityExtender;
+  reporter: WorkerReporter;
+  /** Fires when the worker stops: handed to the handler. */
+  signal: AbortSignal;
+  /** The message becomes due again at local epoch ms `at`: the worker wakes for it. */
+  dueAgainAt(at: number): void;
+}
+
+/** Runs the handler on `message` (received with visibility timeout `vt` seconds) and settles the message. */
+export async function handleMessage(message: QueueMessage, vt: number, handling: Handling): Promise<void> {
+  const { options, queue, reporter } = handling;
+  const extension = handling.extender.keepHidden(message.id, vt);
+  try {
+    await options.handler(message, { signal: handling.signal });
+  } catch (error) {
+    extension.stop();
+    reporter.stats.failed += 1;
+    reporter.tell("failed", message, error);
+    await afterFailure(message, error, extension.hiddenUntil(), handling);
+    return;
+  }
+  extension.stop();
+  try {
+    await queue.remove(message.id);
+    reporter.stats.handled += 1;
+    reporter.tell("handled", message);
+  } catch (error) {
+    // The message reappears after vt and is handled again: duplicated, never lost.
+    reporter.error(error);
+  }
+}
+
+/**
+ * Applies the retry policy to a failure. If a Redis call here fails, the message simply
+ * reappears when its current visibility timeout ends and is judged again: nothing is lost.
+ * A message no longer in the queue (deleted meanwhile, by its handler or anyone else) was not
+ * retried, moved or deleted by this worker: no `retry` or `stop` event, no counter.
+ */
+async function afterFailure(message: QueueMessage, error: unknown, hiddenUntil: number, handling: Handling): Promise<void> {
+  const { options, queue, reporter } = handling;
+  const { qname, retry, onStop } = options;
+  const decision = retry.decide(error, message.rc);
+  try {
+    if (decision.action === "retry") {
+      if ((await queue.hide(message.id, decision.delayMs)) === 0) return;
+      reporter.stats.retried += 1;
+      handling.dueAgainAt(handling.clock.now() + decision.delayMs);
+      reporter.tell("retry", message, { delayMs: decision.delayMs, error });
+      return;
+    }
+    if (onStop === "delete") {
+      if ((await queue.remove(message.id)) === 0) return;
+      reporter.stats.dropped += 1;
+      reporter.tell("stop", message, { reason: decision.reason, error, action: "deleted" });
+      return;
+    }
+    const why = { source: qname, deliveries: message.rc, reason: decision.reason, error: errorText(error) };
+    if (!(await queue.moveToDlq(message, why))) return;
+    reporter.stats.deadLettered += 1;
+    reporter.tell("stop", message, { reason: decision.reason, error, action: "deadLettered" });
+  } catch (redisError) {
+    reporter.error(redisError);
+    handling.dueAgainAt(hiddenUntil);
+  }
+}
+
+/** The last error, as stored with a dead-lettered message (bounded: it lives in Redis). */
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 1000 ? `${text.slice(0, 1000)}...` : text;
+}

@@ -1,0 +1,35 @@
+/**
+ * Everything the Worker does with its queue, as one interface: the loop and the message handling
+ * are written against it, not against a RedisSMQ instance, so tests can hand them a fake queue.
+ * redis-queue-port.ts builds the real one.
+ */
+import type { ReceivedBatch } from "../commands/receive-message";
+import type { StopRecord } from "../commands/dead-letters";
+import type { QueueMessage } from "../types";
+
+/** One worker's queue: the calls its loop makes, and the wakes it listens for. */
+export interface QueuePort {
+  /** Receives up to `count` messages (hidden for the worker's vt); when fewer come back, also when the next is due. */
+  receive(count: number): Promise<ReceivedBatch>;
+  /** Read-only: ms until the earliest message is visible (0: one is due now), null for an empty queue. */
+  nextDue(): Promise<number | null>;
+  /** Deletes a message; 0 when it was no longer there. */
+  remove(id: string): Promise<0 | 1>;
+  /** Hides a held message for `ms` from now; 0 when it was no longer there. */
+  hide(id: string, ms: number): Promise<0 | 1>;
+  /** Moves a stopped message to the dead-letter queue; false when it was no longer in the queue. */
+  moveToDlq(message: QueueMessage, why: StopRecord): Promise<boolean>;
+  /** Calls `listener` whenever this process makes a message of the queue visible sooner; returns the unsubscribe. */
+  onWake(listener: () => void): () => void;
+  /** The channel where realtime senders in any process publish. */
+  readonly realtimeChannel: string;
+  /**
+   * Calls `listener` on every publish to the realtime channel. Resolves with the unsubscribe once
+   * the server has confirmed; rejects when the subscription is refused or fails.
+   */
+  subscribeRealtime(listener: () => void): Promise<() => Promise<void>>;
+  /** Whether the connection is up right now (a call made while it is down waits for it). */
+  readonly connected: boolean;
+  /** Lists a started worker with its RedisSMQ instance, whose quitAsync() stops it first; returns the removal. */
+  enlist(worker: { stop(): Promise<void> }): () => void;
+}

@@ -1,0 +1,44 @@
+/**
+ * The Worker's QueuePort on a RedisSMQ instance: the one module where the Worker reaches the
+ * instance's internals. Each call builds its command and runs it on the instance's connection
+ * (validation, routing and retries included); wakes come from the in-process hub and the
+ * instance's shared realtime subscriber.
+ */
+import { deleteMessage } from "../commands/delete-message";
+import { hideMessage } from "../commands/hide-message";
+import { nextDue } from "../commands/next-due";
+import { receiveMessages } from "../commands/receive-message";
+import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
+import { internalsOf, type RedisSMQ } from "../redis-smq";
+import { onQueueActivity } from "../wakes/wake-hub";
+import type { QueuePort } from "./queue-port";
+import type { ResolvedWorkerOptions } from "./worker-options";
+
+/** The port for the worker's queue; throws for anything that is not a RedisSMQ instance. */
+export function redisQueuePort(rsmq: RedisSMQ, options: Pick<ResolvedWorkerOptions, "qname" | "vt" | "deadLetterQueue">): QueuePort {
+  const internals = internalsOf(rsmq);
+  const { ns, layout } = internals;
+  const { qname, vt, deadLetterQueue } = options;
+  const mover = new DeadLetterMover(internals);
+  const realtimeChannel = layout.queue(qname).realtimeChannel;
+  return {
+    receive: (count) => internals.run(() => receiveMessages(layout, { qname, vt }, count)),
+    nextDue: () => internals.run(() => nextDue(layout, qname)),
+    remove: (id) => internals.run(() => deleteMessage(layout, { qname, id })),
+    hide: (id, ms) => internals.run(() => hideMessage(layout, qname, id, ms)),
+    moveToDlq: async (message, why) => {
+      if (deadLetterQueue === undefined) throw new Error(`rsmq-next: the Worker of "${qname}" has no dead-letter queue (onStop: "delete")`);
+      return mover.move(qname, deadLetterQueue, message, why);
+    },
+    onWake: (listener) => onQueueActivity(ns, qname, listener),
+    realtimeChannel,
+    subscribeRealtime: (listener) => internals.realtimeWakes().subscribe(realtimeChannel, listener),
+    get connected() {
+      return rsmq.connected;
+    },
+    enlist: (worker) => {
+      internals.workers.add(worker);
+      return () => void internals.workers.delete(worker);
+    },
+  };
+}

@@ -1,0 +1,291 @@
+/**
+ * The Worker's loop: receive up to the free handler slots; while a full batch comes back, receive
+ * again at once; when fewer came back, nothing else is due, so sleep as sleep-policy.ts decides
+ * (until the next due time the same reply carried, held between minIdleSleepMs and
+ * maxIdleSleepMs). A send in this process, a realtime publish from another, a retry this worker
+ * scheduled, or stop() cuts the sleep short.
+ *
+ * It reaches the queue only through a QueuePort and time only through a Clock, both passed in, so
+ * it runs the same against Redis and against a fake queue and a fake clock.
+ */
+import type { EventEmitter } from "events";
+import type { QueueMessage } from "../types";
+import type { Clock } from "./clock";
+import { handleMessage, type Handling } from "./message-handling";
+import type { QueuePort } from "./queue-port";
+import { looksFirst, planIdleSleep, receiveRetryDelay } from "./sleep-policy";
+import { VisibilityExtender } from "./visibility-extender";
+import type { WakeReason, WakeableSleep } from "./wakeable-sleep";
+import { keepSubscribing } from "./wake-retry";
+import type { ResolvedWorkerOptions } from "./worker-options";
+import { WorkerReporter } from "./worker-reporter";
+import type { WorkerStats } from "./worker-stats";
+
+/** The loop's two ports: the queue's I/O, and the clock. */
+export interface WorkerPorts {
+  queue: QueuePort;
+  clock: Clock;
+}
+
+/** What a loop call that failed (and was reported and backed off) resolves to. */
+const FAILED = Symbol("failed");
+
+/** A Worker's loop and lifecycle: start, the polls and sleeps, the handlers, stop. */
+export class WorkerLoop {
+  private readonly reporter: WorkerReporter;
+  private readonly queue: QueuePort;
+  private readonly clock: Clock;
+  private readonly stopController = new AbortController();
+  private readonly running = new Set<Promise<void>>();
+  private readonly handling: Handling;
+  private readonly extender: VisibilityExtender;
+  private started = false;
+  /** Calls of the loop that failed in a row: they set the back-off. */
+  private consecutiveFailures = 0;
+  private stopping: Promise<void> | undefined;
+  private loopDone: Promise<void> = Promise.resolve();
+  private sleep: WakeableSleep | undefined;
+  private wokenWhileBusy = false;
+  /** Local epoch ms at which a message this worker let go becomes due again. */
+  private knownDueAt: number | undefined;
+  private slotFreed: (() => void) | undefined;
+  private readonly unsubscribers: Array<() => unknown> = [];
+  /** Takes the worker off its RedisSMQ instance's list. */
+  private delist: (() => void) | undefined;
+  /** Removed again at stop, so a long-lived signal shared by many workers does not keep them all. */
+  private readonly onSignalAbort = (): void => void this.stop();
+
+  /** @param events where events go (the Worker itself) */
+  constructor(
+    private readonly options: ResolvedWorkerOptions,
+    ports: WorkerPorts,
+    events: EventEmitter,
+  ) {
+    this.queue = ports.queue;
+    this.clock = ports.clock;
+    this.reporter = new WorkerReporter(events, options.qname);
+    const { stats } = this.reporter;
+    this.extender = new VisibilityExtender(
+      (id, ms) => this.queue.hide(id, ms),
+      this.clock,
+      () => void (stats.extensions += 1),
+      (error) => this.reporter.error(error),
+    );
+    this.handling = {
+      options,
+      queue: this.queue,
+      clock: this.clock,
+      extender: this.extender,
+      reporter: this.reporter,
+      signal: this.stopController.signal,
+      dueAgainAt: (at) => this.wakeAt(at),
+    };
+    options.signal?.addEventListener("abort", this.onSignalAbort, { once: true });
+  }
+
+  /** Counters since the worker was created (a copy). */
+  get counters(): WorkerStats {
+    return { ...this.reporter.stats };
+  }
+
+  /** Starts the loop; again, or after stop(), does nothing. */
+  start(): void {
+    if (this.started || this.stopping || this.options.signal?.aborted) return;
+    this.started = true;
+    this.delist = this.queue.enlist(this);
+    this.listenForWakes();
+    this.loopDone = this.loop().catch((error: unknown) => this.reporter.error(error));
+  }
+
+  /** Stops the loop and waits for running handlers (at most stopTimeoutMs); the same promise every time. */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutDown();
+    return this.stopping;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.options.signal?.removeEventListener("abort", this.onSignalAbort);
+    this.stopController.abort();
+    this.sleep?.wake();
+    this.slotFreed?.();
+    await this.loopDone;
+    // Removing the listeners is immediate; the UNSUBSCRIBE itself needs the server, which may be
+    // down (then it would wait in the offline queue until the server is back). So it is awaited
+    // only while connected, and like the handlers never longer than stopTimeoutMs.
+    const unsubscribed = Promise.allSettled(this.unsubscribers.splice(0).map((unsubscribe) => Promise.resolve().then(unsubscribe)));
+    const pending: Array<Promise<unknown>> = [...this.running];
+    if (this.queue.connected) pending.push(unsubscribed);
+    if (pending.length > 0) {
+      const grace = this.clock.sleep(this.options.stopTimeoutMs);
+      await Promise.race([Promise.allSettled(pending), grace.done]);
+      grace.wake();
+    }
+    this.extender.stopAll();
+    this.delist?.();
+    this.reporter.tell("stopped");
+  }
+
+  private get stopped(): boolean {
+    return this.stopController.signal.aborted;
+  }
+
+  private async loop(): Promise<void> {
+    const { concurrency, batchSize } = this.options;
+    // Set after a blind idle sleep (see looksFirst): the next poll looks before it receives.
+    let lookFirst = false;
+    while (!this.stopped) {
+      const free = concurrency - this.running.size;
+      if (free <= 0) {
+        await new Promise<void>((resolve) => (this.slotFreed = resolve));
+        this.slotFreed = undefined;
+        continue;
+      }
+      const count = Math.min(batchSize, free);
+      this.wokenWhileBusy = false;
+      if (lookFirst) {
+        lookFirst = false;
+        const knownBefore = this.knownDueAt;
+        const dueMs = await this.attempt(() => this.queue.nextDue());
+        if (dueMs === undefined) break;
+        if (dueMs === FAILED) continue;
+        this.forgetKnownDue(knownBefore);
+        this.reporter.stats.looks += 1;
+        this.reporter.tell("look", dueMs);
+        if (dueMs !== 0 && !this.stopped && !this.wokenWhileBusy) {
+          lookFirst = await this.idle(dueMs);
+          continue;
+        }
+      }
+      const knownBefore = this.knownDueAt;
+      const batch = await this.attempt(() => this.queue.receive(count));
+      if (batch === undefined) break;
+      if (batch === FAILED) continue;
+      this.forgetKnownDue(knownBefore);
+      this.reporter.stats.receives += 1;
+      if (batch.messages.length === 0) this.reporter.stats.emptyReceives += 1;
+      this.reporter.tell("receive", batch.messages.length, batch.nextDueMs);
+      for (const message of batch.messages) this.dispatch(message, batch.vt);
+      // A full batch means more may be due: receive again at once.
+      if (batch.messages.length === count || this.stopped || this.wokenWhileBusy) continue;
+      lookFirst = await this.idle(batch.nextDueMs ?? null);
+    }
+  }
+
+  /** Sleeps as planned for `nextDueMs`; resolves whether the next poll should only look. */
+  private async idle(nextDueMs: number | null): Promise<boolean> {
+    const { minIdleSleepMs: minMs, maxIdleSleepMs: maxMs } = this.options;
+    const plan = planIdleSleep({ nextDueMs, minMs, maxMs, knownDueAt: this.knownDueAt, now: this.clock.now() });
+    this.knownDueAt = plan.knownDueAt;
+    if (plan.ms <= 0) return false;
+    const reason = await this.pause(plan.ms, true);
+    const knownDueReached = this.knownDueAt !== undefined && this.knownDueAt <= this.clock.now();
+    return looksFirst({ nextDueMs, plannedMs: plan.ms, maxMs, reason, knownDueReached });
+  }
+
+  /**
+   * One call of the loop: its reply; undefined once the worker stops; FAILED after an error,
+   * which is reported and followed by the back-off for consecutive failures.
+   *
+   * While Redis is down a call waits in node-redis' offline queue until the server is back; stop()
+   * must not wait for that. A receive abandoned here that still returns messages leaves them
+   * hidden until their vt ends: they reappear, nothing is lost.
+   */
+  private async attempt<T>(call: () => Promise<T>): Promise<T | undefined | typeof FAILED> {
+    try {
+      const reply = await this.unlessStopped(call());
+      if (reply !== undefined) this.consecutiveFailures = 0;
+      return reply;
+    } catch (error) {
+      this.reporter.error(error);
+      this.consecutiveFailures += 1;
+      await this.pause(receiveRetryDelay(this.consecutiveFailures), false);
+      return FAILED;
+    }
+  }
+
+  /** `promise`'s outcome, or undefined as soon as the worker stops (whichever comes first). */
+  private unlessStopped<T>(promise: Promise<T>): Promise<T | undefined> {
+    const signal = this.stopController.signal;
+    if (signal.aborted) return Promise.resolve(undefined);
+    return new Promise<T | undefined>((resolve, reject) => {
+      const onStop = (): void => resolve(undefined);
+      signal.addEventListener("abort", onStop, { once: true });
+      // A late rejection after the stop lands here and is dropped: no unhandled rejection.
+      promise.then(
+        (value) => {
+          signal.removeEventListener("abort", onStop);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", onStop);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private async pause(ms: number, wakeable: boolean): Promise<WakeReason> {
+    const sleep = this.clock.sleep(ms, this.stopController.signal);
+    if (wakeable) this.sleep = sleep;
+    this.reporter.stats.sleeps += 1;
+    this.reporter.tell("sleep", ms);
+    const started = this.clock.now();
+    const reason: WakeReason = await sleep.done;
+    this.reporter.stats.sleptMs += this.clock.now() - started;
+    if (this.sleep === sleep) this.sleep = undefined;
+    if (reason !== "timeout") this.reporter.tell("wake", reason);
+    return reason;
+  }
+
+  /** Wakes the worker now; wakes that arrive while it is receiving make it receive once more. */
+  private wake(): void {
+    if (this.sleep) this.sleep.wake();
+    else this.wokenWhileBusy = true;
+  }
+
+  /**
+   * A poll that started after the worker let a message go saw that message's due time on the
+   * server, so its reply is the better guide. Keeping the worker's own note would cut the next
+   * sleep short by the few ms its clock reading lags the server's, for one more, empty, receive.
+   * A message let go while the poll was in flight keeps its note.
+   */
+  private forgetKnownDue(knownBeforePoll: number | undefined): void {
+    if (this.knownDueAt === knownBeforePoll) this.knownDueAt = undefined;
+  }
+
+  /** Wakes the worker when a message it let go becomes due again. */
+  private wakeAt(dueAt: number): void {
+    if (this.knownDueAt === undefined || dueAt < this.knownDueAt) this.knownDueAt = dueAt;
+    this.sleep?.shortenTo(dueAt - this.clock.now());
+  }
+
+  private listenForWakes(): void {
+    this.unsubscribers.push(this.queue.onWake(() => this.wake()));
+    if (this.options.realtimeWakes) void this.subscribeForWakes();
+  }
+
+  /** Subscribes to the queue's realtime channel, retrying until it works or the worker stops (see keepSubscribing). */
+  private async subscribeForWakes(): Promise<void> {
+    const unsubscribe = await keepSubscribing({
+      channel: this.queue.realtimeChannel,
+      subscribe: () => this.queue.subscribeRealtime(() => this.wake()),
+      clock: this.clock,
+      signal: this.stopController.signal,
+      problems: this.reporter.problems,
+      maxIdleSleepMs: this.options.maxIdleSleepMs,
+    });
+    if (!unsubscribe) return;
+    if (this.stopped) return void unsubscribe();
+    this.unsubscribers.push(unsubscribe);
+    // A send between the first receive and the subscription would otherwise wait for the cap.
+    this.wake();
+  }
+
+  private dispatch(message: QueueMessage, vt: number): void {
+    const task = handleMessage(message, vt, this.handling).finally(() => {
+      this.running.delete(task);
+      this.slotFreed?.();
+    });
+    this.running.add(task);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * A queue for driving the Worker's loop without Redis: it answers each call from a script the
+ * test writes (an empty queue when the script runs out), records every call in order, and wakes
+ * the loop when the test says a message was sent. Together with FakeClock it lets a test say
+ * exactly what the loop did, call by call.
+ */
+import { EventEmitter } from "events";
+import type { ReceivedBatch } from "../../lib/commands/receive-message";
+import type { StopRecord } from "../../lib/commands/dead-letters";
+import type { QueueMessage } from "../../lib/types";
+import type { QueuePort } from "../../lib/worker/queue-port";
+import { WorkerLoop } from "../../lib/worker/worker-loop";
+import { resolveWorkerOptions, type WorkerOptions } from "../../lib/worker/worker-options";
+import { FakeClock, settle } from "./fake-clock";
+
+type Reply<T> = T | Error | Promise<T>;
+
+/** A reply the test gives when it chooses: `promise` settles on resolve() or reject(). */
+export function held<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: Error) => void } {
+  let resolve: (value: T) => void = () => undefined;
+  let reject: (error: Error) => void = () => undefined;
+  const promise = new Promise<T>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
+}
+
+/** A message as a receive returns it. */
+export function message(id: string, rc = 1, body = id): QueueMessage {
+  return { id, message: body, rc, sent: 1_700_000_000_000, fr: 1_700_000_000_000 };
+}
+
+/** A receive's reply: `messages`; when fewer than asked, `nextDueMs` (null: empty queue). */
+export function batch(messages: QueueMessage[], nextDueMs: number | null | undefined = null, vt = 30): ReceivedBatch {
+  return { messages, nextDueMs, vt };
+}
+
+function answer<T>(reply: Reply<T>): Promise<T> {
+  return reply instanceof Error ? Promise.reject(reply) : Promise.resolve(reply);
+}
+
+export class FakeQueue implements QueuePort {
+  /** Every call, in order: "receive 2", "nextDue", "remove m1", "hide m1 400", "moveToDlq m1". */
+  readonly calls: string[] = [];
+  /** What moveToDlq was told, in order. */
+  readonly deadLettered: Array<{ message: QueueMessage; why: StopRecord }> = [];
+  /** Replies to the next receives, in order; then an empty queue. */
+  readonly receives: Array<Reply<ReceivedBatch>> = [];
+  /** Replies to the next looks, in order; then an empty queue. */
+  readonly looks: Array<Reply<number | null>> = [];
+  /** Replies to the next hides (the visibility extender's and retries'), in order; then 1. */
+  readonly hides: Array<Reply<0 | 1>> = [];
+  /** Replies to the next removes, in order; then 1. */
+  readonly removes: Array<Reply<0 | 1>> = [];
+  /** Replies to the next moves to the dead-letter queue, in order; then true. */
+  readonly moves: Array<Reply<boolean>> = [];
+  /** Replies to the next realtime subscriptions, in order; then a subscription. */
+  readonly subscriptions: Array<Reply<void>> = [];
+  readonly realtimeChannel = "rsmq:rt:q";
+  connected = true;
+  /** Workers listed, as with a RedisSMQ instance. */
+  readonly enlisted = new Set<{ stop(): Promise<void> }>();
+  private readonly wakeListeners = new Set<() => void>();
+  private readonly realtimeListeners = new Set<() => void>();
+
+  receive(count: number): Promise<ReceivedBatch> {
+    this.calls.push(`receive ${count}`);
+    return answer(this.receives.shift() ?? batch([]));
+  }
+
+  nextDue(): Promise<number | null> {
+    this.calls.push("nextDue");
+    return answer(this.looks.length > 0 ? this.looks.shift()! : null);
+  }
+
+  remove(id: string): Promise<0 | 1> {
+    this.calls.push(`remove ${id}`);
+    return answer(this.removes.shift() ?? 1);
+  }
+
+  hide(id: string, ms: number): Promise<0 | 1> {
+    this.calls.push(`hide ${id} ${ms}`);
+    return answer(this.hides.shift() ?? 1);
+  }
+
+  moveToDlq(message: QueueMessage, why: StopRecord): Promise<boolean> {
+    this.calls.push(`moveToDlq ${message.id}`);
+    this.deadLettered.push({ message, why });
+    return answer(this.moves.length > 0 ? this.moves.shift()! : true);
+  }
+
+  onWake(listener: () => void): () => void {
+    this.wakeListeners.add(listener);
+    return () => void this.wakeListeners.delete(listener);
+  }
+
+  async subscribeRealtime(listener: () => void): Promise<() => Promise<void>> {
+    this.calls.push("subscribeRealtime");
+    await answer(this.subscriptions.shift());
+    this.realtimeListeners.add(listener);
+    return async () => void this.realtimeListeners.delete(listener);
+  }
+
+  enlist(worker: { stop(): Promise<void> }): () => void {
+    this.enlisted.add(worker);
+    return () => void this.enlisted.delete(worker);
+  }
+
+  /** A send in this process: wakes the in-process listeners. */
+  wake(): void {
+    for (const listener of [...this.wakeListeners]) listener();
+  }
+
+  /** A publish on the realtime channel. */
+  publish(): void {
+    for (const listener of [...this.realtimeListeners]) listener();
+  }
+
+  /** How many listen for wakes: in this process, and on the realtime channel. */
+  get listeners(): { inProcess: number; realtime: number } {
+    return { inProcess: this.wakeListeners.size, realtime: this.realtimeListeners.size };
+  }
+}
+
+/** An event the loop emitted: its name and payload. */
+export type LoopEvent = [name: string, ...args: unknown[]];
+
+const EVENT_NAMES = ["receive", "look", "handled", "failed", "retry", "stop", "sleep", "wake", "error", "stopped"];
+
+/**
+ * A WorkerLoop on a FakeQueue and a FakeClock, with every event it emits recorded. Options are the
+ * Worker's; realtimeWakes is off unless given. Not started.
+ */
+export function fakeWorker(options: Partial<WorkerOptions> = {}) {
+  const queue = new FakeQueue();
+  const clock = new FakeClock();
+  const emitter = new EventEmitter();
+  const events: LoopEvent[] = [];
+  for (const name of EVENT_NAMES) emitter.on(name, (...args: unknown[]) => void events.push([name, ...args]));
+  const resolved = resolveWorkerOptions({ qname: "q", handler: () => undefined, realtimeWakes: false, ...options });
+  const loop = new WorkerLoop(resolved, { queue, clock }, emitter);
+  return {
+    loop,
+    queue,
+    clock,
+    emitter,
+    events,
+    /** Starts the loop and lets it run until it waits (for a sleep, a reply, or a handler). */
+    start: async (): Promise<void> => {
+      loop.start();
+      await settle();
+    },
+  };
+}
