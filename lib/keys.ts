@@ -23,6 +23,14 @@ export function hasHashTag(text: string): boolean {
   return close > open + 1;
 }
 
+/**
+ * Whether `ns` cannot be a namespace in Redis Cluster: half a hash tag (`my{app`, `{}app`) would
+ * give a queue's keys and its realtime channel different slots.
+ */
+export function halfHashTag(ns: string): boolean {
+  return /[{}]/.test(ns) && !hasHashTag(ns);
+}
+
 export class KeyLayout {
   /**
    * @param ns the namespace, without the trailing colon
@@ -35,12 +43,12 @@ export class KeyLayout {
     readonly cluster: boolean = tagQueues,
   ) {}
 
-  /** The layout for a connection: queue names are tagged in Redis Cluster unless the namespace already is. */
+  /**
+   * The layout for a connection: queue names are tagged in Redis Cluster unless the namespace
+   * already is. In Redis Cluster `ns` must hold a whole hash tag or no braces at all (see
+   * {@link halfHashTag}); the constructor's options are checked for it first.
+   */
   static for(ns: string, cluster: boolean): KeyLayout {
-    if (cluster && /[{}]/.test(ns) && !hasHashTag(ns)) {
-      // Half a tag would give a queue's keys and its realtime channel different slots.
-      throw new TypeError(`rsmq-next: in Redis Cluster, ns must hold a whole hash tag like "{myapp}" or no braces at all, got ${JSON.stringify(ns)}`);
-    }
     return new KeyLayout(ns, cluster && !hasHashTag(ns), cluster);
   }
 

@@ -3,7 +3,7 @@
  * call (one command, one round trip) that reads the queue's settings and the server's clock itself.
  */
 import type { RedisClientType } from "redis";
-import { openConnection, openSubscriber, wantsCluster, type QueueConnection } from "./connection/open-connection";
+import { openConnection, openSubscriber, type QueueConnection } from "./connection/open-connection";
 import { settle, withCallback } from "./callbacks";
 import { changeMessageVisibility } from "./commands/change-message-visibility";
 import type { Command } from "./commands/command";
@@ -20,11 +20,11 @@ import { receiveMessages } from "./commands/receive-message";
 import { sendMessage, type SentMessage } from "./commands/send-message";
 import { setQueueAttributes } from "./commands/set-queue-attributes";
 import { attachInternals, type RedisSMQInternals, type StoppableWorker } from "./internals";
-import { KeyLayout } from "./keys";
+import type { KeyLayout } from "./keys";
+import { resolveConstructorOptions } from "./options/constructor-options";
 import { ReportOnce } from "./report-once";
 import { CommandRunner } from "./scripts/command-runner";
-import { permissionError } from "./scripts/permission-errors";
-import { replicaAcksOf } from "./scripts/replica-acks";
+import { permissionError } from "./permission-errors";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
 import { TypedEventEmitter } from "./typed-emitter";
@@ -117,23 +117,20 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
    */
   constructor(options: ConstructorOptions = {}) {
     super();
-    const settings = { ...options };
-    const ns = settings.ns === undefined || settings.ns === null ? "rsmq" : String(settings.ns);
-    this.redisns = `${ns}:`;
-    this.realtime = Boolean(settings.realtime);
     // Before connecting: options this rejects must not leave a connection open.
-    const layout = KeyLayout.for(ns, wantsCluster(settings));
-    const replicaAcks = replicaAcksOf(settings);
-    this.connection = openConnection(settings, {
+    const settings = resolveConstructorOptions(options);
+    this.redisns = `${settings.ns}:`;
+    this.realtime = settings.realtime;
+    this.connection = openConnection(settings.connection, {
       connect: () => this.emit("connect"),
       disconnect: () => this.emit("disconnect"),
       error: (error) => this.connectionError(error),
     });
-    const commands = new CommandRunner(this.connection, replicaAcks);
+    const commands = new CommandRunner(this.connection, settings.replicaAcks);
     this.subscriber = new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.subscriberError(error)));
     this.internals = {
-      ns,
-      layout,
+      ns: settings.ns,
+      layout: settings.layout,
       run: (build) => commands.run(build),
       realtimeWakes: () => this.subscriber,
       workers: this.workers,

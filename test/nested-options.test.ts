@@ -180,7 +180,10 @@ describe("nested `options` and where the data lives (rsmq 0.12.4 beside rsmq-nex
   });
 
   it("rejects a `honorNestedOptions` that is not a boolean before connecting", () => {
-    expect(() => new RedisSMQ({ ...top(uniqueNs()), honorNestedOptions: "yes" } as unknown as RedisSMQ.ConstructorOptions)).to.throw(TypeError, /`honorNestedOptions` must be true or false/);
+    expect(() => new RedisSMQ({ ...top(uniqueNs()), honorNestedOptions: "yes" } as unknown as RedisSMQ.ConstructorOptions)).to.throw(
+      TypeError,
+      "Expected `honorNestedOptions` to be a boolean, got `yes` (string)",
+    );
   });
 
   it("warns once per process, naming both targets and how to choose, and not when the nested options change nothing", async () => {

@@ -4,7 +4,7 @@
  * `database`, `username`, `disableOfflineQueue`, ...) are accepted as they are.
  */
 import type { RedisClientOptions, RedisClusterOptions } from "redis";
-import { honorsNestedOptions, nestedLayer } from "./nested-options";
+import { nestedLayer } from "./nested-options";
 
 /** Keys that belong to the queue, not to the connection. */
 export const QUEUE_KEYS = new Set([
@@ -87,7 +87,7 @@ function translateLayer(layer: Options, into: Options, socket: SocketOptions): v
  * port fall back to rsmq's defaults when neither layer names a server (a `url` always wins, as in
  * node-redis).
  */
-export function toClientOptions(topLevel: Options, honor = honorsNestedOptions(topLevel)): RedisClientOptions {
+export function toClientOptions(topLevel: Options, honor: boolean): RedisClientOptions {
   const options: Options = {};
   const socket: SocketOptions = {};
   const nested = nestedLayer(topLevel, honor);

@@ -13,14 +13,11 @@
  */
 import { createCluster, ErrorReply, type RedisClusterOptions, type RedisClusterType } from "redis";
 import { rsmqError } from "../errors";
-import { permissionError } from "../scripts/permission-errors";
+import { permissionError } from "../permission-errors";
 import type { ConnectionEvents } from "./connection";
 import { hashSlot } from "./hash-slot";
-import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "../scripts/replica-acks";
-import type { CommandSender } from "../scripts/script-runner";
-
-/** How long one command keeps retrying through a failover or resharding. @default 30000 */
-export const DEFAULT_CLUSTER_RETRY_MS = 30_000;
+import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "./replica-acks";
+import type { CommandSender } from "./command-sender";
 
 /** Replies a cluster gives while slots move or a master is replaced: retry after a pause. */
 const TRANSIENT_REPLY = /^(TRYAGAIN|CLUSTERDOWN|MOVED|ASK|LOADING|MASTERDOWN|READONLY)\b/;
@@ -96,12 +93,11 @@ export function isClusterClient(client: unknown): client is Cluster {
   );
 }
 
-export interface ClusterConnectionOptions {
-  /** The caller's cluster client (borrowed), or undefined to open one from `cluster`. */
-  client?: Cluster;
-  cluster?: RedisClusterOptions;
-  retryMs?: number;
-}
+/**
+ * The caller's cluster client (borrowed), or cluster options to open one from (owned); `retryMs` is
+ * how long one command keeps retrying through a failover or resharding (`clusterRetryMs`).
+ */
+export type ClusterConnectionOptions = { readonly client: Cluster; readonly retryMs: number } | { readonly cluster: RedisClusterOptions; readonly retryMs: number };
 
 export class ClusterConnection implements CommandSender, ReplicatedWriter {
   readonly cluster = true;
@@ -128,14 +124,14 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     options: ClusterConnectionOptions,
     private readonly events: ConnectionEvents,
   ) {
-    this.retryMs = options.retryMs ?? DEFAULT_CLUSTER_RETRY_MS;
-    this.seeds = options.cluster ? describeRootNodes(options.cluster.rootNodes) : "the cluster client passed in";
-    if (options.client) {
+    this.retryMs = options.retryMs;
+    if ("client" in options) {
+      this.seeds = "the cluster client passed in";
       this.current = options.client;
       this.owned = false;
     } else {
-      if (!options.cluster) throw new TypeError("rsmq-next: cluster options need rootNodes");
       const cluster = options.cluster;
+      this.seeds = describeRootNodes(cluster.rootNodes);
       this.current = createCluster({
         minimizeConnections: true,
         ...cluster,

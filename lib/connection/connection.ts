@@ -9,10 +9,11 @@ import { createClient, type RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "./client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "./nested-options";
-import { LinkWatchdog, linkBoundsOf, subscriberPingMsOf, type LinkBounds } from "./link-watchdog";
+import { LinkWatchdog, type LinkBounds } from "./link-watchdog";
 import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "./given-client";
-import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "../scripts/replica-acks";
-import type { CommandSender } from "../scripts/script-runner";
+import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "./replica-acks";
+import type { CommandSender } from "./command-sender";
+import type { ConnectionSettings } from "./connection-settings";
 
 export interface ConnectionEvents {
   connect(): void;
@@ -43,22 +44,23 @@ export class Connection implements CommandSender, ReplicatedWriter {
   /** How often the subscriber connection is PINGed (0: never). */
   readonly subscriberPingMs: number;
 
-  constructor(options: Record<string, unknown>, private readonly events: ConnectionEvents) {
-    const bounds = linkBoundsOf(options);
+  constructor(settings: ConnectionSettings, private readonly events: ConnectionEvents) {
+    const bounds = settings.bounds;
     this.bounds = bounds;
-    this.subscriberPingMs = subscriberPingMsOf(options);
-    const given = options.client;
+    this.subscriberPingMs = settings.subscriberPingMs;
+    const given = settings.given.client;
     if (isV4Client(given)) {
       this.client = given;
       this.owned = false;
     } else {
-      let settings = options;
+      let options = settings.given;
       if (isV3Client(given)) {
         warnV3ClientOnce();
-        settings = { ...options, ...definedOnly(settingsOfV3Client(given)) };
+        options = { ...options, ...definedOnly(settingsOfV3Client(given)) };
       }
-      const clientOptions = toClientOptions(settings);
-      warnIgnoredNestedOnce(ignoredNestedKeys(settings), clientOptions, toClientOptions(settings, true));
+      const honor = settings.honorNestedOptions;
+      const clientOptions = toClientOptions(options, honor);
+      warnIgnoredNestedOnce(ignoredNestedKeys(options, honor), clientOptions, toClientOptions(options, true));
       this.client = createClient(this.closer.guard(clientOptions)) as RedisClientType;
       this.owned = true;
     }

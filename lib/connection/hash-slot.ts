@@ -1,6 +1,11 @@
 /**
  * The Redis Cluster hash slot of a key or shard channel, as the server computes it: CRC16 (XMODEM)
  * of the whole name, or of its first non-empty `{hash tag}`, modulo 16384.
+ *
+ * Not `cluster-key-slot` (node-redis v4's own): after an empty first tag it goes on to the next
+ * `}` and hashes what lies before it, where Redis hashes the whole name (`{}{x}`: slot 3257 there,
+ * 11068 on the server). That package is no longer maintained, so the few lines stay here, checked
+ * against CLUSTER KEYSLOT by test/cluster/harness.test.ts.
  */
 
 export const SLOT_COUNT = 16384;

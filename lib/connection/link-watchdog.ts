@@ -11,36 +11,10 @@
 import type { RedisClientType } from "redis";
 import { rsmqError } from "../errors";
 
-/** The bounds, in ms (see ConstructorOptions). */
+/** `offlineTimeoutMs` and `commandTimeoutMs`, checked (see options/constructor-options.ts); 0 turns a bound off. */
 export interface LinkBounds {
   offlineTimeoutMs: number;
   commandTimeoutMs: number;
-}
-
-export const DEFAULT_OFFLINE_TIMEOUT_MS = 20_000;
-export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
-export const DEFAULT_SUBSCRIBER_PING_MS = 5_000;
-
-/** Reads and checks `offlineTimeoutMs` and `commandTimeoutMs` (0 turns a bound off). */
-export function linkBoundsOf(options: Record<string, unknown>): LinkBounds {
-  return {
-    offlineTimeoutMs: msOption(options, "offlineTimeoutMs", DEFAULT_OFFLINE_TIMEOUT_MS),
-    commandTimeoutMs: msOption(options, "commandTimeoutMs", DEFAULT_COMMAND_TIMEOUT_MS),
-  };
-}
-
-/** Reads and checks `subscriberPingMs` (0 turns the pings off). */
-export function subscriberPingMsOf(options: Record<string, unknown>): number {
-  return msOption(options, "subscriberPingMs", DEFAULT_SUBSCRIBER_PING_MS);
-}
-
-function msOption(options: Record<string, unknown>, key: string, fallback: number): number {
-  const value = options[key];
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new TypeError(`rsmq-next: \`${key}\` must be a number of ms >= 0 (0 turns it off), got ${String(value)}`);
-  }
-  return value;
 }
 
 /** What the watchdog does to a silent link; absent for a client the caller owns (it is left as it is). */

@@ -33,16 +33,6 @@ export const RSMQ_IGNORED_NESTED_KEYS: ReadonlySet<string> = new Set([
 
 type Options = Record<string, unknown>;
 
-/** Whether the nested v3-style keys are followed; throws on a value that is not a boolean. */
-export function honorsNestedOptions(topLevel: Options): boolean {
-  const value = topLevel[HONOR_NESTED_OPTIONS];
-  if (value === undefined || value === null) return false;
-  if (typeof value !== "boolean") {
-    throw new TypeError(`rsmq-next: \`${HONOR_NESTED_OPTIONS}\` must be true or false, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
 /** The nested `options` layer to read: all of it, or without the keys rsmq 0.12.4 ignored. */
 export function nestedLayer(topLevel: Options, honor: boolean): Options | undefined {
   const nested = topLevel.options;
@@ -51,10 +41,10 @@ export function nestedLayer(topLevel: Options, honor: boolean): Options | undefi
   return Object.fromEntries(Object.entries(nested).filter(([key]) => !RSMQ_IGNORED_NESTED_KEYS.has(key)));
 }
 
-/** The nested keys rsmq 0.12.4 ignored that these options set (and are ignored here too). */
-export function ignoredNestedKeys(topLevel: Options): string[] {
+/** The nested keys rsmq 0.12.4 ignored that these options set (and are ignored here too, unless `honor`). */
+export function ignoredNestedKeys(topLevel: Options, honor: boolean): string[] {
   const nested = topLevel.options;
-  if (!nested || typeof nested !== "object" || honorsNestedOptions(topLevel)) return [];
+  if (!nested || typeof nested !== "object" || honor) return [];
   return Object.entries(nested)
     .filter(([key, value]) => RSMQ_IGNORED_NESTED_KEYS.has(key) && value !== undefined && value !== null)
     .map(([key]) => key);

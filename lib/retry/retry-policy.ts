@@ -8,6 +8,7 @@ import { formatDuration } from "./duration";
 import { isPoison } from "./poison-error";
 import { MAX_SECONDS } from "../validation";
 import { rejectUnknownOptions } from "../options/unknown-options";
+import { describeValue, integerOption, optionError } from "../options/checks";
 
 /** How the backoff is randomised so that many failing consumers do not retry in lockstep. */
 export type Jitter = "equal" | "full" | "none";
@@ -66,18 +67,6 @@ const JITTERS: readonly Jitter[] = ["equal", "full", "none"];
  */
 export const MAX_DELAY_MS = MAX_SECONDS * 1000;
 
-function describeValue(value: unknown): string {
-  return `\`${String(value)}\` (${typeof value})`;
-}
-
-function wholeNumber(name: string, value: unknown, min: number, max = Infinity): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    const range = max === Infinity ? `from ${min} and up` : `from ${min} to ${max}`;
-    throw new TypeError(`Expected \`${name}\` to be an integer ${range}, got ${describeValue(value)}`);
-  }
-  return value;
-}
-
 /**
  * When a failed message is tried again, and when it stops. A declared poison error stops at once;
  * a message that has had `maxDeliveries` deliveries (its receive count `rc`, the first included,
@@ -107,19 +96,19 @@ export class RetryPolicy {
       throw new TypeError(`Expected the retry policy's options to be an object, got ${describeValue(options)}`);
     }
     rejectUnknownOptions(options, { what: "retry policy", names: RETRY_OPTION_NAMES });
-    this.maxDeliveries = wholeNumber("maxDeliveries", options.maxDeliveries ?? RETRY_DEFAULTS.maxDeliveries, 1);
-    this.initialDelayMs = wholeNumber("initialDelayMs", options.initialDelayMs ?? RETRY_DEFAULTS.initialDelayMs, 0, MAX_DELAY_MS);
-    this.maxDelayMs = wholeNumber("maxDelayMs", options.maxDelayMs ?? RETRY_DEFAULTS.maxDelayMs, 0, MAX_DELAY_MS);
+    this.maxDeliveries = integerOption("maxDeliveries", options.maxDeliveries ?? RETRY_DEFAULTS.maxDeliveries, 1);
+    this.initialDelayMs = integerOption("initialDelayMs", options.initialDelayMs ?? RETRY_DEFAULTS.initialDelayMs, 0, MAX_DELAY_MS);
+    this.maxDelayMs = integerOption("maxDelayMs", options.maxDelayMs ?? RETRY_DEFAULTS.maxDelayMs, 0, MAX_DELAY_MS);
     if (this.maxDelayMs < this.initialDelayMs) {
       throw new RangeError(`Expected \`maxDelayMs\` (${this.maxDelayMs}) to be at least \`initialDelayMs\` (${this.initialDelayMs})`);
     }
     const jitter = options.jitter ?? RETRY_DEFAULTS.jitter;
     if (!JITTERS.includes(jitter)) {
-      throw new TypeError(`Expected \`jitter\` to be one of "equal", "full", "none", got ${describeValue(jitter)}`);
+      throw optionError("jitter", 'one of "equal", "full", "none"', jitter);
     }
     this.jitter = jitter;
     const random = options.random ?? Math.random;
-    if (typeof random !== "function") throw new TypeError(`Expected \`random\` to be a function, got ${describeValue(random)}`);
+    if (typeof random !== "function") throw optionError("random", "a function", random);
     this.random = random;
   }
 

@@ -5,10 +5,11 @@
  */
 import type { Command } from "../commands/command";
 import { translateOutOfMemory } from "./out-of-memory";
-import { permissionError } from "./permission-errors";
-import { replicatedSender, type ReplicaAcks, type ReplicatedWriter } from "./replica-acks";
+import { permissionError } from "../permission-errors";
+import { replicatedSender, type ReplicaAcks, type ReplicatedWriter } from "../connection/replica-acks";
 import { script } from "./script-files";
-import { ScriptRunner, type CommandSender } from "./script-runner";
+import type { CommandSender } from "../connection/command-sender";
+import { ScriptRunner } from "./script-runner";
 
 export class CommandRunner {
   private readonly scripts: ScriptRunner;

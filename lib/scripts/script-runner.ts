@@ -8,18 +8,8 @@
  * rest of that connection. A reconnect may reach another server (restarted, upgraded, failed
  * over), so the next connection is asked afresh. On Redis 7 this costs nothing: no extra command.
  */
+import type { CommandSender } from "../connection/command-sender";
 import type { Script, ScriptBody } from "./script-files";
-
-/** The one thing the runner needs from a connection. */
-export interface CommandSender {
-  /** Sends one command; `firstKey` routes it in Redis Cluster (a single server ignores it). */
-  sendCommand(args: string[], firstKey?: string): Promise<unknown>;
-  /**
-   * Changes whenever the connection is established anew (a reconnect, a new cluster client), so
-   * what was learnt about the server it reached is learnt again. Absent: one connection for life.
-   */
-  readonly connectionEpoch?: number;
-}
 
 export interface ScriptRunnerOptions {
   /** Send each script behind its Redis 7 shebang when the server accepts one (default true). */

@@ -4,7 +4,7 @@
  * polls at maxIdleSleepMs.
  */
 import type { ReportOnce } from "../report-once";
-import { isPermissionRefusal, permissionError } from "../scripts/permission-errors";
+import { isPermissionRefusal, permissionError } from "../permission-errors";
 import type { Clock } from "./clock";
 
 /** The wait before the first new try after a refused or failed wake subscription. */

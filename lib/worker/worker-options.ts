@@ -6,6 +6,7 @@ import { MAX_BATCH, MAX_SECONDS, validateQname } from "../validation";
 import type { QueueMessage } from "../types";
 import { RETRY_OPTION_NAMES, RetryPolicy, type RetryPolicyOptions } from "../retry/retry-policy";
 import { rejectUnknownOptions } from "../options/unknown-options";
+import { describeValue, integerOption, optionError } from "../options/checks";
 
 /** What a handler gets besides the message. */
 export interface HandlerContext {
@@ -118,18 +119,6 @@ const NESTED_OPTION_NAMES = RETRY_OPTION_NAMES.map((name) => `retry.${name}`);
 export const DEFAULT_MAX_IDLE_SLEEP_MS = 30_000;
 export const DEFAULT_STOP_TIMEOUT_MS = 30_000;
 
-function describe(value: unknown): string {
-  return `\`${typeof value === "number" || typeof value === "string" ? value : String(value)}\` (${typeof value})`;
-}
-
-function integerOption(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `from ${min} and up` : `from ${min} to ${max}`;
-    throw new TypeError(`Expected \`${name}\` to be an integer ${range}, got ${describe(value)}`);
-  }
-  return value;
-}
-
 function resolveDeadLetterQueue(qname: string, given: unknown): string {
   if (given === undefined && qname.length + "-dlq".length > 160) {
     throw new RangeError(`The default dead-letter queue name "${qname}-dlq" is longer than 160 characters: set \`deadLetterQueue\``);
@@ -142,11 +131,11 @@ function resolveDeadLetterQueue(qname: string, given: unknown): string {
 }
 
 export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOptions {
-  if (!options || typeof options !== "object") throw new TypeError(`Expected worker options to be an object, got ${describe(options)}`);
+  if (!options || typeof options !== "object") throw new TypeError(`Expected worker options to be an object, got ${describeValue(options)}`);
   rejectUnknownOptions(options, { what: "worker", names: WORKER_OPTION_NAMES, nested: NESTED_OPTION_NAMES });
   const qname = validateQname(options.qname);
   if (typeof options.handler !== "function") {
-    throw new TypeError(`Expected \`handler\` to be a function, got ${describe(options.handler)}`);
+    throw optionError("handler", "a function", options.handler);
   }
   const concurrency = integerOption("concurrency", options.concurrency ?? 1, 1);
   const batchSize = integerOption("batchSize", options.batchSize ?? Math.min(concurrency, MAX_BATCH), 1, MAX_BATCH);
@@ -160,16 +149,16 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
   const stopTimeoutMs = integerOption("stopTimeoutMs", options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, 0);
   const realtimeWakes = options.realtimeWakes ?? true;
   if (typeof realtimeWakes !== "boolean") {
-    throw new TypeError(`Expected \`realtimeWakes\` to be a boolean, got ${describe(realtimeWakes)}`);
+    throw optionError("realtimeWakes", "a boolean", realtimeWakes);
   }
   const signal = options.signal;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new TypeError(`Expected \`signal\` to be an AbortSignal, got ${describe(signal)}`);
+    throw optionError("signal", "an AbortSignal", signal);
   }
   const retry = options.retry instanceof RetryPolicy ? options.retry : new RetryPolicy(options.retry ?? {});
   const onStop = options.onStop ?? "deadLetter";
   if (onStop !== "deadLetter" && onStop !== "delete") {
-    throw new TypeError(`Expected \`onStop\` to be "deadLetter" or "delete", got ${describe(onStop)}`);
+    throw optionError("onStop", '"deadLetter" or "delete"', onStop);
   }
   const deadLetterQueue = onStop === "deadLetter" ? resolveDeadLetterQueue(qname, options.deadLetterQueue) : undefined;
   return {

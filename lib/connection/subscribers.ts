@@ -4,10 +4,10 @@
  * first use and owned here.
  */
 import { ErrorReply, type RedisClientOptions, type RedisClientType, type RedisClusterType } from "redis";
-import { ClientCloser } from "../connection/client-closer";
-import { hashSlot } from "../connection/hash-slot";
-import { LinkWatchdog, type LinkBounds } from "../connection/link-watchdog";
-import { permissionError } from "../scripts/permission-errors";
+import { ClientCloser } from "./client-closer";
+import { hashSlot } from "./hash-slot";
+import { LinkWatchdog, type LinkBounds } from "./link-watchdog";
+import { permissionError } from "../permission-errors";
 
 export type ChannelListener = () => void;
 

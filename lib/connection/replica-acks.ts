@@ -5,10 +5,13 @@
  * replica that replaces it; with it, a call resolves only once its write is on a replica.
  */
 import { rsmqError } from "../errors";
-import type { CommandSender } from "./script-runner";
+import type { CommandSender } from "./command-sender";
 
+/** `waitForReplicas` and `waitForReplicasMs`, checked (see options/constructor-options.ts). */
 export interface ReplicaAcks {
+  /** How many replicas must confirm each write (1 and up: no ReplicaAcks at all means off). */
   readonly replicas: number;
+  /** How long each WAIT may take, in ms. */
   readonly timeoutMs: number;
 }
 
@@ -21,22 +24,6 @@ export interface ReplicatedWriter {
    * ran it was lost before WAIT answered (WAIT anywhere else would confirm nothing).
    */
   sendReplicated(args: string[], key: string | undefined, acks: ReplicaAcks): Promise<unknown>;
-}
-
-/** How long WAIT may take when `waitForReplicasMs` is not given. */
-export const DEFAULT_WAIT_FOR_REPLICAS_MS = 1_000;
-
-/** Reads `waitForReplicas` and `waitForReplicasMs` from the constructor options; undefined when off. */
-export function replicaAcksOf(options: Record<string, unknown>): ReplicaAcks | undefined {
-  const replicas = options.waitForReplicas ?? 0;
-  const timeoutMs = options.waitForReplicasMs ?? DEFAULT_WAIT_FOR_REPLICAS_MS;
-  if (typeof replicas !== "number" || !Number.isInteger(replicas) || replicas < 0) {
-    throw new TypeError(`rsmq-next: \`waitForReplicas\` must be a whole number of replicas >= 0, got ${String(replicas)}`);
-  }
-  if (typeof timeoutMs !== "number" || !Number.isInteger(timeoutMs) || timeoutMs < 1) {
-    throw new TypeError(`rsmq-next: \`waitForReplicasMs\` must be a whole number of ms >= 1, got ${String(timeoutMs)}`);
-  }
-  return replicas === 0 ? undefined : { replicas, timeoutMs };
 }
 
 /**

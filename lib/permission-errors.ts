@@ -13,8 +13,8 @@
  * with more than one command checks its commands before its first write and answers a refusal
  * itself, in the first form ("NOPERM this user has no permissions to run the 'hset' command").
  */
-import { rsmqError } from "../errors";
-import type { Script, ScriptBody } from "./script-files";
+import { rsmqError } from "./errors";
+import type { Script, ScriptBody } from "./scripts/script-files";
 
 /** The document that lists, per role, the ACL rules rsmq-next needs (shipped in the package). */
 export const ACL_DOC = "rsmq-next's docs/acl.md";

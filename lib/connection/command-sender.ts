@@ -1,0 +1,13 @@
+/**
+ * What runs a command on Redis: either connection (one server or a cluster), or a sender that
+ * has each write confirmed by replicas. The script runner needs nothing else of a connection.
+ */
+export interface CommandSender {
+  /** Sends one command; `firstKey` routes it in Redis Cluster (a single server ignores it). */
+  sendCommand(args: string[], firstKey?: string): Promise<unknown>;
+  /**
+   * Changes whenever the connection is established anew (a reconnect, a new cluster client), so
+   * what was learnt about the server it reached is learnt again. Absent: one connection for life.
+   */
+  readonly connectionEpoch?: number;
+}

@@ -1,0 +1,20 @@
+/**
+ * What opening a connection takes, every option in it already checked (options/constructor-options.ts
+ * resolves it), so that nothing in connection/ refuses input once a socket may be open.
+ */
+import type { LinkBounds } from "./link-watchdog";
+
+export interface ConnectionSettings {
+  /** The constructor options as given: the client, the cluster options and the connection keys are read from them. */
+  readonly given: Readonly<Record<string, unknown>>;
+  /** Redis Cluster: a cluster client as `client`, or `cluster` options with `rootNodes`. */
+  readonly cluster: boolean;
+  /** Follow the v3-style keys in the nested `options` (see nested-options.ts). */
+  readonly honorNestedOptions: boolean;
+  /** Single server: how long a call waits for a connection, and for its reply. */
+  readonly bounds: LinkBounds;
+  /** Single server: how often the wake subscription's connection is PINGed (0: never). */
+  readonly subscriberPingMs: number;
+  /** Redis Cluster: how long one command keeps retrying through a failover or resharding. */
+  readonly clusterRetryMs: number;
+}
