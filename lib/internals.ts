@@ -5,7 +5,7 @@
  * commands; this stays four members wide, plus the registry of running workers that quitAsync()
  * stops. Kept apart from the facade so that nothing below it imports it.
  */
-import type { Command } from "./commands/command";
+import type { ScriptCall } from "./commands/script-call";
 import type { KeyLayout } from "./keys";
 import type { RealtimeWakes } from "./wakes/realtime-wakes";
 
@@ -19,7 +19,7 @@ export interface RedisSMQInternals {
   /** Where each queue's keys and realtime channel are. */
   readonly layout: KeyLayout;
   /** Builds and runs a command on the instance's connection (validation, routing, replica acks, NOSCRIPT answered). */
-  run<T>(build: () => Command<T>): Promise<T>;
+  run<T>(build: () => ScriptCall<T>): Promise<T>;
   /** The instance's shared subscriber for realtime wakes, opened on first use. */
   realtimeWakes(): RealtimeWakes;
   /** Workers started on the instance and not stopped yet: quitAsync() stops them first. */

@@ -6,7 +6,7 @@ import type { RedisClientType } from "redis";
 import { openConnection, openSubscriber, type QueueConnection } from "./connection/open-connection";
 import { settle, withCallback } from "./callbacks";
 import { changeMessageVisibility } from "./commands/change-message-visibility";
-import type { Command } from "./commands/command";
+import type { ScriptCall } from "./commands/script-call";
 import { createQueue } from "./commands/create-queue";
 import { deleteMessage } from "./commands/delete-message";
 import { peekDeadLetters } from "./commands/dead-letters";
@@ -147,7 +147,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     return this.internals.layout;
   }
 
-  private run<T>(build: () => Command<T>): Promise<T> {
+  private run<T>(build: () => ScriptCall<T>): Promise<T> {
     return this.internals.run(build);
   }
 

@@ -9,7 +9,7 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
-import type { Command } from "../lib/commands/command";
+import type { ScriptCall } from "../lib/commands/script-call";
 import { createQueue } from "../lib/commands/create-queue";
 import { deadLetter, deadLetterCopy, redrive, redriveClaim, redriveCopy } from "../lib/commands/dead-letters";
 import { deleteQueue } from "../lib/commands/delete-queue";
@@ -32,7 +32,7 @@ function scriptWrites(): string[] {
 const why = { source: "q", deliveries: 1, reason: "poison" as const, error: "boom" };
 
 /** The script alone, without a cluster's plain registry write before or after it. */
-function scriptOnly<T>(command: Command<T>): Command<T> {
+function scriptOnly<T>(command: ScriptCall<T>): ScriptCall<T> {
   return { script: command.script, keys: command.keys, args: command.args, parse: command.parse };
 }
 

@@ -1,4 +1,4 @@
-import { failIfCode } from "./command";
+import { failIfCode } from "./script-call";
 import type { QueueAttributes } from "../types";
 
 /** Reads `{ {vt, delay, maxsize, totalrecv, totalsent, created, modified}, msgs, hiddenmsgs }`. */

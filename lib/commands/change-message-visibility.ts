@@ -1,9 +1,9 @@
-import { failIfCode, integerArg, type Command } from "./command";
+import { failIfCode, integerArg, type ScriptCall } from "./script-call";
 import type { KeyLayout } from "../keys";
 import { validateId, validateQname, validateSeconds } from "../validation";
 import type { ChangeMessageVisibilityOptions } from "../types";
 
-export function changeMessageVisibility(layout: KeyLayout, options: Partial<ChangeMessageVisibilityOptions>): Command<0 | 1> {
+export function changeMessageVisibility(layout: KeyLayout, options: Partial<ChangeMessageVisibilityOptions>): ScriptCall<0 | 1> {
   const qname = validateQname(options.qname);
   const id = validateId(options.id);
   const vt = validateSeconds("vt", options.vt);

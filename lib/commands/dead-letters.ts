@@ -3,7 +3,7 @@
  * cannot share a script), peeking, and redrive. Why a message stopped travels as a JSON object in
  * the dead-letter queue's hash, field `<id>:dl`, which rsmq clients never read.
  */
-import { failIfCode, integerArg, type Command } from "./command";
+import { failIfCode, integerArg, type ScriptCall } from "./script-call";
 import { QUEUE_DEFAULTS } from "./create-queue";
 import type { KeyLayout } from "../keys";
 import { validateBatchSize, validateQname } from "../validation";
@@ -12,7 +12,7 @@ import type { DeadLetterInfo, PeekedMessage } from "../types";
 /** What the worker records when a message stops; the script adds `at`. */
 export type StopRecord = Omit<DeadLetterInfo, "at">;
 
-export function deadLetter(layout: KeyLayout, source: string, dlq: string, id: string, why: StopRecord): Command<0 | 1> {
+export function deadLetter(layout: KeyLayout, source: string, dlq: string, id: string, why: StopRecord): ScriptCall<0 | 1> {
   const from = layout.queue(source);
   const to = layout.queue(dlq);
   return {
@@ -31,7 +31,7 @@ export interface QueueSettings {
   maxsize: number;
 }
 
-export function deadLetterCopy(layout: KeyLayout, dlq: string, id: string, body: string, why: StopRecord, settings: QueueSettings): Command<1> {
+export function deadLetterCopy(layout: KeyLayout, dlq: string, id: string, body: string, why: StopRecord, settings: QueueSettings): ScriptCall<1> {
   const to = layout.queue(dlq);
   return {
     // Listed first: a crash before the copy leaves a listed name with no queue, never the reverse.
@@ -53,7 +53,7 @@ export function parseWhy(text: unknown): DeadLetterInfo | undefined {
   }
 }
 
-export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; count?: unknown }, offset = 0): Command<PeekedMessage[]> {
+export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; count?: unknown }, offset = 0): ScriptCall<PeekedMessage[]> {
   const keys = layout.queue(validateQname(options.qname));
   const count = validateBatchSize("count", options.count ?? 10);
   return {
@@ -79,7 +79,7 @@ export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; c
   };
 }
 
-export function redrive(layout: KeyLayout, dlq: string, target: string, ids: string[]): Command<number> {
+export function redrive(layout: KeyLayout, dlq: string, target: string, ids: string[]): ScriptCall<number> {
   const from = layout.queue(dlq);
   const to = layout.queue(target);
   return {
@@ -97,7 +97,7 @@ export function redrive(layout: KeyLayout, dlq: string, target: string, ids: str
  * The first step of the cross-slot redrive: claims (hides for `holdMs`) the messages that are still
  * in the dead-letter queue, with a body, and visible; resolves them with their bodies.
  */
-export function redriveClaim(layout: KeyLayout, dlq: string, ids: string[], holdMs: number): Command<Array<{ id: string; message: string }>> {
+export function redriveClaim(layout: KeyLayout, dlq: string, ids: string[], holdMs: number): ScriptCall<Array<{ id: string; message: string }>> {
   const from = layout.queue(dlq);
   return {
     script: "redriveClaim",
@@ -113,7 +113,7 @@ export function redriveClaim(layout: KeyLayout, dlq: string, ids: string[], hold
 }
 
 /** The copy step of the cross-slot redrive (Redis Cluster, queues in different slots). */
-export function redriveCopy(layout: KeyLayout, target: string, messages: ReadonlyArray<{ id: string; message: string }>): Command<number> {
+export function redriveCopy(layout: KeyLayout, target: string, messages: ReadonlyArray<{ id: string; message: string }>): ScriptCall<number> {
   const to = layout.queue(target);
   return {
     script: "redriveCopy",

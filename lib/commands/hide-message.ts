@@ -1,8 +1,8 @@
-import { failIfCode, integerArg, type Command } from "./command";
+import { failIfCode, integerArg, type ScriptCall } from "./script-call";
 import type { KeyLayout } from "../keys";
 
 /** Hides a message the caller holds for `ms` milliseconds from now (retry backoff, extension). */
-export function hideMessage(layout: KeyLayout, qname: string, id: string, ms: number): Command<0 | 1> {
+export function hideMessage(layout: KeyLayout, qname: string, id: string, ms: number): ScriptCall<0 | 1> {
   const keys = layout.queue(qname);
   return {
     script: "hideMessage",

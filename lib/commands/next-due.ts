@@ -1,4 +1,4 @@
-import { failIfCode, type Command } from "./command";
+import { failIfCode, type ScriptCall } from "./script-call";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "../validation";
 
@@ -8,7 +8,7 @@ const EMPTY_QUEUE = -1;
  * Whether a message is due: ms until the earliest message is visible (0: due now), null for an
  * empty queue. Read-only (lua/nextDue-2.lua), so it answers during a write pause and on a full server.
  */
-export function nextDue(layout: KeyLayout, qname: unknown): Command<number | null> {
+export function nextDue(layout: KeyLayout, qname: unknown): ScriptCall<number | null> {
   const keys = layout.queue(validateQname(qname));
   return {
     script: "nextDue",

@@ -1,10 +1,10 @@
-import { failIfCode, type Command } from "./command";
+import { failIfCode, type ScriptCall } from "./script-call";
 import { toQueueMessage } from "./message-reply";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "../validation";
 import type { PopMessageOptions, QueueMessage } from "../types";
 
-export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions>): Command<QueueMessage | {}> {
+export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions>): ScriptCall<QueueMessage | {}> {
   const keys = layout.queue(validateQname(options.qname));
   return {
     script: "popMessage",

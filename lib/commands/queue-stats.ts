@@ -3,7 +3,7 @@
  * queue's settings and counters and sorts its messages into visible, in flight and delayed, with
  * the server's clock.
  */
-import { failIfCode, integerArg, type Command } from "./command";
+import { failIfCode, integerArg, type ScriptCall } from "./script-call";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "../validation";
 
@@ -36,7 +36,7 @@ export interface QueueStats {
   waitingMs: number | null;
 }
 
-export function queueStats(layout: KeyLayout, qname: string): Command<QueueStats> {
+export function queueStats(layout: KeyLayout, qname: string): ScriptCall<QueueStats> {
   const keys = layout.queue(validateQname(qname));
   return {
     script: "queueStats",

@@ -1,4 +1,4 @@
-import { failIfCode, integerArg, type Command } from "./command";
+import { failIfCode, integerArg, type ScriptCall } from "./script-call";
 import { toQueueMessage } from "./message-reply";
 import type { KeyLayout } from "../keys";
 import { isGiven, validateBatchSize, validateQname, validateSeconds } from "../validation";
@@ -16,7 +16,7 @@ export interface ReceivedBatch {
 const EMPTY_QUEUE = -1;
 const NOT_LOOKED_UP = -2;
 
-export function receiveMessages(layout: KeyLayout, options: Partial<ReceiveMessageOptions>, count: unknown): Command<ReceivedBatch> {
+export function receiveMessages(layout: KeyLayout, options: Partial<ReceiveMessageOptions>, count: unknown): ScriptCall<ReceivedBatch> {
   const qname = validateQname(options.qname);
   const vt = isGiven(options.vt) ? integerArg(validateSeconds("vt", options.vt)) : "";
   const batchSize = validateBatchSize("count", count);

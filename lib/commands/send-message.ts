@@ -1,5 +1,5 @@
 import { randomInt } from "crypto";
-import { failIfCode, integerArg, type Command } from "./command";
+import { failIfCode, integerArg, type ScriptCall } from "./script-call";
 import type { KeyLayout } from "../keys";
 import { isGiven, validateMessage, validateQname, validateSeconds } from "../validation";
 import type { SendMessageOptions } from "../types";
@@ -25,7 +25,7 @@ export interface SentMessage {
   readonly refusedCommand?: string;
 }
 
-export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): Command<SentMessage> {
+export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): ScriptCall<SentMessage> {
   const qname = validateQname(options.qname);
   const delay = isGiven(options.delay) ? integerArg(validateSeconds("delay", options.delay)) : "";
   const message = validateMessage(options.message);

@@ -1,4 +1,4 @@
-import { integerArg, type Command } from "./command";
+import { integerArg, type ScriptCall } from "./script-call";
 import { parseAttributes } from "./attributes-reply";
 import type { KeyLayout } from "../keys";
 import { rsmqError } from "../errors";
@@ -8,7 +8,7 @@ import type { QueueAttributes, SetQueueAttributesOptions } from "../types";
 /** rsmq checks the attributes in this order. */
 const ATTRIBUTES = ["vt", "maxsize", "delay"] as const;
 
-export function setQueueAttributes(layout: KeyLayout, options: Partial<SetQueueAttributesOptions>): Command<QueueAttributes> {
+export function setQueueAttributes(layout: KeyLayout, options: Partial<SetQueueAttributesOptions>): ScriptCall<QueueAttributes> {
   const given = ATTRIBUTES.filter((name) => isGiven(options[name]));
   if (given.length === 0) throw rsmqError("noAttributeSupplied", "No attribute was supplied");
   const qname = validateQname(options.qname);

@@ -3,7 +3,7 @@
  * script by EVALSHA (ScriptRunner), replica acknowledgement of writes when asked for, and Redis'
  * refusals (out of memory, no permission) turned into errors that name the call and its keys.
  */
-import type { Command } from "../commands/command";
+import type { ScriptCall } from "../commands/script-call";
 import { translateOutOfMemory } from "./out-of-memory";
 import { permissionError } from "../permission-errors";
 import { replicatedSender, type ReplicaAcks, type ReplicatedWriter } from "../connection/replica-acks";
@@ -23,8 +23,8 @@ export class CommandRunner {
   }
 
   /** Builds the command (bad input rejects before any round trip) and runs it. */
-  run<T>(build: () => Command<T>): Promise<T> {
-    let command: Command<T>;
+  run<T>(build: () => ScriptCall<T>): Promise<T> {
+    let command: ScriptCall<T>;
     try {
       command = build();
     } catch (error) {
@@ -33,7 +33,7 @@ export class CommandRunner {
     return this.runBuilt(command);
   }
 
-  private async runBuilt<T>(command: Command<T>): Promise<T> {
+  private async runBuilt<T>(command: ScriptCall<T>): Promise<T> {
     let beforeWritten = false;
     let reply: unknown;
     const body = script(command.script);

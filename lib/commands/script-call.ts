@@ -4,7 +4,7 @@
  */
 import { errorForScriptCode } from "../errors";
 
-export interface Command<T> {
+export interface ScriptCall<T> {
   readonly script: string;
   readonly keys: string[];
   readonly args: string[];
