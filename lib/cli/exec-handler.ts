@@ -68,14 +68,14 @@ export class ExecHandler {
       });
       this.children.add(child);
       let tail = "";
-      child.stdout!.on("data", (chunk: Buffer) => stdout.write(chunk));
-      child.stderr!.on("data", (chunk: Buffer) => {
+      child.stdout.on("data", (chunk: Buffer) => stdout.write(chunk));
+      child.stderr.on("data", (chunk: Buffer) => {
         stderr.write(chunk);
         tail = (tail + chunk.toString("utf8")).slice(-STDERR_TAIL);
       });
       // A command that does not read its stdin closes the pipe early: that is no failure.
-      child.stdin!.on("error", () => undefined);
-      child.stdin!.end(message.message);
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(message.message);
       child.once("error", (error) => {
         this.children.delete(child);
         reject(new Error(`cannot run ${JSON.stringify(command)}: ${error.message}`));

@@ -45,7 +45,7 @@ export class ClientSubscriber implements Subscriber {
     const overrides = this.closer.guard({ legacyMode: false, pingInterval: undefined, socket }) as Parameters<RedisClientType["duplicate"]>[0];
     this.client = source.duplicate(overrides) as RedisClientType;
     this.watchdog = new LinkWatchdog(this.client, bounds, () => this.reopen());
-    this.client.on("error", (error) => {
+    this.client.on("error", (error: Error) => {
       if (!this.closer.closed) onError(error);
     });
     let everReady = false;

@@ -17,8 +17,8 @@ export function onQueueActivity(ns: string, qname: string, listener: Listener): 
   if (!set) listeners.set(key, (set = new Set()));
   set.add(listener);
   return () => {
-    set!.delete(listener);
-    if (set!.size === 0) listeners.delete(key);
+    set.delete(listener);
+    if (set.size === 0) listeners.delete(key);
   };
 }
 

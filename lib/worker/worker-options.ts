@@ -18,6 +18,7 @@ export interface HandlerContext {
  * Handles one message. Resolving deletes the message. Throwing retries it after a backoff, or stops
  * it (dead-letters it) when it was a {@link PoisonError} or the deliveries ran out.
  */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- says in the signature that a handler may be async
 export type MessageHandler = (message: QueueMessage, context: HandlerContext) => unknown | Promise<unknown>;
 
 /**

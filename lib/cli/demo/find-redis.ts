@@ -59,7 +59,7 @@ async function startThrowaway(): Promise<RedisServerProcess | undefined> {
 
 export async function findRedis(url: string, onNote: (text: string) => void): Promise<DemoRedis> {
   const found = await probe(url);
-  if ("version" in found) return { url, version: found.version, throwaway: false, stop: async () => undefined, kill: () => undefined };
+  if ("version" in found) return { url, version: found.version, throwaway: false, stop: () => Promise.resolve(), kill: () => undefined };
   const started = await startThrowaway();
   if (!started) {
     throw new CliError(`no Redis answers at ${redactUrl(url)} (${found.problem}), and there is no redis-server on PATH to start one`, 1, HOW_TO_GET_REDIS);

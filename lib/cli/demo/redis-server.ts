@@ -121,8 +121,8 @@ function startOn(port: number, options: RedisServerOptions): Promise<RedisServer
   );
   // Read the whole life long: a full pipe would block the server on its next log line.
   const onOutput = (chunk: Buffer): void => void (log = (log + chunk.toString()).slice(-LOG_TAIL_CHARS));
-  child.stdout!.on("data", onOutput);
-  child.stderr!.on("data", onOutput);
+  child.stdout.on("data", onOutput);
+  child.stderr.on("data", onOutput);
 
   const server: RedisServerProcess = {
     host: HOST,
@@ -141,7 +141,7 @@ function startOn(port: number, options: RedisServerOptions): Promise<RedisServer
   return new Promise((resolve, reject) => {
     const settle = (error?: RedisServerStartError): void => {
       clearTimeout(timer);
-      child.stdout!.off("data", onReady);
+      child.stdout.off("data", onReady);
       child.off("error", onError);
       child.off("exit", onExit);
       if (error) reject(error);
@@ -165,7 +165,7 @@ function startOn(port: number, options: RedisServerOptions): Promise<RedisServer
       const inUse = /already in use/i.test(log);
       settle(new RedisServerStartError(`redis-server on port ${port} exited (${code ?? signal}) before it was ready:\n${log}`, inUse ? "portInUse" : "exited", log));
     };
-    child.stdout!.on("data", onReady);
+    child.stdout.on("data", onReady);
     child.once("error", onError);
     child.once("exit", onExit);
   });

@@ -38,7 +38,7 @@ export class RsmqStylePoll {
     // rsmq's own arithmetic: seconds followed by the first three digits of the zero-padded microseconds.
     const ts = Number(time[0] + time[1].padStart(6, "0").slice(0, 3));
     const vt = parseInt(fields[0], 10);
-    const reply = (await this.client.sendCommand(["EVALSHA", this.sha1, "3", key, String(ts), String(ts + vt * 1000)])) as unknown[];
+    const reply = await this.client.sendCommand(["EVALSHA", this.sha1, "3", key, String(ts), String(ts + vt * 1000)]);
     return Array.isArray(reply) && reply.length > 0;
   }
 

@@ -1,0 +1,53 @@
+// ESLint flat config: ESLint's and typescript-eslint's recommended rules, the type-checked ones included,
+// over lib/ (test/ and bench/ are not linted yet). ESLint 8.57 and typescript-eslint 6.21 are the newest
+// that install on Node 18.0.0, the oldest Node package.json promises (test/engines.test.ts).
+"use strict";
+
+const js = require("@eslint/js");
+const tsPlugin = require("@typescript-eslint/eslint-plugin");
+const tsParser = require("@typescript-eslint/parser");
+
+module.exports = [
+  { ignores: ["dist/", "build/", "docs/reference/", "node_modules/", "bench/results/"] },
+  {
+    files: ["lib/**/*.ts"],
+    languageOptions: {
+      parser: tsParser,
+      parserOptions: {
+        project: ["./tsconfig.json"],
+        tsconfigRootDir: __dirname,
+        // typescript-eslint 6 names TypeScript 5.3 as its newest; the project's TypeScript parses fine.
+        warnOnUnsupportedTypeScriptVersion: false,
+      },
+    },
+    plugins: { "@typescript-eslint": tsPlugin },
+    rules: {
+      ...js.configs.recommended.rules,
+      ...tsPlugin.configs["eslint-recommended"].overrides[0].rules,
+      ...tsPlugin.configs["recommended-type-checked"].rules,
+      // rsmq 0.12.4's API resolves `{}` when no message is due, and the public types say so.
+      "@typescript-eslint/ban-types": ["error", { extendDefaults: true, types: { "{}": false } }],
+      // `declare namespace RedisSMQ` keeps rsmq's `RedisSMQ.QueueMessage` type names compiling.
+      "@typescript-eslint/no-namespace": ["error", { allowDeclarations: true }],
+      // Stripping terminal escapes and control characters from output is what these patterns are for.
+      "no-control-regex": "off",
+      // tsc's noUnusedLocals and noUnusedParameters check lib/, and count a TSDoc {@link} as a use.
+      "@typescript-eslint/no-unused-vars": "off",
+    },
+  },
+  {
+    files: ["lib/types.ts"],
+    // rsmq 0.12.4 declares a callback's `err` as `any`; the public types keep its shapes.
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    files: ["lib/typed-emitter.ts"],
+    // The interface lays typed signatures over EventEmitter's own methods; nothing is added at run time.
+    rules: { "@typescript-eslint/no-unsafe-declaration-merging": "off" },
+  },
+  {
+    files: ["lib/cli/connect.ts"],
+    // A lazy require keeps node-redis unloaded for --help and usage errors.
+    rules: { "@typescript-eslint/no-var-requires": "off" },
+  },
+];
