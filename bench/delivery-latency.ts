@@ -170,7 +170,12 @@ export async function workerDelivery(target: Target, options: WorkerDeliveryOpti
   }
   return {
     consumer: "rsmq-next Worker, defaults",
-    producer: options.producer === "in-process" ? "rsmq-next, same process" : options.producer === "other process, realtime" ? "rsmq-next, other process, realtime" : options.producer,
+    producer:
+      options.producer === "in-process"
+        ? "rsmq-next, same process"
+        : options.producer === "other process, realtime"
+          ? "rsmq-next, other process, realtime"
+          : options.producer,
     delaySeconds,
     latency: summarize(latencies),
     method:
@@ -236,9 +241,7 @@ export async function pollerDelivery(target: Target, options: PollerDeliveryOpti
   };
   await Promise.all(Array.from({ length: options.pairs }, (_, pair) => lane(pair)));
   const name =
-    options.kind === "poll-100ms"
-      ? `rsmq 0.12.4, polled every ${pollMs} ms`
-      : `rsmq 0.12.4 + rsmq-worker [${intervals.join(", ")}] s`;
+    options.kind === "poll-100ms" ? `rsmq 0.12.4, polled every ${pollMs} ms` : `rsmq 0.12.4 + rsmq-worker [${intervals.join(", ")}] s`;
   return {
     consumer: name,
     producer: "rsmq 0.12.4, same process",

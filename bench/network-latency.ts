@@ -69,10 +69,12 @@ export async function measureNetworkLatency(target: Target, delayMs: number, ite
       await api.createQueueAsync({ qname });
     }
     const samples = new Map<string, number[]>();
-    const record = (lib: Lib) => (operation: Operation, ms: number): void => {
-      const key = `${lib}\u0000${operation}`;
-      samples.set(key, [...(samples.get(key) ?? []), ms]);
-    };
+    const record =
+      (lib: Lib) =>
+      (operation: Operation, ms: number): void => {
+        const key = `${lib}\u0000${operation}`;
+        samples.set(key, [...(samples.get(key) ?? []), ms]);
+      };
     // Warm-up pass, not recorded (JIT, connection buffers, script cache).
     for (let i = 0; i < libs.length; i += 1) await pass(libs[i], apis[i], qname, () => undefined);
     for (let iteration = 0; iteration < iterations; iteration += 1) {

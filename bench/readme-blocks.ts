@@ -53,7 +53,9 @@ export function headlineRows(results: BenchResults): HeadlineRow[] {
   }
 
   const delivery = (consumer: string, delayed: boolean) =>
-    results.delivery.find((row) => row.consumer.startsWith(consumer) && (row.delaySeconds > 0) === delayed && row.producer.endsWith(", same process"));
+    results.delivery.find(
+      (row) => row.consumer.startsWith(consumer) && row.delaySeconds > 0 === delayed && row.producer.endsWith(", same process"),
+    );
   for (const [delayed, pick, label] of [
     [false, "p99", "Send to handler start, idle consumer, p99 (producer in the same process; rsmq polled every 100 ms)"],
     [true, "p50", `Lateness of a delayed message (delay ${results.config.delivery.delaySeconds} s), p50`],
@@ -80,7 +82,12 @@ export function headlineRows(results: BenchResults): HeadlineRow[] {
     const next = throughput(key);
     const old = next && throughput(next.baseline);
     if (next && old) {
-      rows.push({ operation: label, rsmq: formatCount(old.perSecond), next: formatCount(next.perSecond), ratio: factor(next.throughputRatio, "higher", "lower") });
+      rows.push({
+        operation: label,
+        rsmq: formatCount(old.perSecond),
+        next: formatCount(next.perSecond),
+        ratio: factor(next.throughputRatio, "higher", "lower"),
+      });
     }
   }
   const cpu = throughput("rsmq-next Worker C=50");

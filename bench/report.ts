@@ -57,7 +57,15 @@ function wireTable(results: BenchResults): Table {
       "MULTI/EXEC count), round trips (a zero-delay proxy counts each time the client speaks after the server did), and all " +
       "calls the server ran (INFO commandstats delta), of which inside Lua scripts (MONITOR's lua lines). " +
       "* rsmq's realtime PUBLISH is sent after the reply and not awaited.",
-    headers: ["Call", "rsmq cmds", "rsmq round trips", "rsmq server calls", "rsmq-next cmds", "rsmq-next round trips", "rsmq-next server calls"],
+    headers: [
+      "Call",
+      "rsmq cmds",
+      "rsmq round trips",
+      "rsmq server calls",
+      "rsmq-next cmds",
+      "rsmq-next round trips",
+      "rsmq-next server calls",
+    ],
     rows: calls.map((call) => [
       call,
       cell(call, "rsmq", commands),

@@ -81,7 +81,11 @@ function updateReadmes(results: BenchResults, out: string): void {
   for (const [path, name, content] of blocks) {
     const outcome = updateBlock(path, name, content);
     const where = relative(process.cwd(), path);
-    console.log(outcome === "no markers" || outcome === "no file" ? `${where}: ${outcome} (${markersOf(name)}), left alone` : `${where}: ${name} table ${outcome}`);
+    console.log(
+      outcome === "no markers" || outcome === "no file"
+        ? `${where}: ${outcome} (${markersOf(name)}), left alone`
+        : `${where}: ${name} table ${outcome}`,
+    );
   }
 }
 

@@ -82,7 +82,11 @@ async function serverVersion(target: Target): Promise<string> {
   }
 }
 
-async function idleAndPollers(config: BenchConfig, targets: SuiteTargets, log: (line: string) => void): Promise<[IdleCost[], DeliveryResult[]]> {
+async function idleAndPollers(
+  config: BenchConfig,
+  targets: SuiteTargets,
+  log: (line: string) => void,
+): Promise<[IdleCost[], DeliveryResult[]]> {
   const { delivery } = config;
   const idle = idleSubjects(config).map((subject, i) => () => measureIdle(subject, targets.idle[i] ?? targets.main, config.idle));
   const intervals = delivery.rsmqWorkerIntervals;
@@ -163,7 +167,11 @@ async function workerDeliveries(config: BenchConfig, target: Target, log: (line:
   return results;
 }
 
-export async function runSuite(config: BenchConfig, targets: SuiteTargets, log: (line: string) => void = () => undefined): Promise<BenchResults> {
+export async function runSuite(
+  config: BenchConfig,
+  targets: SuiteTargets,
+  log: (line: string) => void = () => undefined,
+): Promise<BenchResults> {
   const started = Date.now();
   const loadAverageAtStart = loadavg();
   log("wire cost per call");

@@ -90,7 +90,9 @@ export function renderBarChart(chart: BarChart): string {
     row.values.forEach((value, seriesIndex) => {
       const barTop = top + seriesIndex * (BAR_HEIGHT + BAR_GAP);
       if (!(Number.isFinite(value) && value > 0)) {
-        parts.push(`<text x="${labelWidth + 4}" y="${barTop + BAR_HEIGHT - 3}" font-size="11" fill="#777">${value === 0 ? "0" : "n/a"}</text>`);
+        parts.push(
+          `<text x="${labelWidth + 4}" y="${barTop + BAR_HEIGHT - 3}" font-size="11" fill="#777">${value === 0 ? "0" : "n/a"}</text>`,
+        );
         return;
       }
       const end = Math.max(x(value), labelWidth + 1);

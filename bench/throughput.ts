@@ -150,7 +150,7 @@ function batchCase(count: number): ThroughputCase {
       const rsmq = api as unknown as RedisSMQ;
       return {
         async run() {
-          for (let done = 0; done < total; ) {
+          for (let done = 0; done < total;) {
             const { messages } = await rsmq.receiveMessagesAsync({ qname, count: Math.min(count, total - done) });
             if (messages.length === 0) throw new Error("queue ran dry before every message was received");
             await rsmq.deleteMessagesAsync({ qname, ids: messages.map((message) => message.id) });

@@ -46,13 +46,15 @@ const create = async (api: QueueApi, qname: string): Promise<string[]> => {
   await api.createQueueAsync({ qname });
   return [];
 };
-const withMessages = (count: number, receive: boolean) => async (api: QueueApi, qname: string): Promise<string[]> => {
-  await api.createQueueAsync({ qname });
-  const ids: string[] = [];
-  for (let i = 0; i < count; i += 1) ids.push(await api.sendMessageAsync({ qname, message: `m${i}` }));
-  if (receive) for (let i = 0; i < count; i += 1) await api.receiveMessageAsync({ qname });
-  return ids;
-};
+const withMessages =
+  (count: number, receive: boolean) =>
+  async (api: QueueApi, qname: string): Promise<string[]> => {
+    await api.createQueueAsync({ qname });
+    const ids: string[] = [];
+    for (let i = 0; i < count; i += 1) ids.push(await api.sendMessageAsync({ qname, message: `m${i}` }));
+    if (receive) for (let i = 0; i < count; i += 1) await api.receiveMessageAsync({ qname });
+    return ids;
+  };
 const next = (api: QueueApi): RedisSMQ => api as unknown as RedisSMQ;
 
 export const CALLS: CallCase[] = [
@@ -101,12 +103,7 @@ export const CALLS: CallCase[] = [
 ];
 
 /** One call, measured. */
-async function measureCall(
-  target: Target,
-  probe: RedisClientType,
-  lib: Lib,
-  callCase: CallCase,
-): Promise<WireCost> {
+async function measureCall(target: Target, probe: RedisClientType, lib: Lib, callCase: CallCase): Promise<WireCost> {
   const proxy = await LatencyProxy.start(target, 0);
   const ns = `wire${randomBytes(3).toString("hex")}`;
   const api = await open(lib, proxy.endpoint, { ns, realtime: callCase.realtime });

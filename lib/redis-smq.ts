@@ -185,8 +185,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   // Promise API. Arrow properties keep every method bound, as rsmq's are.
 
   /** Creates a queue. Resolves `1`; rejects `queueExists` when it already exists. */
-  readonly createQueueAsync = (options: CreateQueueOptions): Promise<1> =>
-    this.run(() => createQueue(this.layout, optionsOf(options)));
+  readonly createQueueAsync = (options: CreateQueueOptions): Promise<1> => this.run(() => createQueue(this.layout, optionsOf(options)));
 
   /** Lists the queue names in this namespace (one SMEMBERS). */
   readonly listQueuesAsync = async (): Promise<string[]> => {
@@ -199,8 +198,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   };
 
   /** Deletes a queue and its messages. Resolves `1`; rejects `queueNotFound`. */
-  readonly deleteQueueAsync = (options: DeleteQueueOptions): Promise<1> =>
-    this.run(() => deleteQueue(this.layout, optionsOf(options)));
+  readonly deleteQueueAsync = (options: DeleteQueueOptions): Promise<1> => this.run(() => deleteQueue(this.layout, optionsOf(options)));
 
   /** A queue's settings, counters and message counts. */
   readonly getQueueAttributesAsync = (options: GetQueueAttributesOptions): Promise<QueueAttributes> =>
@@ -225,7 +223,11 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     );
 
   private notificationRefused({ channel, notificationRefused, refusedCommand }: SentMessage): void {
-    const error = permissionError(notificationRefused, { operation: "sendMessage stored the message, but its realtime notification", channel, command: refusedCommand });
+    const error = permissionError(notificationRefused, {
+      operation: "sendMessage stored the message, but its realtime notification",
+      channel,
+      command: refusedCommand,
+    });
     const reported = error instanceof Error ? error : new Error(String(error));
     if (reported === notificationRefused) {
       reported.message = `sendMessage stored the message, but its realtime notification on ${channel} failed: ${reported.message}`;
@@ -320,7 +322,10 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
 
   /** Makes a message visible vt seconds from now; resolves `1` if it exists, else `0`. */
   readonly changeMessageVisibilityAsync = (options: ChangeMessageVisibilityOptions): Promise<0 | 1> =>
-    this.notifying(options?.qname, this.run(() => changeMessageVisibility(this.layout, optionsOf(options))));
+    this.notifying(
+      options?.qname,
+      this.run(() => changeMessageVisibility(this.layout, optionsOf(options))),
+    );
 
   /**
    * Stops the workers started on this instance (each as its `stop()` does: running handlers get up

@@ -154,9 +154,17 @@ describe("batch APIs", () => {
     });
 
     it("rejects bad qname and vt as receiveMessage does, sending nothing", async () => {
-      await expectInputError(() => rsmq.receiveMessagesAsync({ count: 1 } as RedisSMQ.ReceiveMessagesOptions), "missingParameter", "No qname supplied");
+      await expectInputError(
+        () => rsmq.receiveMessagesAsync({ count: 1 } as RedisSMQ.ReceiveMessagesOptions),
+        "missingParameter",
+        "No qname supplied",
+      );
       await expectInputError(() => rsmq.receiveMessagesAsync({ qname: "bad name", count: 1 }), "invalidFormat", "Invalid qname format");
-      await expectInputError(() => rsmq.receiveMessagesAsync({ qname: "q", count: 1, vt: -1 }), "invalidValue", "vt must be between 0 and 9999999");
+      await expectInputError(
+        () => rsmq.receiveMessagesAsync({ qname: "q", count: 1, vt: -1 }),
+        "invalidValue",
+        "vt must be between 0 and 9999999",
+      );
       await expectInputError(() => rsmq.receiveMessagesAsync({ qname: "QUEUES", count: 1 }), "invalidFormat", /reserved/);
     });
 
@@ -246,7 +254,11 @@ describe("batch APIs", () => {
 
     it("still checks the queue name for an empty list", async () => {
       await expectInputError(() => rsmq.deleteMessagesAsync({ qname: "bad name", ids: [] }), "invalidFormat", "Invalid qname format");
-      await expectInputError(() => rsmq.deleteMessagesAsync({ ids: [] } as unknown as RedisSMQ.DeleteMessagesOptions), "missingParameter", "No qname supplied");
+      await expectInputError(
+        () => rsmq.deleteMessagesAsync({ ids: [] } as unknown as RedisSMQ.DeleteMessagesOptions),
+        "missingParameter",
+        "No qname supplied",
+      );
     });
 
     it("rejects bad ids, sending nothing", async () => {
@@ -266,7 +278,11 @@ describe("batch APIs", () => {
       await expectInputError(() => rsmq.deleteMessagesAsync({ qname: "q", ids: [good, "short"] }), "invalidFormat", "Invalid id format");
       await expectInputError(() => rsmq.deleteMessagesAsync({ qname: "q", ids: [good, ""] }), "missingParameter", "No id supplied");
       await expectInputError(() => rsmq.deleteMessagesAsync({ qname: "bad name", ids: [good] }), "invalidFormat", "Invalid qname format");
-      await expectInputError(() => rsmq.deleteMessagesAsync({ ids: [good] } as RedisSMQ.DeleteMessagesOptions), "missingParameter", "No qname supplied");
+      await expectInputError(
+        () => rsmq.deleteMessagesAsync({ ids: [good] } as RedisSMQ.DeleteMessagesOptions),
+        "missingParameter",
+        "No qname supplied",
+      );
     });
 
     it("has a callback form", async () => {

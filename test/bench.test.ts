@@ -91,7 +91,12 @@ describe("bench (tiny run of bench:quick's code path)", function () {
     try {
       const written = writeResults(results, dir);
       for (const path of written) expect(existsSync(path), path).to.equal(true);
-      const json = JSON.parse(readFileSync(written.find((path) => path.endsWith(".json"))!, "utf8")) as BenchResults;
+      const json = JSON.parse(
+        readFileSync(
+          written.find((path) => path.endsWith(".json"))!,
+          "utf8",
+        ),
+      ) as BenchResults;
       expect(json.versions).to.include.keys("rsmq", "rsmq-next", "bullmq", "redis-server");
       for (const chart of written.filter((path) => path.endsWith(".svg"))) {
         expect(readFileSync(chart, "utf8")).to.match(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
@@ -106,14 +111,18 @@ describe("bench (tiny run of bench:quick's code path)", function () {
     const rows = headlineRows(results);
     expect(rows.map((row) => row.operation)).to.include("sendMessage, messages a second, 1 in flight");
     const send = results.throughput.find((row) => row.key === "rsmq-next send C=1")!;
-    expect(rows.find((row) => row.operation.startsWith("sendMessage, messages"))!.ratio).to.match(send.throughputRatio >= 1 ? /× higher$/ : /× lower$/);
+    expect(rows.find((row) => row.operation.startsWith("sendMessage, messages"))!.ratio).to.match(
+      send.throughputRatio >= 1 ? /× higher$/ : /× lower$/,
+    );
     // A tiny window may see no command from the scaled Worker, so only the rsmq side is certain here.
     const poll = results.idle.find((row) => row.name.startsWith("rsmq 0.12.4, polled"))!;
     expect(rows.find((row) => row.operation.startsWith("Redis commands an hour"))!.rsmq).to.equal(formatCount(poll.clientPerHour));
     const block = headlineBlock(results);
     expect(block.split("\n")[0]).to.equal("| Operation | rsmq 0.12.4 | rsmq-next | rsmq-next against rsmq |");
     expect(block).to.include(`One tiny run on ${results.date.slice(0, 10)}`);
-    expect(resultsBlock(results)).to.include(markdownReport(results)).and.include(`results/${results.date.slice(0, 10)}.json`);
+    expect(resultsBlock(results))
+      .to.include(markdownReport(results))
+      .and.include(`results/${results.date.slice(0, 10)}.json`);
   });
 });
 
@@ -191,7 +200,8 @@ describe("bench README blocks (committed)", () => {
       const expected = replaceBlock(text, name, content);
       if (path === "bench/README.md") expect(expected, `${path} has its bench:${name} markers`).to.be.a("string");
       // A README without the markers is left alone by the bench, and so by this check.
-      if (expected !== undefined) expect(text === expected, `${path}'s bench:${name} block is not what ${file} gives: ${fix}`).to.equal(true);
+      if (expected !== undefined)
+        expect(text === expected, `${path}'s bench:${name} block is not what ${file} gives: ${fix}`).to.equal(true);
     }
   });
 });

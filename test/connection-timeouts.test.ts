@@ -65,7 +65,10 @@ describe("connection timeouts", () => {
     it("on Redis Cluster: rejects a call with connectionTimeout after clusterRetryMs when no root node answers", async () => {
       const port = await closedPort();
       const rsmq = cleanup.rsmq(
-        new RedisSMQ({ cluster: { rootNodes: [{ url: `redis://127.0.0.1:${port}` }] }, clusterRetryMs: 500 } as RedisSMQ.ConstructorOptions),
+        new RedisSMQ({
+          cluster: { rootNodes: [{ url: `redis://127.0.0.1:${port}` }] },
+          clusterRetryMs: 500,
+        } as RedisSMQ.ConstructorOptions),
       );
       rsmq.on("error", () => undefined);
       const error = await rejectionOf(rsmq.createQueueAsync({ qname: "x" }));

@@ -192,9 +192,7 @@ describe("connection", () => {
         expect(await databasesHolding(`${ns}:q:Q`)).to.deep.equal([10]);
         expect(await rsmq.quitAsync()).to.equal("OK");
         expect(v3.connected).to.equal(true);
-        const pong = await new Promise<string>((resolve, reject) =>
-          v3.ping((error, reply) => (error ? reject(error) : resolve(reply))),
-        );
+        const pong = await new Promise<string>((resolve, reject) => v3.ping((error, reply) => (error ? reject(error) : resolve(reply))));
         expect(pong).to.equal("PONG");
       } finally {
         await new Promise((resolve) => v3.quit(resolve));
@@ -263,9 +261,7 @@ describe("connection", () => {
     it("quit(callback) gets null and 'OK', and closes a connection it opened", async () => {
       const rsmq = new RedisSMQ(connectionOptions(uniqueNs()));
       await rsmq.listQueuesAsync();
-      const [error, reply] = await new Promise<[unknown, unknown]>((resolve) =>
-        rsmq.quit((err, res) => resolve([err, res])),
-      );
+      const [error, reply] = await new Promise<[unknown, unknown]>((resolve) => rsmq.quit((err, res) => resolve([err, res])));
       expect(error).to.equal(null);
       expect(reply).to.equal("OK");
       expect(rsmq.redis.isOpen).to.equal(false);
@@ -319,7 +315,20 @@ describe("connection", () => {
       expect(realtme).to.match(/^rsmq-next: the option `realtme` is not known and is ignored: did you mean `realtime`\? Known options: /);
       expect(colour).to.match(/^rsmq-next: the option `colour` is not known and is ignored\. Known options: /);
       expect(databse).to.match(/^rsmq-next: the option `options\.databse` is not known and is ignored: did you mean `options\.database`\?/);
-      for (const key of ["ns", "realtime", "client", "cluster", "waitForReplicas", "url", "database", "socket", "host", "port", "db", "connect_timeout"]) {
+      for (const key of [
+        "ns",
+        "realtime",
+        "client",
+        "cluster",
+        "waitForReplicas",
+        "url",
+        "database",
+        "socket",
+        "host",
+        "port",
+        "db",
+        "connect_timeout",
+      ]) {
         expect(colour).to.include(key);
       }
     });

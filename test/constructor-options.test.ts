@@ -67,7 +67,13 @@ describe("constructor options", () => {
     });
 
     it("turns waitForReplicas on with its timeout, and takes 0 for the bounds that 0 turns off", () => {
-      const resolved = resolveConstructorOptions({ waitForReplicas: 2, waitForReplicasMs: 50, offlineTimeoutMs: 0, commandTimeoutMs: 0, subscriberPingMs: 0 });
+      const resolved = resolveConstructorOptions({
+        waitForReplicas: 2,
+        waitForReplicasMs: 50,
+        offlineTimeoutMs: 0,
+        commandTimeoutMs: 0,
+        subscriberPingMs: 0,
+      });
       expect(resolved.replicaAcks).to.deep.equal({ replicas: 2, timeoutMs: 50 });
       expect(resolved.connection.bounds).to.deep.equal({ offlineTimeoutMs: 0, commandTimeoutMs: 0 });
       expect(resolved.connection.subscriberPingMs).to.equal(0);
@@ -102,7 +108,10 @@ describe("constructor options", () => {
         [{ offlineTimeoutMs: -1 }, "Expected `offlineTimeoutMs` to be a number from 0 and up (0 turns it off), got `-1` (number)"],
         [{ commandTimeoutMs: "5" }, "Expected `commandTimeoutMs` to be a number from 0 and up (0 turns it off), got `5` (string)"],
         [{ subscriberPingMs: Number.NaN }, "Expected `subscriberPingMs` to be a number from 0 and up (0 turns it off), got `NaN` (number)"],
-        [{ commandTimeoutMs: Infinity }, "Expected `commandTimeoutMs` to be a number from 0 and up (0 turns it off), got `Infinity` (number)"],
+        [
+          { commandTimeoutMs: Infinity },
+          "Expected `commandTimeoutMs` to be a number from 0 and up (0 turns it off), got `Infinity` (number)",
+        ],
         [{ honorNestedOptions: "yes" }, "Expected `honorNestedOptions` to be a boolean, got `yes` (string)"],
         [{ ...cluster, clusterRetryMs: -1 }, "Expected `clusterRetryMs` to be a number from 0 and up, got `-1` (number)"],
         [{ clusterRetryMs: "30000" }, "Expected `clusterRetryMs` to be a number from 0 and up, got `30000` (string)"],
@@ -110,12 +119,18 @@ describe("constructor options", () => {
           { cluster: { rootNode: [{ url: `redis://127.0.0.1:${port}` }] } },
           "Expected `cluster` to be node-redis cluster options with a `rootNodes` array, got `{ rootNode }` (object)",
         ],
-        [{ cluster: `redis://127.0.0.1:${port}` }, `Expected \`cluster\` to be node-redis cluster options with a \`rootNodes\` array, got \`redis://127.0.0.1:${port}\` (string)`],
+        [
+          { cluster: `redis://127.0.0.1:${port}` },
+          `Expected \`cluster\` to be node-redis cluster options with a \`rootNodes\` array, got \`redis://127.0.0.1:${port}\` (string)`,
+        ],
         [
           { ...cluster, ns: "my{app" },
           "Expected `ns` to be a namespace holding a whole hash tag like `{myapp}`, or no braces at all, in Redis Cluster, got `my{app` (string)",
         ],
-        [{ ...cluster, ns: "{}app" }, "Expected `ns` to be a namespace holding a whole hash tag like `{myapp}`, or no braces at all, in Redis Cluster, got `{}app` (string)"],
+        [
+          { ...cluster, ns: "{}app" },
+          "Expected `ns` to be a namespace holding a whole hash tag like `{myapp}`, or no braces at all, in Redis Cluster, got `{}app` (string)",
+        ],
       ];
     };
 

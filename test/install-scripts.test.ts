@@ -28,10 +28,16 @@ describe("install scripts of dependencies", () => {
     .map(([where]) => packageName(where));
 
   it("every dependency with an install script has a decision in package.json allowScripts", () => {
-    expect(withScripts.filter((name) => !decided.has(name)), "run `npm install-scripts ls`, then approve or deny").to.deep.equal([]);
+    expect(
+      withScripts.filter((name) => !decided.has(name)),
+      "run `npm install-scripts ls`, then approve or deny",
+    ).to.deep.equal([]);
   });
 
   it("allowScripts names no package that is gone or has no install script any more", () => {
-    expect([...decided].filter((name) => !withScripts.includes(name)), "run `npm install-scripts prune`").to.deep.equal([]);
+    expect(
+      [...decided].filter((name) => !withScripts.includes(name)),
+      "run `npm install-scripts prune`",
+    ).to.deep.equal([]);
   });
 });

@@ -63,14 +63,25 @@ describe("Lua scripts take every key from KEYS", () => {
       ["tostring of a number", 'local t = redis.call("TIME")\nredis.call("HSET", KEYS[2], "modified", tostring(t[1] * 1))', /tostring/],
       ["arithmetic handed to redis.call", 'local t = redis.call("TIME")\nredis.call("ZADD", KEYS[1], t[1] * 1000, ARGV[1])', /arithmetic/],
       ["math.floor handed to redis.call", 'redis.call("ZADD", KEYS[1], math.floor(ARGV[2] / 2), ARGV[1])', /math\.\* result/],
-      ["a computed number handed to redis.call", 'local due = ARGV[2] * 1000\nredis.call("ZADD", KEYS[1], due, ARGV[1])', /computed number due/],
+      [
+        "a computed number handed to redis.call",
+        'local due = ARGV[2] * 1000\nredis.call("ZADD", KEYS[1], due, ARGV[1])',
+        /computed number due/,
+      ],
       ["a key used as a value", 'redis.call("ZADD", KEYS[1], KEYS[2], ARGV[1])', /KEYS\) used as a value/],
-      ["a computed number concatenated", 'local due = ARGV[2] * 1000\nredis.call("ZCOUNT", KEYS[1], "(" .. due, "+inf")', /computed number due/],
+      [
+        "a computed number concatenated",
+        'local due = ARGV[2] * 1000\nredis.call("ZCOUNT", KEYS[1], "(" .. due, "+inf")',
+        /computed number due/,
+      ],
     ];
     for (const [what, source, expected] of bad) {
       it(`reports ${what}`, () => {
         const problems = problemsOf(source);
-        expect(problems.some((problem) => expected.test(problem)), problems.join("\n") || "(no problem reported)").to.equal(true);
+        expect(
+          problems.some((problem) => expected.test(problem)),
+          problems.join("\n") || "(no problem reported)",
+        ).to.equal(true);
       });
     }
 
@@ -83,7 +94,10 @@ describe("Lua scripts take every key from KEYS", () => {
         const keyCount = Math.max(...[...source.matchAll(/KEYS\[(\d+)\]/g)].map((match) => Number(match[1])));
         const problems = checkScript(`${name}-${keyCount}.lua`, source);
         expect(problems, name).to.not.be.empty;
-        expect(problems.some((problem) => /concatenation|used as a value/.test(problem)), problems.join("\n")).to.equal(true);
+        expect(
+          problems.some((problem) => /concatenation|used as a value/.test(problem)),
+          problems.join("\n"),
+        ).to.equal(true);
       }
     });
 
@@ -112,7 +126,9 @@ describe("Lua scripts take every key from KEYS", () => {
       expect(uncheckedAfterWrite("example-2.lua", checked)).to.deep.equal([]);
       const checkedLate = unchecked.replace('rcall("HSET"', 'local refused = refusedCommand("hset", "hincrby")\n        rcall("HSET"');
       expect(uncheckedAfterWrite("example-2.lua", checkedLate)).to.deep.equal(["line 5+: HSET", "line 5+: HINCRBY"]);
-      expect(uncheckedAfterWrite("example-2.lua", 'redis.call("ZADD", KEYS[1], 1, "a")\nredis.call("ZADD", KEYS[1], 2, "b")')).to.deep.equal([]);
+      expect(
+        uncheckedAfterWrite("example-2.lua", 'redis.call("ZADD", KEYS[1], 1, "a")\nredis.call("ZADD", KEYS[1], 2, "b")'),
+      ).to.deep.equal([]);
     });
 
     const badChecks: Array<[string, string, RegExp]> = [
@@ -123,7 +139,10 @@ describe("Lua scripts take every key from KEYS", () => {
     for (const [what, source, expected] of badChecks) {
       it(`reports ${what} in refusedCommand`, () => {
         const problems = problemsOf(source);
-        expect(problems.some((problem) => expected.test(problem)), problems.join("\n") || "(no problem reported)").to.equal(true);
+        expect(
+          problems.some((problem) => expected.test(problem)),
+          problems.join("\n") || "(no problem reported)",
+        ).to.equal(true);
       });
     }
 
@@ -133,7 +152,9 @@ describe("Lua scripts take every key from KEYS", () => {
   });
 
   describe("lua/", () => {
-    const files = readdirSync(LUA_DIR).filter((name) => name.endsWith(".lua")).sort();
+    const files = readdirSync(LUA_DIR)
+      .filter((name) => name.endsWith(".lua"))
+      .sort();
 
     it("holds the scripts and shared/, and nothing else", () => {
       expect(files).to.not.be.empty;

@@ -340,7 +340,9 @@ const TWINS: Record<string, Twin> = {
         shows: (state) => {
           expect(state.dlq.value).to.deep.equal([[A, String(HELD_MS)]]);
           expect(hashIn(state, "dlq:Q")).to.include({ [A]: "order 17", [`${A}:rc`]: "1" });
-          expect(hashIn(state, "src:Q")).to.include({ [B]: "order 18", totalsent: "8" }).and.not.have.any.keys(A);
+          expect(hashIn(state, "src:Q"))
+            .to.include({ [B]: "order 18", totalsent: "8" })
+            .and.not.have.any.keys(A);
         },
       },
       {

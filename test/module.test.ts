@@ -261,7 +261,9 @@ describe("module shape (built package)", () => {
         expect(oldMethods).to.include.members([...CALLBACK_METHODS]);
         expect(oldMethods.filter((name) => typeof record[name] !== "function")).to.deep.equal([]);
         // The data properties rsmq users read.
-        expect(rsmq.redisns).to.equal((old as unknown as { redisns: string }).redisns).and.to.equal(`${ns}:`);
+        expect(rsmq.redisns)
+          .to.equal((old as unknown as { redisns: string }).redisns)
+          .and.to.equal(`${ns}:`);
         expect(rsmq.realtime).to.equal(false);
         expect(rsmq.connected).to.be.a("boolean");
         expect(rsmq.redis).to.be.an("object");
@@ -291,7 +293,10 @@ describe("module shape (built package)", () => {
         expect(await createQueueAsync({ qname: "q" })).to.equal(1);
         // rsmq's documented `array.map(rsmq.sendMessage)`: map's index lands in the callback slot.
         const ids = await Promise.all(
-          [{ qname: "q", message: "a" }, { qname: "q", message: "b" }].map(rsmq.sendMessage as (o: unknown) => Promise<string>),
+          [
+            { qname: "q", message: "a" },
+            { qname: "q", message: "b" },
+          ].map(rsmq.sendMessage as (o: unknown) => Promise<string>),
         );
         expect(ids).to.have.length(2);
         expect(await sendMessageAsync({ qname: "q", message: "c" })).to.have.length(32);
@@ -383,7 +388,10 @@ describe("module shape (built package)", () => {
 
     /** Errors tsc printed for `file` (or, for "", anywhere else: the package's declarations, the options). */
     function diagnostics(configName: string, file: string): string[] {
-      const output = results.get(configName)!.stdout.split("\n").filter((line) => /error TS\d+/.test(line));
+      const output = results
+        .get(configName)!
+        .stdout.split("\n")
+        .filter((line) => /error TS\d+/.test(line));
       const own = (line: string) => Object.keys(CONSUMER_FILES).some((name) => line.startsWith(`${name}(`));
       return output.filter((line) => (file ? line.startsWith(`${file}(`) : !own(line)));
     }
@@ -417,7 +425,10 @@ describe("module shape (built package)", () => {
           const result = await run(process.execPath, [`check-${config.name}.mjs`], { cwd: dir });
           expect(result.code, result.stderr).to.equal(0);
           const loaded = JSON.parse(result.stdout) as Record<string, boolean>;
-          expect(Object.keys(loaded).filter((file) => !loaded[file]), "files whose import is not the class").to.deep.equal([]);
+          expect(
+            Object.keys(loaded).filter((file) => !loaded[file]),
+            "files whose import is not the class",
+          ).to.deep.equal([]);
           expect(Object.keys(loaded)).to.have.length(checks.length);
         });
       });

@@ -58,7 +58,11 @@ interface Landing {
 }
 
 /** Creates queue "q" through `make(options)` and says where its keys landed; removes them after. */
-async function landingOf(make: (options: Options) => { createQueueAsync(o: { qname: string }): Promise<number>; quitAsync(): Promise<unknown> }, options: () => Options, other?: { url: string }): Promise<Landing> {
+async function landingOf(
+  make: (options: Options) => { createQueueAsync(o: { qname: string }): Promise<number>; quitAsync(): Promise<unknown> },
+  options: () => Options,
+  other?: { url: string },
+): Promise<Landing> {
   const given = options();
   const rsmq = make(given);
   try {
@@ -77,7 +81,8 @@ async function landingOf(make: (options: Options) => { createQueueAsync(o: { qna
 }
 
 // rsmq mutates its options object (it writes host and port into `options`), so each library gets a fresh one.
-const viaRsmq = (options: Options) => new OldRSMQ(options as never) as unknown as { createQueueAsync(o: { qname: string }): Promise<number>; quitAsync(): Promise<unknown> };
+const viaRsmq = (options: Options) =>
+  new OldRSMQ(options as never) as unknown as { createQueueAsync(o: { qname: string }): Promise<number>; quitAsync(): Promise<unknown> };
 const viaNext = (options: Options) => new RedisSMQ(options);
 
 /** Where rsmq 0.12.4 and rsmq-next put a queue created with these options. */
@@ -126,7 +131,10 @@ describe("nested `options` and where the data lives (rsmq 0.12.4 beside rsmq-nex
   it("nested `host` and `port` of another server: both use the top-level one", async () => {
     const ns = uniqueNs();
     const server = await otherServer();
-    const landings = await bothLandings(() => ({ ns, port: server.port, options: { host: server.host, port: server.port, db: 2 } }), server);
+    const landings = await bothLandings(
+      () => ({ ns, port: server.port, options: { host: server.host, port: server.port, db: 2 } }),
+      server,
+    );
     expect(landings.rsmq).to.deep.equal({ testServer: [0], other: [] });
     expect(landings.next).to.deep.equal(landings.rsmq);
   });
@@ -162,7 +170,11 @@ describe("nested `options` and where the data lives (rsmq 0.12.4 beside rsmq-nex
   it("`honorNestedOptions: true` follows nested `host` and `port` to the other server", async () => {
     const ns = uniqueNs();
     const server = await otherServer();
-    const landing = await landingOf(viaNext, () => ({ ns, port: server.port, honorNestedOptions: true, options: { host: server.host, db: 2 } }), server);
+    const landing = await landingOf(
+      viaNext,
+      () => ({ ns, port: server.port, honorNestedOptions: true, options: { host: server.host, db: 2 } }),
+      server,
+    );
     expect(landing).to.deep.equal({ testServer: [], other: [2] });
   });
 
@@ -212,7 +224,10 @@ describe("nested `options` and where the data lives (rsmq 0.12.4 beside rsmq-nex
     const outcome = await runChild(script, { HOST: host, PORT: String(port), NS: ns });
     await clean(testRedis().url, ns);
     expect(outcome.code, outcome.stderr).to.equal(0);
-    const { warnings, created } = JSON.parse(outcome.stdout) as { warnings: Array<{ name: string; code: string; message: string }>; created: number };
+    const { warnings, created } = JSON.parse(outcome.stdout) as {
+      warnings: Array<{ name: string; code: string; message: string }>;
+      created: number;
+    };
     expect(created).to.equal(1);
     expect(warnings.map(({ name, code }) => [name, code])).to.deep.equal([["Warning", "RSMQ_NEXT_NESTED_OPTIONS"]]);
     const [message] = warnings.map((warning) => warning.message);

@@ -66,7 +66,10 @@ describe("a fresh clone, packed and installed into a new app", function () {
     ]);
     const unwanted = /^(test|build|bench|lib|node_modules|\.ci|\.github)\/|^(tsconfig.*\.json|\.mocharc.*|\.gitignore|package-lock\.json)$/;
     expect(packed.files.filter((file) => unwanted.test(file))).to.deep.equal([]);
-    expect(packed.files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts")), "TypeScript sources").to.deep.equal([]);
+    expect(
+      packed.files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts")),
+      "TypeScript sources",
+    ).to.deep.equal([]);
   });
 
   it('require("rsmq-next") loads the installed copy, which creates a queue, sends and receives', async () => {

@@ -30,10 +30,10 @@ describe("waitForReplicas", () => {
       [1, 0],
       [1, "100"],
     ] as const) {
-      expect(() => new RedisSMQ({ ...connectionOptions(ns), waitForReplicas, waitForReplicasMs } as never), `${waitForReplicas} / ${waitForReplicasMs}`).to.throw(
-        TypeError,
-        /waitForReplicas/,
-      );
+      expect(
+        () => new RedisSMQ({ ...connectionOptions(ns), waitForReplicas, waitForReplicasMs } as never),
+        `${waitForReplicas} / ${waitForReplicasMs}`,
+      ).to.throw(TypeError, /waitForReplicas/);
     }
   });
 

@@ -15,8 +15,14 @@ const names = readdirSync(LUA_DIR)
 
 describe("script kinds and their Redis 7 flags", () => {
   it("classifies every script in lua/, and nothing that is not there", () => {
-    expect(names.filter((name) => !(name in SCRIPT_KINDS)), "scripts with no entry in SCRIPT_KINDS").to.deep.equal([]);
-    expect(Object.keys(SCRIPT_KINDS).filter((name) => !names.includes(name)), "entries with no script").to.deep.equal([]);
+    expect(
+      names.filter((name) => !(name in SCRIPT_KINDS)),
+      "scripts with no entry in SCRIPT_KINDS",
+    ).to.deep.equal([]);
+    expect(
+      Object.keys(SCRIPT_KINDS).filter((name) => !names.includes(name)),
+      "entries with no script",
+    ).to.deep.equal([]);
   });
 
   it("lets consumers and shrinkers run over maxmemory, refuses producers, and marks reads no-writes", () => {

@@ -100,7 +100,9 @@ describe("Redis 7 script flags: a full server and a write pause", () => {
           (reason: Error) => reason,
         );
         expect(error.name, error.message).to.equal("outOfMemory");
-        expect(error.message).to.match(/maxmemory/).and.to.match(/nothing was written/i);
+        expect(error.message)
+          .to.match(/maxmemory/)
+          .and.to.match(/nothing was written/i);
       }
       expect(await exactState(plain, ns)).to.deep.equal(before);
 

@@ -132,8 +132,7 @@ const cases: WireCase[] = [
     clock: true,
     async prepare({ rsmq, next }) {
       await rsmq.sendMessageAsync({ qname: "later", message: "m", delay: 1000 });
-      return async () =>
-        expect((await next!.receiveMessageOrNextDueAsync({ qname: "later" })).status).to.equal("waiting");
+      return async () => expect((await next!.receiveMessageOrNextDueAsync({ qname: "later" })).status).to.equal("waiting");
     },
   },
   {

@@ -15,7 +15,10 @@ export function canAsk(stdin: NodeJS.ReadStream = process.stdin): boolean {
  * y or yes. Enter, anything else, end of input and Ctrl-C are all no; after Ctrl-C the process
  * ends by SIGINT once the command returns (see stop-signal.ts).
  */
-export async function confirm(question: string, streams: { input: NodeJS.ReadStream; output: NodeJS.WriteStream } = { input: process.stdin, output: process.stderr }): Promise<boolean> {
+export async function confirm(
+  question: string,
+  streams: { input: NodeJS.ReadStream; output: NodeJS.WriteStream } = { input: process.stdin, output: process.stderr },
+): Promise<boolean> {
   // terminal: false leaves line editing, echo and Ctrl-C (as SIGINT) to the terminal itself.
   const lines = createInterface({ input: streams.input, output: streams.output, terminal: false });
   const stop = stopOnSignals();

@@ -78,7 +78,11 @@ export async function openQueue(settings: ServerSettings, options: OpenOptions =
   const rsmq = new (library().RedisSMQ)(
     settings.cluster
       ? // A one-shot command should not ride out a whole failover; a worker should.
-        { ns: settings.ns, cluster: { rootNodes: [{ url }], defaults: { socket, ...credentialsOf(url) } }, clusterRetryMs: options.persistent ? undefined : 5000 }
+        {
+          ns: settings.ns,
+          cluster: { rootNodes: [{ url }], defaults: { socket, ...credentialsOf(url) } },
+          clusterRetryMs: options.persistent ? undefined : 5000,
+        }
       : { url, ns: settings.ns, socket },
   );
   try {
@@ -108,7 +112,11 @@ export async function openQueue(settings: ServerSettings, options: OpenOptions =
 }
 
 /** Runs `action` with a connected RedisSMQ and always closes it. */
-export async function withQueue<T>(settings: ServerSettings, action: (rsmq: RedisSMQ) => Promise<T>, options: OpenOptions = {}): Promise<T> {
+export async function withQueue<T>(
+  settings: ServerSettings,
+  action: (rsmq: RedisSMQ) => Promise<T>,
+  options: OpenOptions = {},
+): Promise<T> {
   const rsmq = await openQueue(settings, options);
   try {
     return await action(rsmq);

@@ -61,7 +61,8 @@ const CLIENT_ERRORS: Record<string, string> = {
 export function connectionProblem(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const kind = error.constructor?.name ?? "";
-  if (kind === "ReconnectStrategyError") return connectionProblem((error as { socketError?: unknown }).socketError) ?? "gave up reconnecting";
+  if (kind === "ReconnectStrategyError")
+    return connectionProblem((error as { socketError?: unknown }).socketError) ?? "gave up reconnecting";
   if (kind in CLIENT_ERRORS) return CLIENT_ERRORS[kind];
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && code in SOCKET_CODES) return SOCKET_CODES[code];
@@ -88,11 +89,23 @@ export function explain(error: unknown, context: ErrorContext): CliError {
   const queue = context.qname ? `queue "${context.qname}"` : "the queue";
   switch (error.name) {
     case "queueNotFound":
-      return new CliError(`${queue} does not exist in namespace "${context.ns}"`, EXIT_FAILURE, "list the queues with `rsmq-next queues` (and check --ns)");
+      return new CliError(
+        `${queue} does not exist in namespace "${context.ns}"`,
+        EXIT_FAILURE,
+        "list the queues with `rsmq-next queues` (and check --ns)",
+      );
     case "queueExists":
-      return new CliError(`${queue} already exists in namespace "${context.ns}"`, EXIT_FAILURE, "see it with `rsmq-next stats " + (context.qname ?? "<qname>") + "`");
+      return new CliError(
+        `${queue} already exists in namespace "${context.ns}"`,
+        EXIT_FAILURE,
+        "see it with `rsmq-next stats " + (context.qname ?? "<qname>") + "`",
+      );
     case "messageTooLong":
-      return new CliError(`the message is longer than ${queue} allows (its maxsize)`, EXIT_FAILURE, "see the limit with `rsmq-next stats " + (context.qname ?? "<qname>") + "`");
+      return new CliError(
+        `the message is longer than ${queue} allows (its maxsize)`,
+        EXIT_FAILURE,
+        "see the limit with `rsmq-next stats " + (context.qname ?? "<qname>") + "`",
+      );
   }
   if (error.name === "invalidFormat" && error.message === "Invalid qname format" && context.qname !== undefined) {
     return usageError(`invalid queue name "${context.qname}"`, "a queue name is 1 to 160 of a-z A-Z 0-9 _ -");

@@ -67,7 +67,8 @@ export function exitCodeFor(signal: StopSignalName): number {
 export function exitBySignal(signal: StopSignalName): void {
   process.exitCode = exitCodeFor(signal);
   if (process.platform === "win32") return;
-  const flushed = (stream: NodeJS.WriteStream): Promise<void> => new Promise((resolve) => (stream.writableEnded || stream.destroyed ? resolve() : stream.write("", () => resolve())));
+  const flushed = (stream: NodeJS.WriteStream): Promise<void> =>
+    new Promise((resolve) => (stream.writableEnded || stream.destroyed ? resolve() : stream.write("", () => resolve())));
   void Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => {
     // With no listener left, the signal's default action applies: the process ends by it.
     process.removeAllListeners(signal);

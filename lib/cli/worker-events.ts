@@ -26,7 +26,10 @@ export function reportWorkerEvents(worker: Worker, rsmq: RedisSMQ, { out }: Cont
   worker.on("retry", (message, { delayMs, error }) => {
     started.delete(message.id);
     if (out.json) out.event({ event: "retry", id: message.id, rc: message.rc, delayMs, error: errorText(error) });
-    else say(`${c.yellow("↻")} ${message.id} failed (delivery ${message.rc}): ${preview(errorText(error), 200)}; retry in ${duration(delayMs)}`);
+    else
+      say(
+        `${c.yellow("↻")} ${message.id} failed (delivery ${message.rc}): ${preview(errorText(error), 200)}; retry in ${duration(delayMs)}`,
+      );
   });
   // The command always dead-letters (no onStop: "delete"), so `dropped` never comes.
   worker.on("deadLettered", (message, { reason, error }) => {
@@ -39,7 +42,8 @@ export function reportWorkerEvents(worker: Worker, rsmq: RedisSMQ, { out }: Cont
     else say(`${c.yellow("warning:")} ${error.message}`);
   });
   // Until the worker stops: after that the connection closes on purpose.
-  const onDisconnect = (): void => (out.json ? out.event({ event: "disconnected" }) : say(c.yellow("lost the connection to Redis; reconnecting...")));
+  const onDisconnect = (): void =>
+    out.json ? out.event({ event: "disconnected" }) : say(c.yellow("lost the connection to Redis; reconnecting..."));
   const onConnect = (): void => (out.json ? out.event({ event: "reconnected" }) : say(c.green("reconnected to Redis")));
   rsmq.on("disconnect", onDisconnect);
   rsmq.on("connect", onConnect);

@@ -31,7 +31,14 @@ export interface QueueSettings {
   maxsize: number;
 }
 
-export function deadLetterCopy(layout: KeyLayout, dlq: string, id: string, body: string, why: StopRecord, settings: QueueSettings): ScriptCall<1> {
+export function deadLetterCopy(
+  layout: KeyLayout,
+  dlq: string,
+  id: string,
+  body: string,
+  why: StopRecord,
+  settings: QueueSettings,
+): ScriptCall<1> {
   const to = layout.queue(dlq);
   return {
     // Listed first: a crash before the copy leaves a listed name with no queue, never the reverse.
@@ -97,7 +104,12 @@ export function redrive(layout: KeyLayout, dlq: string, target: string, ids: str
  * The first step of the cross-slot redrive: claims (hides for `holdMs`) the messages that are still
  * in the dead-letter queue, with a body, and visible; resolves them with their bodies.
  */
-export function redriveClaim(layout: KeyLayout, dlq: string, ids: string[], holdMs: number): ScriptCall<Array<{ id: string; message: string }>> {
+export function redriveClaim(
+  layout: KeyLayout,
+  dlq: string,
+  ids: string[],
+  holdMs: number,
+): ScriptCall<Array<{ id: string; message: string }>> {
   const from = layout.queue(dlq);
   return {
     script: "redriveClaim",
@@ -113,7 +125,11 @@ export function redriveClaim(layout: KeyLayout, dlq: string, ids: string[], hold
 }
 
 /** The copy step of the cross-slot redrive (Redis Cluster, queues in different slots). */
-export function redriveCopy(layout: KeyLayout, target: string, messages: ReadonlyArray<{ id: string; message: string }>): ScriptCall<number> {
+export function redriveCopy(
+  layout: KeyLayout,
+  target: string,
+  messages: ReadonlyArray<{ id: string; message: string }>,
+): ScriptCall<number> {
   const to = layout.queue(target);
   return {
     script: "redriveCopy",

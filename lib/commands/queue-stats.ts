@@ -66,4 +66,3 @@ export function queueStats(layout: KeyLayout, qname: string): ScriptCall<QueueSt
     },
   };
 }
-

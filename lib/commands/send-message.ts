@@ -33,14 +33,7 @@ export function sendMessage(layout: KeyLayout, realtime: boolean, options: Parti
   return {
     script: "sendMessage",
     keys: [keys.messages, keys.hash],
-    args: [
-      randomIdPart(),
-      delay,
-      message,
-      String(message.length),
-      realtime ? keys.realtimeChannel : "",
-      layout.cluster ? "sharded" : "",
-    ],
+    args: [randomIdPart(), delay, message, String(message.length), realtime ? keys.realtimeChannel : "", layout.cluster ? "sharded" : ""],
     parse(reply) {
       failIfCode(reply);
       const channel = keys.realtimeChannel;

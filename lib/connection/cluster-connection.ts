@@ -97,7 +97,8 @@ export function isClusterClient(client: unknown): client is Cluster {
  * The caller's cluster client (borrowed), or cluster options to open one from (owned); `retryMs` is
  * how long one command keeps retrying through a failover or resharding (`clusterRetryMs`).
  */
-export type ClusterConnectionOptions = { readonly client: Cluster; readonly retryMs: number } | { readonly cluster: RedisClusterOptions; readonly retryMs: number };
+export type ClusterConnectionOptions =
+  { readonly client: Cluster; readonly retryMs: number } | { readonly cluster: RedisClusterOptions; readonly retryMs: number };
 
 export class ClusterConnection implements CommandSender, ReplicatedWriter {
   readonly cluster = true;

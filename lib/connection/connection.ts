@@ -44,7 +44,10 @@ export class Connection implements CommandSender, ReplicatedWriter {
   /** How often the subscriber connection is PINGed (0: never). */
   readonly subscriberPingMs: number;
 
-  constructor(settings: ConnectionSettings, private readonly events: ConnectionEvents) {
+  constructor(
+    settings: ConnectionSettings,
+    private readonly events: ConnectionEvents,
+  ) {
     const bounds = settings.bounds;
     this.bounds = bounds;
     this.subscriberPingMs = settings.subscriberPingMs;

@@ -214,7 +214,9 @@ export class LinkWatchdog {
 
   private silentError(extraMs: number): Error {
     const ms = this.bounds.commandTimeoutMs + extraMs;
-    const what = this.replace ? "the connection was dropped and is being opened again" : "the connection is the caller's and was left as it is";
+    const what = this.replace
+      ? "the connection was dropped and is being opened again"
+      : "the connection is the caller's and was left as it is";
     return rsmqError(
       "connectionTimeout",
       `rsmq-next: no reply from Redis at ${this.where} within commandTimeoutMs (${ms} ms): the link is silent or the server is stuck; ${what}. ` +

@@ -31,5 +31,10 @@ export function openConnection(settings: ConnectionSettings, events: ConnectionE
 export function openSubscriber(connection: QueueConnection, onError: (error: Error) => void): Subscriber {
   return connection.cluster
     ? new ClusterSubscriber(connection as ClusterConnection, onError)
-    : new ClientSubscriber(connection.client as RedisClientType, onError, (connection as Connection).bounds, (connection as Connection).subscriberPingMs);
+    : new ClientSubscriber(
+        connection.client as RedisClientType,
+        onError,
+        (connection as Connection).bounds,
+        (connection as Connection).subscriberPingMs,
+      );
 }

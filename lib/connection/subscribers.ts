@@ -42,7 +42,9 @@ export class ClientSubscriber implements Subscriber {
   ) {
     const { socket } = (source as { options?: RedisClientOptions }).options ?? {};
     // node-redis' own pingInterval is off here: its PING has no timeout, so it cannot find a silent link.
-    const overrides = this.closer.guard({ legacyMode: false, pingInterval: undefined, socket }) as Parameters<RedisClientType["duplicate"]>[0];
+    const overrides = this.closer.guard({ legacyMode: false, pingInterval: undefined, socket }) as Parameters<
+      RedisClientType["duplicate"]
+    >[0];
     this.client = source.duplicate(overrides) as RedisClientType;
     this.watchdog = new LinkWatchdog(this.client, bounds, () => this.reopen());
     this.client.on("error", (error: Error) => {
@@ -69,7 +71,9 @@ export class ClientSubscriber implements Subscriber {
     // While reconnecting, an UNSUBSCRIBE would wait for the server; node-redis drops the
     // subscription with the connection anyway.
     if (this.client.isReady)
-      await this.watchdog.call(() => this.client.unsubscribe(channel)).catch((error: unknown) => this.onError(unsubscribeError(error, channel)));
+      await this.watchdog
+        .call(() => this.client.unsubscribe(channel))
+        .catch((error: unknown) => this.onError(unsubscribeError(error, channel)));
   }
 
   async close(): Promise<void> {
@@ -88,9 +92,11 @@ export class ClientSubscriber implements Subscriber {
 
   private async ping(): Promise<void> {
     if (this.client.isReady) {
-      await this.watchdog.call((signal) => this.client.sendCommand(["PING"], { signal })).catch((error: Error) => {
-        if (!this.closer.closed && error.name === "connectionTimeout") this.onError(error);
-      });
+      await this.watchdog
+        .call((signal) => this.client.sendCommand(["PING"], { signal }))
+        .catch((error: Error) => {
+          if (!this.closer.closed && error.name === "connectionTimeout") this.onError(error);
+        });
     }
     this.schedulePing();
   }

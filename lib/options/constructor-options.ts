@@ -86,7 +86,9 @@ function wantsCluster(given: Record<string, unknown>): boolean {
 /** Off (undefined) with `waitForReplicas` 0; `waitForReplicasMs` is checked either way. */
 function replicaAcksOf(given: Record<string, unknown>): ReplicaAcks | undefined {
   const replicas = optional(given, "waitForReplicas", CONSTRUCTOR_DEFAULTS.waitForReplicas, (name, value) => integerOption(name, value, 0));
-  const timeoutMs = optional(given, "waitForReplicasMs", CONSTRUCTOR_DEFAULTS.waitForReplicasMs, (name, value) => integerOption(name, value, 1));
+  const timeoutMs = optional(given, "waitForReplicasMs", CONSTRUCTOR_DEFAULTS.waitForReplicasMs, (name, value) =>
+    integerOption(name, value, 1),
+  );
   return replicas === 0 ? undefined : { replicas, timeoutMs };
 }
 

@@ -26,7 +26,11 @@ export function editDistance(a: string, b: string): number {
  * edit for names up to 4 characters, two up to 8, three for longer ones. `spelledAs` gives the text to compare a
  * candidate by (e.g. the last part of `retry.maxDeliveries`); by default the candidate itself.
  */
-export function closestName(name: string, candidates: Iterable<string>, spelledAs: (candidate: string) => string = (c) => c): string | undefined {
+export function closestName(
+  name: string,
+  candidates: Iterable<string>,
+  spelledAs: (candidate: string) => string = (c) => c,
+): string | undefined {
   const wanted = name.toLowerCase();
   const limit = name.length <= 4 ? 1 : name.length <= 8 ? 2 : 3;
   let best: string | undefined;

@@ -49,7 +49,11 @@ export class CommandRunner {
       beforeWritten = command.before !== undefined;
       reply = await this.scripts.run(body, command.keys, command.args, sender);
     } catch (error) {
-      const translated = translateOutOfMemory(error, command.script, beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined);
+      const translated = translateOutOfMemory(
+        error,
+        command.script,
+        beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined,
+      );
       throw permissionError(translated, refused());
     }
     try {

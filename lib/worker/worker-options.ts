@@ -132,7 +132,8 @@ function resolveDeadLetterQueue(qname: string, given: unknown): string {
 }
 
 export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOptions {
-  if (!options || typeof options !== "object") throw new TypeError(`Expected worker options to be an object, got ${describeValue(options)}`);
+  if (!options || typeof options !== "object")
+    throw new TypeError(`Expected worker options to be an object, got ${describeValue(options)}`);
   rejectUnknownOptions(options, { what: "worker", names: WORKER_OPTION_NAMES, nested: NESTED_OPTION_NAMES });
   const qname = validateQname(options.qname);
   if (typeof options.handler !== "function") {

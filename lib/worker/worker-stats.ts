@@ -30,5 +30,18 @@ export interface WorkerStats {
 }
 
 export function createWorkerStats(): WorkerStats {
-  return { receives: 0, emptyReceives: 0, looks: 0, handled: 0, failed: 0, retried: 0, deadLettered: 0, dropped: 0, sleeps: 0, sleptMs: 0, extensions: 0, errors: 0 };
+  return {
+    receives: 0,
+    emptyReceives: 0,
+    looks: 0,
+    handled: 0,
+    failed: 0,
+    retried: 0,
+    deadLettered: 0,
+    dropped: 0,
+    sleeps: 0,
+    sleptMs: 0,
+    extensions: 0,
+    errors: 0,
+  };
 }

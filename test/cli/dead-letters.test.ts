@@ -49,8 +49,18 @@ describe("CLI: dlq list, redrive", () => {
       expect(listed.total).to.equal(2);
       const byId = new Map(listed.messages.map((m: { id: string }) => [m.id, m]));
       expect(byId.get(ids.poison)).to.deep.include({ message: "poison" });
-      expect((byId.get(ids.poison) as { deadLetter: object }).deadLetter).to.include({ source: "src", deliveries: 1, reason: "poison", error: "bad payload" });
-      expect((byId.get(ids.failing) as { deadLetter: object }).deadLetter).to.include({ source: "src", deliveries: 1, reason: "exhausted", error: "the API said no" });
+      expect((byId.get(ids.poison) as { deadLetter: object }).deadLetter).to.include({
+        source: "src",
+        deliveries: 1,
+        reason: "poison",
+        error: "bad payload",
+      });
+      expect((byId.get(ids.failing) as { deadLetter: object }).deadLetter).to.include({
+        source: "src",
+        deliveries: 1,
+        reason: "exhausted",
+        error: "the API said no",
+      });
     });
 
     it("human: a table of id, reason, deliveries, source, when, error and message", async () => {
@@ -85,7 +95,10 @@ describe("CLI: dlq list, redrive", () => {
       expect(result.code).to.equal(0);
       expect(result.stdout).to.equal("moved 2 messages from src-dlq to the queues they came from\n");
       expect(result.stderr).to.equal("");
-      const [src, dlq] = await Promise.all([rsmq.getQueueAttributesAsync({ qname: "src" }), rsmq.getQueueAttributesAsync({ qname: "src-dlq" })]);
+      const [src, dlq] = await Promise.all([
+        rsmq.getQueueAttributesAsync({ qname: "src" }),
+        rsmq.getQueueAttributesAsync({ qname: "src-dlq" }),
+      ]);
       expect([src.msgs, src.hiddenmsgs, dlq.msgs]).to.deep.equal([2, 0, 0]);
       const peeked = await rsmq.peekDeadLettersAsync({ qname: "src" });
       expect(peeked.map((m) => m.message).sort()).to.deep.equal(["failing", "poison"]);

@@ -32,7 +32,12 @@ describe("CLI: demo", function () {
     expect(summary.retries).to.equal(20);
     expect(summary.deliveries).to.equal(summary.sent + summary.retries);
     // The server's counters and the Worker's own agree.
-    expect(summary.workerCounters).to.include({ handled: summary.handled, retried: summary.retries, deadLettered: summary.deadLettered, errors: 0 });
+    expect(summary.workerCounters).to.include({
+      handled: summary.handled,
+      retried: summary.retries,
+      deadLettered: summary.deadLettered,
+      errors: 0,
+    });
 
     const { worker, rsmqPoll } = summary.idle;
     expect(rsmqPoll.polls).to.be.above(0);
@@ -75,14 +80,19 @@ describe("CLI: demo", function () {
     const port = await unusedPort();
     const result = await runCli(["--url", `redis://127.0.0.1:${port}`, "demo"], { env: FAST, timeoutMs: 35_000 });
     expect(result.code, result.stderr).to.equal(0);
-    const match = /nothing answers at redis:\/\/127\.0\.0\.1:\d+ \(connection refused\): started a throwaway redis-server on port (\d+), stopped at the end/.exec(result.stdout);
+    const match =
+      /nothing answers at redis:\/\/127\.0\.0\.1:\d+ \(connection refused\): started a throwaway redis-server on port (\d+), stopped at the end/.exec(
+        result.stdout,
+      );
     expect(match, result.stdout).to.not.equal(null);
     expect(result.stdout).to.include("Summary (measured on the server");
     expect(result.stdout).to.match(/^  messages sent +206 +200 in a burst, 5 delayed, 1 poison$/m);
     expect(result.stdout).to.match(/^  handled +205 /m);
     expect(result.stdout).to.match(/^  retries +20 /m);
     expect(result.stdout).to.match(/^  dead-lettered +1 +poison: /m);
-    expect(result.stdout).to.match(/^  rsmq-next Worker +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, one idle cycle \(it polls once per 3s, its cap\): /m);
+    expect(result.stdout).to.match(
+      /^  rsmq-next Worker +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, one idle cycle \(it polls once per 3s, its cap\): /m,
+    );
     expect(result.stdout).to.match(/^  100 ms poll, rsmq 0\.12\.4 style +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, \d+ polls: /m);
     expect(result.stdout).not.to.include("\x1b[");
     expect(await listening(Number(match![1]))).to.equal(false);
@@ -112,7 +122,9 @@ describe("CLI: demo", function () {
       const port = await unusedPort();
       const result = await runCli(["--url", `redis://127.0.0.1:${port}`, "demo"], { env: { ...FAST, PATH: emptyPath } });
       expect(result.code).to.equal(1);
-      expect(result.stderr).to.include(`no Redis answers at redis://127.0.0.1:${port} (connection refused), and there is no redis-server on PATH to start one`);
+      expect(result.stderr).to.include(
+        `no Redis answers at redis://127.0.0.1:${port} (connection refused), and there is no redis-server on PATH to start one`,
+      );
       expect(result.stderr).to.include("sudo apt-get install redis-server");
       expect(result.stderr).to.include("brew install redis");
       expect(result.stderr).to.include("docker run --rm -p 6379:6379 redis:7");

@@ -234,7 +234,9 @@ describe("CLI: send, receive, pop, delete, peek", () => {
 
       const machine = json(machineResult);
       expect(machine.now).to.be.a("number");
-      expect(machine.messages.map((m: { id: string; state: string; receiveCount: number }) => [m.id, m.state, m.receiveCount])).to.deep.equal([
+      expect(
+        machine.messages.map((m: { id: string; state: string; receiveCount: number }) => [m.id, m.state, m.receiveCount]),
+      ).to.deep.equal([
         [waiting, "visible", 0],
         [taken, "inFlight", 1],
         [later, "delayed", 0],

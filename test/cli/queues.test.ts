@@ -138,7 +138,19 @@ describe("CLI: queues, create, delete-queue, stats", () => {
       const result = await cli("--json", "stats", "q");
       expect(result.code).to.equal(0);
       const stats = json(result);
-      expect(stats).to.include({ qname: "q", vt: 60, delay: 0, maxsize: 65536, totalsent: 3, totalrecv: 1, msgs: 3, visible: 1, inFlight: 1, delayed: 1, partial: false });
+      expect(stats).to.include({
+        qname: "q",
+        vt: 60,
+        delay: 0,
+        maxsize: 65536,
+        totalsent: 3,
+        totalrecv: 1,
+        msgs: 3,
+        visible: 1,
+        inFlight: 1,
+        delayed: 1,
+        partial: false,
+      });
       // The in-flight message is due again after vt (60 s), before the delayed one (100 s).
       expect(stats.nextDueMs).to.be.within(50_000, 60_000);
       expect(stats.waitingMs).to.be.at.least(0);

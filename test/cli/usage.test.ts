@@ -22,7 +22,11 @@ describe("CLI: usage, exit codes, connection errors", () => {
       ["an unknown option", ["queues", "--colour"], "unknown option '--colour'"],
       ["a missing argument", ["send"], "missing required argument 'qname'"],
       ["another command's option", ["create", "q", "--max-deliveries", "3"], "--max-deliveries is an option of `worker`"],
-      ["a command's option before the command", ["--vt", "5", "create", "q"], "--vt is an option of `create`, `receive`, `worker`: put it after the command"],
+      [
+        "a command's option before the command",
+        ["--vt", "5", "create", "q"],
+        "--vt is an option of `create`, `receive`, `worker`: put it after the command",
+      ],
       ["no command at all", [], "Usage: rsmq-next"],
       ["a --url that is no URL", ["--url", "localhost:6379", "queues"], 'invalid --url "localhost:6379"'],
       ["a --url of another protocol", ["--url", "http://127.0.0.1:6379", "queues"], "it must start with redis:// or rediss://"],
@@ -45,7 +49,21 @@ describe("CLI: usage, exit codes, connection errors", () => {
   it("--help prints the commands and examples (exit 0); --version the package version", async () => {
     const [help, version, short] = await Promise.all([runCli(["--help"]), runCli(["--version"]), runCli(["-V"])]);
     expect(help.code).to.equal(0);
-    for (const command of ["queues", "create", "delete-queue", "stats", "send", "receive", "pop", "delete", "peek", "dlq", "redrive", "worker", "demo"]) {
+    for (const command of [
+      "queues",
+      "create",
+      "delete-queue",
+      "stats",
+      "send",
+      "receive",
+      "pop",
+      "delete",
+      "peek",
+      "dlq",
+      "redrive",
+      "worker",
+      "demo",
+    ]) {
       expect(help.stdout).to.match(new RegExp(`^  ${command} `, "m"));
     }
     expect(help.stdout).to.include("Exit codes: 0 success, 1 failure");
@@ -83,7 +101,9 @@ describe("CLI: usage, exit codes, connection errors", () => {
       const result = await runCli(["--url", `redis://${host}:${port}/99`, "queues"]);
       expect(result.code, result.stderr).to.equal(1);
       expect(result.stderr).to.include(`database 99 does not exist on Redis at redis://${host}:${port}/99`);
-      expect(result.stderr).to.include("hint: a database number runs from 0 to the server's `databases` setting minus 1 (0 to 15 by default)");
+      expect(result.stderr).to.include(
+        "hint: a database number runs from 0 to the server's `databases` setting minus 1 (0 to 15 by default)",
+      );
     });
 
     it("rediss:// (TLS) for a server that speaks plain TCP, within the connect timeout", async () => {
@@ -145,7 +165,10 @@ describe("CLI: usage, exit codes, connection errors", () => {
 
   it("writes no colour codes when piped, and colours with FORCE_COLOR", async () => {
     const ns = uniqueNs("cli");
-    const [plain, coloured] = await Promise.all([runCli([...at(ns), "stats", "nope"]), runCli([...at(ns), "stats", "nope"], { env: { FORCE_COLOR: "1" } })]);
+    const [plain, coloured] = await Promise.all([
+      runCli([...at(ns), "stats", "nope"]),
+      runCli([...at(ns), "stats", "nope"], { env: { FORCE_COLOR: "1" } }),
+    ]);
     expect(plain.stderr).not.to.include("\x1b[");
     expect(coloured.stderr).to.include("\x1b[31merror:\x1b[39m");
   });

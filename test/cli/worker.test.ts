@@ -42,7 +42,15 @@ describe("CLI: worker --exec", () => {
 
   it("retries a failing command with backoff, then dead-letters it with the exit status and stderr", async () => {
     const id = await rsmq.sendMessageAsync({ qname: "q", message: "doomed" });
-    const result = await worker("--exec", "cat >/dev/null; echo 'disk full' >&2; exit 3", "--max-deliveries", "2", "--retry-delay", "50", "--until-empty");
+    const result = await worker(
+      "--exec",
+      "cat >/dev/null; echo 'disk full' >&2; exit 3",
+      "--max-deliveries",
+      "2",
+      "--retry-delay",
+      "50",
+      "--until-empty",
+    );
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stderr).to.match(new RegExp(`↻ ${id} failed \\(delivery 1\\): exit status 3: disk full; retry in \\d+ms`));
     expect(result.stderr).to.include(`✗ ${id} failed (delivery 2): exit status 3: disk full; exhausted, dead-lettered`);

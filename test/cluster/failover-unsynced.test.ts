@@ -46,21 +46,36 @@ describe("cluster: failover with replication in flight, producers on waitForRepl
     const ledger = new DeliveryLedger();
     const consumer = open(ns);
     const workers = qnames.map((qname) => {
-      const worker = new Worker(consumer, { qname, concurrency: 4, maxIdleSleepMs: 1_000, stopTimeoutMs: 5_000, handler: (message) => ledger.handled(message) });
+      const worker = new Worker(consumer, {
+        qname,
+        concurrency: 4,
+        maxIdleSleepMs: 1_000,
+        stopTimeoutMs: 5_000,
+        handler: (message) => ledger.handled(message),
+      });
       worker.on("error", () => undefined);
       return worker.start();
     });
     const acked = { waitForReplicas: 1, waitForReplicasMs: 2_000 };
-    const producers = [new Producer(open(ns, acked), qnames, ledger, "a", 1), new Producer(open(ns, acked), [...qnames].reverse(), ledger, "b", 1)];
+    const producers = [
+      new Producer(open(ns, acked), qnames, ledger, "a", 1),
+      new Producer(open(ns, acked), [...qnames].reverse(), ledger, "b", 1),
+    ];
     try {
       await waitFor(() => ledger.sent.size >= 150, "150 sends before the kill");
-      const { killed, promoted } = await cluster.killMasterAndWaitForFailover(cluster.slotOf(keysOf(ns, qnames[0]).hash), { syncReplicasFirst: false });
+      const { killed, promoted } = await cluster.killMasterAndWaitForFailover(cluster.slotOf(keysOf(ns, qnames[0]).hash), {
+        syncReplicasFirst: false,
+      });
       expect(promoted.id).to.not.equal(masters[0].id);
       // The promoted master has no replica until the dead node comes back as one: until then a send
       // to its queue waits for a confirmation (up to waitForReplicasMs, then replicationTimeout).
       await cluster.restartNode(killed);
       const rejoinedAt = Date.now();
-      await waitFor(() => ledger.sentAfter(rejoinedAt, qnames[0]) >= 50, "50 sends to the failed-over queue after its new replica joined", 20_000);
+      await waitFor(
+        () => ledger.sentAfter(rejoinedAt, qnames[0]) >= 50,
+        "50 sends to the failed-over queue after its new replica joined",
+        20_000,
+      );
       await delay(500);
       await Promise.all(producers.map((producer) => producer.stop()));
       await waitFor(() => ledger.lost().length === 0, "every acknowledged send handled", 30_000).catch(() => undefined);

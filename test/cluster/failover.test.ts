@@ -77,7 +77,8 @@ describe("cluster: failover under load", function () {
     sleeperWorker.start();
     const idleChannel = keysOf(ns, idle).realtimeChannel;
     await waitFor(
-      async () => ((await nodes.run(masters[0], ["PUBSUB", "SHARDNUMSUB", idleChannel])) as [string, number])[1] === 1 && sleeper!.log.asleep,
+      async () =>
+        ((await nodes.run(masters[0], ["PUBSUB", "SHARDNUMSUB", idleChannel])) as [string, number])[1] === 1 && sleeper!.log.asleep,
       "the sleeper to listen on the master to be killed",
     );
 
@@ -117,12 +118,17 @@ describe("cluster: failover under load", function () {
       expect(killed.id).to.equal(masters[0].id);
 
       // Keep going a few seconds on the new topology.
-      await waitFor(() => qnames.every((qname) => ledger.sentAfter(promotedAt, qname) >= 50), "50 sends to each queue after the promotion", 20_000);
+      await waitFor(
+        () => qnames.every((qname) => ledger.sentAfter(promotedAt, qname) >= 50),
+        "50 sends to each queue after the promotion",
+        20_000,
+      );
       await delay(2_000);
       await Promise.all(producers.map((producer) => producer.stop()));
       await waitFor(() => ledger.lost().length === 0, "every acknowledged send handled", 30_000);
       await waitFor(
-        async () => (await Promise.all(qnames.map((qname) => admin.getQueueAttributesAsync({ qname })))).every((attributes) => attributes.msgs === 0),
+        async () =>
+          (await Promise.all(qnames.map((qname) => admin.getQueueAttributesAsync({ qname })))).every((attributes) => attributes.msgs === 0),
         "every queue drained",
         30_000,
       );
@@ -161,7 +167,9 @@ describe("cluster: failover under load", function () {
       await waitFor(() => handled.length === 1, "the sleeper to handle the message, well before its 60 s cap", 10_000);
     } catch (error) {
       const events = log.events.slice(before).map((event) => event.name);
-      throw new Error(`${(error as Error).message}; subscribers on the promoted master: ${await subscribers()}; events since the send: ${JSON.stringify(events)}`);
+      throw new Error(
+        `${(error as Error).message}; subscribers on the promoted master: ${await subscribers()}; events since the send: ${JSON.stringify(events)}`,
+      );
     }
     expect(await subscribers()).to.equal(1);
   });
@@ -181,7 +189,10 @@ describe("cluster: failover under load", function () {
     for (const qname of qnames) {
       const id = await rsmq.sendMessageAsync({ qname, message: "still here" });
       const { messages } = await rsmq.receiveMessagesAsync({ qname, count: 10 });
-      expect(messages.find((message) => message.id === id), qname).to.include({ message: "still here", rc: 1 });
+      expect(
+        messages.find((message) => message.id === id),
+        qname,
+      ).to.include({ message: "still here", rc: 1 });
       expect(await rsmq.deleteMessagesAsync({ qname, ids: messages.map((message) => message.id) })).to.not.include(0);
     }
   });

@@ -67,14 +67,30 @@ describe("cluster harness", function () {
     expect(cluster.nodes).to.have.length(6);
     expect(cluster.rootNodes()).to.have.length(6);
 
-    const ranges = (await onNode(masters[0], ["CLUSTER", "SLOTS"])) as Array<[number, number, [string, number, string], ...Array<[string, number, string]>]>;
+    const ranges = (await onNode(masters[0], ["CLUSTER", "SLOTS"])) as Array<
+      [number, number, [string, number, string], ...Array<[string, number, string]>]
+    >;
     expect(ranges.reduce((sum, [from, to]) => sum + to - from + 1, 0)).to.equal(SLOT_COUNT);
     expect(new Set(ranges.map((range) => range[2][2]))).to.deep.equal(new Set(masters.map((master) => master.id)));
     for (const range of ranges) expect(range.slice(3), `replicas of slots ${range[0]}-${range[1]}`).to.have.length(1);
   });
 
   it("computes hash slots as Redis does, hash tags included", async () => {
-    const keys = ["", "a", "foo", "rsmq:{jobs}:Q", "rsmq:{jobs}", "{myapp}:jobs", "a{}b", "{}{x}", "{x}{y}", "a{b", "a}b{c}", "ü{ñ}", "rsmq:QUEUES"];
+    const keys = [
+      "",
+      "a",
+      "foo",
+      "rsmq:{jobs}:Q",
+      "rsmq:{jobs}",
+      "{myapp}:jobs",
+      "a{}b",
+      "{}{x}",
+      "{x}{y}",
+      "a{b",
+      "a}b{c}",
+      "ü{ñ}",
+      "rsmq:QUEUES",
+    ];
     for (const key of keys) {
       expect(cluster.slotOf(key), key).to.equal(await onNode(cluster.nodes[0], ["CLUSTER", "KEYSLOT", key]));
     }
@@ -159,7 +175,9 @@ describe("cluster harness", function () {
     await cluster.restartNode(killed);
 
     expect((await cluster.replicas()).map((node) => node.id)).to.include(killed.id);
-    expect((await cluster.masters()).map((node) => node.id)).to.have.length(3).and.include(promoted.id);
+    expect((await cluster.masters()).map((node) => node.id))
+      .to.have.length(3)
+      .and.include(promoted.id);
     const replication = String(await onNode(killed, ["INFO", "replication"]));
     expect(replication).to.match(/role:slave/);
     expect(replication).to.include(`master_port:${promoted.port}`);

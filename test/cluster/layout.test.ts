@@ -56,7 +56,13 @@ describe("cluster: key layout", function () {
     expect(await nodes.run(owner, ["TYPE", `${ns}:{q}`])).to.equal("zset");
     expect(await nodes.run(owner, ["TYPE", `${ns}:{q}:Q`])).to.equal("hash");
     expect(await nodes.run(owner, ["ZRANGE", `${ns}:{q}`, "0", "-1"])).to.deep.equal([id]);
-    expect(await nodes.run(owner, ["HMGET", `${ns}:{q}:Q`, "vt", "delay", "maxsize", "totalsent", id])).to.deep.equal(["30", "0", "65536", "1", "hello"]);
+    expect(await nodes.run(owner, ["HMGET", `${ns}:{q}:Q`, "vt", "delay", "maxsize", "totalsent", id])).to.deep.equal([
+      "30",
+      "0",
+      "65536",
+      "1",
+      "hello",
+    ]);
 
     // The registry sits in its own slot; the namespace holds these three keys and nothing else.
     const registryOwner = await cluster.masterOfSlot(cluster.slotOf(`${ns}:QUEUES`));
@@ -143,10 +149,14 @@ describe("cluster: key layout", function () {
       expect(next.status === "received" && next.message).to.include({ id: ids[2], message: "three" });
       const { messages } = await rsmq.receiveMessagesAsync({ qname: "q", count: 10 });
       expect(messages.map((message) => message.message)).to.deep.equal(["four", "five"]);
-      expect(await rsmq.deleteMessagesAsync({ qname: "q", ids: [...messages.map((message) => message.id), "nope".padEnd(32, "x")] })).to.deep.equal([1, 1, 0]);
+      expect(
+        await rsmq.deleteMessagesAsync({ qname: "q", ids: [...messages.map((message) => message.id), "nope".padEnd(32, "x")] }),
+      ).to.deep.equal([1, 1, 0]);
       expect(await rsmq.receiveMessageOrNextDueAsync({ qname: "q" })).to.include({ status: "waiting" });
       // The callback API too.
-      const attributes = await new Promise((resolve, reject) => rsmq.getQueueAttributes({ qname: "q" }, (error, value) => (error ? reject(error) : resolve(value))));
+      const attributes = await new Promise((resolve, reject) =>
+        rsmq.getQueueAttributes({ qname: "q" }, (error, value) => (error ? reject(error) : resolve(value))),
+      );
       expect(attributes).to.include({ msgs: 1, hiddenmsgs: 1, totalrecv: 5, totalsent: 5 });
 
       expect(await rsmq.deleteQueueAsync({ qname: "q" })).to.equal(1);
@@ -244,7 +254,21 @@ describe("cluster: key layout", function () {
 
 /** Which lua/ script an EVALSHA names (by either of its SHA1s), or an EVAL carries. */
 function scriptName(shaOrSource: string): string {
-  for (const name of ["deadLetter", "deadLetterCopy", "redrive", "redriveCopy", "hideMessage", "receiveMessage", "deleteMessage", "deleteMessages", "sendMessage", "createQueue", "createQueueHash", "getQueueAttributes", "peekDeadLetters"]) {
+  for (const name of [
+    "deadLetter",
+    "deadLetterCopy",
+    "redrive",
+    "redriveCopy",
+    "hideMessage",
+    "receiveMessage",
+    "deleteMessage",
+    "deleteMessages",
+    "sendMessage",
+    "createQueue",
+    "createQueueHash",
+    "getQueueAttributes",
+    "peekDeadLetters",
+  ]) {
     const { sha1, flagged } = script(name);
     if (shaOrSource === sha1 || shaOrSource === flagged.sha1) return name;
   }

@@ -71,7 +71,9 @@ describe("cluster: a password-protected cluster", function () {
     const [onSource, [settled]] = await queueNamesPerMaster(cluster, ns, [source, target], 4);
     // Two queues on the source, each in a slot of its own: one moves, the other stays (and has a replica).
     const slotOf = (qname: string): number => cluster.slotOf(layout.queue(qname).hash);
-    const [moving, late] = onSource.filter((qname, n) => slotOf(qname) !== registrySlot && onSource.findIndex((other) => slotOf(other) === slotOf(qname)) === n);
+    const [moving, late] = onSource.filter(
+      (qname, n) => slotOf(qname) !== registrySlot && onSource.findIndex((other) => slotOf(other) === slotOf(qname)) === n,
+    );
     await rsmq.createQueueAsync({ qname: moving });
     await rsmq.createQueueAsync({ qname: settled });
     await rsmq.sendMessageAsync({ qname: moving, message: "before the migration" });
@@ -90,10 +92,17 @@ describe("cluster: a password-protected cluster", function () {
     });
     expect(during).to.deep.equal([{ error: "replicationTimeout" }]);
     // Moved for good: the source answers MOVED, and the write follows it to the target.
-    expect(await rejectionOf(rsmq.sendMessageAsync({ qname: moving, message: "after the migration" }))).to.include({ name: "replicationTimeout" });
+    expect(await rejectionOf(rsmq.sendMessageAsync({ qname: moving, message: "after the migration" }))).to.include({
+      name: "replicationTimeout",
+    });
     // Unconfirmed, not lost: the writes ran on the target (a read needs no WAIT).
     const peeked = await rsmq.peekDeadLettersAsync({ qname: moving, count: 10 });
-    expect(peeked.map(({ message }) => message).sort()).to.deep.equal(["after the migration", "before the migration", "during the migration", "on the source"]);
+    expect(peeked.map(({ message }) => message).sort()).to.deep.equal([
+      "after the migration",
+      "before the migration",
+      "during the migration",
+      "on the source",
+    ]);
 
     // The registry's SADD too: created while the registry's slot is moving, the name is listed on
     // the target, unconfirmed (the queue itself, on the source, would be confirmed: it is never written).
@@ -113,7 +122,10 @@ describe("cluster: a password-protected cluster", function () {
     const [[qname]] = await queueNamesPerMaster(cluster, ns, [master!]);
     const senders = [{ password: PASSWORD }, USER].map((credentials) => {
       // disableOfflineQueue, as docs/cluster.md asks of a client passed in: a dead master fails fast.
-      const client = createCluster({ rootNodes: cluster.rootNodes(), defaults: { ...credentials, disableOfflineQueue: true } }) as RedisClusterType;
+      const client = createCluster({
+        rootNodes: cluster.rootNodes(),
+        defaults: { ...credentials, disableOfflineQueue: true },
+      }) as RedisClusterType;
       client.on("error", () => undefined);
       clients.push(client);
       return open({ client, ns, clusterRetryMs: 10_000 } as RedisSMQ.ConstructorOptions);

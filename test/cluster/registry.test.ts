@@ -37,7 +37,6 @@ describe("cluster: queue registry", function () {
     await client?.quit();
   });
 
-
   /** What clients (not scripts) sent about this namespace while `action` ran, on every master, in order. */
   async function clientCommandsDuring(action: () => Promise<unknown>): Promise<MonitoredLine[]> {
     const monitor = await MonitorWatch.open(await cluster.masters());

@@ -40,7 +40,12 @@ describe("cluster: resharding under load", function () {
     instances.push(rsmq);
     await rsmq.createQueueAsync({ qname: "idle" });
     const handled: string[] = [];
-    const worker = new Worker(rsmq, { qname: "idle", maxIdleSleepMs: 60_000, stopTimeoutMs: 1_000, handler: (message) => void handled.push(message.message) });
+    const worker = new Worker(rsmq, {
+      qname: "idle",
+      maxIdleSleepMs: 60_000,
+      stopTimeoutMs: 1_000,
+      handler: (message) => void handled.push(message.message),
+    });
     worker.on("error", () => undefined);
     const log = new WorkerLog(worker);
     worker.start();
@@ -48,7 +53,8 @@ describe("cluster: resharding under load", function () {
     const slot = cluster.slotOf(hash);
     const source = await cluster.masterOfSlot(slot);
     const target = (await cluster.masters()).find((master) => master.id !== source.id)!;
-    const subscribers = async (node: ClusterNode) => ((await nodes.run(node, ["PUBSUB", "SHARDNUMSUB", realtimeChannel])) as [string, number])[1];
+    const subscribers = async (node: ClusterNode) =>
+      ((await nodes.run(node, ["PUBSUB", "SHARDNUMSUB", realtimeChannel])) as [string, number])[1];
     try {
       await waitFor(async () => (await subscribers(source)) === 1 && log.asleep, "the worker to listen and sleep");
       await cluster.migrateSlot(slot, target);
@@ -170,7 +176,10 @@ describe("cluster: resharding under load", function () {
       expect(await nodes.keys(target, `${ns}:{q}:Q`)).to.deep.equal([hash]);
       expect(await nodes.keys(source, `${ns}:*`)).to.not.include.members([hash, messages]);
       expect(await nodes.run(source, ["CLUSTER", "COUNTKEYSINSLOT", String(slot)])).to.equal(0);
-      expect(await admin.getQueueAttributesAsync({ qname: "q" })).to.include({ msgs: 0, totalsent: ledger.sent.size + ledger.unacknowledgedHandled() });
+      expect(await admin.getQueueAttributesAsync({ qname: "q" })).to.include({
+        msgs: 0,
+        totalsent: ledger.sent.size + ledger.unacknowledgedHandled(),
+      });
     } finally {
       await Promise.all(producers.map((producer) => producer.stop()));
       await worker.stop();

@@ -21,7 +21,10 @@ const IDLE_CAP_MS = 60_000;
 
 /** The reasons of the wake events a worker emitted after its `from`-th event. */
 function wakesSince(log: WorkerLog, from: number): unknown[] {
-  return log.events.slice(from).filter((event) => event.name === "wake").map((event) => event.args[0]);
+  return log.events
+    .slice(from)
+    .filter((event) => event.name === "wake")
+    .map((event) => event.args[0]);
 }
 
 describe("cluster: realtime wakes (sharded pub/sub)", function () {
@@ -70,7 +73,8 @@ describe("cluster: realtime wakes (sharded pub/sub)", function () {
     expect(await nodes.run(owner, ["PUBSUB", "SHARDNUMSUB", channel])).to.deep.equal([channel, 1]);
     expect(await nodes.run(owner, ["PUBSUB", "SHARDCHANNELS", `${ns}:*`])).to.deep.equal([channel]);
     // Sharded: no plain channel anywhere.
-    for (const master of await cluster.masters()) expect(await nodes.run(master, ["PUBSUB", "NUMSUB", channel])).to.deep.equal([channel, 0]);
+    for (const master of await cluster.masters())
+      expect(await nodes.run(master, ["PUBSUB", "NUMSUB", channel])).to.deep.equal([channel, 0]);
 
     const monitor = await MonitorWatch.open(await cluster.masters());
     cleanup.add(() => monitor.close());
@@ -111,7 +115,11 @@ describe("cluster: realtime wakes (sharded pub/sub)", function () {
     const before = workers.map(({ log }) => log.events.length);
     const ids = await sendFromChildProcess(cluster.rootNodes(), ns, qnames, "from afar");
     expect(ids).to.have.length(3);
-    await waitFor(() => workers.every(({ handled }) => handled.length === 1), "every worker to handle its message, well before the idle cap", 5_000);
+    await waitFor(
+      () => workers.every(({ handled }) => handled.length === 1),
+      "every worker to handle its message, well before the idle cap",
+      5_000,
+    );
     for (const [i, { log }] of workers.entries()) expect(wakesSince(log, before[i]), qnames[i]).to.include("woken");
   });
 });

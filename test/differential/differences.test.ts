@@ -50,12 +50,36 @@ describe("differential: intentional differences from rsmq 0.12.4", () => {
 
   describe("1. all input is validated before any round trip", () => {
     const cases: Array<[string, (api: Api) => Promise<unknown>, Outcome]> = [
-      ["receiveMessage vt -1", (api) => api.receiveMessageAsync({ qname: "nope", vt: -1 }), fails("invalidValue", "vt must be between 0 and 9999999")],
-      ["receiveMessage vt 'abc'", (api) => api.receiveMessageAsync({ qname: "nope", vt: "abc" }), fails("invalidValue", "vt must be between 0 and 9999999")],
-      ["sendMessage delay -1", (api) => api.sendMessageAsync({ qname: "nope", message: "m", delay: -1 }), fails("invalidValue", "delay must be between 0 and 9999999")],
-      ["sendMessage delay 10000000", (api) => api.sendMessageAsync({ qname: "nope", message: "m", delay: 10000000 }), fails("invalidValue", "delay must be between 0 and 9999999")],
-      ["sendMessage message 42", (api) => api.sendMessageAsync({ qname: "nope", message: 42 }), fails("messageNotString", "Message must be a string")],
-      ["sendMessage without message", (api) => api.sendMessageAsync({ qname: "nope" }), fails("messageNotString", "Message must be a string")],
+      [
+        "receiveMessage vt -1",
+        (api) => api.receiveMessageAsync({ qname: "nope", vt: -1 }),
+        fails("invalidValue", "vt must be between 0 and 9999999"),
+      ],
+      [
+        "receiveMessage vt 'abc'",
+        (api) => api.receiveMessageAsync({ qname: "nope", vt: "abc" }),
+        fails("invalidValue", "vt must be between 0 and 9999999"),
+      ],
+      [
+        "sendMessage delay -1",
+        (api) => api.sendMessageAsync({ qname: "nope", message: "m", delay: -1 }),
+        fails("invalidValue", "delay must be between 0 and 9999999"),
+      ],
+      [
+        "sendMessage delay 10000000",
+        (api) => api.sendMessageAsync({ qname: "nope", message: "m", delay: 10000000 }),
+        fails("invalidValue", "delay must be between 0 and 9999999"),
+      ],
+      [
+        "sendMessage message 42",
+        (api) => api.sendMessageAsync({ qname: "nope", message: 42 }),
+        fails("messageNotString", "Message must be a string"),
+      ],
+      [
+        "sendMessage without message",
+        (api) => api.sendMessageAsync({ qname: "nope" }),
+        fails("messageNotString", "Message must be a string"),
+      ],
     ];
     for (const [title, step, expected] of cases) {
       it(`missing queue + ${title}: the input error, no command (rsmq: queueNotFound)`, async () => {
@@ -89,7 +113,13 @@ describe("differential: intentional differences from rsmq 0.12.4", () => {
       ["setQueueAttributes", (api) => api.setQueueAttributesAsync({ qname: "QUEUES", vt: 5 })],
       ["sendMessage", (api) => api.sendMessageAsync({ qname: "QUEUES", message: "m" })],
       ["receiveMessage", (api) => api.receiveMessageAsync({ qname: "QUEUES" })],
-      ["receiveMessageOrNextDue", (api) => (api as unknown as { receiveMessageOrNextDueAsync: Api["receiveMessageAsync"] }).receiveMessageOrNextDueAsync({ qname: "QUEUES" })],
+      [
+        "receiveMessageOrNextDue",
+        (api) =>
+          (api as unknown as { receiveMessageOrNextDueAsync: Api["receiveMessageAsync"] }).receiveMessageOrNextDueAsync({
+            qname: "QUEUES",
+          }),
+      ],
       ["popMessage", (api) => api.popMessageAsync({ qname: "QUEUES" })],
       ["deleteMessage", (api) => api.deleteMessageAsync({ qname: "QUEUES", id: UNKNOWN_ID })],
       ["changeMessageVisibility", (api) => api.changeMessageVisibilityAsync({ qname: "QUEUES", id: UNKNOWN_ID, vt: 5 })],
@@ -108,7 +138,9 @@ describe("differential: intentional differences from rsmq 0.12.4", () => {
     it("rsmq instead creates it and then accepts messages it cannot store", async () => {
       expect(await outcome(old.api.createQueueAsync({ qname: "QUEUES" }))).to.deep.equal(ok(1));
       const sent = await outcome(old.api.sendMessageAsync({ qname: "QUEUES", message: "lost" }));
-      expect((sent as { value: string }).value).to.be.a("string").with.lengthOf(32);
+      expect((sent as { value: string }).value)
+        .to.be.a("string")
+        .with.lengthOf(32);
       // The registry is still a set (the message's ZADD failed inside rsmq's MULTI), so the
       // "sent" message is in no sorted set and can never be received.
       expect(await old.data.type(old.key("QUEUES"))).to.equal("set");
@@ -127,9 +159,7 @@ describe("differential: intentional differences from rsmq 0.12.4", () => {
       expect(await outcome(old.api.deleteQueueAsync({ qname: "ghost" })), "rsmq").to.deep.equal(QUEUE_NOT_FOUND);
       expect((await old.api.listQueuesAsync()).sort(), "rsmq's registry").to.deep.equal(["real"]);
 
-      const { result, commands, scriptCommands, unchanged } = await observeNext(next, (api) =>
-        api.deleteQueueAsync({ qname: "ghost" }),
-      );
+      const { result, commands, scriptCommands, unchanged } = await observeNext(next, (api) => api.deleteQueueAsync({ qname: "ghost" }));
       expect(result).to.deep.equal(QUEUE_NOT_FOUND);
       expect(scriptCommands).to.not.include("srem");
       // One script call (EVAL follows only if the server had not cached the script yet); the

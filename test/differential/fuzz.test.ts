@@ -91,7 +91,24 @@ const qname = fc.oneof(
   { weight: 14, arbitrary: validQname },
   {
     weight: 2,
-    arbitrary: fc.constantFrom<unknown>("", "bad name", "a:b", "ü", "x".repeat(161), "y".repeat(160), 42, 0, null, undefined, true, false, {}, ["q"], "QUEUES", "queues"),
+    arbitrary: fc.constantFrom<unknown>(
+      "",
+      "bad name",
+      "a:b",
+      "ü",
+      "x".repeat(161),
+      "y".repeat(160),
+      42,
+      0,
+      null,
+      undefined,
+      true,
+      false,
+      {},
+      ["q"],
+      "QUEUES",
+      "queues",
+    ),
   },
 );
 
@@ -102,7 +119,23 @@ const time = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom<unknown>("0", "7200", " 7200", "+7200", "-0", "0x1F", 0.4, 3600.5, -0.5, "7200abc", [7200]) },
   {
     weight: 3,
-    arbitrary: fc.constantFrom<unknown>(-1, 10000000, 2 ** 31, 2 ** 53, Infinity, -Infinity, NaN, "abc", "", null, undefined, true, false, {}, "-1"),
+    arbitrary: fc.constantFrom<unknown>(
+      -1,
+      10000000,
+      2 ** 31,
+      2 ** 53,
+      Infinity,
+      -Infinity,
+      NaN,
+      "abc",
+      "",
+      null,
+      undefined,
+      true,
+      false,
+      {},
+      "-1",
+    ),
   },
   { weight: 1, arbitrary: fc.integer({ min: -100, max: -1 }) },
   { weight: 1, arbitrary: fc.integer({ min: 10_000_000, max: 2 ** 40 }) },
@@ -111,7 +144,10 @@ const time = fc.oneof(
 const validMaxsize = fc.constantFrom<unknown>(-1, 1024, 1500, 65536);
 const maxsize = fc.oneof(
   { weight: 3, arbitrary: validMaxsize },
-  { weight: 2, arbitrary: fc.constantFrom<unknown>("2048", "-1", 1500.7, "65536.9", 1023, 65537, 0, -2, 1e21, "1e4", NaN, "x", null, undefined, false) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<unknown>("2048", "-1", 1500.7, "65536.9", 1023, 65537, 0, -2, 1e21, "1e4", NaN, "x", null, undefined, false),
+  },
 );
 
 const message = fc.oneof(
@@ -145,7 +181,10 @@ const step = (op: string, options: fc.Arbitrary<Record<string, unknown>>): fc.Ar
   fc.tuple(options, fc.boolean()).map(([opts, callback]) => ({ op, options: opts, callback }));
 
 /** Every run starts with a valid queue "q", so most of its steps get past the queue lookup. */
-const firstStep = step("createQueue", record({ qname: fc.constant("q"), vt: validTime, delay: validTime, maxsize: validMaxsize }, ["qname"]));
+const firstStep = step(
+  "createQueue",
+  record({ qname: fc.constant("q"), vt: validTime, delay: validTime, maxsize: validMaxsize }, ["qname"]),
+);
 
 const anyStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: step("createQueue", record({ qname, vt: time, delay: time, maxsize }, ["qname"])) },
@@ -172,12 +211,16 @@ const stepsArb: fc.Arbitrary<Step[]> = fc
 
 // --- running ---
 
-
 async function anHourPasses(side: Side): Promise<void> {
   const { data, key } = side.instance;
   for (const qname of VALID_QNAMES) {
     const entries = await data.zRangeWithScores(key(qname), 0, -1);
-    if (entries.length) await data.zAdd(key(qname), entries.map(({ value, score }) => ({ value, score: score - HOUR_MS })), { XX: true });
+    if (entries.length)
+      await data.zAdd(
+        key(qname),
+        entries.map(({ value, score }) => ({ value, score: score - HOUR_MS })),
+        { XX: true },
+      );
   }
 }
 
@@ -220,7 +263,9 @@ function call(api: Api, s: Step, options: Record<string, unknown>): Promise<Outc
     const names = s.callback ? viaCallback((_options, cb) => api.listQueues(cb), {}) : outcome(api.listQueuesAsync());
     return names.then(sortedNames);
   }
-  return s.callback ? viaCallback(methods[s.op] as Api["createQueue"], options) : outcome(methods[`${s.op}Async`](options) as Promise<unknown>);
+  return s.callback
+    ? viaCallback(methods[s.op] as Api["createQueue"], options)
+    : outcome(methods[`${s.op}Async`](options) as Promise<unknown>);
 }
 
 async function perform(side: Side, s: Step): Promise<Outcome> {

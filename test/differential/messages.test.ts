@@ -4,16 +4,7 @@
  * the Redis state left behind (bodies, rc/fr fields, scores as seconds from now) must match.
  * Each scenario also pins the expected results.
  */
-import {
-  QUEUE_NOT_FOUND,
-  expectSameAsRsmq,
-  fails,
-  ok,
-  outcome,
-  viaCallback,
-  type Api,
-  type Outcome,
-} from "../support/differential";
+import { QUEUE_NOT_FOUND, expectSameAsRsmq, fails, ok, outcome, viaCallback, type Api, type Outcome } from "../support/differential";
 
 const TOO_LONG = fails("messageTooLong", "Message too long");
 
@@ -45,18 +36,16 @@ function summarised(result: Outcome, expectedBody: string): Outcome {
 describe("differential: messages", () => {
   describe("sendMessage", () => {
     it("with the queue's default delay (0): visible at once", () =>
-      expectSameAsRsmq(async (api) => [await create(api), await send(api, "hello"), await receive(api)], [
-        ok(1),
-        ok("<id1>"),
-        message(1, "hello"),
-      ]));
+      expectSameAsRsmq(
+        async (api) => [await create(api), await send(api, "hello"), await receive(api)],
+        [ok(1), ok("<id1>"), message(1, "hello")],
+      ));
 
     it("with the queue's default delay (20 s): hidden for 20 s", () =>
-      expectSameAsRsmq(async (api) => [await create(api, { delay: 20 }), await send(api, "later"), await receive(api)], [
-        ok(1),
-        ok("<id1>"),
-        ok({}),
-      ]));
+      expectSameAsRsmq(
+        async (api) => [await create(api, { delay: 20 }), await send(api, "later"), await receive(api)],
+        [ok(1), ok("<id1>"), ok({})],
+      ));
 
     it("with an explicit delay, delay 0 overriding the queue's, and null meaning the default", () =>
       expectSameAsRsmq(
@@ -150,20 +139,15 @@ describe("differential: messages", () => {
     });
 
     it("to a missing queue: queueNotFound", () =>
-      expectSameAsRsmq(async (api) => [await send(api, "m"), await send(api, "m", { delay: 3 })], [
-        QUEUE_NOT_FOUND,
-        QUEUE_NOT_FOUND,
-      ]));
+      expectSameAsRsmq(async (api) => [await send(api, "m"), await send(api, "m", { delay: 3 })], [QUEUE_NOT_FOUND, QUEUE_NOT_FOUND]));
   });
 
   describe("receiveMessage", () => {
     it("hides the message for the queue's vt by default, then finds nothing", () =>
-      expectSameAsRsmq(async (api) => [await create(api), await send(api, "m"), await receive(api), await receive(api)], [
-        ok(1),
-        ok("<id1>"),
-        message(1, "m"),
-        ok({}),
-      ]));
+      expectSameAsRsmq(
+        async (api) => [await create(api), await send(api, "m"), await receive(api), await receive(api)],
+        [ok(1), ok("<id1>"), message(1, "m"), ok({})],
+      ));
 
     it("with an explicit vt, and null meaning the queue's vt", () =>
       expectSameAsRsmq(
@@ -205,11 +189,7 @@ describe("differential: messages", () => {
       ));
 
     it("from an empty queue: {}", () =>
-      expectSameAsRsmq(async (api) => [await create(api), await receive(api), await receive(api, { vt: 5 })], [
-        ok(1),
-        ok({}),
-        ok({}),
-      ]));
+      expectSameAsRsmq(async (api) => [await create(api), await receive(api), await receive(api, { vt: 5 })], [ok(1), ok({}), ok({})]));
 
     it("in FIFO order for messages sent in a row", () =>
       expectSameAsRsmq(
@@ -219,12 +199,7 @@ describe("differential: messages", () => {
           for (let i = 1; i <= 7; i++) steps.push(await receive(api));
           return steps;
         },
-        [
-          ok(1),
-          ...[1, 2, 3, 4, 5, 6].map((i) => ok(`<id${i}>`)),
-          ...[1, 2, 3, 4, 5, 6].map((i) => message(i, `m${i}`)),
-          ok({}),
-        ],
+        [ok(1), ...[1, 2, 3, 4, 5, 6].map((i) => ok(`<id${i}>`)), ...[1, 2, 3, 4, 5, 6].map((i) => message(i, `m${i}`)), ok({})],
       ));
 
     it("in FIFO order for messages sent at once (concurrently)", () =>
@@ -272,8 +247,7 @@ describe("differential: messages", () => {
         [ok(1), ok("<id1>"), message(1, "m", 1), message(1, "m", 2), true, ok({})],
       ));
 
-    it("from a missing queue: queueNotFound", () =>
-      expectSameAsRsmq(async (api) => [await pop(api)], [QUEUE_NOT_FOUND]));
+    it("from a missing queue: queueNotFound", () => expectSameAsRsmq(async (api) => [await pop(api)], [QUEUE_NOT_FOUND]));
   });
 
   describe("deleteMessage", () => {

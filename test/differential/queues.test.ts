@@ -7,16 +7,7 @@
  * getQueueAttributes is only called when every message is hidden or gone: for a visible message
  * sent within the current second rsmq counts it in hiddenmsgs (intentional difference 4).
  */
-import {
-  QUEUE_NOT_FOUND,
-  expectSameAsRsmq,
-  fails,
-  ok,
-  outcome,
-  viaCallback,
-  type Api,
-  type Outcome,
-} from "../support/differential";
+import { QUEUE_NOT_FOUND, expectSameAsRsmq, fails, ok, outcome, viaCallback, type Api, type Outcome } from "../support/differential";
 
 interface Counts {
   vt?: number;
@@ -45,8 +36,7 @@ function attributes(counts: Counts = {}): Outcome {
 }
 
 const sortedQueues = (api: Api): Promise<Outcome> => outcome(api.listQueuesAsync().then((names) => [...names].sort()));
-const attributesOf = (api: Api, qname: unknown = "q"): Promise<Outcome> =>
-  outcome(api.getQueueAttributesAsync({ qname }));
+const attributesOf = (api: Api, qname: unknown = "q"): Promise<Outcome> => outcome(api.getQueueAttributesAsync({ qname }));
 
 describe("differential: queues", () => {
   describe("createQueue", () => {
@@ -236,10 +226,10 @@ describe("differential: queues", () => {
       ));
 
     it("of a queue that never existed (and is not listed): queueNotFound", () =>
-      expectSameAsRsmq(async (api) => [await outcome(api.deleteQueueAsync({ qname: "nope" })), await sortedQueues(api)], [
-        QUEUE_NOT_FOUND,
-        ok([]),
-      ]));
+      expectSameAsRsmq(
+        async (api) => [await outcome(api.deleteQueueAsync({ qname: "nope" })), await sortedQueues(api)],
+        [QUEUE_NOT_FOUND, ok([])],
+      ));
 
     it("then createQueue again starts from fresh settings and counters", () =>
       expectSameAsRsmq(
@@ -301,8 +291,7 @@ describe("differential: queues", () => {
         [ok(1), attributes({ delay: 30, totalsent: 2, msgs: 1, hiddenmsgs: 1 })],
       ));
 
-    it("of a missing queue: queueNotFound", () =>
-      expectSameAsRsmq(async (api) => [await attributesOf(api, "nope")], [QUEUE_NOT_FOUND]));
+    it("of a missing queue: queueNotFound", () => expectSameAsRsmq(async (api) => [await attributesOf(api, "nope")], [QUEUE_NOT_FOUND]));
   });
 
   describe("setQueueAttributes", () => {
@@ -354,7 +343,17 @@ describe("differential: queues", () => {
         },
         [
           ok(1),
-          ok({ vt: 30, delay: 0, maxsize: 65536, totalrecv: 0, totalsent: 0, msgs: 0, hiddenmsgs: 0, created: 1000000000, modified: 1000000001 }),
+          ok({
+            vt: 30,
+            delay: 0,
+            maxsize: 65536,
+            totalrecv: 0,
+            totalsent: 0,
+            msgs: 0,
+            hiddenmsgs: 0,
+            created: 1000000000,
+            modified: 1000000001,
+          }),
           ok({ vt: 9, delay: 0, maxsize: 65536, totalrecv: 0, totalsent: 0, msgs: 0, hiddenmsgs: 0, created: 1000000000, modified: "<s>" }),
         ],
       ));

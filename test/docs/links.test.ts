@@ -15,7 +15,13 @@ import { codeBlocks, headingAnchors, linkTargets, readDoc, repositoryRoot } from
  */
 const MADE_ELSEWHERE = new Set(["docs/reference"]);
 
-const documents = ["README.md", "CONTRIBUTING.md", ...readdirSync(path.join(repositoryRoot, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const documents = [
+  "README.md",
+  "CONTRIBUTING.md",
+  ...readdirSync(path.join(repositoryRoot, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 
 /** What is wrong with `target`, linked from `from`; undefined when nothing is. */
 function brokenLink(from: string, target: string): string | undefined {

@@ -98,7 +98,11 @@ describe("README: the quick start runs as written", function () {
     await waitFor(saw(/^delivered to ada \(attempt 1\)$/m), `ada's job handled (output: ${run.output()})`, EXIT_WITHIN_MS);
     await waitFor(saw(/^retry in \d+ ms: server busy, try again$/m), `bob's job retried (output: ${run.output()})`, EXIT_WITHIN_MS);
     await waitFor(saw(/^delivered to bob \(attempt 2\)$/m), `bob's job handled on its retry (output: ${run.output()})`, EXIT_WITHIN_MS);
-    await waitFor(saw(/^dead-lettered [a-zA-Z0-9]{32}: poison$/m), `the poison message dead-lettered (output: ${run.output()})`, EXIT_WITHIN_MS);
+    await waitFor(
+      saw(/^dead-lettered [a-zA-Z0-9]{32}: poison$/m),
+      `the poison message dead-lettered (output: ${run.output()})`,
+      EXIT_WITHIN_MS,
+    );
 
     run.child.kill("SIGTERM");
     let code: number | null | undefined;

@@ -21,7 +21,15 @@ function sentAndAcked(...bodies: string[]): Ledger {
  * Delivers `body` to `consumer` at `at` with receive count `rc`, handled `handledAfter` ms later
  * (never if null) and deleted 1 ms after that unless `deleteFails`.
  */
-function deliver(ledger: Ledger, consumer: string, body: string, rc: number, at: number, handledAfter: number | null = 1, deleteFails = false): void {
+function deliver(
+  ledger: Ledger,
+  consumer: string,
+  body: string,
+  rc: number,
+  at: number,
+  handledAfter: number | null = 1,
+  deleteFails = false,
+): void {
   ledger.delivered(consumer, { message: body, id: `id-${body}`, rc }, at);
   if (handledAfter === null) return;
   ledger.handled(consumer, body, at + handledAfter);
@@ -87,7 +95,9 @@ describe("Fault suite ledger", () => {
     deliver(ledger, "w1", "twice", 1, 0, 10);
     deliver(ledger, "w2", "twice", 2, 400);
     const verdict = ledger.verdict(VT);
-    expect(verdict.violations).to.deep.equal(["twice (id id-twice) delivery 2 to w2 came 400 ms after delivery 1, whose delete was acknowledged: within vt"]);
+    expect(verdict.violations).to.deep.equal([
+      "twice (id id-twice) delivery 2 to w2 came 400 ms after delivery 1, whose delete was acknowledged: within vt",
+    ]);
     expect(() => assertHeld(verdict)).to.throw(/1 not allowed/);
     // The slack a stalled server needs widens only the time test.
     expect(ledger.verdict({ vtMs: 1000, clockSlackMs: 600 }).violations).to.deep.equal([]);
@@ -97,7 +107,9 @@ describe("Fault suite ledger", () => {
     const ledger = sentAndAcked("same");
     deliver(ledger, "w1", "same", 1, 0, null);
     deliver(ledger, "w2", "same", 1, 5000);
-    expect(ledger.verdict(VT).violations).to.deep.equal(["same (id id-same) delivery 2 to w2 has rc 1 after rc 1: the same receive handed out twice"]);
+    expect(ledger.verdict(VT).violations).to.deep.equal([
+      "same (id id-same) delivery 2 to w2 has rc 1 after rc 1: the same receive handed out twice",
+    ]);
   });
 
   it("reports one body stored under two ids (a send that ran twice)", () => {

@@ -143,7 +143,9 @@ describe("Dead letters", () => {
     it("uncrashed, it moves the message and keeps it visible now in the dead-letter queue with rc reset", async () => {
       const message = await held("m");
       let moved: boolean | undefined;
-      const calls = await callsDuring(async () => (moved = await new DeadLetterMover(internalsOf(rsmq), { atomic: false }).move("src", "dlq", message, why)));
+      const calls = await callsDuring(
+        async () => (moved = await new DeadLetterMover(internalsOf(rsmq), { atomic: false }).move("src", "dlq", message, why)),
+      );
       expect(moved).to.equal(true);
       // Hold, settings, list, copy, delete: each on the node of its key (all one server there).
       expect(calls).to.deep.equal(await twoStepCalls("src", "dlq"));
@@ -194,7 +196,14 @@ describe("Dead letters", () => {
           // One script, with rsmq's own key names.
           expect(calls).to.deep.equal([`${node.port} evalsha deadLetter`]);
           const [script] = await watch.scriptCalls("deadLetter");
-          expect(script.args.slice(2, 8)).to.deep.equal(["5", `${taggedNs}:src`, `${taggedNs}:src:Q`, `${taggedNs}:dlq`, `${taggedNs}:dlq:Q`, `${taggedNs}:QUEUES`]);
+          expect(script.args.slice(2, 8)).to.deep.equal([
+            "5",
+            `${taggedNs}:src`,
+            `${taggedNs}:src:Q`,
+            `${taggedNs}:dlq`,
+            `${taggedNs}:dlq:Q`,
+            `${taggedNs}:QUEUES`,
+          ]);
         } finally {
           await watch.close();
         }
@@ -219,7 +228,14 @@ describe("Dead letters", () => {
       const dlqFields = await client.hKeys(keysOf(ns, "dlq").hash);
       expect(dlqFields.filter((field) => field.startsWith(message.id)).sort()).to.deep.equal([message.id, `${message.id}:dl`]);
       expect(await client.zScore(keysOf(ns, "dlq").messages, message.id)).to.be.within(before, after);
-      expect(await rsmq.getQueueAttributesAsync({ qname: "dlq" })).to.include({ vt: 60, delay: 3, maxsize: 4096, msgs: 1, totalsent: 1, hiddenmsgs: 0 });
+      expect(await rsmq.getQueueAttributesAsync({ qname: "dlq" })).to.include({
+        vt: 60,
+        delay: 3,
+        maxsize: 4096,
+        msgs: 1,
+        totalsent: 1,
+        hiddenmsgs: 0,
+      });
       expect(await rsmq.listQueuesAsync()).to.have.members(["src", "dlq"]);
     });
 
@@ -265,11 +281,25 @@ describe("Dead letters", () => {
       expect(peeked).to.deep.equal([
         { id: visible, message: "visible", sent: sentOf(visible), state: "visible", dueAt: await score("src", visible), receiveCount: 0 },
         { id: delayed, message: "delayed", sent: sentOf(delayed), state: "delayed", dueAt: await score("src", delayed), receiveCount: 0 },
-        { id: inFlight, message: "in flight", sent: sentOf(inFlight), state: "inFlight", dueAt: await score("src", inFlight), receiveCount: 1 },
+        {
+          id: inFlight,
+          message: "in flight",
+          sent: sentOf(inFlight),
+          state: "inFlight",
+          dueAt: await score("src", inFlight),
+          receiveCount: 1,
+        },
       ]);
       // A dead letter: a new message in its queue, visible at once, never received, with why.
       const [letter] = await rsmq.peekMessagesAsync({ qname: "dlq" });
-      expect(letter).to.deep.include({ id: dead, message: "dead", sent: sentOf(dead), state: "visible", dueAt: await score("dlq", dead), receiveCount: 0 });
+      expect(letter).to.deep.include({
+        id: dead,
+        message: "dead",
+        sent: sentOf(dead),
+        state: "visible",
+        dueAt: await score("dlq", dead),
+        receiveCount: 0,
+      });
       expect(letter.deadLetter).to.include({ source: "src", deliveries: 4, reason: "exhausted", error: "gave up" });
     });
 
@@ -278,7 +308,8 @@ describe("Dead letters", () => {
       await rsmq.sendMessageAsync({ qname: "dlq", message: "plain", delay: 60 });
       const order = await client.zRange(keysOf(ns, "dlq").messages, 0, -1);
       const withState = ["state", "dueAt", "receiveCount"];
-      const plain = (entry: RedisSMQ.MessageWithState): object => Object.fromEntries(Object.entries(entry).filter(([key]) => !withState.includes(key)));
+      const plain = (entry: RedisSMQ.MessageWithState): object =>
+        Object.fromEntries(Object.entries(entry).filter(([key]) => !withState.includes(key)));
 
       expect((await rsmq.peekMessagesAsync({ qname: "dlq" })).map((entry) => entry.id)).to.deep.equal(order.slice(0, 10));
       expect((await rsmq.peekMessagesAsync({ qname: "dlq", count: 3 })).map((entry) => entry.id)).to.deep.equal(order.slice(0, 3));
@@ -346,7 +377,13 @@ describe("Dead letters", () => {
     it("lists the first `count` (default 10) in receive order, with why, body, id and sent", async () => {
       const ids: string[] = [];
       for (let i = 1; i <= 12; i++) {
-        ids.push(await deadLetterOne(rsmq, "src", "dlq", `body ${i}`, { deliveries: i, error: `error ${i}`, reason: i % 2 ? "poison" : "exhausted" }));
+        ids.push(
+          await deadLetterOne(rsmq, "src", "dlq", `body ${i}`, {
+            deliveries: i,
+            error: `error ${i}`,
+            reason: i % 2 ? "poison" : "exhausted",
+          }),
+        );
       }
       // A message sent straight to the dead-letter queue has no `deadLetter`.
       const plainId = await rsmq.sendMessageAsync({ qname: "dlq", message: "plain" });

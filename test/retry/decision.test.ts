@@ -13,7 +13,7 @@ describe("RetryPolicy.decide()", () => {
   /** Draws 0, 0.25, 0.5, ... so each decision's jitter differs from the last. */
   function steppingRandom(): () => number {
     let i = 0;
-    return () => ((i++ % 4) * 0.25);
+    return () => (i++ % 4) * 0.25;
   }
 
   it("PoisonError is exported and is an Error named PoisonError with poison: true", () => {

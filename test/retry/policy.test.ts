@@ -124,16 +124,17 @@ describe("RetryPolicy", () => {
       expect(table({ jitter: "none" }, big)).to.deep.equal([120000, 120000, 120000, 120000, 120000]);
       expect(table({ random: () => 0 }, big)).to.deep.equal([60000, 60000, 60000, 60000, 60000]);
 
-      const row = (label: string, values: Array<number | string>): string => `${label.padEnd(24)}${values.map((v) => String(v).padStart(9)).join("")}`;
+      const row = (label: string, values: Array<number | string>): string =>
+        `${label.padEnd(24)}${values.map((v) => String(v).padStart(9)).join("")}`;
       printed.push(
         "",
         `Backoff table, default policy (${new RetryPolicy().describe()}), delay in ms after delivery #n fails:`,
         row("attempt", attempts),
         row('jitter "none"', none),
-        row('equal, random 0', equalLow),
-        row('equal, random 0.5', equalMid),
-        row('equal, random 0.999999', equalHigh),
-        row('full, random 0.5', fullMid),
+        row("equal, random 0", equalLow),
+        row("equal, random 0.5", equalMid),
+        row("equal, random 0.999999", equalHigh),
+        row("full, random 0.5", fullMid),
         row("attempt", ["100", "500", "1000", "1e6", "MAX_SAFE"]),
         row('jitter "none"', table({ jitter: "none" }, big)),
         row("equal, random 0", table({ random: () => 0 }, big)),
@@ -161,7 +162,9 @@ describe("RetryPolicy", () => {
       const defaults = new RetryPolicy().describe();
       printed.push("", `describe() for the defaults: ${defaults}`);
       expect(defaults).to.equal("at most 10 deliveries; back off 5s doubling, capped at 2m0s, equal jitter");
-      expect(new RetryPolicy({ maxDeliveries: 3, jitter: "none" }).describe()).to.equal("at most 3 deliveries; back off 5s doubling, capped at 2m0s");
+      expect(new RetryPolicy({ maxDeliveries: 3, jitter: "none" }).describe()).to.equal(
+        "at most 3 deliveries; back off 5s doubling, capped at 2m0s",
+      );
       expect(new RetryPolicy({ maxDeliveries: 1, initialDelayMs: 1500, maxDelayMs: 3_600_000, jitter: "full" }).describe()).to.equal(
         "at most 1 delivery; back off 1.5s doubling, capped at 1h0m0s, full jitter",
       );
@@ -247,7 +250,9 @@ describe("RetryPolicy", () => {
         await rsmq.createQueueAsync({ qname: "q" });
         const commands = await watchDuring(async () => {
           for (const [options, message] of invalid) {
-            expect(() => new Worker(rsmq, { qname: "q", handler: () => undefined, retry: options }), JSON.stringify(options)).to.throw(message);
+            expect(() => new Worker(rsmq, { qname: "q", handler: () => undefined, retry: options }), JSON.stringify(options)).to.throw(
+              message,
+            );
           }
           await delay(20);
         });
@@ -285,8 +290,12 @@ describe("RetryPolicy", () => {
     it("a RetryPolicy instance or its options are both accepted by the Worker", async () => {
       const rsmq = new RedisSMQ(connectionOptions(uniqueNs()));
       try {
-        expect(() => new Worker(rsmq, { qname: "q", handler: () => undefined, retry: new RetryPolicy({ maxDeliveries: 2 }) })).not.to.throw();
-        expect(() => new Worker(rsmq, { qname: "q", handler: () => undefined, retry: { maxDeliveries: 1, initialDelayMs: 0, maxDelayMs: 0 } })).not.to.throw();
+        expect(
+          () => new Worker(rsmq, { qname: "q", handler: () => undefined, retry: new RetryPolicy({ maxDeliveries: 2 }) }),
+        ).not.to.throw();
+        expect(
+          () => new Worker(rsmq, { qname: "q", handler: () => undefined, retry: { maxDeliveries: 1, initialDelayMs: 0, maxDelayMs: 0 } }),
+        ).not.to.throw();
       } finally {
         await rsmq.quitAsync();
       }

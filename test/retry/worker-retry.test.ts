@@ -24,7 +24,11 @@ type GaveUp = [event: "deadLettered" | "dropped", message: QueueMessage, info: G
  * The retry, deadLettered and dropped events of a worker, in order; and the deprecated `stop`,
  * which must repeat each of the last two with `action` naming it.
  */
-function recordDecisions(worker: Worker): { retries: Array<[QueueMessage, RetryInfo]>; gaveUp: GaveUp[]; stops: Array<[QueueMessage, StopInfo]> } {
+function recordDecisions(worker: Worker): {
+  retries: Array<[QueueMessage, RetryInfo]>;
+  gaveUp: GaveUp[];
+  stops: Array<[QueueMessage, StopInfo]>;
+} {
   const log = { retries: [] as Array<[QueueMessage, RetryInfo]>, gaveUp: [] as GaveUp[], stops: [] as Array<[QueueMessage, StopInfo]> };
   worker.on("retry", (message, info) => log.retries.push([message, info]));
   worker.on("deadLettered", (message, info) => log.gaveUp.push(["deadLettered", message, info]));
@@ -57,7 +61,11 @@ describe("Worker: retries and dead letters", () => {
   it("the three cases: poison stops after one delivery, transient and not-ready end exhausted after 3; each is dead-lettered with why", async () => {
     await rsmq.createQueueAsync({ qname: "settle", vt: 45, delay: 7, maxsize: 2048 });
     expect(await rsmq.listQueuesAsync()).to.deep.equal(["settle"]);
-    const transientErrors = ["send: rpc: connection refused", "settling for 5s without tx hash, waiting", "settling for 10s without tx hash, waiting"];
+    const transientErrors = [
+      "send: rpc: connection refused",
+      "settling for 5s without tx hash, waiting",
+      "settling for 10s without tx hash, waiting",
+    ];
     const deliveries: Record<string, number[]> = {};
     const worker = cleanup.worker(
       new Worker(rsmq, {
@@ -78,7 +86,8 @@ describe("Worker: retries and dead letters", () => {
     const decisions = recordDecisions(worker);
     const before = await serverNowMs(client);
     const ids: Record<string, string> = {};
-    for (const body of ["pi_0001", "pi_0002", "pi_0003"]) ids[body] = await rsmq.sendMessageAsync({ qname: "settle", message: body, delay: 0 });
+    for (const body of ["pi_0001", "pi_0002", "pi_0003"])
+      ids[body] = await rsmq.sendMessageAsync({ qname: "settle", message: body, delay: 0 });
     worker.start();
     await waitFor(() => worker.counters.deadLettered === 3, "three messages dead-lettered");
     await worker.stop();
@@ -97,7 +106,13 @@ describe("Worker: retries and dead letters", () => {
       ["pi_0003", 2, 100, "not authorized yet"],
     ]);
     expect(retries).to.have.length(4);
-    const gaveUp = decisions.gaveUp.map(([event, message, info]) => [event, message.message, message.rc, info.reason, messageOf(info.error)]);
+    const gaveUp = decisions.gaveUp.map(([event, message, info]) => [
+      event,
+      message.message,
+      message.rc,
+      info.reason,
+      messageOf(info.error),
+    ]);
     expect(gaveUp.sort()).to.deep.equal([
       ["deadLettered", "pi_0001", 1, "poison", "retrying will not help; nothing was sent"],
       ["deadLettered", "pi_0002", 3, "exhausted", transientErrors[2]],
@@ -135,7 +150,10 @@ describe("Worker: retries and dead letters", () => {
     const { reader: old, close } = oldRsmqOr(ns, rsmq);
     cleanup.add(close);
     expect(await old.listQueuesAsync()).to.have.members(["settle", "settle-dlq"]);
-    for (const attributes of [await rsmq.getQueueAttributesAsync({ qname: "settle-dlq" }), await old.getQueueAttributesAsync({ qname: "settle-dlq" })]) {
+    for (const attributes of [
+      await rsmq.getQueueAttributesAsync({ qname: "settle-dlq" }),
+      await old.getQueueAttributesAsync({ qname: "settle-dlq" }),
+    ]) {
       expect(attributes).to.include({ vt: 45, delay: 7, maxsize: 2048, msgs: 3, totalsent: 3, totalrecv: 0 });
     }
     // Visible now (rsmq 0.12.4 would count them hidden within the second: it compares with <sec>000).
@@ -143,7 +161,11 @@ describe("Worker: retries and dead letters", () => {
 
     // rsmq 0.12.4 receives them as ordinary new messages: `<id>:dl` is invisible to it.
     const fieldsBefore = await messageFields(client, ns, "settle-dlq");
-    expect(fieldsBefore).to.deep.equal(Object.values(ids).flatMap((id) => [id, `${id}:dl`]).sort());
+    expect(fieldsBefore).to.deep.equal(
+      Object.values(ids)
+        .flatMap((id) => [id, `${id}:dl`])
+        .sort(),
+    );
     const received: QueueMessage[] = [];
     for (let i = 0; i < 3; i++) received.push(asMessage(await old.receiveMessageAsync({ qname: "settle-dlq" })));
     expect(received.map((message) => message.message).sort()).to.deep.equal(["pi_0001", "pi_0002", "pi_0003"]);
@@ -192,7 +214,9 @@ describe("Worker: retries and dead letters", () => {
     await waitFor(() => worker.counters.handled === 1, "the retried message handled", 5_000);
     await worker.stop();
 
-    expect(decisions.retries.map(([message, info]) => [message.id, message.rc, info.delayMs, messageOf(info.error)])).to.deep.equal([[id, 1, 400, "flaky"]]);
+    expect(decisions.retries.map(([message, info]) => [message.id, message.rc, info.delayMs, messageOf(info.error)])).to.deep.equal([
+      [id, 1, 400, "flaky"],
+    ]);
     const { score, readAt } = await hidden!;
     // hideMessage took its clock between the handler's failure and the read after the event.
     expect(score).to.be.a("number");
@@ -203,7 +227,9 @@ describe("Worker: retries and dead letters", () => {
     expect(hides[0].node).to.equal(home.port);
     const commands = await watch.commands();
     // No other way of hiding (changeMessageVisibility, a plain ZADD) and no send besides the test's.
-    expect(commands.filter((command) => !command.fromScript && !["evalsha", "echo", "time", "zscore"].includes(command.args[0]))).to.deep.equal([]);
+    expect(
+      commands.filter((command) => !command.fromScript && !["evalsha", "echo", "time", "zscore"].includes(command.args[0])),
+    ).to.deep.equal([]);
     expect(await watch.scriptCalls("changeMessageVisibility")).to.have.length(0);
     expect(await watch.scriptCalls("sendMessage")).to.have.length(1);
     // Received again by the worker's own receives: once taken, once empty (asleep), once after the wake.
@@ -231,7 +257,13 @@ describe("Worker: retries and dead letters", () => {
     await waitFor(() => worker.counters.dropped === 2, "both dropped");
     await worker.stop();
 
-    const gaveUp = decisions.gaveUp.map(([event, message, info]) => [event, message.message, message.rc, info.reason, messageOf(info.error)]);
+    const gaveUp = decisions.gaveUp.map(([event, message, info]) => [
+      event,
+      message.message,
+      message.rc,
+      info.reason,
+      messageOf(info.error),
+    ]);
     expect(gaveUp.sort()).to.deep.equal([
       ["dropped", "flaky", 2, "exhausted", "down"],
       ["dropped", "poison", 1, "poison", "bad payload"],
@@ -311,7 +343,9 @@ describe("Worker: retries and dead letters", () => {
           .to.throw("Invalid deadLetterQueue format")
           .with.property("name", "invalidFormat");
         expect(() => new Worker(rsmq, { qname: "q", handler, deadLetterQueue: "QUEUES" })).to.throw(/deadLetterQueue.*reserved/);
-        expect(() => new Worker(rsmq, { qname: "q", handler, onStop: "drop" as "delete" })).to.throw(/`onStop`.*"deadLetter" or "delete".*`drop`/);
+        expect(() => new Worker(rsmq, { qname: "q", handler, onStop: "drop" as "delete" })).to.throw(
+          /`onStop`.*"deadLetter" or "delete".*`drop`/,
+        );
         await delay(20);
       });
       expect(commands.map((command) => command.args[0])).to.deep.equal([]);

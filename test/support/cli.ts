@@ -35,7 +35,10 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 /** Starts the CLI; the caller reads its streams and waits with `finished`. */
-export function startCli(args: readonly string[], options: RunOptions = {}): { child: ChildProcess; finished: Promise<CliResult>; output(): { stdout: string; stderr: string } } {
+export function startCli(
+  args: readonly string[],
+  options: RunOptions = {},
+): { child: ChildProcess; finished: Promise<CliResult>; output(): { stdout: string; stderr: string } } {
   const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.env), stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";

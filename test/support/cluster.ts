@@ -155,9 +155,11 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     servers.sort((a, b) => a.port - b.port);
     await runRedisCli([
       ...(options.password === undefined ? [] : ["-a", options.password, "--no-auth-warning"]),
-      "--cluster", "create",
+      "--cluster",
+      "create",
       ...servers.map((server) => `${HOST}:${server.port}`),
-      "--cluster-replicas", String(replicasPerMaster),
+      "--cluster-replicas",
+      String(replicasPerMaster),
       "--cluster-yes",
     ]);
   } catch (error) {
@@ -182,21 +184,30 @@ export const keySlot = hashSlot;
 /** Each node's redis-server arguments, after startRedisServer's defaults (127.0.0.1, loglevel notice, nothing persisted: a restarted node gets its data from its master). */
 function nodeSettings(options: TestClusterOptions): string[] {
   return [
-    "--cluster-enabled", "yes",
-    "--cluster-config-file", "nodes.conf",
+    "--cluster-enabled",
+    "yes",
+    "--cluster-config-file",
+    "nodes.conf",
     // Failure detection takes about this long, and a failover a second or two more.
-    "--cluster-node-timeout", String(options.nodeTimeoutMs ?? 1000),
+    "--cluster-node-timeout",
+    String(options.nodeTimeoutMs ?? 1000),
     // A replica may take over however long it has been out of touch with its master.
-    "--cluster-replica-validity-factor", "0",
+    "--cluster-replica-validity-factor",
+    "0",
     // Replicas stay with the master the test gave them; the topology changes only when a test changes it.
-    "--cluster-allow-replica-migration", "no",
-    "--cluster-require-full-coverage", options.requireFullCoverage === false ? "no" : "yes",
+    "--cluster-allow-replica-migration",
+    "no",
+    "--cluster-require-full-coverage",
+    options.requireFullCoverage === false ? "no" : "yes",
     // Redis 7 waits 5 s by default before a diskless full sync, to batch replicas; tests want it now.
-    "--repl-diskless-sync", "yes",
-    "--repl-diskless-sync-delay", "0",
+    "--repl-diskless-sync",
+    "yes",
+    "--repl-diskless-sync-delay",
+    "0",
     // CLUSTER SLOTS hides a replica whose replication offset is still 0, which on an idle new
     // master only moves at its next ping to the replicas (every 10 s by default).
-    "--repl-ping-replica-period", "1",
+    "--repl-ping-replica-period",
+    "1",
     ...(options.password === undefined ? [] : ["--requirepass", options.password, "--masterauth", options.password]),
     ...(options.users ?? []).flatMap((rules) => ["--user", ...rules.split(" ")]),
   ];
@@ -269,7 +280,10 @@ class NodeProcess {
 
   async start(): Promise<void> {
     if (this.alive) throw new Error(`node ${this.port} is already running`);
-    this.server = await startRedisServer({ port: this.port, args: ["--cluster-port", String(this.busPort), "--dir", this.dir, ...this.settings] });
+    this.server = await startRedisServer({
+      port: this.port,
+      args: ["--cluster-port", String(this.busPort), "--dir", this.dir, ...this.settings],
+    });
     liveProcesses.add(this.server);
   }
 
@@ -382,7 +396,10 @@ function servesSlot(entry: NodeEntry, slot: number): boolean {
 /** What must be equal in every node's CLUSTER NODES for the nodes to agree. */
 function topologySignature(view: NodeEntry[]): string {
   return view
-    .map((entry) => `${entry.id} ${entry.master ? "master" : `replica-of-${entry.masterId}`} ${entry.failure} ${entry.slots.map((range) => range.join("-")).join(",")}`)
+    .map(
+      (entry) =>
+        `${entry.id} ${entry.master ? "master" : `replica-of-${entry.masterId}`} ${entry.failure} ${entry.slots.map((range) => range.join("-")).join(",")}`,
+    )
     .sort()
     .join("\n");
 }
@@ -485,7 +502,11 @@ class LocalCluster implements TestCluster {
       .filter((entry) => entry.masterId === killed.id && entry.failure === "" && this.isAlive(entry.id))
       .map((entry) => entry.id);
     if (replicaIds.length === 0) throw new Error(`master ${killed.port} has no live replica to fail over to`);
-    if (syncReplicasFirst) await this.pauseAndSyncReplicas(killed, replicaIds.map((id) => this.nodeById(id)));
+    if (syncReplicasFirst)
+      await this.pauseAndSyncReplicas(
+        killed,
+        replicaIds.map((id) => this.nodeById(id)),
+      );
 
     await this.serverById.get(killed.id)!.kill();
     await this.dropClient(killed.port);

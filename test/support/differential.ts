@@ -142,9 +142,7 @@ export async function outcome(step: Promise<unknown>): Promise<Outcome> {
 
 /** Calls a callback-style method and settles its outcome the same way. */
 export function viaCallback(method: (options: any, cb: Callback) => void, options: any): Promise<Outcome> {
-  return outcome(
-    new Promise((resolve, reject) => method(options, (err, result) => (err ? reject(err) : resolve(result)))),
-  );
+  return outcome(new Promise((resolve, reject) => method(options, (err, result) => (err ? reject(err) : resolve(result)))));
 }
 
 /** Clock readings must be within this of the test's clock (same machine as the server). */

@@ -126,7 +126,20 @@ export class FakeQueue implements QueuePort {
 /** An event the loop emitted: its name and payload. */
 export type LoopEvent = [name: string, ...args: unknown[]];
 
-const EVENT_NAMES = ["receive", "look", "handled", "failed", "retry", "deadLettered", "dropped", "stop", "sleep", "wake", "error", "stopped"];
+const EVENT_NAMES = [
+  "receive",
+  "look",
+  "handled",
+  "failed",
+  "retry",
+  "deadLettered",
+  "dropped",
+  "stop",
+  "sleep",
+  "wake",
+  "error",
+  "stopped",
+];
 
 /**
  * A WorkerLoop on a FakeQueue and a FakeClock, with every event it emits recorded. Options are the

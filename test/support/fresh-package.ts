@@ -14,7 +14,12 @@ export interface Run {
 }
 
 /** Runs a command to the end; rejects, naming `step`, on a non-zero exit or after `timeoutMs`. */
-export function run(step: string, command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Run> {
+export function run(
+  step: string,
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     execFile(
       command,
@@ -31,10 +36,15 @@ export function run(step: string, command: string, args: string[], options: { cw
 
 /** The commit a checkout is at; a checkout that is not a git repository cannot be cloned afresh. */
 export async function headCommit(checkout: string): Promise<string> {
-  const { stdout } = await run("read HEAD (the packaging test packs a fresh clone of the committed HEAD: run it in a git checkout)", "git", ["rev-parse", "HEAD"], {
-    cwd: checkout,
-    timeoutMs: 10_000,
-  });
+  const { stdout } = await run(
+    "read HEAD (the packaging test packs a fresh clone of the committed HEAD: run it in a git checkout)",
+    "git",
+    ["rev-parse", "HEAD"],
+    {
+      cwd: checkout,
+      timeoutMs: 10_000,
+    },
+  );
   return stdout.trim();
 }
 
@@ -57,10 +67,15 @@ export async function provideDependencies(checkout: string, clone: string): Prom
     symlinkSync(modules, path.join(clone, "node_modules"), "dir");
     return "linked";
   }
-  await run("npm ci in the clone (its package-lock.json differs from the checkout's)", "npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], {
-    cwd: clone,
-    timeoutMs: 300_000,
-  });
+  await run(
+    "npm ci in the clone (its package-lock.json differs from the checkout's)",
+    "npm",
+    ["ci", "--prefer-offline", "--no-audit", "--no-fund"],
+    {
+      cwd: clone,
+      timeoutMs: 300_000,
+    },
+  );
   return "installed";
 }
 

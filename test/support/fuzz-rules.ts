@@ -95,7 +95,9 @@ export function visibleScores(state: Snapshot): Snapshot {
   const result: Snapshot = {};
   for (const [key, value] of Object.entries(state)) {
     const entry = value as { zset?: Array<[string, number]> };
-    result[key] = entry.zset ? { zset: entry.zset.map(([member, score]) => [member, score > 0 ? Math.round(score / 10) * 10 : VISIBLE]) } : value;
+    result[key] = entry.zset
+      ? { zset: entry.zset.map(([member, score]) => [member, score > 0 ? Math.round(score / 10) * 10 : VISIBLE]) }
+      : value;
   }
   return result;
 }

@@ -16,17 +16,13 @@ export const isCluster: (client: AnyClient) => client is RedisClusterType = isCl
 /** KEYS `pattern` over the whole keyspace: every master of a cluster. */
 export async function allKeys(client: AnyClient, pattern: string): Promise<string[]> {
   if (!isCluster(client)) return client.keys(pattern);
-  const perMaster = await Promise.all(
-    client.masters.map(async (master) => (await client.nodeClient(master)).keys(pattern)),
-  );
+  const perMaster = await Promise.all(client.masters.map(async (master) => (await client.nodeClient(master)).keys(pattern)));
   return perMaster.flat();
 }
 
 /** The server clock, epoch ms (the clock every score is written with). */
 export async function serverNowMs(client: AnyClient): Promise<number> {
-  const reply = isCluster(client)
-    ? await client.sendCommand(undefined, true, ["TIME"])
-    : await client.sendCommand(["TIME"]);
+  const reply = isCluster(client) ? await client.sendCommand(undefined, true, ["TIME"]) : await client.sendCommand(["TIME"]);
   const [seconds, micros] = reply as [string, string];
   return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
 }

@@ -34,14 +34,79 @@ const OPEN: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
 type KeyPositions = "none" | "all" | number[];
 
 const SINGLE_KEY_COMMANDS = [
-  "GET", "SET", "SETNX", "SETEX", "PSETEX", "GETSET", "GETDEL", "INCR", "INCRBY", "DECR", "DECRBY", "APPEND", "STRLEN",
-  "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "PERSIST", "TTL", "PTTL", "TYPE",
-  "HGET", "HSET", "HSETNX", "HMSET", "HMGET", "HDEL", "HEXISTS", "HGETALL", "HKEYS", "HVALS", "HLEN",
-  "HINCRBY", "HINCRBYFLOAT", "HSTRLEN", "HSCAN",
-  "SADD", "SREM", "SMEMBERS", "SISMEMBER", "SMISMEMBER", "SCARD", "SPOP", "SRANDMEMBER", "SSCAN",
-  "ZADD", "ZREM", "ZSCORE", "ZMSCORE", "ZINCRBY", "ZCARD", "ZCOUNT", "ZRANK", "ZREVRANK", "ZRANGE", "ZREVRANGE",
-  "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZPOPMIN", "ZPOPMAX", "ZSCAN",
-  "LPUSH", "RPUSH", "LPOP", "RPOP", "LLEN", "LRANGE", "LINDEX", "LREM", "LTRIM", "LSET",
+  "GET",
+  "SET",
+  "SETNX",
+  "SETEX",
+  "PSETEX",
+  "GETSET",
+  "GETDEL",
+  "INCR",
+  "INCRBY",
+  "DECR",
+  "DECRBY",
+  "APPEND",
+  "STRLEN",
+  "EXPIRE",
+  "PEXPIRE",
+  "EXPIREAT",
+  "PEXPIREAT",
+  "PERSIST",
+  "TTL",
+  "PTTL",
+  "TYPE",
+  "HGET",
+  "HSET",
+  "HSETNX",
+  "HMSET",
+  "HMGET",
+  "HDEL",
+  "HEXISTS",
+  "HGETALL",
+  "HKEYS",
+  "HVALS",
+  "HLEN",
+  "HINCRBY",
+  "HINCRBYFLOAT",
+  "HSTRLEN",
+  "HSCAN",
+  "SADD",
+  "SREM",
+  "SMEMBERS",
+  "SISMEMBER",
+  "SMISMEMBER",
+  "SCARD",
+  "SPOP",
+  "SRANDMEMBER",
+  "SSCAN",
+  "ZADD",
+  "ZREM",
+  "ZSCORE",
+  "ZMSCORE",
+  "ZINCRBY",
+  "ZCARD",
+  "ZCOUNT",
+  "ZRANK",
+  "ZREVRANK",
+  "ZRANGE",
+  "ZREVRANGE",
+  "ZRANGEBYSCORE",
+  "ZREVRANGEBYSCORE",
+  "ZREMRANGEBYSCORE",
+  "ZREMRANGEBYRANK",
+  "ZPOPMIN",
+  "ZPOPMAX",
+  "ZSCAN",
+  "LPUSH",
+  "RPUSH",
+  "LPOP",
+  "RPOP",
+  "LLEN",
+  "LRANGE",
+  "LINDEX",
+  "LREM",
+  "LTRIM",
+  "LSET",
 ];
 
 export const KEY_POSITIONS: Record<string, KeyPositions> = {
@@ -72,11 +137,54 @@ export const KEY_POSITIONS: Record<string, KeyPositions> = {
 
 /** Commands that write, of those KEY_POSITIONS knows. */
 export const WRITE_COMMANDS = new Set([
-  "SET", "SETNX", "SETEX", "PSETEX", "GETSET", "GETDEL", "INCR", "INCRBY", "DECR", "DECRBY", "APPEND",
-  "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "PERSIST", "HSET", "HSETNX", "HMSET", "HDEL", "HINCRBY", "HINCRBYFLOAT",
-  "SADD", "SREM", "SPOP", "ZADD", "ZREM", "ZINCRBY", "ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZPOPMIN", "ZPOPMAX",
-  "LPUSH", "RPUSH", "LPOP", "RPOP", "LREM", "LTRIM", "LSET", "DEL", "UNLINK", "RENAME", "RENAMENX", "SMOVE",
-  "RPOPLPUSH", "LMOVE", "COPY", "ZRANGESTORE",
+  "SET",
+  "SETNX",
+  "SETEX",
+  "PSETEX",
+  "GETSET",
+  "GETDEL",
+  "INCR",
+  "INCRBY",
+  "DECR",
+  "DECRBY",
+  "APPEND",
+  "EXPIRE",
+  "PEXPIRE",
+  "EXPIREAT",
+  "PEXPIREAT",
+  "PERSIST",
+  "HSET",
+  "HSETNX",
+  "HMSET",
+  "HDEL",
+  "HINCRBY",
+  "HINCRBYFLOAT",
+  "SADD",
+  "SREM",
+  "SPOP",
+  "ZADD",
+  "ZREM",
+  "ZINCRBY",
+  "ZREMRANGEBYSCORE",
+  "ZREMRANGEBYRANK",
+  "ZPOPMIN",
+  "ZPOPMAX",
+  "LPUSH",
+  "RPUSH",
+  "LPOP",
+  "RPOP",
+  "LREM",
+  "LTRIM",
+  "LSET",
+  "DEL",
+  "UNLINK",
+  "RENAME",
+  "RENAMENX",
+  "SMOVE",
+  "RPOPLPUSH",
+  "LMOVE",
+  "COPY",
+  "ZRANGESTORE",
 ]);
 
 /** The script's local function that checks commands with redis.acl_check_cmd before the first write. */
@@ -139,8 +247,7 @@ export function tokenize(source: string): Token[] {
   return tokens;
 }
 
-const is = (token: Token | undefined, value: string): boolean =>
-  token !== undefined && token.value === value && token.type !== "string";
+const is = (token: Token | undefined, value: string): boolean => token !== undefined && token.value === value && token.type !== "string";
 
 /** Index of the bracket closing the one opened at `open`. */
 function matching(tokens: Token[], open: number): number {
@@ -167,7 +274,10 @@ function expressionEnd(tokens: Token[], start: number): number {
       else if (is(token, "(") || is(token, "{")) {
         k = matching(tokens, k) + 1;
         expectOperand = false;
-      } else if (token.type !== "op" && !["end", "then", "do", "else", "elseif", "local", "return", "if", "for", "while", "until", "function"].includes(token.value)) {
+      } else if (
+        token.type !== "op" &&
+        !["end", "then", "do", "else", "elseif", "local", "return", "if", "for", "while", "until", "function"].includes(token.value)
+      ) {
         k++;
         expectOperand = false;
       } else break;
@@ -464,7 +574,9 @@ function uncheckedCalls(calls: Call[], checks: Check[]): string[] {
   const allowed = new Set(ordinary.slice(0, first + 1).map((call) => call.command));
   const after = [...new Set(ordinary.slice(first + 1).map((call) => call.command))];
   const checked = new Set(checks.filter((check) => check.at < ordinary[first].at).map((check) => check.command));
-  return after.filter((command) => !allowed.has(command) && !checked.has(command)).map((command) => `line ${ordinary[first].line}+: ${command}`);
+  return after
+    .filter((command) => !allowed.has(command) && !checked.has(command))
+    .map((command) => `line ${ordinary[first].line}+: ${command}`);
 }
 
 /** The KEYS[n] lines a script's header comment documents. */

@@ -44,9 +44,7 @@ function scriptSource(name: string): string {
  */
 export async function loadScripts(client: RedisClientType, names: string[]): Promise<void> {
   const anyClient = client as unknown as RedisClientType | RedisClusterType;
-  const targets = isCluster(anyClient)
-    ? await Promise.all(anyClient.masters.map((master) => anyClient.nodeClient(master)))
-    : [client];
+  const targets = isCluster(anyClient) ? await Promise.all(anyClient.masters.map((master) => anyClient.nodeClient(master))) : [client];
   for (const target of targets) {
     for (const name of names) await (target as RedisClientType).scriptLoad(scriptSource(name));
   }
@@ -75,7 +73,6 @@ export async function nodeOfRegistry(ns: string): Promise<WatchedNode> {
   const cluster = testCluster();
   return cluster.masterOfSlot(cluster.slotOf(keysOf(ns, "any").registry));
 }
-
 
 export interface WatchedCommand {
   /** Arguments as sent, the command name lower-cased. */

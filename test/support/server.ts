@@ -66,7 +66,8 @@ export function uniqueNs(prefix = "t"): string {
 
 /** Options for RedisSMQ pointing at the run's target: the single server, or the cluster. */
 export function connectionOptions(ns: string): { host: string; port: number; ns: string } {
-  if (onCluster()) return { cluster: { rootNodes: testCluster().rootNodes() }, ns } as unknown as { host: string; port: number; ns: string };
+  if (onCluster())
+    return { cluster: { rootNodes: testCluster().rootNodes() }, ns } as unknown as { host: string; port: number; ns: string };
   return singleServerOptions(ns);
 }
 

@@ -34,7 +34,10 @@ function shellQuote(word: string): string {
 export function startInTerminal(args: readonly string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): TerminalRun {
   const command = ["exec", process.execPath, CLI, ...args].map(shellQuote).join(" ");
   // -e: exit with the command's status; -q: no "Script started" lines; /dev/null: no typescript file.
-  const child = spawn("script", ["-qec", command, "/dev/null"], { env: { TERM: "xterm", ...cleanEnv(options.env) }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("script", ["-qec", command, "/dev/null"], {
+    env: { TERM: "xterm", ...cleanEnv(options.env) },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));

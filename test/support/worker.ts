@@ -18,11 +18,7 @@ type Worker = RedisSMQ.Worker;
 export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `condition` every 10 ms until it holds; fails naming `what` after `timeoutMs`. */
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<void> {
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await condition()) return;
@@ -185,7 +181,9 @@ export function sendFromChild(options: object, qnames: string[], message: string
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(`child sender exited with ${code}: ${err}`))));
+    child.once("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(`child sender exited with ${code}: ${err}`)),
+    );
   });
 }
 
@@ -194,7 +192,11 @@ export function sendFromChild(options: object, qnames: string[], message: string
  * users): the single server, or every live node of the cluster, replicas included.
  */
 export async function onEveryServer(args: string[]): Promise<void> {
-  const urls = onCluster() ? testCluster().rootNodes().map((node) => node.url) : [testRedis().url];
+  const urls = onCluster()
+    ? testCluster()
+        .rootNodes()
+        .map((node) => node.url)
+    : [testRedis().url];
   await Promise.all(
     urls.map(async (url) => {
       const client = createClient({ url });

@@ -66,7 +66,12 @@ describe("Worker: counters and events", () => {
     expect(toldDue.some((nextDueMs) => typeof nextDueMs === "number" && nextDueMs > 0 && nextDueMs <= 1000)).to.equal(true);
 
     expect(counters.handled).to.equal(log.count("handled"));
-    expect((log.named("handled").map((event) => (event.args[0] as QueueMessage).id)).sort()).to.deep.equal([okId, failId].sort());
+    expect(
+      log
+        .named("handled")
+        .map((event) => (event.args[0] as QueueMessage).id)
+        .sort(),
+    ).to.deep.equal([okId, failId].sort());
     expect(counters.failed).to.equal(1);
     const [failedMessage, failure] = log.named("failed")[0].args as [QueueMessage, Error];
     expect(failedMessage).to.include({ id: failId, message: "fail", rc: 1 });

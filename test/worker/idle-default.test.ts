@@ -35,7 +35,11 @@ describe("Worker: idle cost at the default maxIdleSleepMs (LONG_TESTS=1)", funct
     worker.start();
     // Past start-up: the first receive, the one the realtime subscription's wake causes, and the
     // first look after a full sleep (which loads the look-up script with one EVAL).
-    await waitFor(() => log.asleep && worker.counters.receives >= 2 && worker.counters.looks >= 1, "the worker asleep after a look", 40_000);
+    await waitFor(
+      () => log.asleep && worker.counters.receives >= 2 && worker.counters.looks >= 1,
+      "the worker asleep after a look",
+      40_000,
+    );
     const polls = (): number[] => log.events.filter((event) => event.name === "receive" || event.name === "look").map((event) => event.at);
     const startupPolls = polls().length;
     const settled = log.events.length;
@@ -64,7 +68,9 @@ describe("Worker: idle cost at the default maxIdleSleepMs (LONG_TESTS=1)", funct
     // other client command (no resubscribe).
     expect(fromClients.map(([name]) => name).sort()).to.deep.equal(["evalsha", "ping"]);
     expect(stats.evalsha).to.equal(pollsDuring);
-    expect(stats.ping).to.be.at.least(1).and.at.most(Math.ceil(WINDOW_MS / 5000) + 1);
+    expect(stats.ping)
+      .to.be.at.least(1)
+      .and.at.most(Math.ceil(WINDOW_MS / 5000) + 1);
     const course = log.outline(settled).map((event) => (event === "look null" ? "look" : event));
     expect(course).to.deep.equal(Array(pollsDuring).fill(["look", "sleep 30000"]).flat());
     expect(new Set(log.sleeps())).to.deep.equal(new Set([30_000]));

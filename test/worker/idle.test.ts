@@ -57,7 +57,13 @@ describe("Worker: idle cost", () => {
     const course = log.outline(settled);
     const polls = Math.floor((course.length - 2) / 2);
     expect(polls).to.be.at.least(5);
-    expect(course).to.deep.equal([...Array(polls).fill(["look null", `sleep ${cap}`]).flat(), "wake aborted", "stopped"]);
+    expect(course).to.deep.equal([
+      ...Array(polls)
+        .fill(["look null", `sleep ${cap}`])
+        .flat(),
+      "wake aborted",
+      "stopped",
+    ]);
     // Every sleep of its life, start-up included, was the full cap.
     expect(new Set(log.sleeps())).to.deep.equal(new Set([cap]));
     expect(counters.emptyReceives).to.equal(counters.receives);
@@ -81,7 +87,13 @@ describe("Worker: idle cost", () => {
     const course = log.outline(settled).map((event) => (event.startsWith("look ") ? "look" : event));
     const polls = Math.floor((course.length - 2) / 2);
     expect(polls).to.be.at.least(3);
-    expect(course).to.deep.equal([...Array(polls).fill(["look", `sleep ${cap}`]).flat(), "wake aborted", "stopped"]);
+    expect(course).to.deep.equal([
+      ...Array(polls)
+        .fill(["look", `sleep ${cap}`])
+        .flat(),
+      "wake aborted",
+      "stopped",
+    ]);
     expect(new Set(log.sleeps())).to.deep.equal(new Set([cap]));
     // Each reply said when the message is due (about an hour), which the cap overrode.
     const nextDue = [...log.named("receive").map((event) => event.args[1]), ...log.named("look").map((event) => event.args[0])];

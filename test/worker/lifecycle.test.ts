@@ -246,7 +246,7 @@ describe("Worker: lifecycle", () => {
       );
       worker.start();
       await sender.sendMessageAsync({ qname: "q", message: "busy" });
-      await waitFor(() => worker.counters.receives >= 1 && (worker.counters.receives > worker.counters.emptyReceives), "the message taken");
+      await waitFor(() => worker.counters.receives >= 1 && worker.counters.receives > worker.counters.emptyReceives, "the message taken");
       const receives = worker.counters.receives;
       await worker.stop();
       expect(signalFired).to.equal(true);

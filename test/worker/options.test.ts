@@ -118,7 +118,11 @@ describe("Worker options", () => {
       ["minIdleSleepMs 2.5", { minIdleSleepMs: 2.5 }, /`minIdleSleepMs`/],
       ["stopTimeoutMs -1", { stopTimeoutMs: -1 }, /`stopTimeoutMs`/],
       ["stopTimeoutMs NaN", { stopTimeoutMs: NaN }, /`stopTimeoutMs`/],
-      ["minIdleSleepMs > maxIdleSleepMs", { minIdleSleepMs: 500, maxIdleSleepMs: 200 }, /`minIdleSleepMs` \(500\).*`maxIdleSleepMs` \(200\)/],
+      [
+        "minIdleSleepMs > maxIdleSleepMs",
+        { minIdleSleepMs: 500, maxIdleSleepMs: 200 },
+        /`minIdleSleepMs` \(500\).*`maxIdleSleepMs` \(200\)/,
+      ],
       ["minIdleSleepMs > the default cap", { minIdleSleepMs: 30_001 }, /`minIdleSleepMs` \(30001\).*`maxIdleSleepMs` \(30000\)/],
       ["realtimeWakes 'yes'", { realtimeWakes: "yes" }, /`realtimeWakes`.*boolean/],
       ["signal {}", { signal: {} }, /`signal`.*AbortSignal/],
@@ -168,8 +172,16 @@ describe("Worker options", () => {
     describe("an option the worker does not know", () => {
       const unknown: Array<[string, Record<string, unknown>, string]> = [
         // A retry policy option one level too high: the right place is named.
-        ["maxDeliveries (a retry option)", { maxDeliveries: 3 }, "Unknown worker option `maxDeliveries`: did you mean `retry.maxDeliveries`?"],
-        ["initialDelayMs (a retry option)", { initialDelayMs: 10 }, "Unknown worker option `initialDelayMs`: did you mean `retry.initialDelayMs`?"],
+        [
+          "maxDeliveries (a retry option)",
+          { maxDeliveries: 3 },
+          "Unknown worker option `maxDeliveries`: did you mean `retry.maxDeliveries`?",
+        ],
+        [
+          "initialDelayMs (a retry option)",
+          { initialDelayMs: 10 },
+          "Unknown worker option `initialDelayMs`: did you mean `retry.initialDelayMs`?",
+        ],
         ["jitter (a retry option)", { jitter: "full" }, "Unknown worker option `jitter`: did you mean `retry.jitter`?"],
         // A typo: the closest name is named.
         ["concurency (a typo)", { concurency: 2 }, "Unknown worker option `concurency`: did you mean `concurrency`?"],

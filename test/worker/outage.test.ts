@@ -19,7 +19,9 @@ function backOffSleeps(log: WorkerLog): number[] {
   const firstError = log.events.findIndex((event) => event.name === "error");
   const after = log.events.slice(firstError);
   const recovered = after.findIndex((event) => event.name === "receive");
-  return (recovered === -1 ? after : after.slice(0, recovered)).filter((event) => event.name === "sleep").map((event) => event.args[0] as number);
+  return (recovered === -1 ? after : after.slice(0, recovered))
+    .filter((event) => event.name === "sleep")
+    .map((event) => event.args[0] as number);
 }
 
 describe("Worker: errors and outages", () => {
@@ -64,7 +66,9 @@ describe("Worker: errors and outages", () => {
   });
 
   it("does not emit `error` without a listener (no crash), but still counts errors", async () => {
-    const worker = cleanup.worker(new Worker(rsmq, { qname: "missing", maxIdleSleepMs: 50, realtimeWakes: false, handler: () => undefined }));
+    const worker = cleanup.worker(
+      new Worker(rsmq, { qname: "missing", maxIdleSleepMs: 50, realtimeWakes: false, handler: () => undefined }),
+    );
     worker.start();
     await waitFor(() => worker.counters.errors >= 2, "two errors", 5000);
   });

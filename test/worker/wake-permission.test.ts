@@ -18,7 +18,11 @@ const CAP = 120_000;
 
 /** Refusals of `user` in the ACL LOG of every server of the target (each refused try adds one, or bumps its count). */
 async function refusalsOf(user: string): Promise<number> {
-  const urls = onCluster() ? testCluster().rootNodes().map((node) => node.url) : [testRedis().url];
+  const urls = onCluster()
+    ? testCluster()
+        .rootNodes()
+        .map((node) => node.url)
+    : [testRedis().url];
   let total = 0;
   for (const url of urls) {
     const client = createClient({ url });
@@ -66,7 +70,9 @@ describe("Worker: a refused wake subscription", () => {
     const channel = keysOf(ns, "q").realtimeChannel;
     const handled: string[] = [];
     const errors: Error[] = [];
-    const worker = cleanup.worker(new Worker(limited, { qname: "q", maxIdleSleepMs: CAP, handler: (message) => void handled.push(message.message) }));
+    const worker = cleanup.worker(
+      new Worker(limited, { qname: "q", maxIdleSleepMs: CAP, handler: (message) => void handled.push(message.message) }),
+    );
     worker.on("error", (error) => errors.push(error));
     worker.start();
 

@@ -8,7 +8,17 @@ import { expect } from "chai";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
 import { connectionOptions, keysOf, plainClient, singleServerOnly, singleServerOptions, uniqueNs } from "../support/server";
-import { Cleanup, freshQueue, WorkerLog, connectionOptionsAs, delay, onEveryServer, sendFromChildProcess, subscribersOf, waitFor } from "../support/worker";
+import {
+  Cleanup,
+  freshQueue,
+  WorkerLog,
+  connectionOptionsAs,
+  delay,
+  onEveryServer,
+  sendFromChildProcess,
+  subscribersOf,
+  waitFor,
+} from "../support/worker";
 
 const { Worker } = RedisSMQ;
 type Worker = RedisSMQ.Worker;
@@ -193,7 +203,11 @@ describe("Worker: wakes", () => {
     const second = cleanup.worker(new Worker(limited, { qname: "q", maxIdleSleepMs: CAP, handler: () => undefined }));
     second.on("error", (error) => errors.push(error));
     second.start();
-    await waitFor(async () => (await subscribersOf(admin, keysOf(ns, "q").realtimeChannel)) === 1, "the second worker's subscription", 5000);
+    await waitFor(
+      async () => (await subscribersOf(admin, keysOf(ns, "q").realtimeChannel)) === 1,
+      "the second worker's subscription",
+      5000,
+    );
   });
 
   it("coalesces a burst of wakes: far fewer receives than sends", async () => {

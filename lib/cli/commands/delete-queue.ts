@@ -27,7 +27,11 @@ export function register(program: Command): void {
           if (!options.yes && canAsk()) {
             const question = `delete queue "${qname}" and its ${plural(msgs, "message")} (namespace ${server.ns} at ${errors.server})? [y/N] `;
             if (!(await confirm(question))) {
-              throw new CliError(`queue "${qname}" was not deleted`, 1, "answer y to delete it, or add --yes to delete without being asked");
+              throw new CliError(
+                `queue "${qname}" was not deleted`,
+                1,
+                "answer y to delete it, or add --yes to delete without being asked",
+              );
             }
           }
           await rsmq.deleteQueueAsync({ qname });

@@ -20,7 +20,11 @@ export function register(program: Command): void {
         if (out.json) out.data({ qname, deleted, notFound });
         else out.line(`deleted ${plural(deleted.length, "message")} from ${qname}`);
         if (notFound.length > 0) {
-          throw new CliError(`not in ${qname}: ${notFound.join(", ")}`, 1, "already deleted, or popped; `rsmq-next peek " + qname + "` lists what is there");
+          throw new CliError(
+            `not in ${qname}: ${notFound.join(", ")}`,
+            1,
+            "already deleted, or popped; `rsmq-next peek " + qname + "` lists what is there",
+          );
         }
       }),
     );

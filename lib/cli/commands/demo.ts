@@ -18,7 +18,13 @@ export function register(program: Command): void {
       "a tour of under a minute: a Worker with retries and a dead-letter queue, then its idle cost next to a 100 ms rsmq 0.12.4 poll, " +
         "measured on the server (uses --url / REDIS_URL, or starts a throwaway redis-server)",
     )
-    .addOption(new Option("--scale <factor>", "stretch or shrink the timeline (tests)").argParser(positiveNumber).env("RSMQ_NEXT_DEMO_SCALE").default(1).hideHelp())
+    .addOption(
+      new Option("--scale <factor>", "stretch or shrink the timeline (tests)")
+        .argParser(positiveNumber)
+        .env("RSMQ_NEXT_DEMO_SCALE")
+        .default(1)
+        .hideHelp(),
+    )
     .action((options: DemoCommandOptions, command: Command) =>
       run(command, async ({ server, out, nsGiven }) => {
         checkUrl(server.url);
@@ -30,7 +36,12 @@ export function register(program: Command): void {
         });
         try {
           const { runDemo } = await import("../demo/run-demo");
-          const summary = await runDemo(out, { url: server.url, ns: nsGiven ? server.ns : undefined, scale: options.scale }, stop.signal, (found) => (redis = found));
+          const summary = await runDemo(
+            out,
+            { url: server.url, ns: nsGiven ? server.ns : undefined, scale: options.scale },
+            stop.signal,
+            (found) => (redis = found),
+          );
           if (out.json) out.data(summary);
           else renderSummary(out, summary);
         } catch (error) {

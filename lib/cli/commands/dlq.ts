@@ -34,7 +34,15 @@ export function register(program: Command): void {
         if (messages.length === 0) out.line(`no dead letters in ${qname}`);
         else {
           out.table(
-            [{ title: "ID" }, { title: "REASON" }, { title: "DELIVERIES", right: true }, { title: "FROM" }, { title: "WHEN" }, { title: "ERROR" }, { title: "MESSAGE" }],
+            [
+              { title: "ID" },
+              { title: "REASON" },
+              { title: "DELIVERIES", right: true },
+              { title: "FROM" },
+              { title: "WHEN" },
+              { title: "ERROR" },
+              { title: "MESSAGE" },
+            ],
             messages.map(({ id, message, deadLetter: why }) => [
               id,
               why ? (why.reason === "poison" ? out.color.red("poison") : out.color.yellow(why.reason)) : "-",

@@ -25,7 +25,9 @@ function stateLabel(out: Output, state: MessageState): string {
 export function register(program: Command): void {
   program
     .command("peek")
-    .description("show the first messages in the order they will be received, without receiving them, with their state (visible, in flight, delayed) and due time")
+    .description(
+      "show the first messages in the order they will be received, without receiving them, with their state (visible, in flight, delayed) and due time",
+    )
     .argument("<qname>", "the queue")
     .option("-n, --count <n>", "how many, 1 to 1000", count, 10)
     .action((qname: string, options: PeekOptions, command: Command) =>
@@ -38,7 +40,13 @@ export function register(program: Command): void {
         out.table(
           [{ title: "ID" }, { title: "STATE" }, { title: "DUE" }, { title: "SENT" }, { title: "MESSAGE" }],
           // DUE by the server's clock; SENT from the id, which the server's clock wrote too.
-          messages.map((message) => [message.id, stateLabel(out, message.state), ago(message.dueAt, now), ago(message.sent, now), preview(message.message)]),
+          messages.map((message) => [
+            message.id,
+            stateLabel(out, message.state),
+            ago(message.dueAt, now),
+            ago(message.sent, now),
+            preview(message.message),
+          ]),
         );
         if (total > messages.length) out.note(`${messages.length} of ${total} messages; more with -n ${Math.min(total, 1000)}`);
       }),

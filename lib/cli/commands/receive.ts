@@ -35,7 +35,11 @@ export function register(program: Command): void {
         if (out.json) return out.data(received);
         if (received.messages.length > 0) return printMessages(out, received.messages, { qname, vt });
         const next = received.nextDueMs;
-        out.line(next === null || next === undefined ? `no message: queue ${qname} is empty` : `no message is due; the next one in ${duration(next)}`);
+        out.line(
+          next === null || next === undefined
+            ? `no message: queue ${qname} is empty`
+            : `no message is due; the next one in ${duration(next)}`,
+        );
       }),
     );
 

@@ -32,7 +32,8 @@ export function register(program: Command): void {
           const total = Math.min(msgs, options.limit ?? Infinity);
           const progress = new LiveLine(out.streams.err, out.interactiveErr && !out.json && total > 0);
           let moved = 0;
-          const showProgress = (): void => progress.show(` redrive ${progressBar(moved, total)} ${Math.min(moved, total)}/${total} messages`);
+          const showProgress = (): void =>
+            progress.show(` redrive ${progressBar(moved, total)} ${Math.min(moved, total)}/${total} messages`);
           showProgress();
           try {
             for (;;) {
@@ -54,7 +55,9 @@ export function register(program: Command): void {
         const where = options.to ? `to ${options.to}` : "to the queues they came from";
         out.line(`moved ${plural(moved, "message")} from ${from} ${where}`);
         if (left > 0 && !options.limit) {
-          out.note(`${plural(left, "message")} stayed in ${from}: no source queue recorded (not dead-lettered by a Worker); move them with --to <qname>`);
+          out.note(
+            `${plural(left, "message")} stayed in ${from}: no source queue recorded (not dead-lettered by a Worker); move them with --to <qname>`,
+          );
         }
       }),
     );

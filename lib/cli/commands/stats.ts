@@ -25,7 +25,10 @@ function statsLines(out: Output, stats: QueueStats, ns: string, rates?: Rates): 
   const partial = stats.partial ? ` (in flight/delayed: of the first ${LOOK_AT_MOST} hidden)` : "";
   const fields: Array<[string, string]> = [
     ["queue", `${c.bold(stats.qname)}  ${c.dim(`(namespace ${ns})`)}`],
-    ["messages", `${stats.msgs}: ${c.green(`${stats.visible} visible`)}, ${c.yellow(`${stats.inFlight} in flight`)}, ${c.cyan(`${stats.delayed} delayed`)}${partial}`],
+    [
+      "messages",
+      `${stats.msgs}: ${c.green(`${stats.visible} visible`)}, ${c.yellow(`${stats.inFlight} in flight`)}, ${c.cyan(`${stats.delayed} delayed`)}${partial}`,
+    ],
     ["next due", stats.nextDueMs === null ? "-" : `in ${duration(stats.nextDueMs)}`],
     ["oldest due", stats.waitingMs === null ? "-" : `waiting for ${duration(stats.waitingMs)}`],
     ["sent", String(stats.totalsent)],

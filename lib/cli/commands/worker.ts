@@ -32,14 +32,29 @@ export function register(program: Command): void {
     .command("worker")
     .description("consume a queue: run a shell command per message, the message on its stdin")
     .argument("<qname>", "the queue")
-    .requiredOption("--exec <command>", "shell command run per message, the body on its stdin; exit 0 = handled, else retried; env RSMQ_MESSAGE_ID, RSMQ_RECEIVE_COUNT, RSMQ_SENT, RSMQ_FIRST_RECEIVED, RSMQ_QNAME, RSMQ_NS")
+    .requiredOption(
+      "--exec <command>",
+      "shell command run per message, the body on its stdin; exit 0 = handled, else retried; env RSMQ_MESSAGE_ID, RSMQ_RECEIVE_COUNT, RSMQ_SENT, RSMQ_FIRST_RECEIVED, RSMQ_QNAME, RSMQ_NS",
+    )
     .option("-c, --concurrency <n>", "commands running at once", integer(1, 1000), 1)
-    .option("--vt <seconds>", "how long a message stays hidden while its command runs (extended while it runs; default: the queue's vt)", seconds)
+    .option(
+      "--vt <seconds>",
+      "how long a message stays hidden while its command runs (extended while it runs; default: the queue's vt)",
+      seconds,
+    )
     .option("--max-deliveries <n>", "deliveries before a failing message is dead-lettered (default 10)", integer(1))
-    .option("--retry-delay <ms>", "backoff after the first failure, doubling after each next one, up to 2 min (default 5000)", integer(0, 120_000))
+    .option(
+      "--retry-delay <ms>",
+      "backoff after the first failure, doubling after each next one, up to 2 min (default 5000)",
+      integer(0, 120_000),
+    )
     .option("--dlq <qname>", "dead-letter queue (default <qname>-dlq)")
     .option("--poison-exit <status>", "a command exit status meaning 'never retry': dead-letter at once", integer(1, 255))
-    .option("--max-idle-sleep <ms>", "longest sleep when idle: the most a message from a process without realtime waits (default 30000)", integer(1))
+    .option(
+      "--max-idle-sleep <ms>",
+      "longest sleep when idle: the most a message from a process without realtime waits (default 30000)",
+      integer(1),
+    )
     .option("--until-empty", "stop once the queue holds no messages at all (delayed and retrying ones included)")
     .action((qname: string, options: WorkerCommandOptions, command: Command) =>
       run(command, async (context) => {
@@ -81,11 +96,23 @@ export function register(program: Command): void {
           });
           reportWorkerEvents(worker, rsmq, context, started);
           const dlq = options.dlq ?? `${qname}-dlq`;
-          if (out.json) out.event({ event: "started", qname, ns: server.ns, concurrency: options.concurrency, retry: retry.describe(), deadLetterQueue: dlq });
-          else out.note(`worker on ${qname} (${errors.server}, ns ${server.ns}), concurrency ${options.concurrency}; retries: ${retry.describe()}; dead letters to ${dlq}. Ctrl-C to stop.`);
+          if (out.json)
+            out.event({
+              event: "started",
+              qname,
+              ns: server.ns,
+              concurrency: options.concurrency,
+              retry: retry.describe(),
+              deadLetterQueue: dlq,
+            });
+          else
+            out.note(
+              `worker on ${qname} (${errors.server}, ns ${server.ns}), concurrency ${options.concurrency}; retries: ${retry.describe()}; dead letters to ${dlq}. Ctrl-C to stop.`,
+            );
           if (options.untilEmpty) stopWhenEmpty(worker, rsmq, qname, exec);
           stop.signal.addEventListener("abort", () => {
-            if (exec.running > 0 && !out.json) out.note(`stopping: waiting for ${plural(exec.running, "running command")} (Ctrl-C again to kill)`);
+            if (exec.running > 0 && !out.json)
+              out.note(`stopping: waiting for ${plural(exec.running, "running command")} (Ctrl-C again to kill)`);
           });
           const stopped = new Promise<void>((resolve) => worker.once("stopped", resolve));
           worker.start();
@@ -99,7 +126,10 @@ export function register(program: Command): void {
           }
           const counters = worker.counters;
           if (out.json) out.event({ event: "stopped", counters });
-          else out.note(`stopped: ${plural(counters.handled, "message")} handled, ${counters.retried} retried, ${counters.deadLettered} dead-lettered${forced ? " (commands killed)" : ""}`);
+          else
+            out.note(
+              `stopped: ${plural(counters.handled, "message")} handled, ${counters.retried} retried, ${counters.deadLettered} dead-lettered${forced ? " (commands killed)" : ""}`,
+            );
         } finally {
           stop.dispose();
           await rsmq?.quitAsync().catch(() => undefined);

@@ -57,7 +57,11 @@ export interface WindowCounts {
  * Counts the commands the server runs while `action` runs. With `onTick`, reads the counters
  * about twice a second for a live display (those INFO calls are not counted).
  */
-export async function measure(client: RedisClientType, action: () => Promise<unknown>, onTick?: (commands: number, ms: number) => void): Promise<WindowCounts> {
+export async function measure(
+  client: RedisClientType,
+  action: () => Promise<unknown>,
+  onTick?: (commands: number, ms: number) => void,
+): Promise<WindowCounts> {
   const before = await readCommandStats(client);
   const startedAt = Date.now();
   const done = new AbortController();

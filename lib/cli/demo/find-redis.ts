@@ -39,7 +39,11 @@ async function probe(url: string): Promise<{ version: string } | { problem: stri
     if (problem) return { problem };
     const explained = await explainConnectFailure(url, error);
     if (explained instanceof CliError) throw explained;
-    throw new CliError(`Redis at ${redactUrl(url)} answered with an error: ${error instanceof Error ? error.message : String(error)}`, 1, "check --url (user, password, database)");
+    throw new CliError(
+      `Redis at ${redactUrl(url)} answered with an error: ${error instanceof Error ? error.message : String(error)}`,
+      1,
+      "check --url (user, password, database)",
+    );
   } finally {
     if (client.isOpen) await client.disconnect().catch(() => undefined);
   }
@@ -62,9 +66,15 @@ export async function findRedis(url: string, onNote: (text: string) => void): Pr
   if ("version" in found) return { url, version: found.version, throwaway: false, stop: () => Promise.resolve(), kill: () => undefined };
   const started = await startThrowaway();
   if (!started) {
-    throw new CliError(`no Redis answers at ${redactUrl(url)} (${found.problem}), and there is no redis-server on PATH to start one`, 1, HOW_TO_GET_REDIS);
+    throw new CliError(
+      `no Redis answers at ${redactUrl(url)} (${found.problem}), and there is no redis-server on PATH to start one`,
+      1,
+      HOW_TO_GET_REDIS,
+    );
   }
-  onNote(`nothing answers at ${redactUrl(url)} (${found.problem}): started a throwaway redis-server on port ${started.port}, stopped at the end`);
+  onNote(
+    `nothing answers at ${redactUrl(url)} (${found.problem}): started a throwaway redis-server on port ${started.port}, stopped at the end`,
+  );
   const version = await probe(started.url);
   return {
     url: started.url,

@@ -149,7 +149,13 @@ function startOn(port: number, options: RedisServerOptions): Promise<RedisServer
     };
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      settle(new RedisServerStartError(`redis-server on port ${port} was not ready within ${startTimeoutMs} ms (startTimeoutMs):\n${log}`, "timeout", log));
+      settle(
+        new RedisServerStartError(
+          `redis-server on port ${port} was not ready within ${startTimeoutMs} ms (startTimeoutMs):\n${log}`,
+          "timeout",
+          log,
+        ),
+      );
     }, startTimeoutMs);
     const onReady = (): void => {
       if (log.includes(READY_LINE)) settle();
@@ -163,7 +169,13 @@ function startOn(port: number, options: RedisServerOptions): Promise<RedisServer
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
       const inUse = /already in use/i.test(log);
-      settle(new RedisServerStartError(`redis-server on port ${port} exited (${code ?? signal}) before it was ready:\n${log}`, inUse ? "portInUse" : "exited", log));
+      settle(
+        new RedisServerStartError(
+          `redis-server on port ${port} exited (${code ?? signal}) before it was ready:\n${log}`,
+          inUse ? "portInUse" : "exited",
+          log,
+        ),
+      );
     };
     child.stdout.on("data", onReady);
     child.once("error", onError);

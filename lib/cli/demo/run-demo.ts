@@ -41,7 +41,12 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new Interrupted(stopSignalReceived() ?? "SIGINT");
 }
 
-export async function runDemo(out: Output, options: DemoOptions, signal: AbortSignal, onRedis: (redis: DemoRedis) => void): Promise<DemoSummary> {
+export async function runDemo(
+  out: Output,
+  options: DemoOptions,
+  signal: AbortSignal,
+  onRedis: (redis: DemoRedis) => void,
+): Promise<DemoSummary> {
   const plan: DemoPlan = demoPlan(options.scale);
   const c = out.color;
   const startedAt = Date.now();
@@ -71,7 +76,11 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
         await producer.createQueueAsync({ qname: name });
       } catch (error) {
         if (error instanceof Error && error.name === "queueExists") {
-          throw new CliError(`queue "${name}" already exists in namespace "${ns}"`, 1, "run the demo in a namespace of its own: leave out --ns");
+          throw new CliError(
+            `queue "${name}" already exists in namespace "${ns}"`,
+            1,
+            "run the demo in a namespace of its own: leave out --ns",
+          );
         }
         throw error;
       }
@@ -119,7 +128,9 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
 
     const settle = async (): Promise<void> => {
       await Promise.all(burst.map(send));
-      say(`sent ${plural(burst.length, "message")} at once ${c.dim(`(every ${plan.flakyEvery}th fails its first delivery: a transient error)`)}`);
+      say(
+        `sent ${plural(burst.length, "message")} at once ${c.dim(`(every ${plan.flakyEvery}th fails its first delivery: a transient error)`)}`,
+      );
       for (const job of delayed) delayedWaiting.add(job.job);
       await Promise.all(delayed.map(send));
       say(`sent ${plural(delayed.length, "delayed message")} ${c.dim(`(due in ${plan.delaysSeconds.map((s) => `${s}s`).join(", ")})`)}`);
@@ -144,7 +155,9 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
     const counters = worker.counters;
     say(`all ${jobs.length} done: ${counters.handled} handled (${counters.retried} after a retry), ${counters.deadLettered} dead-lettered`);
 
-    say(`idle: counting the Redis commands of the waiting Worker over one idle cycle ${c.dim(`(it polls once per ${duration(plan.idleCapMs)}, its cap, when nothing is due)`)}`);
+    say(
+      `idle: counting the Redis commands of the waiting Worker over one idle cycle ${c.dim(`(it polls once per ${duration(plan.idleCapMs)}, its cap, when nothing is due)`)}`,
+    );
     showWindow(0, plan.idleCapMs, 0);
     const workerIdle = await idleCycle.measure(stats, signal, (commands, ms) => showWindow(ms, plan.idleCapMs, commands));
     live.clear();
@@ -198,7 +211,10 @@ export async function runDemo(out: Output, options: DemoOptions, signal: AbortSi
       })),
       workerCounters: worker.counters,
       busy,
-      idle: { worker: workerIdle, rsmqPoll: { ...pollIdle, perHour: perHour(pollIdle.commands, pollIdle.ms), polls, intervalMs: plan.pollIntervalMs } },
+      idle: {
+        worker: workerIdle,
+        rsmqPoll: { ...pollIdle, perHour: perHour(pollIdle.commands, pollIdle.ms), polls, intervalMs: plan.pollIntervalMs },
+      },
       elapsedMs: Date.now() - startedAt,
     };
     say(`done; deleting the demo's queues${redis.throwaway ? " and stopping the throwaway redis-server" : ""}`);

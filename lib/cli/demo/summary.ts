@@ -57,7 +57,11 @@ export function renderSummary(out: Output, s: DemoSummary): void {
     ["messages sent", String(s.sent), c.dim(`${s.burst} in a burst, ${s.delayed} delayed, ${s.poison} poison`)],
     ["handled", c.green(String(s.handled)), c.dim(`${s.deliveries} deliveries in all`)],
     ["retries", c.yellow(String(s.retries)), c.dim("deliveries after a failure, as the retry policy decided")],
-    ["dead-lettered", c.red(String(s.deadLettered)), firstDead ? c.dim(`${firstDead.reason}: "${preview(firstDead.error, 60)}" (in ${s.dlq})`) : ""],
+    [
+      "dead-lettered",
+      c.red(String(s.deadLettered)),
+      firstDead ? c.dim(`${firstDead.reason}: "${preview(firstDead.error, 60)}" (in ${s.dlq})`) : "",
+    ],
   ]);
   const { worker, rsmqPoll } = s.idle;
   out.line();
@@ -67,7 +71,9 @@ export function renderSummary(out: Output, s: DemoSummary): void {
       "rsmq-next Worker",
       c.green(String(worker.commands)),
       c.green(hourly(worker.perHour)),
-      c.dim(`projected from ${duration(worker.ms)}, one idle cycle (it polls once per ${duration(worker.capMs)}, its cap): ${describeCounts(worker.byCommand)}`),
+      c.dim(
+        `projected from ${duration(worker.ms)}, one idle cycle (it polls once per ${duration(worker.capMs)}, its cap): ${describeCounts(worker.byCommand)}`,
+      ),
     ],
     [
       `${rsmqPoll.intervalMs} ms poll, rsmq 0.12.4 style`,

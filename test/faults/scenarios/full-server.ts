@@ -53,7 +53,9 @@ export function fullServer(): Promise<Verdict> {
     ledger.faultEnded();
     const { worker, errors } = ledgerWorker("drain", ledger, rsmq, { qname, concurrency: 4, batchSize: 20, stopTimeoutMs: 2000 });
     scene.cleanup.worker(worker).start();
-    const problems = refusals.filter((refusal) => !refusal.startsWith("outOfMemory: ")).map((refusal) => `a producer was refused with "${refusal}", not outOfMemory`);
+    const problems = refusals
+      .filter((refusal) => !refusal.startsWith("outOfMemory: "))
+      .map((refusal) => `a producer was refused with "${refusal}", not outOfMemory`);
     try {
       await waitUntilHandled(ledger, 10_000);
       await scene.waitEmpty(5000);

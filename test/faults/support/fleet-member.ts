@@ -16,8 +16,10 @@ const report = (message: FleetReport): void => void process.send?.(message);
 const forwarding: LedgerSink = {
   sent: (body) => report({ kind: "sent", body, at: Date.now() }),
   acknowledged: (body, id) => report({ kind: "acknowledged", body, id }),
-  refused: (body, error) => report({ kind: "refused", body, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
-  delivered: (consumer, message) => report({ kind: "delivered", consumer, body: message.message, id: message.id, rc: message.rc, at: Date.now() }),
+  refused: (body, error) =>
+    report({ kind: "refused", body, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
+  delivered: (consumer, message) =>
+    report({ kind: "delivered", consumer, body: message.message, id: message.id, rc: message.rc, at: Date.now() }),
   handled: (consumer, body) => report({ kind: "handled", consumer, body, at: Date.now() }),
   deleted: (consumer, body) => report({ kind: "deleted", consumer, body, at: Date.now() }),
 };
@@ -76,7 +78,13 @@ async function run(setup: MemberSetup, stopped: Promise<void>): Promise<() => Pr
         if (setup.workMs) await delay(setup.workMs);
         forwarding.handled(name, received.message);
         // A failed delete leaves the message to reappear after vt.
-        if (await api.deleteMessageAsync({ qname, id: received.id }).then(() => true, () => false)) forwarding.deleted(name, received.message);
+        if (
+          await api.deleteMessageAsync({ qname, id: received.id }).then(
+            () => true,
+            () => false,
+          )
+        )
+          forwarding.deleted(name, received.message);
       }
       return () => close(api);
     }

@@ -162,7 +162,9 @@ export class Ledger implements LedgerSink {
     return [...this.entries]
       .filter(([, entry]) => entry.id !== undefined && !isHandled(entry))
       .map(([body, entry]) => {
-        const deliveries = entry.deliveries.map((d) => `${d.consumer} rc ${d.rc}${d.handledAt ? " handled" : ""}${d.deletedAt ? " deleted" : ""}`);
+        const deliveries = entry.deliveries.map(
+          (d) => `${d.consumer} rc ${d.rc}${d.handledAt ? " handled" : ""}${d.deletedAt ? " deleted" : ""}`,
+        );
         return `${label(body)} (id ${entry.id}; deliveries: ${deliveries.join(", ") || "none"})`;
       });
   }
@@ -193,7 +195,8 @@ export class Ledger implements LedgerSink {
     let lastFirstHandling = 0;
     for (const [body, entry] of this.entries) {
       if (entry.sentAt === undefined) {
-        for (const { consumer, id } of entry.deliveries) violations.push(`${consumer} got ${id} with a body never sent: ${JSON.stringify(label(body))}`);
+        for (const { consumer, id } of entry.deliveries)
+          violations.push(`${consumer} got ${id} with a body never sent: ${JSON.stringify(label(body))}`);
         continue;
       }
       sent += 1;
@@ -204,13 +207,15 @@ export class Ledger implements LedgerSink {
       if (handlings.length > 0) {
         handled += 1;
         if (entry.id !== undefined) lastFirstHandling = Math.max(lastFirstHandling, Math.min(...handlings));
-        for (const at of handlings) if (this.faultEnd !== undefined && at >= this.faultEnd) firstAfterFault = Math.min(firstAfterFault ?? at, at);
+        for (const at of handlings)
+          if (this.faultEnd !== undefined && at >= this.faultEnd) firstAfterFault = Math.min(firstAfterFault ?? at, at);
       } else if (entry.id !== undefined) {
         lost.push(`${label(body)} (id ${entry.id}, delivered ${deliveries.length}x)`);
       }
       duplicated += Math.max(0, deliveries.length - 1);
       violations.push(...duplicateViolations(body, entry.id, deliveries, vtMs - clockSlackMs));
-      for (let i = 1; i < deliveries.length; i++) duplicateCauses[deliveries[i - 1].deletedAt === undefined ? "notDeleted" : "vtExpired"] += 1;
+      for (let i = 1; i < deliveries.length; i++)
+        duplicateCauses[deliveries[i - 1].deletedAt === undefined ? "notDeleted" : "vtExpired"] += 1;
     }
     const faultEnd = this.faultEnd;
     return {
@@ -313,7 +318,8 @@ function ms(value: number | null): string {
 export function assertHeld(verdict: Verdict): void {
   const problems: string[] = [];
   if (verdict.lost.length > 0) problems.push(`${verdict.lost.length} lost: ${verdict.lost.slice(0, 10).join("; ")}`);
-  if (verdict.violations.length > 0) problems.push(`${verdict.violations.length} not allowed: ${verdict.violations.slice(0, 10).join("; ")}`);
+  if (verdict.violations.length > 0)
+    problems.push(`${verdict.violations.length} not allowed: ${verdict.violations.slice(0, 10).join("; ")}`);
   if (verdict.acknowledged === 0) problems.push("nothing was acknowledged: the scenario tested nothing");
   if (problems.length > 0) throw new Error(`${verdict.scenario}: ${problems.join(" | ")}`);
 }

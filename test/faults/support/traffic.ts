@@ -97,7 +97,12 @@ export interface LedgerWorkerOptions extends Omit<WorkerOptions, "handler"> {
  * A Worker whose handler records each delivery, its end and the delete that follows in `ledger`
  * under `name`. Its errors are kept in `errors` (a fault makes some), not thrown.
  */
-export function ledgerWorker(name: string, ledger: LedgerSink, rsmq: RedisSMQ, options: LedgerWorkerOptions): { worker: RedisSMQ.Worker; errors: Error[] } {
+export function ledgerWorker(
+  name: string,
+  ledger: LedgerSink,
+  rsmq: RedisSMQ,
+  options: LedgerWorkerOptions,
+): { worker: RedisSMQ.Worker; errors: Error[] } {
   const { workMs = 0, work = () => delay(workMs), ...workerOptions } = options;
   const errors: Error[] = [];
   const worker = new Worker(rsmq, {

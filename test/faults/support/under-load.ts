@@ -40,7 +40,13 @@ export async function underLoad(scene: Scene, options: LoadOptions, fault: () =>
   await setup.createQueueAsync({ qname, vt });
 
   for (let n = 1; n <= workers; n++) {
-    const { worker } = ledgerWorker(`worker${n}`, ledger, scene.open(), { qname, concurrency, workMs, maxIdleSleepMs, stopTimeoutMs: 2000 });
+    const { worker } = ledgerWorker(`worker${n}`, ledger, scene.open(), {
+      qname,
+      concurrency,
+      workMs,
+      maxIdleSleepMs,
+      stopTimeoutMs: 2000,
+    });
     cleanup.worker(worker).start();
   }
   const producer = await startProducer(scene, options.producer ?? "here", options.intervalMs ?? 5);
@@ -50,7 +56,11 @@ export async function underLoad(scene: Scene, options: LoadOptions, fault: () =>
   const faultEnd = Date.now();
   ledger.faultEnded(faultEnd);
   await waitFor(() => ledger.handledSince(faultEnd) > 0, `${ledger.scenario}: a message handled after the fault`, recoveryTimeoutMs);
-  await waitFor(() => ledger.handledSince(faultEnd) >= warmUp, `${ledger.scenario}: ${warmUp} messages handled after the fault`, recoveryTimeoutMs);
+  await waitFor(
+    () => ledger.handledSince(faultEnd) >= warmUp,
+    `${ledger.scenario}: ${warmUp} messages handled after the fault`,
+    recoveryTimeoutMs,
+  );
   await producer.stop();
   await waitUntilHandled(ledger, recoveryTimeoutMs);
   await scene.waitEmpty(recoveryTimeoutMs);
@@ -58,7 +68,8 @@ export async function underLoad(scene: Scene, options: LoadOptions, fault: () =>
 }
 
 async function startProducer(scene: Scene, where: "here" | "child", intervalMs: number): Promise<{ stop(): Promise<void> }> {
-  if (where === "here") return Producer.of("here", scene.ledger, scene.open(), scene.qname, { intervalMs, maxInFlight: MAX_IN_FLIGHT }).start();
+  if (where === "here")
+    return Producer.of("here", scene.ledger, scene.open(), scene.qname, { intervalMs, maxInFlight: MAX_IN_FLIGHT }).start();
   const { host, port } = scene.server;
   const member = await FleetMember.start(
     { role: "next-producer", name: "child", host, port, ns: scene.ns, qname: scene.qname, intervalMs, maxInFlight: MAX_IN_FLIGHT },
