@@ -44,6 +44,11 @@ function stopsAsGaveUp(stops: Array<[QueueMessage, StopInfo]>): GaveUp[] {
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** Each gave-up event as [event, body, rc, reason, error message], for comparing as plain rows. */
+function gaveUpRows(gaveUp: GaveUp[]): Array<[string, string, number, string, string]> {
+  return gaveUp.map(([event, message, info]) => [event, message.message, message.rc, info.reason, messageOf(info.error)]);
+}
+
 describe("Worker: retries and dead letters", () => {
   const cleanup = new Cleanup();
   let ns: string;
@@ -106,13 +111,7 @@ describe("Worker: retries and dead letters", () => {
       ["pi_0003", 2, 100, "not authorized yet"],
     ]);
     expect(retries).to.have.length(4);
-    const gaveUp = decisions.gaveUp.map(([event, message, info]) => [
-      event,
-      message.message,
-      message.rc,
-      info.reason,
-      messageOf(info.error),
-    ]);
+    const gaveUp = gaveUpRows(decisions.gaveUp);
     expect(gaveUp.sort()).to.deep.equal([
       ["deadLettered", "pi_0001", 1, "poison", "retrying will not help; nothing was sent"],
       ["deadLettered", "pi_0002", 3, "exhausted", transientErrors[2]],
@@ -257,13 +256,7 @@ describe("Worker: retries and dead letters", () => {
     await waitFor(() => worker.counters.dropped === 2, "both dropped");
     await worker.stop();
 
-    const gaveUp = decisions.gaveUp.map(([event, message, info]) => [
-      event,
-      message.message,
-      message.rc,
-      info.reason,
-      messageOf(info.error),
-    ]);
+    const gaveUp = gaveUpRows(decisions.gaveUp);
     expect(gaveUp.sort()).to.deep.equal([
       ["dropped", "flaky", 2, "exhausted", "down"],
       ["dropped", "poison", 1, "poison", "bad payload"],

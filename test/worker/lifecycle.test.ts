@@ -294,10 +294,9 @@ describe("Worker: lifecycle", () => {
       expect(again!.id).to.equal(id);
       expect(again!.rc).to.equal(2);
 
-      // Let the stuck handler end before the connections close.
+      // Let the stuck handler end, and its late delete land, before the connections close.
       release.resolve();
-      await waitFor(() => finished, "the stuck handler to end");
-      await delay(50);
+      await waitFor(() => finished && worker.counters.handled === 1, "the stuck handler to end and its message to be deleted");
     });
 
     it("stops through the AbortSignal option, as stop() does", async () => {
