@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "os";
 import { join } from "path";
 import { CONFIGS } from "../bench/config";
+import { perHourUnscaled } from "../bench/idle-cost";
 import { replaceBlock } from "../bench/markers";
 import { HEADLINE_BLOCK, RESULTS_BLOCK, headlineBlock, headlineRows, resultsBlock, updateBlock } from "../bench/readme-blocks";
 import { consoleReport, formatCount, headline, markdownReport, writeResults } from "../bench/report";
@@ -63,6 +64,12 @@ describe("bench (tiny run of bench:quick's code path)", function () {
     }
     const keys = results.throughput.map((row) => row.key);
     expect(keys).to.include.members(["rsmq send C=1", "rsmq-next receive+delete C=50", "rsmq-next Worker C=50", "bullmq process C=50"]);
+  });
+
+  it("does not scale the subscriber's PINGs with a scaled idle Worker", () => {
+    // 400 commands in 120 s at scale 100, of which 24 PINGs (every 5 s): 376 / 100 + 24 in 120 s.
+    expect(perHourUnscaled(400, 24, 120_000, 100)).to.be.closeTo((376 / 100 + 24) * 30, 1e-9);
+    expect(perHourUnscaled(400, 0, 120_000, 1)).to.be.closeTo(400 * 30, 1e-9);
   });
 
   it("measures per-call latency through the delay proxy for both libraries", () => {
