@@ -1,18 +1,8 @@
-import { randomInt } from "crypto";
 import { failIfCode, integerArg, type ScriptCall } from "./script-call";
+import { randomIdPart } from "./random-id-part";
 import type { KeyLayout } from "../keys";
 import { isGiven, validateMessage, validateQname, validateSeconds } from "../validation";
 import type { SendMessageOptions } from "../types";
-
-const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const RANDOM_ID_LENGTH = 22;
-
-/** The 22 random characters of an id, from a cryptographic source (rsmq used Math.random). */
-export function randomIdPart(): string {
-  let part = "";
-  for (let i = 0; i < RANDOM_ID_LENGTH; i++) part += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
-  return part;
-}
 
 /** A stored message, and the refusal of its realtime notification if Redis refused it. */
 export interface SentMessage {
