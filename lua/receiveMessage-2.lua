@@ -5,8 +5,9 @@
 
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q
-  ARGV[1] vt in seconds, or "" for the queue's default
-  ARGV[2] count (>= 1)
+  ARGV[1] vt in seconds, or "" (or absent) for the queue's default
+  ARGV[2] count (>= 1); absent for 1 (each argument costs the server a string to build, so the
+          client leaves off the ones it does not need)
 
   Returns { nextDue, vt, id1, body1, rc1, fr1, id2, ... } where nextDue is the milliseconds from
   now until the earliest message is visible (0 or more), -1 for an empty queue, or -2 when `count`
@@ -21,7 +22,7 @@
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
-local vtArg, count = ARGV[1], tonumber(ARGV[2])
+local vtArg, count = ARGV[1] or "", tonumber(ARGV[2] or "1")
 local unpackAll = table.unpack or unpack
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
