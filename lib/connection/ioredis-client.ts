@@ -42,6 +42,7 @@ export interface IoredisOptions {
   sentinels?: ReadonlyArray<{ host?: string; port?: number }> | null;
   name?: string;
   maxRetriesPerRequest?: number | null;
+  enableOfflineQueue?: boolean;
 }
 
 /** A standalone (or Sentinel-managed) ioredis 5 client: `new Redis(...)`. */
@@ -55,7 +56,7 @@ export interface IoredisClient extends IoredisCommon {
 /** An ioredis 5 Redis Cluster client: `new Redis.Cluster(...)`. */
 export interface IoredisCluster extends IoredisCommon {
   readonly isCluster: true;
-  readonly options: { keyPrefix?: string; redisOptions?: IoredisOptions };
+  readonly options: { keyPrefix?: string; enableOfflineQueue?: boolean; redisOptions?: IoredisOptions };
   /** The node clients, by role. */
   nodes(role?: "all" | "master" | "slave"): IoredisClient[];
   /** A new cluster client with the same startup nodes and options (and `options` on top). */

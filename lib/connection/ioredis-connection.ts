@@ -92,10 +92,15 @@ export class IoredisConnection implements CommandSender, ReplicatedWriter {
     return Promise.resolve("OK");
   }
 
-  /** A call within the bounds; on a client closed for good, at once (ioredis refuses it). */
+  /**
+   * A call within the bounds. Sent at once, for ioredis to refuse, on a client closed for good and
+   * on one made with `enableOfflineQueue: false` that is not ready: its owner asked for calls to
+   * fail fast rather than wait for a connection.
+   */
   private async bounded<T>(send: () => Promise<T>, extraMs = 0): Promise<T> {
+    const failFast = this.client.status === "end" || (this.client.status !== "ready" && this.client.options.enableOfflineQueue === false);
     try {
-      return await (this.client.status === "end" ? send() : this.watchdog.call(send, extraMs));
+      return await (failFast ? send() : this.watchdog.call(send, extraMs));
     } catch (error) {
       throw translateIoredisError(error, this.client);
     }

@@ -97,6 +97,26 @@ export function connectionOptions(ns: string): { host: string; port: number; ns:
   return singleServerOptions(ns);
 }
 
+/**
+ * connectionOptions() with a connection setting that belongs to the client: node-redis' `name`,
+ * `username`, `password` and `disableOfflineQueue` as top-level options, or on the ioredis target
+ * the same settings of the ioredis client (`connectionName`, `enableOfflineQueue: false`).
+ */
+export function connectionOptionsWith(
+  ns: string,
+  settings: { name?: string; username?: string; password?: string; disableOfflineQueue?: boolean },
+): ReturnType<typeof connectionOptions> {
+  if (!onIoredis()) return { ...connectionOptions(ns), ...settings } as ReturnType<typeof connectionOptions>;
+  const { name, username, password, disableOfflineQueue } = settings;
+  const client = ioredisClient({
+    ...(name === undefined ? {} : { connectionName: name }),
+    ...(username === undefined ? {} : { username }),
+    ...(password === undefined ? {} : { password }),
+    ...(disableOfflineQueue ? { enableOfflineQueue: false } : {}),
+  });
+  return { client, ns } as unknown as ReturnType<typeof connectionOptions>;
+}
+
 /** A new ioredis client on the single server, closed after the test (made in a suite hook: after the run). */
 export function ioredisClient(options: RedisOptions = {}): Redis {
   const { host, port } = testRedis();
