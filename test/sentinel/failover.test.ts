@@ -210,8 +210,9 @@ describe("sentinel: failover under load", function () {
         const startedAt = Date.now();
         await setup.waitForNewPrimary(old);
         const namedAt = Date.now();
-        // WAIT 1 is met again once the sentinels have made the old primary a replica of the new one.
-        return { promoted: await setup.waitForNewPrimary(old, { replicaLinked: true }), startedAt, namedAt };
+        // WAIT 1 is met again once the sentinels have made the old primary a replica of the new one
+        // (about 10 s: they wait 8 s after it should have become one).
+        return { promoted: await setup.waitForNewPrimary(old, { replicaLinked: true, timeoutMs: 30_000 }), startedAt, namedAt };
       },
     );
   });
