@@ -385,10 +385,19 @@ let exitHookInstalled = false;
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const running of liveProcesses) running.kill();
-    for (const dir of liveTempDirs) removeTempDir(dir);
-  });
+  process.on("exit", killEverything);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => {
+      killEverything();
+      // Die of the signal as we would have without this listener, unless someone else handles it.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    });
+  }
+}
+
+function killEverything(): void {
+  for (const running of liveProcesses) running.kill();
+  for (const dir of liveTempDirs) removeTempDir(dir);
 }
 
 function removeTempDir(dir: string): void {
