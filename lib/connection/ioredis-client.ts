@@ -38,6 +38,8 @@ export interface IoredisOptions {
   port?: number;
   path?: string;
   keyPrefix?: string;
+  /** Integer replies as strings. */
+  stringNumbers?: boolean;
   /** Sentinel-managed: the sentinels and the name of the primary they watch. */
   sentinels?: ReadonlyArray<{ host?: string; port?: number }> | null;
   name?: string;
@@ -100,6 +102,11 @@ export function isIoredis(client: unknown): client is AnyIoredis {
 export function keyPrefixOf(client: AnyIoredis): string | undefined {
   const prefix = client.isCluster ? (client.options.keyPrefix ?? client.options.redisOptions?.keyPrefix) : client.options.keyPrefix;
   return prefix ? prefix : undefined;
+}
+
+/** Whether an ioredis client returns integer replies as strings (`stringNumbers`), which rsmq's replies are not. */
+export function hasStringNumbers(client: AnyIoredis): boolean {
+  return (client.isCluster ? client.options.redisOptions?.stringNumbers : client.options.stringNumbers) === true;
 }
 
 /** Where an ioredis client connects, for error messages. */

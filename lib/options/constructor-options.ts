@@ -8,7 +8,7 @@
 import type { RedisClusterOptions } from "redis";
 import { isClusterClient } from "../connection/cluster-connection";
 import type { ConnectionSettings } from "../connection/connection-settings";
-import { isIoredis, isIoredisCluster, keyPrefixOf } from "../connection/ioredis-client";
+import { hasStringNumbers, isIoredis, isIoredisCluster, keyPrefixOf } from "../connection/ioredis-client";
 import { HONOR_NESTED_OPTIONS } from "../connection/nested-options";
 import type { ReplicaAcks } from "../connection/replica-acks";
 import { halfHashTag, KeyLayout } from "../keys";
@@ -88,8 +88,9 @@ function wantsCluster(given: Record<string, unknown>): boolean {
 
 /**
  * An ioredis client's `keyPrefix` would be put in front of every key rsmq-next sends, moving the
- * queues away from where rsmq 0.12.4 (and every other client) looks for them: refused before
- * anything is sent. `ns` is the prefix to use.
+ * queues away from where rsmq 0.12.4 (and every other client) looks for them; `stringNumbers`
+ * would turn counts and codes in replies into strings (`msgs: "1"`, a delete read as not done).
+ * Both are refused before anything is sent.
  */
 function checkIoredisClient(client: unknown): void {
   if (!isIoredis(client)) return;
@@ -98,6 +99,12 @@ function checkIoredisClient(client: unknown): void {
     throw new TypeError(
       `Expected \`client\` to be an ioredis client without \`keyPrefix\`, got one with keyPrefix \`${prefix}\`: ` +
         "it would move every queue's keys away from where other rsmq clients look. Give the prefix as `ns` instead.",
+    );
+  }
+  if (hasStringNumbers(client)) {
+    throw new TypeError(
+      "Expected `client` to be an ioredis client without `stringNumbers`, got one with stringNumbers `true`: " +
+        "rsmq-next reads integer replies as numbers. Pass a client made without it (`duplicate({ stringNumbers: false })`).",
     );
   }
 }

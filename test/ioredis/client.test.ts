@@ -63,6 +63,12 @@ describe("an ioredis client as `client`", () => {
     expect(client.status).to.equal("wait");
   });
 
+  it("with stringNumbers is refused at construction, before anything is sent", async () => {
+    const client = ioredisClient({ stringNumbers: true, lazyConnect: true });
+    expect(() => new RedisSMQ({ client, ns: uniqueNs("io") } as never)).to.throw(TypeError, /stringNumbers/);
+    expect(client.status).to.equal("wait");
+  });
+
   it("made with lazyConnect is connected by the first call", async () => {
     const client = ioredisClient({ lazyConnect: true });
     const rsmq = new RedisSMQ({ client, ns: uniqueNs("io") } as never);
