@@ -152,8 +152,10 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   }
 
   /**
-   * The node-redis v4 client this instance talks through: in Redis Cluster the cluster client
-   * (a new one after a failover made this instance re-read the topology).
+   * The client this instance talks through: the node-redis v4 client, in Redis Cluster the
+   * cluster client (a new one after a failover made this instance re-read the topology). Given
+   * an ioredis client as `client`, it is that ioredis client (typed here as node-redis' for
+   * compatibility: cast it, `rsmq.redis as unknown as Redis`).
    */
   get redis(): RedisClientType {
     return this.connection.client as RedisClientType;

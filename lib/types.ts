@@ -28,9 +28,11 @@ export interface ConstructorOptions {
   password?: string | null;
   /**
    * An existing connection. A node-redis v4 client stays the caller's: `quit()` leaves it open
-   * (it is connected for you if it is not open yet). A node-redis v3 client, which rsmq users pass
-   * today, cannot run the v4 protocol; its host, port, db and password are reused for a new v4
-   * connection that this instance owns, with a one-time warning.
+   * (it is connected for you if it is not open yet). An ioredis 5 client (`new Redis(...)`, a
+   * Sentinel-managed `new Redis({ sentinels, name })`, or `new Redis.Cluster(...)`) is used as it
+   * is and stays the caller's too; one with `keyPrefix` is refused (use `ns`). A node-redis v3
+   * client, which rsmq users pass today, cannot run the v4 protocol; its host, port, db and
+   * password are reused for a new v4 connection that this instance owns, with a one-time warning.
    */
   client?: unknown;
   /**

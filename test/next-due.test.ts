@@ -93,7 +93,7 @@ describe("receiveMessageOrNextDue", () => {
     await rsmq.sendMessageAsync({ qname: "q", message: "for us" });
     const result = await rsmq.receiveMessageOrNextDueAsync({ qname: "q" });
     if (result.status !== "received") throw new Error(`expected received, got ${JSON.stringify(result)}`);
-    const old = new OldRSMQ(connectionOptions(ns));
+    const old = new OldRSMQ(singleServerOptions(ns));
     try {
       await rsmq.sendMessageAsync({ qname: "q", message: "for rsmq" });
       const oldMessage = (await old.receiveMessageAsync({ qname: "q" })) as Record<string, unknown>;

@@ -9,7 +9,7 @@ import { createClient, type RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "./client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "./nested-options";
-import { LinkWatchdog, type LinkBounds } from "./link-watchdog";
+import { LinkWatchdog, nodeRedisLink, type LinkBounds } from "./link-watchdog";
 import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "./given-client";
 import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "./replica-acks";
 import type { CommandSender } from "./command-sender";
@@ -73,7 +73,7 @@ export class Connection implements CommandSender, ReplicatedWriter {
       : this.client;
     this.detach = this.listen();
     // A borrowed client's calls are bounded too, but its socket is the caller's to manage.
-    this.watchdog = new LinkWatchdog(this.client, bounds, this.owned ? () => this.reopen() : undefined);
+    this.watchdog = new LinkWatchdog(nodeRedisLink(this.client), bounds, this.owned ? () => this.reopen() : undefined);
     if (this.client.isReady) {
       this.ready = true;
       this.everReady = true;

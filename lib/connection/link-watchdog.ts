@@ -1,5 +1,6 @@
 /**
- * Bounds every call on one node-redis v4 client, so that nothing waits forever: node-redis v4
+ * Bounds every call on one client (node-redis v4, or ioredis: see WatchedLink), so that nothing
+ * waits forever: node-redis v4
  * holds a call made while disconnected in its offline queue for as long as the server stays away,
  * and waits for a reply on a silent socket (a half-open link) until the kernel gives up, many
  * minutes later. Here a call waits at most `offlineTimeoutMs` for a connection and, once sent,
@@ -11,6 +12,42 @@
 import type { RedisClientType } from "redis";
 import { rsmqError } from "../errors";
 import { PendingReplies, PendingReply } from "./pending-replies";
+
+/**
+ * What the watchdog needs of a client: node-redis v4's (see nodeRedisLink), or an ioredis one
+ * (connection/ioredis-link.ts). Both emit `error`, `connect` (a socket is up) and `ready`.
+ */
+export interface WatchedLink {
+  /** Whether commands go out now. */
+  readonly isReady: boolean;
+  /** "host:port" (or what names the server), for error messages. */
+  readonly where: string;
+  /**
+   * Whether a call queued while disconnected can be withdrawn with the AbortSignal it is given
+   * (node-redis). When not (ioredis), a call is held here until the link is ready and sent only
+   * then, so a call that waited too long never runs.
+   */
+  readonly withdrawable: boolean;
+  on(event: "error" | "connect" | "ready", listener: (error: Error) => void): unknown;
+  off(event: "error" | "connect" | "ready", listener: (error: Error) => void): unknown;
+}
+
+/** A node-redis v4 client as a WatchedLink. */
+export function nodeRedisLink(client: RedisClientType): WatchedLink {
+  return {
+    get isReady() {
+      return client.isReady;
+    },
+    get where() {
+      const socket = (client as { options?: { socket?: Record<string, unknown>; url?: string } }).options?.socket ?? {};
+      if (typeof socket.path === "string") return socket.path;
+      return `${String(socket.host ?? "localhost")}:${String(socket.port ?? 6379)}`;
+    },
+    withdrawable: true,
+    on: (event, listener) => client.on(event, listener),
+    off: (event, listener) => client.off(event, listener),
+  };
+}
 
 /** `offlineTimeoutMs` and `commandTimeoutMs`, checked (see options/constructor-options.ts); 0 turns a bound off. */
 export interface LinkBounds {
@@ -37,7 +74,7 @@ export class LinkWatchdog {
   private readonly detach: () => void;
 
   constructor(
-    private readonly client: RedisClientType,
+    private readonly client: WatchedLink,
     private readonly bounds: LinkBounds,
     private readonly replace?: ReplaceLink,
   ) {
@@ -62,9 +99,7 @@ export class LinkWatchdog {
 
   /** "host:port" (or the socket path) of the client's server, for error messages. */
   get where(): string {
-    const socket = (this.client as { options?: { socket?: Record<string, unknown>; url?: string } }).options?.socket ?? {};
-    if (typeof socket.path === "string") return socket.path;
-    return `${String(socket.host ?? "localhost")}:${String(socket.port ?? 6379)}`;
+    return this.client.where;
   }
 
   /**
@@ -76,7 +111,30 @@ export class LinkWatchdog {
     // A link being replaced: the call goes out on the new one (node-redis rejects calls on a closed client).
     if (this.replacing) return this.replacing.then(() => this.call(send, extraMs));
     if (this.client.isReady) return this.awaitReply(send(), extraMs);
+    if (!this.client.withdrawable) return this.sendWhenReady(send, extraMs);
     return this.awaitConnection(send, extraMs);
+  }
+
+  /**
+   * A call made while a client that cannot withdraw calls is not connected: held here, and sent
+   * once it is ready; if that takes longer than offlineTimeoutMs, it was never sent.
+   */
+  private sendWhenReady<T>(send: (signal?: AbortSignal) => Promise<T>, extraMs: number): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onReady = (): void => {
+        clearTimeout(timer);
+        this.offline.delete(onReady);
+        this.call(send, extraMs).then(resolve, reject);
+      };
+      this.offline.add(onReady);
+      const ms = this.bounds.offlineTimeoutMs;
+      if (ms > 0)
+        timer = setTimeout(() => {
+          this.offline.delete(onReady);
+          reject(this.offlineError(true));
+        }, ms);
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
- * Picks the connection for a RedisSMQ instance: Redis Cluster when given a node-redis v4 cluster
- * client or `cluster` options, one server otherwise.
+ * Picks the connection for a RedisSMQ instance: the caller's ioredis client (standalone, Sentinel
+ * or Cluster) as it is; Redis Cluster when given a node-redis v4 cluster client or `cluster`
+ * options; one server otherwise.
  */
 import type { RedisClientType, RedisClusterType } from "redis";
 import { toClusterOptions } from "./client-options";
@@ -9,17 +10,26 @@ import { Connection, type ConnectionEvents } from "./connection";
 import type { ConnectionSettings } from "./connection-settings";
 import type { ReplicatedWriter } from "./replica-acks";
 import type { CommandSender } from "./command-sender";
+import { isIoredis, type AnyIoredis } from "./ioredis-client";
+import { IoredisConnection } from "./ioredis-connection";
+import { IoredisSubscriber } from "./ioredis-subscriber";
+import { adviseOnSentinelClient } from "./sentinel-advice";
 import { ClientSubscriber, ClusterSubscriber, type Subscriber } from "./subscribers";
 
 /** What RedisSMQ needs of either connection. */
 export interface QueueConnection extends CommandSender, ReplicatedWriter {
   readonly cluster: boolean;
-  readonly client: RedisClientType | RedisClusterType;
+  readonly client: RedisClientType | RedisClusterType | AnyIoredis;
   readonly connected: boolean;
   close(): Promise<"OK">;
 }
 
 export function openConnection(settings: ConnectionSettings, events: ConnectionEvents): QueueConnection {
+  const client = settings.given.client;
+  if (isIoredis(client)) {
+    adviseOnSentinelClient(client);
+    return new IoredisConnection(client, settings.bounds, settings.subscriberPingMs, events);
+  }
   if (!settings.cluster) return new Connection(settings, events);
   const given = settings.given.client;
   const retryMs = settings.clusterRetryMs;
@@ -29,6 +39,8 @@ export function openConnection(settings: ConnectionSettings, events: ConnectionE
 
 /** A subscriber on a copy of the connection's current client, for realtime wakes. */
 export function openSubscriber(connection: QueueConnection, onError: (error: Error) => void): Subscriber {
+  if (connection instanceof IoredisConnection)
+    return new IoredisSubscriber(connection.client, onError, connection.bounds, connection.subscriberPingMs);
   return connection.cluster
     ? new ClusterSubscriber(connection as ClusterConnection, onError)
     : new ClientSubscriber(

@@ -6,7 +6,7 @@
 import { ErrorReply, type RedisClientOptions, type RedisClientType, type RedisClusterType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { hashSlot } from "./hash-slot";
-import { LinkWatchdog, type LinkBounds } from "./link-watchdog";
+import { LinkWatchdog, nodeRedisLink, type LinkBounds } from "./link-watchdog";
 import { permissionError } from "../permission-errors";
 
 export type ChannelListener = () => void;
@@ -46,7 +46,7 @@ export class ClientSubscriber implements Subscriber {
       RedisClientType["duplicate"]
     >[0];
     this.client = source.duplicate(overrides) as RedisClientType;
-    this.watchdog = new LinkWatchdog(this.client, bounds, () => this.reopen());
+    this.watchdog = new LinkWatchdog(nodeRedisLink(this.client), bounds, () => this.reopen());
     this.client.on("error", (error: Error) => {
       if (!this.closer.closed) onError(error);
     });

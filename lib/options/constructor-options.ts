@@ -8,6 +8,7 @@
 import type { RedisClusterOptions } from "redis";
 import { isClusterClient } from "../connection/cluster-connection";
 import type { ConnectionSettings } from "../connection/connection-settings";
+import { hasStringNumbers, isIoredis, isIoredisCluster, keyPrefixOf } from "../connection/ioredis-client";
 import { HONOR_NESTED_OPTIONS } from "../connection/nested-options";
 import type { ReplicaAcks } from "../connection/replica-acks";
 import { halfHashTag, KeyLayout } from "../keys";
@@ -47,6 +48,7 @@ export function resolveConstructorOptions(options: ConstructorOptions | undefine
   const ns = absent(given.ns) ? CONSTRUCTOR_DEFAULTS.ns : String(given.ns);
   const realtime = Boolean(given.realtime);
   const cluster = wantsCluster(given);
+  checkIoredisClient(given.client);
   if (cluster && halfHashTag(ns)) {
     throw optionError("ns", "a namespace holding a whole hash tag like `{myapp}`, or no braces at all, in Redis Cluster", ns);
   }
@@ -74,6 +76,7 @@ export function resolveConstructorOptions(options: ConstructorOptions | undefine
  * options, which must name the root nodes.
  */
 function wantsCluster(given: Record<string, unknown>): boolean {
+  if (isIoredis(given.client)) return isIoredisCluster(given.client);
   if (isClusterClient(given.client)) return true;
   if (absent(given.cluster)) return false;
   const cluster = given.cluster as Partial<RedisClusterOptions>;
@@ -81,6 +84,29 @@ function wantsCluster(given: Record<string, unknown>): boolean {
     throw optionError("cluster", "node-redis cluster options with a `rootNodes` array", cluster);
   }
   return true;
+}
+
+/**
+ * An ioredis client's `keyPrefix` would be put in front of every key rsmq-next sends, moving the
+ * queues away from where rsmq 0.12.4 (and every other client) looks for them; `stringNumbers`
+ * would turn counts and codes in replies into strings (`msgs: "1"`, a delete read as not done).
+ * Both are refused before anything is sent.
+ */
+function checkIoredisClient(client: unknown): void {
+  if (!isIoredis(client)) return;
+  const prefix = keyPrefixOf(client);
+  if (prefix !== undefined) {
+    throw new TypeError(
+      `Expected \`client\` to be an ioredis client without \`keyPrefix\`, got one with keyPrefix \`${prefix}\`: ` +
+        "it would move every queue's keys away from where other rsmq clients look. Give the prefix as `ns` instead.",
+    );
+  }
+  if (hasStringNumbers(client)) {
+    throw new TypeError(
+      "Expected `client` to be an ioredis client without `stringNumbers`, got one with stringNumbers `true`: " +
+        "rsmq-next reads integer replies as numbers. Pass a client made without it (`duplicate({ stringNumbers: false })`).",
+    );
+  }
 }
 
 /** Off (undefined) with `waitForReplicas` 0; `waitForReplicasMs` is checked either way. */

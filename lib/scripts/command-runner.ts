@@ -1,10 +1,11 @@
 /**
  * Runs a built command on a connection: the registry write before or after it (SADD, SREM), the
  * script by EVALSHA (ScriptRunner), replica acknowledgement of writes when asked for, and Redis'
- * refusals (out of memory, no permission) turned into errors that name the call and its keys.
+ * refusals (out of memory, a read-only replica, no permission) turned into errors that name the call and its keys.
  */
 import type { ScriptCall } from "../commands/script-call";
 import { translateOutOfMemory } from "./out-of-memory";
+import { translateReadOnly } from "./read-only-replica";
 import { permissionError } from "../permission-errors";
 import { replicatedSender, type ReplicaAcks, type ReplicatedWriter } from "../connection/replica-acks";
 import { script } from "./script-files";
@@ -68,17 +69,14 @@ export class CommandRunner {
       beforeWritten = command.before !== undefined;
       reply = await this.scripts.run(body, command.keys, command.args, sender);
     } catch (error) {
-      const translated = translateOutOfMemory(
-        error,
-        command.script,
-        beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined,
-      );
+      const written = beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined;
+      const translated = translateReadOnly(translateOutOfMemory(error, command.script, written), command.script, written);
       throw permissionError(translated, refused());
     }
     try {
       if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
     } catch (error) {
-      throw permissionError(error, refused());
+      throw permissionError(translateReadOnly(error, command.script, "the operation had run"), refused());
     }
     return command.parse(reply);
   }

@@ -238,13 +238,18 @@ describe("redrive", () => {
       const sentBefore = (await rsmq.getQueueAttributesAsync({ qname: "src" })).totalsent;
       const plan = planRedrive({ from: "dlq" });
       // The instance that crashes: its connection is gone for good once the copy is done.
-      const crashing = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+      const options = connectionOptions(ns);
+      const crashing = cleanup.rsmq(new RedisSMQ(options));
       const before = await serverNowMs(client);
       const failure = await errorOf(
         redrive(internalsOf(crashing), plan, () => undefined, {
           atomic: false,
           holdMs: HOLD_MS,
-          afterCopy: async () => void (await crashing.quitAsync()),
+          afterCopy: async () => {
+            await crashing.quitAsync();
+            // A client passed in (the ioredis target) outlives quitAsync(): closing it is the crash.
+            (options as { client?: { disconnect(): void } }).client?.disconnect();
+          },
         }),
       );
       const after = await serverNowMs(client);

@@ -7,9 +7,13 @@
  * local Redis Cluster (three masters, one replica each), and the suites that run on both targets
  * run their same bodies against it: `connectionOptions()` then gives cluster options,
  * `plainClient()` a cluster client, and the key helpers the cluster key layout. A single server
- * is started on both targets, for rsmq 0.12.4 (which cannot run on a cluster).
+ * is started on both targets, for rsmq 0.12.4 (which cannot run on a cluster). With
+ * RSMQ_TEST_TARGET=ioredis it is the single server again, reached through an ioredis client:
+ * `connectionOptions()` gives `{ client: new Redis(...) }`, closed after the test (or, made in a
+ * suite hook, after the run).
  */
 import { randomBytes } from "crypto";
+import Redis, { type RedisOptions } from "ioredis";
 import { createClient, createCluster, type RedisClientType, type RedisClusterType } from "redis";
 import { KeyLayout } from "../../lib/keys";
 import { clusterUnavailableReason, startTestCluster, type TestCluster } from "./cluster";
@@ -23,7 +27,27 @@ export function onCluster(): boolean {
   return process.env.RSMQ_TEST_TARGET === "cluster";
 }
 
+/** Whether this run reaches the single server through ioredis clients (RSMQ_TEST_TARGET=ioredis). */
+export function onIoredis(): boolean {
+  return process.env.RSMQ_TEST_TARGET === "ioredis";
+}
+
+/** ioredis clients made by connectionOptions(): during a test (closed after it), and in suite hooks (after the run). */
+const ioredisClients = { test: [] as Redis[], suite: [] as Redis[] };
+let inTest = false;
+
+function closeIoredis(clients: Redis[]): void {
+  for (const client of clients.splice(0)) client.disconnect();
+}
+
 export const mochaHooks = {
+  beforeEach(): void {
+    inTest = true;
+  },
+  afterEach(): void {
+    inTest = false;
+    closeIoredis(ioredisClients.test);
+  },
   async beforeAll(this: Mocha.Context): Promise<void> {
     this.timeout(120_000);
     if (onCluster()) {
@@ -37,6 +61,7 @@ export const mochaHooks = {
     server = await startTestRedis();
   },
   async afterAll(): Promise<void> {
+    closeIoredis(ioredisClients.suite);
     await Promise.all([server?.close(), cluster?.close()]);
   },
 };
@@ -64,11 +89,41 @@ export function uniqueNs(prefix = "t"): string {
   return `${prefix}${randomBytes(4).toString("hex")}`;
 }
 
-/** Options for RedisSMQ pointing at the run's target: the single server, or the cluster. */
+/** Options for RedisSMQ pointing at the run's target: the single server, the cluster, or an ioredis client. */
 export function connectionOptions(ns: string): { host: string; port: number; ns: string } {
   if (onCluster())
     return { cluster: { rootNodes: testCluster().rootNodes() }, ns } as unknown as { host: string; port: number; ns: string };
+  if (onIoredis()) return { client: ioredisClient(), ns } as unknown as { host: string; port: number; ns: string };
   return singleServerOptions(ns);
+}
+
+/**
+ * connectionOptions() with a connection setting that belongs to the client: node-redis' `name`,
+ * `username`, `password` and `disableOfflineQueue` as top-level options, or on the ioredis target
+ * the same settings of the ioredis client (`connectionName`, `enableOfflineQueue: false`).
+ */
+export function connectionOptionsWith(
+  ns: string,
+  settings: { name?: string; username?: string; password?: string; disableOfflineQueue?: boolean },
+): ReturnType<typeof connectionOptions> {
+  if (!onIoredis()) return { ...connectionOptions(ns), ...settings } as ReturnType<typeof connectionOptions>;
+  const { name, username, password, disableOfflineQueue } = settings;
+  const client = ioredisClient({
+    ...(name === undefined ? {} : { connectionName: name }),
+    ...(username === undefined ? {} : { username }),
+    ...(password === undefined ? {} : { password }),
+    ...(disableOfflineQueue ? { enableOfflineQueue: false } : {}),
+  });
+  return { client, ns } as unknown as ReturnType<typeof connectionOptions>;
+}
+
+/** A new ioredis client on the single server, closed after the test (made in a suite hook: after the run). */
+export function ioredisClient(options: RedisOptions = {}): Redis {
+  const { host, port } = testRedis();
+  const client = new Redis({ host, port, ...options });
+  client.on("error", () => undefined);
+  (inTest ? ioredisClients.test : ioredisClients.suite).push(client);
+  return client;
 }
 
 /** Options for the single server, whatever the target: for rsmq 0.12.4, and single-server-only tests. */

@@ -11,7 +11,17 @@ import { createClient } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { script } from "../../lib/scripts/script-files";
 import { MonitorWatch, type MonitoredLine } from "./monitor-socket";
-import { connectionOptions, keysOf, onCluster, testCluster, testRedis, uniqueNs } from "./server";
+import {
+  connectionOptions,
+  connectionOptionsWith,
+  keysOf,
+  onCluster,
+  onIoredis,
+  singleServerOptions,
+  testCluster,
+  testRedis,
+  uniqueNs,
+} from "./server";
 
 type Worker = RedisSMQ.Worker;
 
@@ -154,7 +164,8 @@ export class ReceiveCounter {
  * the cluster target). Resolves with the message id.
  */
 export async function sendFromChildProcess(ns: string, qname: string, message: string): Promise<string> {
-  const [id] = await sendFromChild(connectionOptions(ns), [qname], message);
+  // A child process cannot share this one's ioredis client: there, it connects to the same server.
+  const [id] = await sendFromChild(onIoredis() ? singleServerOptions(ns) : connectionOptions(ns), [qname], message);
   return id;
 }
 
@@ -214,7 +225,7 @@ export async function onEveryServer(args: string[]): Promise<void> {
 /** connectionOptions(ns) logged in as `username`, with the credentials at the top level, on either target. */
 export function connectionOptionsAs(ns: string, username: string, password: string): ReturnType<typeof connectionOptions> {
   // Top-level credentials, as rsmq users pass them: on a cluster they reach every node's connection.
-  return { ...connectionOptions(ns), username, password } as ReturnType<typeof connectionOptions>;
+  return connectionOptionsWith(ns, { username, password });
 }
 
 /** Subscribers on a channel, as the server counts them. */

@@ -7,7 +7,16 @@
 import { expect } from "chai";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, keysOf, plainClient, singleServerOnly, singleServerOptions, testRedis, uniqueNs } from "../support/server";
+import {
+  connectionOptions,
+  connectionOptionsWith,
+  keysOf,
+  plainClient,
+  singleServerOnly,
+  singleServerOptions,
+  testRedis,
+  uniqueNs,
+} from "../support/server";
 import { Cleanup, WorkerLog, delay, subscribersOf, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
@@ -127,7 +136,7 @@ describe("Worker: errors and outages", () => {
     it("backs off on the ladder during the outage when the offline queue is off", async function () {
       singleServerOnly(this, RESTARTS);
       this.timeout(30_000);
-      const direct = cleanup.rsmq(new RedisSMQ({ ...connectionOptions(ns), disableOfflineQueue: true }));
+      const direct = cleanup.rsmq(new RedisSMQ(connectionOptionsWith(ns, { disableOfflineQueue: true })));
       direct.on("error", () => undefined);
       await waitFor(() => direct.connected, "the connection"); // no offline queue to wait in
       await direct.createQueueAsync({ qname: "q" });

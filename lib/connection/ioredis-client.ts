@@ -1,0 +1,122 @@
+/**
+ * An ioredis 5 client as rsmq-next sees it: structural interfaces of its own, so that the package
+ * neither loads ioredis nor needs its types (ioredis is an optional peer dependency: a caller who
+ * passes an ioredis client has it installed). A client is recognised by its shape, not by its
+ * constructor's name: a standalone or Sentinel-managed `new Redis(...)`, or `new Redis.Cluster(...)`.
+ */
+
+/** The events of an ioredis client that rsmq-next listens to. */
+export type IoredisEvent = "ready" | "connect" | "close" | "end" | "error" | "message" | "smessage";
+
+/** Just enough of an ioredis 5 pipeline: commands by name, and their results, one [error, reply] each. */
+export interface IoredisPipeline {
+  call(command: string, ...args: string[]): IoredisPipeline;
+  exec(): Promise<Array<[Error | null, unknown]> | null>;
+}
+
+/** What both ioredis 5 clients (standalone and Cluster) have. */
+interface IoredisCommon {
+  /** "wait", "connecting", "connect", "ready", "close", "reconnecting", "end". */
+  readonly status: string;
+  /** Runs one command by name; resolves its reply. */
+  call(command: string, ...args: string[]): Promise<unknown>;
+  pipeline(): IoredisPipeline;
+  connect(): Promise<void>;
+  disconnect(reconnect?: boolean): void;
+  quit(): Promise<unknown>;
+  subscribe(...channels: string[]): Promise<unknown>;
+  unsubscribe(...channels: string[]): Promise<unknown>;
+  ssubscribe(...channels: string[]): Promise<unknown>;
+  sunsubscribe(...channels: string[]): Promise<unknown>;
+  on(event: IoredisEvent, listener: (...args: never[]) => void): unknown;
+  off(event: IoredisEvent, listener: (...args: never[]) => void): unknown;
+}
+
+/** The options of a standalone ioredis 5 client that rsmq-next reads. */
+export interface IoredisOptions {
+  host?: string;
+  port?: number;
+  path?: string;
+  keyPrefix?: string;
+  /** Integer replies as strings. */
+  stringNumbers?: boolean;
+  /** Sentinel-managed: the sentinels and the name of the primary they watch. */
+  sentinels?: ReadonlyArray<{ host?: string; port?: number }> | null;
+  name?: string;
+  maxRetriesPerRequest?: number | null;
+  enableOfflineQueue?: boolean;
+}
+
+/** A standalone (or Sentinel-managed) ioredis 5 client: `new Redis(...)`. */
+export interface IoredisClient extends IoredisCommon {
+  readonly isCluster?: false;
+  readonly options: IoredisOptions;
+  /** A new client with the same options (and `override` on top). */
+  duplicate(override?: Record<string, unknown>): IoredisClient;
+}
+
+/** An ioredis 5 Redis Cluster client: `new Redis.Cluster(...)`. */
+export interface IoredisCluster extends IoredisCommon {
+  readonly isCluster: true;
+  readonly options: { keyPrefix?: string; enableOfflineQueue?: boolean; redisOptions?: IoredisOptions };
+  /** The node clients, by role. */
+  nodes(role?: "all" | "master" | "slave"): IoredisClient[];
+  /** A new cluster client with the same startup nodes and options (and `options` on top). */
+  duplicate(startupNodes?: unknown[], options?: Record<string, unknown>): IoredisCluster;
+}
+
+/** An ioredis 5 client of either kind. */
+export type AnyIoredis = IoredisClient | IoredisCluster;
+
+function hasIoredisShape(candidate: Record<string, unknown>): boolean {
+  return (
+    typeof candidate.call === "function" &&
+    typeof candidate.duplicate === "function" &&
+    typeof candidate.pipeline === "function" &&
+    typeof candidate.status === "string" &&
+    typeof candidate.options === "object" &&
+    candidate.options !== null
+  );
+}
+
+/** A standalone or Sentinel-managed ioredis client (checked before the node-redis v3 shape, which it also has). */
+export function isIoredisClient(client: unknown): client is IoredisClient {
+  if (typeof client !== "object" || client === null) return false;
+  const candidate = client as Record<string, unknown>;
+  return candidate.isCluster !== true && hasIoredisShape(candidate);
+}
+
+/** An ioredis Redis Cluster client. */
+export function isIoredisCluster(client: unknown): client is IoredisCluster {
+  if (typeof client !== "object" || client === null) return false;
+  const candidate = client as Record<string, unknown>;
+  return candidate.isCluster === true && typeof candidate.nodes === "function" && hasIoredisShape(candidate);
+}
+
+/** An ioredis client of either kind. */
+export function isIoredis(client: unknown): client is AnyIoredis {
+  return isIoredisClient(client) || isIoredisCluster(client);
+}
+
+/** The `keyPrefix` an ioredis client would add to every key (which would move rsmq's keys), or undefined. */
+export function keyPrefixOf(client: AnyIoredis): string | undefined {
+  const prefix = client.isCluster ? (client.options.keyPrefix ?? client.options.redisOptions?.keyPrefix) : client.options.keyPrefix;
+  return prefix ? prefix : undefined;
+}
+
+/** Whether an ioredis client returns integer replies as strings (`stringNumbers`), which rsmq's replies are not. */
+export function hasStringNumbers(client: AnyIoredis): boolean {
+  return (client.isCluster ? client.options.redisOptions?.stringNumbers : client.options.stringNumbers) === true;
+}
+
+/** Where an ioredis client connects, for error messages. */
+export function whereOf(client: AnyIoredis): string {
+  if (client.isCluster) {
+    const nodes = client.nodes("master").map((node) => `${node.options.host ?? "localhost"}:${node.options.port ?? 6379}`);
+    return nodes.length > 0 ? `the ioredis Cluster (${nodes.join(", ")})` : "the ioredis Cluster";
+  }
+  const options = client.options;
+  if (options.sentinels && options.sentinels.length > 0) return `the primary "${options.name ?? "mymaster"}" named by Sentinel`;
+  if (options.path) return options.path;
+  return `${options.host ?? "localhost"}:${options.port ?? 6379}`;
+}
