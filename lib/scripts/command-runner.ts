@@ -43,7 +43,7 @@ export class CommandRunner {
     return this.scripts.run(body, command.keys, command.args, sender).then(
       (reply) => command.parse(reply),
       (error: unknown) => {
-        throw permissionError(translateOutOfMemory(error, command.script, undefined), {
+        throw permissionError(translateReadOnly(translateOutOfMemory(error, command.script, undefined), command.script, undefined), {
           operation: command.script,
           script: body,
           keys: command.keys,
