@@ -46,8 +46,9 @@ module.exports = [
     rules: { "@typescript-eslint/no-unsafe-declaration-merging": "off" },
   },
   {
-    files: ["lib/cli/connect.ts"],
-    // A lazy require keeps node-redis unloaded for --help and usage errors.
+    files: ["lib/cli/connect.ts", "lib/cli/sentinel-client.ts"],
+    // A lazy require keeps node-redis unloaded for --help and usage errors, and ioredis (an
+    // optional peer dependency) unloaded unless --sentinel asks for it.
     rules: { "@typescript-eslint/no-var-requires": "off" },
   },
 ];

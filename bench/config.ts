@@ -25,6 +25,14 @@ export interface BenchConfig {
     repetitions: number;
   };
   network: { delayMs: number; iterations: number };
+  /** A Worker's memory over many messages (bench/memory.ts). */
+  memory: {
+    messages: number;
+    /** Memory is sampled (after a forced GC) every this many messages handled. */
+    sampleEvery: number;
+    /** Most messages sent and not yet handled: what Redis holds at a time. */
+    ahead: number;
+  };
   delivery: {
     workerSamples: number;
     /** Delayed messages (1 s), spread over worker/queue pairs side by side. */
@@ -44,6 +52,7 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
     idle: { windowMs: 120_000, warmupMs: 2_000, workerScale: 100, workerAtDefaults: true },
     throughput: { messagesC1: 2_000, messagesC50: 10_000, repetitions: 7 },
     network: { delayMs: 1, iterations: 150 },
+    memory: { messages: 1_000_000, sampleEvery: 10_000, ahead: 5_000 },
     delivery: {
       workerSamples: 200,
       workerDelayedSamples: 40,
@@ -58,6 +67,7 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
     idle: { windowMs: 20_000, warmupMs: 1_000, workerScale: 100, workerAtDefaults: false },
     throughput: { messagesC1: 300, messagesC50: 1_000, repetitions: 2 },
     network: { delayMs: 1, iterations: 20 },
+    memory: { messages: 20_000, sampleEvery: 1_000, ahead: 2_000 },
     delivery: {
       workerSamples: 30,
       workerDelayedSamples: 6,
@@ -72,6 +82,7 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
     idle: { windowMs: 250, warmupMs: 50, workerScale: 100, workerAtDefaults: false },
     throughput: { messagesC1: 20, messagesC50: 60, repetitions: 2 },
     network: { delayMs: 1, iterations: 2 },
+    memory: { messages: 300, sampleEvery: 50, ahead: 100 },
     delivery: {
       workerSamples: 3,
       workerDelayedSamples: 2,

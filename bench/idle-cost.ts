@@ -2,7 +2,9 @@
  * Idle cost: what one consumer of an empty queue costs Redis, counted over a real window with
  * MONITOR (every command, split into client-sent and in-script), then extrapolated to an hour and
  * to 30 days. A subject whose natural period is too long for the window runs scaled (its sleep
- * divided by `scale`) and its rate is divided by `scale` again.
+ * divided by `scale`) and its rate is divided by `scale` again, all but its PINGs: those (the wake
+ * subscription's health check, every `subscriberPingMs`) run on their own timer, which the scale
+ * does not touch, so they are counted as they are.
  */
 import { randomBytes } from "crypto";
 import RedisSMQ = require("../lib/index");
@@ -34,6 +36,8 @@ export interface IdleCost {
   inScript: number;
   /** The client commands seen, by name, for the record. */
   byName: Record<string, number>;
+  /** Of the client commands, those not divided by `scale` (PINGs). Absent in runs made before. */
+  unscaled?: number;
   /** Extrapolated to the unscaled subject. */
   clientPerHour: number;
   serverCallsPerHour: number;
@@ -78,7 +82,7 @@ export function workerSubject(scale = 1): IdleSubject {
     method:
       scale === 1
         ? "new Worker(rsmq, { qname, handler }) measured as is"
-        : `maxIdleSleepMs ${capMs} (30 s / ${scale}), measured rate divided by ${scale}`,
+        : `maxIdleSleepMs ${capMs} (30 s / ${scale}), measured rate divided by ${scale} except PINGs (their own 5 s timer, not scaled)`,
     scale,
     async start(target, ns) {
       const rsmq = await openNext(target, { ns });
@@ -91,6 +95,14 @@ export function workerSubject(scale = 1): IdleSubject {
       return { stop: async () => (await worker.stop(), await close(rsmq)) };
     },
   };
+}
+
+/**
+ * Commands an hour of the unscaled subject, from `count` seen in `windowMs` of a run scaled by
+ * `scale`, of which `unscaled` (PINGs) ran at their real rate and are not divided.
+ */
+export function perHourUnscaled(count: number, unscaled: number, windowMs: number, scale: number): number {
+  return (((count - unscaled) / scale + unscaled) * HOUR_MS) / windowMs;
 }
 
 export interface IdleWindow {
@@ -119,7 +131,8 @@ export async function measureIdle(subject: IdleSubject, target: Target, window: 
       }
       const clientCommands = monitor.commands.length - inScript;
       const scale = subject.scale ?? 1;
-      const perHour = (count: number): number => (count * HOUR_MS) / windowMs / scale;
+      const unscaled = byName.ping ?? 0;
+      const perHour = (count: number): number => perHourUnscaled(count, unscaled, windowMs, scale);
       return {
         name: subject.name,
         method: subject.method,
@@ -128,6 +141,7 @@ export async function measureIdle(subject: IdleSubject, target: Target, window: 
         clientCommands,
         inScript,
         byName,
+        unscaled,
         clientPerHour: perHour(clientCommands),
         serverCallsPerHour: perHour(clientCommands + inScript),
       };

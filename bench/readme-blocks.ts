@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "fs";
 import { endMarker, replaceBlock, startMarker } from "./markers";
-import { formatCount, formatMs, markdownReport } from "./report";
+import { formatCount, formatMs, goalsSummary, markdownReport } from "./report";
 import type { BenchResults } from "./suite";
 
 export const HEADLINE_BLOCK = "headline";
@@ -161,9 +161,17 @@ export function headlineTable(results: BenchResults): string {
   return lines.join("\n");
 }
 
-/** README.md's block: the headline table and the run it comes from. */
+/** README.md's block: the headline table, the goals in short, and the run they come from. */
 export function headlineBlock(results: BenchResults): string {
-  return `${headlineTable(results)}\n\n${runSummary(results)}`;
+  return [
+    headlineTable(results),
+    "",
+    "The speed goals, from the same run ([bench/README.md](bench/README.md#goals) has the CPU figures behind them and why a goal falls short):",
+    "",
+    ...goalsSummary(results),
+    "",
+    runSummary(results),
+  ].join("\n");
 }
 
 /** bench/README.md's results: the run, the headline table, then every table of the run. */

@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from "fs";
 import { join } from "path";
 import pc = require("picocolors");
+import { goalRows, NOT_MEASURED, type GoalRow } from "./goals";
 import type { BenchResults } from "./suite";
 import { renderBarChart } from "./svg-chart";
 
@@ -96,26 +97,123 @@ function idleTable(results: BenchResults): Table {
   };
 }
 
+/** A MiB figure: 12.3 MiB. */
+export function formatMiB(bytes: number): string {
+  return Number.isFinite(bytes) ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : "n/a";
+}
+
+/** µs per message, client + Redis: "15.3 + 26.0". */
+function cpuPair(cpu: { client: number; redis: number } | undefined): string {
+  return cpu ? `${cpu.client.toFixed(1)} + ${cpu.redis.toFixed(1)}` : "–";
+}
+
+function goalsTable(results: BenchResults): Table {
+  return {
+    title: "Goals",
+    note:
+      "Each goal of the speed work, the figure this run measured (from the tables below: ratios are medians of the ratios " +
+      "within each round) and whether it is met, or by how much it falls short. Beside each throughput goal, what a message " +
+      "cost in CPU in this run, client (the bench process) + Redis, in µs, for rsmq-next and for what it is held against: with " +
+      "one client and one connection a message cannot go faster than 1 / (client + Redis) while they take turns (1 in flight), " +
+      "nor than 1 / the larger of the two when they overlap (many in flight). Why a goal falls short is written under " +
+      '"Goals: where they fall short, and why" below the results.',
+    headers: [
+      "Goal",
+      "Target",
+      "Measured",
+      "Verdict",
+      "rsmq-next CPU µs/msg (client + Redis)",
+      "1 / (client + Redis) msg/s",
+      "Held against: CPU µs/msg",
+    ],
+    rows: goalRows(results).map((row: GoalRow) => [
+      row.goal,
+      row.target,
+      row.measured,
+      row.verdict,
+      cpuPair(row.cpu),
+      row.cpu ? formatCount(1e6 / (row.cpu.client + row.cpu.redis)) : "–",
+      row.against ? `${row.against.label}: ${cpuPair(row.against)}` : "–",
+    ]),
+  };
+}
+
+/** The compact goals table, for the README's headline block. */
+export function goalsSummary(results: BenchResults): string[] {
+  const lines = ["| Goal | Target | Measured | Verdict |", "| --- | ---: | ---: | ---: |"];
+  for (const row of goalRows(results)) {
+    lines.push(`| ${row.short} | ${row.target} | ${row.measured} | ${row.met === false ? `**${row.verdict}**` : row.verdict} |`);
+  }
+  return lines;
+}
+
+function ofFloor(row: BenchResults["throughput"][number]): string {
+  if (row.kind === "floor") return "1.00 (floor)";
+  return row.floorRatio === undefined ? "–" : row.floorRatio.toFixed(2);
+}
+
 function throughputTable(results: BenchResults): Table {
   const { repetitions, messagesC1, messagesC50 } = results.config.throughput;
+  const floors = results.throughput.some((row) => row.kind === "floor");
   return {
     title: "Throughput and Redis CPU per message",
     note:
       `Median of ${repetitions} rounds (every case once per round, interleaved, after a warm-up round); ${messagesC1} messages at C=1, ` +
       `${messagesC50} at C=50, 100-byte bodies, one connection per client. Redis CPU = delta of used_cpu_sys + used_cpu_user (INFO cpu) over the timed ` +
       "part / messages; client CPU = the bench process' own CPU (process.cpuUsage) over the same part / messages. " +
-      "Ratios are computed within each round against rsmq 0.12.4 doing the same at the same concurrency, then the median taken.",
-    headers: ["Library", "What", "C", "msg/s", "× rsmq", "Redis CPU µs/msg", "Redis CPU × rsmq", "Client CPU µs/msg"],
+      "Ratios are computed within each round against rsmq 0.12.4 doing the same at the same concurrency, then the median taken. " +
+      (floors
+        ? "The floor rows are a script that does nothing (EVALSHA of `return 1`, no keys) on the client the library instance talks " +
+          "through, the most calls a second one connection gives; for them msg/s is calls a second and a message is one call. " +
+          "\"of floor\" = library calls a second / the floor's calls a second, same library's client, same C, within each round, " +
+          "then the median: a call is one sendMessage, receiveMessage or deleteMessage, so send is 1 call per message and " +
+          "receive+delete 2; it is left out (–) where one call carries many messages (Worker, batches) and for BullMQ."
+        : `"of floor": ${NOT_MEASURED} (the floor rows came later).`),
+    headers: ["Library", "What", "C", "msg/s", "× rsmq", "of floor", "Redis CPU µs/msg", "Redis CPU × rsmq", "Client CPU µs/msg"],
     rows: results.throughput.map((row) => [
       row.library,
       row.how,
       String(row.concurrency),
       formatCount(row.perSecond),
       row.key === row.baseline ? "1.00× (baseline)" : formatRatio(row.throughputRatio),
+      ofFloor(row),
       row.cpuMicrosPerMessage.toFixed(1),
       row.key === row.baseline ? "1.00×" : formatRatio(row.cpuRatio),
       row.clientCpuMicrosPerMessage.toFixed(1),
     ]),
+  };
+}
+
+function memoryTable(results: BenchResults): Table {
+  const memory = results.memory;
+  if (!memory) {
+    return {
+      title: "Memory of a Worker over many messages",
+      note: `A Worker's heap and RSS over many messages: ${NOT_MEASURED}.`,
+      headers: ["Measure", "start", "peak", "end", "growth per message"],
+      rows: [["heap used, RSS", NOT_MEASURED, "–", "–", "–"]],
+    };
+  }
+  const figure = (name: string, which: "heapUsed" | "rss"): Cell[] => [
+    name,
+    formatMiB(memory[which].start),
+    formatMiB(memory[which].peak),
+    formatMiB(memory[which].end),
+    `${memory[which].bytesPerMessage.toFixed(2)} B/msg`,
+  ];
+  const gc = memory.gcForced ? "after a forced full GC (--expose-gc)" : "without a forced GC (the process lacked --expose-gc)";
+  return {
+    title: `Memory of a Worker over ${memory.messages.toLocaleString("en-US")} messages`,
+    note:
+      `One process (forked, so the figures are its own) holding a Worker (concurrency ${memory.concurrency}, no-op handler, the ` +
+      `library's defaults otherwise) and a producer (a second RedisSMQ instance) that keeps at most ${memory.ahead.toLocaleString("en-US")} messages ` +
+      `sent and not yet handled, so Redis holds a few thousand at a time. ${memory.messages.toLocaleString("en-US")} messages in ` +
+      `${(memory.elapsedMs / 1000).toFixed(1)} s (${formatCount(memory.perSecond)} msg/s); process.memoryUsage() sampled ${gc} at start and ` +
+      `every ${(memory.samples[1]?.handled ?? memory.messages).toLocaleString("en-US")} messages (${memory.samples.length} samples). Growth per ` +
+      `message = the least-squares slope of the samples over messages handled, from message ${memory.slopeFrom.toLocaleString("en-US")} on ` +
+      "(start-up and JIT left out).",
+    headers: ["Measure", "start", "peak", "end", "growth per message"],
+    rows: [figure(`heap used${memory.gcForced ? " after GC" : ""}`, "heapUsed"), figure("RSS", "rss")],
   };
 }
 
@@ -168,7 +266,15 @@ function deliveryTables(results: BenchResults): Table[] {
 }
 
 export function tables(results: BenchResults): Table[] {
-  return [wireTable(results), idleTable(results), throughputTable(results), networkTable(results), ...deliveryTables(results)];
+  return [
+    goalsTable(results),
+    wireTable(results),
+    idleTable(results),
+    throughputTable(results),
+    networkTable(results),
+    ...deliveryTables(results),
+    memoryTable(results),
+  ];
 }
 
 function widths(table: Table): number[] {
@@ -193,7 +299,7 @@ export function consoleReport(results: BenchResults): string {
 }
 
 /** Columns of words (left-aligned in Markdown); the others hold numbers. */
-const TEXT_COLUMNS = new Set(["Library", "What", "Producer", "How"]);
+const TEXT_COLUMNS = new Set(["Library", "What", "Producer", "How", "Held against: CPU µs/msg"]);
 
 export function markdownReport(results: BenchResults): string {
   const out: string[] = [];
@@ -216,9 +322,13 @@ export function headline(results: BenchResults): string[] {
     const receive = tp(`rsmq-next receive+delete C=${c}`);
     const worker = tp(`rsmq-next Worker C=${c}`);
     if (send && receive && worker) {
+      const floor =
+        send.floorRatio === undefined
+          ? ""
+          : `; of floor send ${send.floorRatio.toFixed(2)}, receive+delete ${receive.floorRatio?.toFixed(2)}`;
       lines.push(
         `throughput C=${c} vs rsmq 0.12.4: send ${formatRatio(send.throughputRatio)}, receive+delete ${formatRatio(receive.throughputRatio)}, ` +
-          `Worker ${formatRatio(worker.throughputRatio)}; Redis CPU/msg send ${formatRatio(send.cpuRatio)}, receive+delete ${formatRatio(receive.cpuRatio)}`,
+          `Worker ${formatRatio(worker.throughputRatio)}; Redis CPU/msg send ${formatRatio(send.cpuRatio)}, receive+delete ${formatRatio(receive.cpuRatio)}${floor}`,
       );
     }
   }
@@ -237,6 +347,12 @@ export function headline(results: BenchResults): string[] {
     .filter((entry) => entry.delaySeconds === 0)
     .map((entry) => `${entry.consumer} <- ${entry.producer}: ${formatMs(entry.latency.p99)}`);
   lines.push(`delivery p99: ${p99.join("; ")}`);
+  const goals = goalRows(results);
+  const count = (pick: (goal: GoalRow) => boolean): number => goals.filter(pick).length;
+  lines.push(
+    `goals (see the Goals table): ${count((goal) => goal.met === true)} met, ${count((goal) => goal.met === false)} short, ` +
+      `${count((goal) => goal.met === undefined)} ${NOT_MEASURED}`,
+  );
   return lines;
 }
 

@@ -33,3 +33,18 @@ export function summarize(samples: readonly number[]): Summary {
     mean,
   };
 }
+
+/** The least-squares slope of y over x (NaN for fewer than two distinct x). */
+export function slope(points: ReadonlyArray<{ x: number; y: number }>): number {
+  const n = points.length;
+  if (n < 2) return Number.NaN;
+  const meanX = points.reduce((sum, point) => sum + point.x, 0) / n;
+  const meanY = points.reduce((sum, point) => sum + point.y, 0) / n;
+  let covariance = 0;
+  let variance = 0;
+  for (const { x, y } of points) {
+    covariance += (x - meanX) * (y - meanY);
+    variance += (x - meanX) ** 2;
+  }
+  return variance === 0 ? Number.NaN : covariance / variance;
+}

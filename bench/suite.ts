@@ -2,7 +2,8 @@
  * Runs every part of the bench in one process, against servers it is given, and returns the
  * results (nothing printed but progress, nothing written). Order: wire cost (exact), idle cost
  * with the poller delivery figures (both are long waits on timers, run side by side on their own
- * servers), throughput (alone: it reads server CPU), network latency, Worker delivery latency.
+ * servers), throughput (alone: it reads server CPU), network latency, Worker delivery latency,
+ * and last a Worker's memory over many messages (alone: it keeps both cores busy).
  */
 import { cpus, loadavg, platform, release, totalmem } from "os";
 import { BULLMQ_VERSION, bullmqIdleSubject } from "./bullmq";
@@ -11,6 +12,7 @@ import type { BenchConfig } from "./config";
 import { pollerDelivery, workerDelivery, type DeliveryResult } from "./delivery-latency";
 import { measureIdle, rsmqPollSubject, rsmqWorkerSubject, workerSubject, type IdleCost, type IdleSubject } from "./idle-cost";
 import { measureNetworkLatency, type OperationLatency } from "./network-latency";
+import { measureMemory, type MemoryResult } from "./memory";
 import { probeClient, type Target } from "./redis";
 import { median } from "./stats";
 import { measureThroughput, throughputCases, type Kind, type ThroughputSample } from "./throughput";
@@ -41,6 +43,14 @@ export interface ThroughputResult {
   /** Median over rounds of (this / baseline) within the round; 1 for the baselines. */
   throughputRatio: number;
   cpuRatio: number;
+  /**
+   * The floor case this one is held against, the library calls per message, and the median over
+   * rounds of (calls a second / the floor's calls a second) within the round. Absent where there is
+   * no floor to hold it against (Worker, batches, BullMQ, the floors) and in runs made before floors.
+   */
+  floor?: string;
+  callsPerMessage?: number;
+  floorRatio?: number;
 }
 
 export interface BenchResults {
@@ -63,6 +73,8 @@ export interface BenchResults {
   throughput: ThroughputResult[];
   network: { delayMs: number; iterations: number; operations: OperationLatency[] };
   delivery: DeliveryResult[];
+  /** Absent in runs made before it was measured. */
+  memory?: MemoryResult;
 }
 
 /** The idle subjects, in table order. */
@@ -126,7 +138,12 @@ async function throughput(config: BenchConfig, target: Target, log: (line: strin
       const ratios = rounds.map((round) => {
         const own = round.get(testCase.key)!;
         const base = round.get(testCase.baseline)!;
-        return { throughput: own.perSecond / base.perSecond, cpu: own.cpuMicrosPerMessage / base.cpuMicrosPerMessage };
+        const floor = testCase.floor && round.get(testCase.floor.key)!;
+        return {
+          throughput: own.perSecond / base.perSecond,
+          cpu: own.cpuMicrosPerMessage / base.cpuMicrosPerMessage,
+          floor: floor ? (own.perSecond * testCase.floor!.callsPerMessage) / floor.perSecond : Number.NaN,
+        };
       });
       return {
         key: testCase.key,
@@ -141,6 +158,11 @@ async function throughput(config: BenchConfig, target: Target, log: (line: strin
         clientCpuMicrosPerMessage: median(samples.map((sample) => sample.clientCpuMicrosPerMessage)),
         throughputRatio: median(ratios.map((ratio) => ratio.throughput)),
         cpuRatio: median(ratios.map((ratio) => ratio.cpu)),
+        ...(testCase.floor && {
+          floor: testCase.floor.key,
+          callsPerMessage: testCase.floor.callsPerMessage,
+          floorRatio: median(ratios.map((ratio) => ratio.floor)),
+        }),
       };
     });
   } finally {
@@ -181,6 +203,8 @@ export async function runSuite(
   log(`network latency (${config.network.delayMs} ms each way)`);
   const operations = await measureNetworkLatency(targets.main, config.network.delayMs, config.network.iterations);
   const workerResults = await workerDeliveries(config, targets.main, log);
+  log(`Worker memory over ${config.memory.messages.toLocaleString("en-US")} messages`);
+  const memory = await measureMemory(targets.main, config.memory);
   const cpu = cpus();
   return {
     date: new Date(started).toISOString(),
@@ -210,5 +234,6 @@ export async function runSuite(
     throughput: throughputResults,
     network: { delayMs: config.network.delayMs, iterations: config.network.iterations, operations },
     delivery: [...workerResults, ...pollerResults],
+    memory,
   };
 }

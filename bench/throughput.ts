@@ -1,6 +1,8 @@
 /**
  * Throughput: messages per second for send, and for receive + delete, at concurrency 1 and 50,
- * for both libraries, plus rsmq-next's batch calls, its Worker, and BullMQ. Alongside each: Redis
+ * for both libraries, plus rsmq-next's batch calls, its Worker, and BullMQ; and the floor of each
+ * library's client: a script that does nothing (`return 1`, no keys) by EVALSHA on the very client
+ * the library talks through, the most calls a second one connection gives. Alongside each: Redis
  * CPU microseconds per message, from INFO cpu (used_cpu_sys + used_cpu_user of the server) read
  * right before and after the timed part, so it is what a Redis operator pays per message; and the
  * bench process' own CPU per message (process.cpuUsage), what the client side pays.
@@ -14,7 +16,7 @@ import { bullmqAdd, bullmqFill, bullmqProcessor, bullmqQueue } from "./bullmq";
 import { probeClient, type Target } from "./redis";
 import { serverCpuMicros } from "./server-counters";
 
-export type Kind = "send" | "receive+delete";
+export type Kind = "send" | "receive+delete" | "floor";
 
 export interface ThroughputCase {
   /** Unique key, e.g. "rsmq send C=1". */
@@ -26,6 +28,12 @@ export interface ThroughputCase {
   concurrency: number;
   /** The rsmq 0.12.4 case this one is compared with. */
   baseline: string;
+  /**
+   * The floor case this one is held against ("of floor"), with the library calls each message
+   * takes (sendMessage: 1; receiveMessage + deleteMessage: 2). Absent where a call carries many
+   * messages (Worker, batches) or for another library's client (BullMQ).
+   */
+  floor?: { key: string; callsPerMessage: number };
   /** Sets up (not timed); the returned run() is timed, cleanup() is not. */
   prepare(target: Target, total: number): Promise<Prepared>;
 }
@@ -96,6 +104,7 @@ function sendCase(lib: "rsmq" | "rsmq-next", concurrency: number): ThroughputCas
     how: `sendMessage, ${concurrency} in flight`,
     concurrency,
     baseline: `rsmq send C=${concurrency}`,
+    floor: { key: floorKey(lib, concurrency), callsPerMessage: 1 },
     async prepare(target, total) {
       const { api, qname, cleanup } = await queueFor(lib, target);
       return {
@@ -117,6 +126,7 @@ function receiveDeleteCase(lib: "rsmq" | "rsmq-next", concurrency: number): Thro
     how: `receiveMessage then deleteMessage, ${concurrency} in flight`,
     concurrency,
     baseline: `rsmq receive+delete C=${concurrency}`,
+    floor: { key: floorKey(lib, concurrency), callsPerMessage: 2 },
     async prepare(target, total) {
       const { api, ns, qname, cleanup } = await queueFor(lib, target);
       await fill(target, ns, qname, total);
@@ -128,6 +138,60 @@ function receiveDeleteCase(lib: "rsmq" | "rsmq-next", concurrency: number): Thro
               if (!isMessage(message)) throw new Error("queue ran dry before every message was received");
               await api.deleteMessageAsync({ qname, id: message.id });
             }
+          }),
+        cleanup,
+      };
+    },
+  };
+}
+
+export function floorKey(lib: "rsmq" | "rsmq-next", concurrency: number): string {
+  return `${lib} floor C=${concurrency}`;
+}
+
+/** The script of the floor: no key, no work, one integer back. */
+const FLOOR_SCRIPT = "return 1";
+
+/** EVALSHA through node_redis v3's callback API (rsmq 0.12.4's client). */
+interface OldClient {
+  script(subcommand: "load", script: string, callback: (error: Error | null, sha: string) => void): void;
+  evalsha(sha: string, keys: 0, callback: (error: Error | null, reply: unknown) => void): void;
+}
+
+function oldCall<T>(start: (callback: (error: Error | null, reply: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => start((error, reply) => (error ? reject(error) : resolve(reply))));
+}
+
+/**
+ * The floor: EVALSHA of `return 1` on the client the library instance itself talks through
+ * (rsmq-next's `rsmq.redis`, node-redis v4; rsmq 0.12.4's `rsmq.redis`, node_redis v3), sent the
+ * way the library sends its own scripts, `concurrency` in flight. Each call is one message here.
+ */
+function floorCase(lib: "rsmq" | "rsmq-next", concurrency: number): ThroughputCase {
+  const client = lib === "rsmq" ? "node_redis 3" : "node-redis 4";
+  return {
+    key: floorKey(lib, concurrency),
+    library: libraryName(lib),
+    kind: "floor",
+    how: `floor: EVALSHA of \`${FLOOR_SCRIPT}\` on its own client (${client}), ${concurrency} in flight`,
+    concurrency,
+    baseline: floorKey("rsmq", concurrency),
+    async prepare(target, total) {
+      const { api, cleanup } = await queueFor(lib, target);
+      let call: () => Promise<unknown>;
+      if (lib === "rsmq-next") {
+        const redis = (api as unknown as RedisSMQ).redis;
+        const sha = String(await redis.sendCommand(["SCRIPT", "LOAD", FLOOR_SCRIPT]));
+        call = () => redis.sendCommand(["EVALSHA", sha, "0"]);
+      } else {
+        const redis = (api as unknown as { redis: OldClient }).redis;
+        const sha = await oldCall<string>((callback) => redis.script("load", FLOOR_SCRIPT, callback));
+        call = () => oldCall((callback) => redis.evalsha(sha, 0, callback));
+      }
+      return {
+        run: () =>
+          lanes(total, concurrency, async (claim) => {
+            while (claim()) await call();
           }),
         cleanup,
       };
@@ -235,9 +299,10 @@ function bullmqProcessCase(concurrency: number): ThroughputCase {
   };
 }
 
-/** Every case, rsmq 0.12.4's first (they are the baselines). */
+/** Every case, the floors and rsmq 0.12.4's first (they are what the others are held against). */
 export function throughputCases(concurrencies: number[] = [1, 50]): ThroughputCase[] {
   const cases: ThroughputCase[] = [];
+  for (const c of concurrencies) cases.push(floorCase("rsmq", c), floorCase("rsmq-next", c));
   for (const c of concurrencies) cases.push(sendCase("rsmq", c), receiveDeleteCase("rsmq", c));
   for (const c of concurrencies) cases.push(sendCase("rsmq-next", c), receiveDeleteCase("rsmq-next", c));
   for (const c of concurrencies) cases.push(workerCase(c));

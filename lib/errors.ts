@@ -17,6 +17,8 @@ export type RsmqErrorName =
   | "replicationTimeout"
   // rsmq-next's own: Redis is over maxmemory and refused a call that adds data (nothing written).
   | "outOfMemory"
+  // rsmq-next's own: a read-only replica refused a write (the connection reaches a replica, e.g. an old primary after a failover).
+  | "readOnlyReplica"
   // rsmq-next's own: the Redis ACL refused a command, key or channel the operation needs.
   | "noPermission"
   // rsmq-next's own: no connection within offlineTimeoutMs, or no reply within commandTimeoutMs.

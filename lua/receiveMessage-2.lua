@@ -5,17 +5,25 @@
 
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q
-  ARGV[1] vt in seconds, or "" for the queue's default
-  ARGV[2] count (>= 1)
+  ARGV[1] vt in seconds, or "" (or absent) for the queue's default
+  ARGV[2] count (>= 1); absent for 1 (each argument costs the server a string to build, so the
+          client leaves off the ones it does not need)
 
   Returns { nextDue, vt, id1, body1, rc1, fr1, id2, ... } where nextDue is the milliseconds from
   now until the earliest message is visible (0 or more), -1 for an empty queue, or -2 when `count`
   messages were received and it was not looked up, and vt is the visibility timeout applied, in
   seconds. Returns -1 when the queue does not exist.
+
+  Every read comes before the first write, so a command refused there (ACL) leaves nothing behind
+  and only the writes after the first need checking. A batch's writes are one command each where
+  Redis allows it (one ZADD, one HINCRBY of totalrecv, one HSET of the first receives): each
+  command a script calls costs the server more than the Lua around it. One message takes the
+  same steps without the argument tables, which would cost it more than they save.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
-local vtArg, count = ARGV[1], tonumber(ARGV[2])
+local vtArg, count = ARGV[1] or "", tonumber(ARGV[2] or "1")
+local unpackAll = table.unpack or unpack
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
@@ -31,39 +39,82 @@ end
 local time = rcall("TIME")
 local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local now = string.format("%d", nowMs)
-local hiddenUntil = string.format("%d", math.floor(nowMs + vt * 1000))
+local hiddenUntilMs = math.floor(nowMs + vt * 1000)
+local hiddenUntil = string.format("%d", hiddenUntilMs)
 
 local reply = { -2, vt }
 local ids = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "LIMIT", 0, count)
-if #ids > 0 then
-  local refused = refusedCommand("hincrby", "hget", "hset", "zrange")
-  if refused then
-    return refused
+local received = #ids
+
+-- Fewer than `count` due means every due message is in `ids`, the first `received` by rank: the
+-- earliest score once they are hidden is that of the next by rank, or their new one, whichever
+-- comes first.
+if received < count then
+  local after = rcall("ZRANGE", queueSet, received, received, "WITHSCORES")
+  local earliest = after[2] and tonumber(after[2])
+  if received > 0 and (not earliest or hiddenUntilMs < earliest) then
+    earliest = hiddenUntilMs
+  end
+  if earliest then
+    reply[1] = math.max(0, earliest - nowMs)
+  else
+    reply[1] = -1
   end
 end
-for _, id in ipairs(ids) do
-  rcall("ZADD", queueSet, hiddenUntil, id)
-  rcall("HINCRBY", queueHash, "totalrecv", 1)
-  local body = rcall("HGET", queueHash, id)
+if received == 0 then
+  return reply
+end
+
+-- Each message's body and first-receive time, in one read: id1, id1:fr, id2, id2:fr, ... One
+-- message (receiveMessage) takes the same steps without the batch's argument tables.
+local fields, stored
+if received == 1 then
+  stored = rcall("HMGET", queueHash, ids[1], ids[1] .. ":fr")
+else
+  fields = {}
+  for i, id in ipairs(ids) do
+    fields[2 * i - 1] = id
+    fields[2 * i] = id .. ":fr"
+  end
+  stored = rcall("HMGET", queueHash, unpackAll(fields))
+end
+
+local refused = refusedCommand("hincrby", "hset")
+if refused then
+  return refused
+end
+if received == 1 then
+  rcall("ZADD", queueSet, hiddenUntil, ids[1])
+else
+  local hides = {}
+  for i, id in ipairs(ids) do
+    hides[2 * i - 1] = hiddenUntil
+    hides[2 * i] = id
+  end
+  rcall("ZADD", queueSet, unpackAll(hides))
+end
+rcall("HINCRBY", queueHash, "totalrecv", received)
+local firstReceives = {}
+for i, id in ipairs(ids) do
   local rc = rcall("HINCRBY", queueHash, id .. ":rc", 1)
-  local fr = now
+  local fr = stored[2 * i]
   if rc == 1 then
-    rcall("HSET", queueHash, id .. ":fr", now)
-  else
-    fr = rcall("HGET", queueHash, id .. ":fr")
+    fr = now
+    firstReceives[#firstReceives + 1] = id .. ":fr"
   end
   reply[#reply + 1] = id
-  reply[#reply + 1] = body
+  reply[#reply + 1] = stored[2 * i - 1]
   reply[#reply + 1] = rc
   reply[#reply + 1] = fr
 end
-
-if #ids < count then
-  local first = rcall("ZRANGE", queueSet, 0, 0, "WITHSCORES")
-  if #first == 0 then
-    reply[1] = -1
-  else
-    reply[1] = math.max(0, tonumber(first[2]) - nowMs)
+if #firstReceives == 1 then
+  rcall("HSET", queueHash, firstReceives[1], now)
+elseif #firstReceives > 1 then
+  local frPairs = {}
+  for i, field in ipairs(firstReceives) do
+    frPairs[2 * i - 1] = field
+    frPairs[2 * i] = now
   end
+  rcall("HSET", queueHash, unpackAll(frPairs))
 end
 return reply

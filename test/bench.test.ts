@@ -3,14 +3,18 @@
  * on tiny sizes against the test server, so it cannot rot: every measurement, the report, the
  * JSON record, the charts and the READMEs' generated tables. It checks that each figure was
  * actually measured and is coherent (counts where something must have happened, ratios against
- * the rsmq rows), never how fast anything was: sizes this small say nothing about speed. Then the
- * marker replacement on its own, and that the committed READMEs quote the latest full run.
+ * the rsmq rows and the floors, a verdict for every goal, memory samples), never how fast anything
+ * was: sizes this small say nothing about speed. Then the marker replacement on its own, that a
+ * run recorded before a part existed still renders ("not measured in this run"), and that the
+ * committed READMEs quote the latest full run.
  */
 import { expect } from "chai";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { CONFIGS } from "../bench/config";
+import { goalRows, NOT_MEASURED } from "../bench/goals";
+import { perHourUnscaled } from "../bench/idle-cost";
 import { replaceBlock } from "../bench/markers";
 import { HEADLINE_BLOCK, RESULTS_BLOCK, headlineBlock, headlineRows, resultsBlock, updateBlock } from "../bench/readme-blocks";
 import { consoleReport, formatCount, headline, markdownReport, writeResults } from "../bench/report";
@@ -63,6 +67,58 @@ describe("bench (tiny run of bench:quick's code path)", function () {
     }
     const keys = results.throughput.map((row) => row.key);
     expect(keys).to.include.members(["rsmq send C=1", "rsmq-next receive+delete C=50", "rsmq-next Worker C=50", "bullmq process C=50"]);
+  });
+
+  it("measures the floor of both clients at C=1 and C=50, and holds each single call against its own client's floor", () => {
+    const row = (key: string) => results.throughput.find((entry) => entry.key === key)!;
+    for (const c of [1, 50]) {
+      for (const lib of ["rsmq", "rsmq-next"]) {
+        expect(row(`${lib} floor C=${c}`).kind).to.equal("floor");
+        expect(row(`${lib} floor C=${c}`).perSecond).to.be.greaterThan(0);
+        expect(row(`${lib} send C=${c}`)).to.include({ floor: `${lib} floor C=${c}`, callsPerMessage: 1 });
+        expect(row(`${lib} receive+delete C=${c}`)).to.include({ floor: `${lib} floor C=${c}`, callsPerMessage: 2 });
+        expect(row(`${lib} send C=${c}`).floorRatio).to.be.greaterThan(0);
+      }
+    }
+    // A call that carries many messages has no floor to be held against.
+    for (const key of ["rsmq-next Worker C=50", "rsmq-next batch 50", "bullmq add C=50"])
+      expect(row(key).floorRatio, key).to.equal(undefined);
+  });
+
+  it("gives every goal a measured value and a verdict", () => {
+    const goals = goalRows(results);
+    expect(goals).to.have.length(11);
+    for (const goal of goals) {
+      expect(goal.measured, goal.goal).to.not.equal(NOT_MEASURED);
+      expect(goal.verdict, goal.goal).to.match(goal.met ? /^met$/ : /^(short|over) by \d+%$/);
+    }
+    const floorGoal = goals.find((goal) => goal.goal.includes("against the floor"))!;
+    const send = results.throughput.find((row) => row.key === "rsmq-next send C=1")!;
+    expect(floorGoal.measured).to.equal(`${send.floorRatio!.toFixed(2)} of floor`);
+    expect(floorGoal.cpu).to.deep.equal({ client: send.clientCpuMicrosPerMessage, redis: send.cpuMicrosPerMessage });
+    expect(floorGoal.against!.label).to.equal("floor");
+  });
+
+  it("samples a Worker's memory from start to its last message, after a forced GC", () => {
+    const memory = results.memory!;
+    const { messages, sampleEvery } = CONFIGS.tiny.memory;
+    expect(memory.messages).to.equal(messages);
+    expect(memory.gcForced).to.equal(true);
+    expect(memory.samples.map((sample) => sample.handled)).to.deep.equal(
+      Array.from({ length: messages / sampleEvery + 1 }, (_, i) => i * sampleEvery),
+    );
+    for (const which of ["heapUsed", "rss"] as const) {
+      const figure = memory[which];
+      expect(figure.start, which).to.be.greaterThan(0);
+      expect(figure.peak, which).to.be.at.least(Math.max(figure.start, figure.end));
+      expect(figure.bytesPerMessage, which).to.be.finite;
+    }
+  });
+
+  it("does not scale the subscriber's PINGs with a scaled idle Worker", () => {
+    // 400 commands in 120 s at scale 100, of which 24 PINGs (every 5 s): 376 / 100 + 24 in 120 s.
+    expect(perHourUnscaled(400, 24, 120_000, 100)).to.be.closeTo((376 / 100 + 24) * 30, 1e-9);
+    expect(perHourUnscaled(400, 0, 120_000, 1)).to.be.closeTo(400 * 30, 1e-9);
   });
 
   it("measures per-call latency through the delay proxy for both libraries", () => {
@@ -119,10 +175,28 @@ describe("bench (tiny run of bench:quick's code path)", function () {
     expect(rows.find((row) => row.operation.startsWith("Redis commands an hour"))!.rsmq).to.equal(formatCount(poll.clientPerHour));
     const block = headlineBlock(results);
     expect(block.split("\n")[0]).to.equal("| Operation | rsmq 0.12.4 | rsmq-next | rsmq-next against rsmq |");
+    expect(block).to.include("| Goal | Target | Measured | Verdict |");
     expect(block).to.include(`One tiny run on ${results.date.slice(0, 10)}`);
     expect(resultsBlock(results))
       .to.include(markdownReport(results))
       .and.include(`results/${results.date.slice(0, 10)}.json`);
+  });
+
+  it("renders a run recorded before the floors and the memory part, saying what it did not measure", () => {
+    const older = JSON.parse(JSON.stringify(results)) as BenchResults;
+    delete older.memory;
+    older.throughput = older.throughput.filter((row) => row.kind !== "floor");
+    for (const row of older.throughput) {
+      delete row.floor;
+      delete row.floorRatio;
+      delete row.callsPerMessage;
+    }
+    const markdown = markdownReport(older);
+    expect(markdown).to.include(`"of floor": ${NOT_MEASURED}`).and.include(`A Worker's heap and RSS over many messages: ${NOT_MEASURED}.`);
+    const unmeasured = goalRows(older).filter((goal) => goal.measured === NOT_MEASURED);
+    expect(unmeasured.map((goal) => goal.goal)).to.have.length(3);
+    expect(headlineBlock(older)).to.include(NOT_MEASURED);
+    expect(resultsBlock(older)).to.include(markdown);
   });
 });
 

@@ -9,6 +9,7 @@ import type { RedisSMQ } from "../redis-smq";
 import { explainConnectFailure } from "./connect-failure";
 import { usageError } from "./errors";
 import { redactUrl } from "./format";
+import { createSentinelClient, firstConnection, type SentinelSettings } from "./sentinel-client";
 
 /** The library, loaded on first use: --help and usage errors need no node-redis. */
 function library(): typeof import("../redis-smq") {
@@ -25,6 +26,8 @@ export interface ServerSettings {
   readonly ns: string;
   /** Whether `url` is a node of a Redis Cluster (the others are found from it). */
   readonly cluster?: boolean;
+  /** --sentinel: the primary these sentinels name, through an ioredis client (`url` is not used). */
+  readonly sentinel?: SentinelSettings;
 }
 
 /** Checks --url before anything connects: a typo is a usage error, not "cannot reach". */
@@ -63,8 +66,9 @@ function credentialsOf(url: string): { username?: string; password?: string } {
   };
 }
 
-/** A connected RedisSMQ; rejects with a CliError when the server cannot be reached. */
+/** A connected RedisSMQ; rejects with a CliError when the server cannot be reached. Close it with closeQueue(). */
 export async function openQueue(settings: ServerSettings, options: OpenOptions = {}): Promise<RedisSMQ> {
+  if (settings.sentinel) return openSentinelQueue(settings.sentinel, settings.ns);
   const url = checkUrl(settings.url);
   let everReady = false;
   const socket = {
@@ -111,6 +115,38 @@ export async function openQueue(settings: ServerSettings, options: OpenOptions =
   return rsmq;
 }
 
+/** How long the first connection through the sentinels may take: asking them, then reaching the primary. */
+export const SENTINEL_CONNECT_TIMEOUT_MS = 5000;
+
+/** The ioredis clients the CLI opened for --sentinel: a RedisSMQ leaves a client it was given open. */
+const ownClients = new WeakMap<RedisSMQ, { disconnect(): void }>();
+
+/** A RedisSMQ on the primary the sentinels name, with the ioredis client it was given, which closeQueue() closes. */
+async function openSentinelQueue(sentinel: SentinelSettings, ns: string): Promise<RedisSMQ> {
+  const client = createSentinelClient(sentinel, { connectTimeoutMs: CONNECT_TIMEOUT_MS });
+  const rsmq = new (library().RedisSMQ)({ client, ns });
+  ownClients.set(rsmq, client);
+  try {
+    await firstConnection(rsmq, sentinel, SENTINEL_CONNECT_TIMEOUT_MS);
+  } catch (error) {
+    await closeQueue(rsmq).catch(() => undefined);
+    throw error;
+  }
+  // From here on connection errors surface where a command fails; an unheard one must not crash.
+  rsmq.on("error", () => undefined);
+  return rsmq;
+}
+
+/** Closes a RedisSMQ from openQueue(), with the ioredis client the CLI opened for it (--sentinel). */
+export async function closeQueue(rsmq: RedisSMQ): Promise<void> {
+  try {
+    await rsmq.quitAsync();
+  } finally {
+    ownClients.get(rsmq)?.disconnect();
+    ownClients.delete(rsmq);
+  }
+}
+
 /** Runs `action` with a connected RedisSMQ and always closes it. */
 export async function withQueue<T>(
   settings: ServerSettings,
@@ -121,6 +157,6 @@ export async function withQueue<T>(
   try {
     return await action(rsmq);
   } finally {
-    await rsmq.quitAsync().catch(() => undefined);
+    await closeQueue(rsmq).catch(() => undefined);
   }
 }

@@ -3,11 +3,12 @@
  * an error context, plus `run`, which turns whatever the action throws into a CliError.
  */
 import type { Command } from "commander";
-import { explain, type ErrorContext } from "./errors";
+import { explain, usageError, type ErrorContext } from "./errors";
 import { redactUrl } from "./format";
 import { Output } from "./output";
 import { Interrupted } from "./stop-signal";
 import type { ServerSettings } from "./connect";
+import { describeSentinels, parseSentinels, type SentinelSettings } from "./sentinel-client";
 
 /** The options every command accepts (declared on the program). */
 export interface GlobalOptions {
@@ -15,6 +16,11 @@ export interface GlobalOptions {
   ns: string;
   cluster?: boolean;
   json?: boolean;
+  sentinel?: string;
+  name: string;
+  password?: string;
+  username?: string;
+  sentinelPassword?: string;
 }
 
 export interface Context {
@@ -29,11 +35,45 @@ export interface Context {
 export function contextOf(command: Command): Context {
   const globals = command.optsWithGlobals<GlobalOptions>();
   const source = (key: string): string | undefined => command.getOptionValueSourceWithGlobals(key);
+  const sentinel = sentinelSettings(globals, source);
   return {
-    server: { url: globals.url, ns: globals.ns, cluster: Boolean(globals.cluster) },
+    server: { url: globals.url, ns: globals.ns, cluster: Boolean(globals.cluster), sentinel },
     out: new Output(Boolean(globals.json)),
-    errors: { server: redactUrl(globals.url), ns: globals.ns },
+    errors: { server: sentinel ? describeSentinels(sentinel) : redactUrl(globals.url), ns: globals.ns },
     nsGiven: source("ns") !== "default",
+  };
+}
+
+/** --sentinel and the options that go with it, checked before anything connects; undefined without --sentinel. */
+function sentinelSettings(globals: GlobalOptions, source: (key: string) => string | undefined): SentinelSettings | undefined {
+  const given = (key: string): boolean => source(key) !== undefined && source(key) !== "default";
+  if (globals.sentinel === undefined) {
+    for (const [key, flag] of [
+      ["password", "--password"],
+      ["username", "--username"],
+      ["sentinelPassword", "--sentinel-password"],
+    ] as const) {
+      if (given(key))
+        throw usageError(
+          `${flag} applies to --sentinel only`,
+          "with --url, put the user and password in the URL: redis://user:password@host:6379",
+        );
+    }
+    return undefined;
+  }
+  if (source("url") === "cli")
+    throw usageError("--sentinel and --url cannot be used together", "the sentinels name the server: leave out --url");
+  if (globals.cluster)
+    throw usageError(
+      "--sentinel and --cluster cannot be used together",
+      "Sentinel watches one primary; a Redis Cluster fails over by itself",
+    );
+  return {
+    sentinels: parseSentinels(globals.sentinel),
+    name: globals.name,
+    password: globals.password,
+    username: globals.username,
+    sentinelPassword: globals.sentinelPassword,
   };
 }
 

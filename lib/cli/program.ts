@@ -43,6 +43,7 @@ Examples:
   $ rsmq-next dlq list jobs-dlq
   $ rsmq-next redrive jobs-dlq
   $ rsmq-next --json queues | jq '.[].qname'
+  $ rsmq-next --sentinel 10.0.0.1:26379,10.0.0.2:26379 --name mymaster stats jobs
 
 Exit codes: 0 success, 1 failure (Redis unreachable, queue missing, ...), 2 bad arguments.
 Ctrl-C or SIGTERM: demo, worker and stats --watch clean up, then end by that signal (status 130 or 143).`;
@@ -54,6 +55,23 @@ export function buildProgram(): Command {
     .addOption(new Option("--url <url>", "the Redis server").env("REDIS_URL").default(DEFAULT_URL))
     .addOption(new Option("--ns <namespace>", "key prefix of the queues (rsmq's `ns`)").env("RSMQ_NS").default("rsmq"))
     .addOption(new Option("--cluster", "--url is a node of a Redis Cluster (queues as `<ns>:{<qname>}`)").env("RSMQ_CLUSTER"))
+    .addOption(
+      new Option("--sentinel <host:port,...>", "reach the primary these Redis Sentinels name, instead of --url (needs ioredis)").env(
+        "RSMQ_SENTINELS",
+      ),
+    )
+    .addOption(
+      new Option("--name <name>", "with --sentinel: the name the sentinels monitor the primary under")
+        .env("RSMQ_SENTINEL_NAME")
+        .default("mymaster"),
+    )
+    .addOption(new Option("--password <password>", "with --sentinel: the password of the primary and replicas").env("RSMQ_PASSWORD"))
+    .addOption(new Option("--username <user>", "with --sentinel: the ACL user of the primary and replicas").env("RSMQ_USERNAME"))
+    .addOption(
+      new Option("--sentinel-password <password>", "with --sentinel: the password of the sentinels themselves").env(
+        "RSMQ_SENTINEL_PASSWORD",
+      ),
+    )
     .option("--json", "print results as JSON, for scripts")
     .helpOption("-h, --help", "show help")
     .addHelpCommand(false)

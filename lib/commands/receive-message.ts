@@ -24,7 +24,7 @@ export function receiveMessages(layout: KeyLayout, options: Partial<ReceiveMessa
   return {
     script: "receiveMessage",
     keys: [keys.messages, keys.hash],
-    args: [vt, integerArg(batchSize)],
+    args: receiveArgs(vt, batchSize),
     parse(reply) {
       failIfCode(reply);
       const [nextDue, appliedVt, ...fields] = reply as unknown[];
@@ -37,4 +37,14 @@ export function receiveMessages(layout: KeyLayout, options: Partial<ReceiveMessa
       return { messages, nextDueMs, vt: Number(appliedVt) };
     },
   };
+}
+
+/**
+ * The script's ARGV (see lua/receiveMessage-2.lua) without the trailing ones it does not need:
+ * each argument costs the server a string to build, and receiveMessage (count 1, the queue's vt)
+ * needs none.
+ */
+function receiveArgs(vt: string, batchSize: number): string[] {
+  if (batchSize !== 1) return [vt, integerArg(batchSize)];
+  return vt === "" ? [] : [vt];
 }

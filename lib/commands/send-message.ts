@@ -1,18 +1,8 @@
-import { randomInt } from "crypto";
 import { failIfCode, integerArg, type ScriptCall } from "./script-call";
+import { randomIdPart } from "./random-id-part";
 import type { KeyLayout } from "../keys";
-import { isGiven, validateMessage, validateQname, validateSeconds } from "../validation";
+import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "../validation";
 import type { SendMessageOptions } from "../types";
-
-const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const RANDOM_ID_LENGTH = 22;
-
-/** The 22 random characters of an id, from a cryptographic source (rsmq used Math.random). */
-export function randomIdPart(): string {
-  let part = "";
-  for (let i = 0; i < RANDOM_ID_LENGTH; i++) part += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
-  return part;
-}
 
 /** A stored message, and the refusal of its realtime notification if Redis refused it. */
 export interface SentMessage {
@@ -33,7 +23,7 @@ export function sendMessage(layout: KeyLayout, realtime: boolean, options: Parti
   return {
     script: "sendMessage",
     keys: [keys.messages, keys.hash],
-    args: [randomIdPart(), delay, message, String(message.length), realtime ? keys.realtimeChannel : "", layout.cluster ? "sharded" : ""],
+    args: sendArgs(randomIdPart(), delay, message, realtime ? keys.realtimeChannel : "", layout.cluster),
     parse(reply) {
       failIfCode(reply);
       const channel = keys.realtimeChannel;
@@ -44,4 +34,18 @@ export function sendMessage(layout: KeyLayout, realtime: boolean, options: Parti
       return { id: String(reply), channel };
     },
   };
+}
+
+/**
+ * The script's ARGV (see lua/sendMessage-2.lua), without the trailing arguments it does not need:
+ * each argument costs the server a string to build on every send. The length is left off when it
+ * is at most MIN_MAXSIZE, since no queue's maxsize is below that; the channel and its kind when
+ * realtime is off.
+ */
+function sendArgs(randomPart: string, delay: string, message: string, channel: string, cluster: boolean): string[] {
+  const args = [randomPart, delay, message];
+  const lengthNeeded = message.length > MIN_MAXSIZE;
+  if (lengthNeeded || channel !== "") args.push(String(message.length));
+  if (channel !== "") args.push(channel, cluster ? "sharded" : "");
+  return args;
 }

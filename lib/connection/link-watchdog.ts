@@ -11,6 +11,7 @@
  */
 import type { RedisClientType } from "redis";
 import { rsmqError } from "../errors";
+import { PendingReplies, PendingReply } from "./pending-replies";
 
 /**
  * What the watchdog needs of a client: node-redis v4's (see nodeRedisLink), or an ioredis one
@@ -60,16 +61,9 @@ export type ReplaceLink = () => Promise<void>;
 /** How often a connection with calls in flight looks for an overdue reply (so a bound may run over by this much). */
 const SWEEP_MS = 250;
 
-/** A call sent on a connected client, waiting for its reply. */
-interface PendingReply {
-  readonly expiresAt: number;
-  readonly extraMs: number;
-  readonly reject: (error: Error) => void;
-}
-
 export class LinkWatchdog {
   /** Calls sent on a connected client, until their reply (or its bound) comes. */
-  private readonly pending = new Set<PendingReply>();
+  private readonly pending = new PendingReplies();
   private sweeper: NodeJS.Timeout | undefined;
   private lastError: Error | undefined;
   /** Sockets connected so far: a call queued offline goes out with the handshake of the next one. */
@@ -151,7 +145,7 @@ export class LinkWatchdog {
     const ms = this.bounds.commandTimeoutMs + extraMs;
     if (ms <= 0) return sent;
     return new Promise<T>((resolve, reject) => {
-      const pending: PendingReply = { expiresAt: Date.now() + ms, extraMs, reject };
+      const pending = new PendingReply(Date.now() + ms, extraMs, reject);
       this.pending.add(pending);
       this.sweepWhilePending();
       sent.then(
@@ -176,15 +170,9 @@ export class LinkWatchdog {
   /** Rejects the calls whose reply is overdue, and replaces the silent link once. */
   private sweep(): void {
     if (this.pending.size === 0) return this.stopSweep();
-    const now = Date.now();
-    let silent = false;
-    for (const pending of this.pending) {
-      if (pending.expiresAt > now) continue;
-      this.pending.delete(pending);
-      pending.reject(this.silentError(pending.extraMs));
-      silent = true;
-    }
-    if (silent && this.replace) void this.replaceLink();
+    const expired = this.pending.takeExpired(Date.now());
+    for (const pending of expired) pending.reject(this.silentError(pending.extraMs));
+    if (expired.length > 0 && this.replace) void this.replaceLink();
   }
 
   private stopSweep(): void {

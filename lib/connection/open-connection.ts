@@ -13,6 +13,7 @@ import type { CommandSender } from "./command-sender";
 import { isIoredis, type AnyIoredis } from "./ioredis-client";
 import { IoredisConnection } from "./ioredis-connection";
 import { IoredisSubscriber } from "./ioredis-subscriber";
+import { adviseOnSentinelClient } from "./sentinel-advice";
 import { ClientSubscriber, ClusterSubscriber, type Subscriber } from "./subscribers";
 
 /** What RedisSMQ needs of either connection. */
@@ -25,7 +26,10 @@ export interface QueueConnection extends CommandSender, ReplicatedWriter {
 
 export function openConnection(settings: ConnectionSettings, events: ConnectionEvents): QueueConnection {
   const client = settings.given.client;
-  if (isIoredis(client)) return new IoredisConnection(client, settings.bounds, settings.subscriberPingMs, events);
+  if (isIoredis(client)) {
+    adviseOnSentinelClient(client);
+    return new IoredisConnection(client, settings.bounds, settings.subscriberPingMs, events);
+  }
   if (!settings.cluster) return new Connection(settings, events);
   const given = settings.given.client;
   const retryMs = settings.clusterRetryMs;

@@ -14,6 +14,7 @@ import { script } from "../../lib/scripts/script-files";
 import type { TestCluster } from "../support/cluster";
 import { NodeClients } from "../support/cluster-tools";
 import { MonitorWatch } from "../support/monitor-socket";
+import { builtEntry, runChild } from "../support/child-process";
 import { asMessage } from "../support/old-rsmq";
 import { connectionOptions, keysOf, onCluster, testCluster, uniqueNs } from "../support/server";
 import { Cleanup, waitFor } from "../support/worker";
@@ -249,6 +250,21 @@ describe("cluster: key layout", function () {
     expect(await rsmq.quitAsync()).to.equal("OK");
     expect(client.isOpen).to.equal(false);
     expect(rsmq.connected).to.equal(false);
+  });
+
+  it("leaves no timer running once quit() has resolved, so a script that quits can exit at once", async () => {
+    // Timers in the process itself: a pending one keeps `node script.js` (and each CLI command) alive.
+    const program = `
+      const RedisSMQ = require(${JSON.stringify(builtEntry)});
+      (async () => {
+        const rsmq = new RedisSMQ(${JSON.stringify(connectionOptions(uniqueNs()))});
+        await rsmq.createQueueAsync({ qname: "q" });
+        await rsmq.quitAsync();
+        process.stdout.write(JSON.stringify(process.getActiveResourcesInfo().filter((name) => name === "Timeout")));
+      })();`;
+    const outcome = await runChild(program);
+    expect([outcome.code, outcome.stderr]).to.deep.equal([0, ""]);
+    expect(JSON.parse(outcome.stdout)).to.deep.equal([]);
   });
 });
 

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { integer, seconds } from "../arguments";
 import { run } from "../context";
-import { openQueue } from "../connect";
+import { closeQueue, openQueue } from "../connect";
 import { plural } from "../format";
 import { ExecHandler } from "../exec-handler";
 import { stopOnSignals } from "../stop-signal";
@@ -132,7 +132,7 @@ export function register(program: Command): void {
             );
         } finally {
           stop.dispose();
-          await rsmq?.quitAsync().catch(() => undefined);
+          if (rsmq) await closeQueue(rsmq).catch(() => undefined);
         }
       }),
     );

@@ -12,6 +12,9 @@ const HOST = "127.0.0.1";
 /** What redis-server logs once it listens and has loaded its data (at loglevel notice or verbose). */
 const READY_LINE = "Ready to accept connections";
 
+/** What a Sentinel logs once it listens and has read its configuration (it never logs READY_LINE). */
+const SENTINEL_READY_LINE = "Sentinel ID is";
+
 /** How much of the server's log is kept, for error messages (the rest is read and dropped). */
 const LOG_TAIL_CHARS = 20_000;
 
@@ -58,6 +61,11 @@ export interface RedisServerOptions {
    * alone, which can then clean up before it stops the server (default false).
    */
   detached?: boolean;
+  /**
+   * Runs it as a Sentinel (`redis-server <file> --sentinel`) with this configuration file, which
+   * must be writable: a Sentinel rewrites it as it learns the set-up.
+   */
+  sentinelConfigFile?: string;
 }
 
 /** A running redis-server started by startRedisServer. */
@@ -66,6 +74,8 @@ export interface RedisServerProcess {
   readonly port: number;
   /** `redis://127.0.0.1:<port>`. */
   readonly url: string;
+  /** The process id (undefined if it could not be spawned). */
+  readonly pid: number | undefined;
   /** Whether the process has not exited yet. */
   readonly running: boolean;
   /** The end of what it has logged so far. */
@@ -105,10 +115,13 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 }
 
 function startOn(port: number, options: RedisServerOptions): Promise<RedisServerProcess> {
-  const { args = [], startTimeoutMs = DEFAULT_START_TIMEOUT_MS, detached = false } = options;
+  const { args = [], startTimeoutMs = DEFAULT_START_TIMEOUT_MS, detached = false, sentinelConfigFile } = options;
+  // redis-server reads a configuration file only as its first argument.
+  const mode = sentinelConfigFile === undefined ? [] : [sentinelConfigFile, "--sentinel"];
+  const readyLine = sentinelConfigFile === undefined ? READY_LINE : SENTINEL_READY_LINE;
   const child = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", HOST, "--save", "", "--appendonly", "no", "--loglevel", "notice", ...args],
+    [...mode, "--port", String(port), "--bind", HOST, "--save", "", "--appendonly", "no", "--loglevel", "notice", ...args],
     { stdio: ["ignore", "pipe", "pipe"], detached },
   );
   let log = "";
@@ -128,6 +141,7 @@ function startOn(port: number, options: RedisServerOptions): Promise<RedisServer
     host: HOST,
     port,
     url: `redis://${HOST}:${port}`,
+    pid: child.pid,
     get running() {
       return !exited;
     },
@@ -158,7 +172,7 @@ function startOn(port: number, options: RedisServerOptions): Promise<RedisServer
       );
     }, startTimeoutMs);
     const onReady = (): void => {
-      if (log.includes(READY_LINE)) settle();
+      if (log.includes(readyLine)) settle();
     };
     const onError = (error: NodeJS.ErrnoException): void => {
       settle(

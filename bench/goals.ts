@@ -1,0 +1,161 @@
+/**
+ * The speed goals, held against one run's results: each goal, its target, what the run measured
+ * and whether it is met or by how much it falls short. Beside each throughput goal, what a message
+ * cost the client and Redis in CPU in that run, because one client and one connection cannot go
+ * faster than 1 / (client + Redis CPU per message) when they take turns: the data a reader needs to
+ * tell a slow library from a saturated machine. Why a goal falls short is not something a run can
+ * say: bench/README.md has a written section for it, outside the generated block.
+ */
+import type { BenchResults, ThroughputResult } from "./suite";
+
+export const NOT_MEASURED = "not measured in this run";
+
+export interface GoalCpu {
+  /** Client (bench process) and Redis CPU per message, µs. */
+  client: number;
+  redis: number;
+}
+
+export interface GoalRow {
+  goal: string;
+  /** The same in a few words, for the README's headline block. */
+  short: string;
+  /** "≥ 2×", "≤ 0.60×", "≥ 0.85 of floor". */
+  target: string;
+  measured: string;
+  /** "met", "short by 12%", "over by 30%", or "–" when not measured. */
+  verdict: string;
+  met?: boolean;
+  /** rsmq-next's row, and the row it is held against (rsmq 0.12.4, or the floor). */
+  cpu?: GoalCpu;
+  against?: GoalCpu & { label: string };
+}
+
+interface Spec {
+  goal: string;
+  short: string;
+  /** At least (higher is better) or at most (lower is better). */
+  direction: "at least" | "at most";
+  target: number;
+  unit: (value: number) => string;
+  measure(results: BenchResults): { value: number; row?: ThroughputResult; against?: ThroughputResult; againstLabel?: string } | undefined;
+}
+
+const times = (value: number): string => `${value.toFixed(2)}×`;
+const ofFloor = (value: number): string => `${value.toFixed(2)} of floor`;
+const bytesPerMessage = (value: number): string => `${value.toFixed(2)} B/msg`;
+
+function throughputRow(results: BenchResults, key: string): ThroughputResult | undefined {
+  return results.throughput.find((row) => row.key === key);
+}
+
+/** A ratio of an rsmq-next row against its rsmq 0.12.4 baseline. */
+function againstRsmq(key: string, pick: (row: ThroughputResult) => number): Spec["measure"] {
+  return (results) => {
+    const row = throughputRow(results, key);
+    const against = row && throughputRow(results, row.baseline);
+    return row && against ? { value: pick(row), row, against, againstLabel: against.library } : undefined;
+  };
+}
+
+const SPECS: Spec[] = [
+  {
+    goal: "sendMessage, 50 in flight on one instance, against rsmq 0.12.4",
+    short: "send, 50 in flight, × rsmq 0.12.4",
+    direction: "at least",
+    target: 2,
+    unit: times,
+    measure: againstRsmq("rsmq-next send C=50", (row) => row.throughputRatio),
+  },
+  {
+    goal: "receiveMessage + deleteMessage, 50 in flight on one instance, against rsmq 0.12.4",
+    short: "receive + delete, 50 in flight, × rsmq 0.12.4",
+    direction: "at least",
+    target: 1.5,
+    unit: times,
+    measure: againstRsmq("rsmq-next receive+delete C=50", (row) => row.throughputRatio),
+  },
+  {
+    goal: "sendMessage, 1 in flight, against the floor (EVALSHA of `return 1` on the same client)",
+    short: "send, 1 in flight, of the floor (trivial EVALSHA, same client)",
+    direction: "at least",
+    target: 0.85,
+    unit: ofFloor,
+    measure(results) {
+      const row = throughputRow(results, "rsmq-next send C=1");
+      const floor = row?.floor === undefined ? undefined : throughputRow(results, row.floor);
+      return row?.floorRatio !== undefined && floor ? { value: row.floorRatio, row, against: floor, againstLabel: "floor" } : undefined;
+    },
+  },
+  {
+    goal: "Worker, concurrency 50, against rsmq 0.12.4's receive + delete at 50 in flight",
+    short: "Worker, concurrency 50, × rsmq 0.12.4 receive + delete",
+    direction: "at least",
+    target: 2,
+    unit: times,
+    measure: againstRsmq("rsmq-next Worker C=50", (row) => row.throughputRatio),
+  },
+  {
+    goal: "receiveMessages + deleteMessages of 50, against rsmq 0.12.4's receive + delete at 50 in flight",
+    short: "receiveMessages + deleteMessages of 50, × rsmq 0.12.4 receive + delete",
+    direction: "at least",
+    target: 3,
+    unit: times,
+    measure: againstRsmq("rsmq-next batch 50", (row) => row.throughputRatio),
+  },
+  ...[50, 1].flatMap((c): Spec[] => [
+    {
+      goal: `Redis CPU per message, sendMessage, ${c} in flight, against rsmq 0.12.4`,
+      short: `Redis CPU per message, send, ${c} in flight, × rsmq 0.12.4`,
+      direction: "at most",
+      target: 0.6,
+      unit: times,
+      measure: againstRsmq(`rsmq-next send C=${c}`, (row) => row.cpuRatio),
+    },
+    {
+      goal: `Redis CPU per message, receiveMessage + deleteMessage, ${c} in flight, against rsmq 0.12.4`,
+      short: `Redis CPU per message, receive + delete, ${c} in flight, × rsmq 0.12.4`,
+      direction: "at most",
+      target: 0.6,
+      unit: times,
+      measure: againstRsmq(`rsmq-next receive+delete C=${c}`, (row) => row.cpuRatio),
+    },
+  ]),
+  ...(["heapUsed", "rss"] as const).map((which): Spec => ({
+    goal: `Worker (concurrency 50) over many messages: ${which === "rss" ? "RSS" : "heap used after GC"}, growth per message`,
+    short: `Worker over many messages: ${which === "rss" ? "RSS" : "heap"} growth per message`,
+    direction: "at most",
+    // A leak of one byte a message is a megabyte a million: flat, within sampling noise.
+    target: 1,
+    unit: bytesPerMessage,
+    measure: (results) => (results.memory ? { value: results.memory[which].bytesPerMessage } : undefined),
+  })),
+];
+
+function verdict(spec: Spec, value: number): { verdict: string; met: boolean } {
+  const met = spec.direction === "at least" ? value >= spec.target : value <= spec.target;
+  if (met) return { verdict: "met", met };
+  const percent = spec.direction === "at least" ? (1 - value / spec.target) * 100 : (Math.max(value, 0) / spec.target - 1) * 100;
+  return { verdict: `${spec.direction === "at least" ? "short" : "over"} by ${percent.toFixed(0)}%`, met };
+}
+
+const cpuOf = (row: ThroughputResult): GoalCpu => ({ client: row.clientCpuMicrosPerMessage, redis: row.cpuMicrosPerMessage });
+
+/** Every goal, in order, measured or not. */
+export function goalRows(results: BenchResults): GoalRow[] {
+  return SPECS.map((spec) => {
+    const target = `${spec.direction === "at least" ? "≥" : "≤"} ${spec.unit(spec.target)}`;
+    const measured = spec.measure(results);
+    if (!measured || !Number.isFinite(measured.value))
+      return { goal: spec.goal, short: spec.short, target, measured: NOT_MEASURED, verdict: "–" };
+    return {
+      goal: spec.goal,
+      short: spec.short,
+      target,
+      measured: spec.unit(measured.value),
+      ...verdict(spec, measured.value),
+      ...(measured.row && { cpu: cpuOf(measured.row) }),
+      ...(measured.against && { against: { label: measured.againstLabel ?? measured.against.how, ...cpuOf(measured.against) } }),
+    };
+  });
+}

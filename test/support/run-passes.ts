@@ -1,0 +1,72 @@
+/**
+ * `npm test`: the mocha passes (one redis-server; the Redis Cluster target; the ioredis target)
+ * in two tracks at the same time: the single-server pass, and beside it the cluster pass then the
+ * ioredis pass. Each pass starts servers of its own on free ports (see server.ts), so none sees
+ * another's commands, counters, CONFIG SET or restarts; and most of each pass is spent waiting on
+ * child processes and servers, not computing, so on 2 cores the two tracks overlap well.
+ *
+ * The single-server pass prints as it runs; the other passes' output is held and printed whole
+ * after it, so each pass's lines (and its "N passing" summary, which .ci/run adds up) stay intact.
+ * With REDIS_URL or TEST_REDIS the passes would share one server, so they run one after the other,
+ * as they do with RSMQ_TEST_SERIAL=1. Arguments after `npm test --` go to both passes.
+ */
+import { spawn } from "child_process";
+import * as path from "path";
+
+const root = path.resolve(__dirname, "../../..");
+const mocha = path.join(root, "node_modules/mocha/bin/mocha.js");
+const extra = process.argv.slice(2);
+
+interface Pass {
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+const single: Pass = { args: extra, env: process.env };
+const cluster: Pass = { args: ["--config", ".mocharc.cluster.json", ...extra], env: { ...process.env, RSMQ_TEST_TARGET: "cluster" } };
+const ioredis: Pass = { args: ["--config", ".mocharc.ioredis.json", ...extra], env: { ...process.env, RSMQ_TEST_TARGET: "ioredis" } };
+
+/** Runs one pass; with `held`, its output is collected and returned instead of printed. */
+function run(pass: Pass, held: boolean): Promise<{ code: number; output: Buffer[] }> {
+  const child = spawn(process.execPath, [mocha, ...pass.args], {
+    cwd: root,
+    env: pass.env,
+    stdio: held ? ["ignore", "pipe", "pipe"] : "inherit",
+  });
+  const output: Buffer[] = [];
+  // stdout and stderr into one buffer, in arrival order, as a terminal would show them.
+  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
+async function main(): Promise<number> {
+  const serial = Boolean(process.env.REDIS_URL || process.env.TEST_REDIS || process.env.RSMQ_TEST_SERIAL === "1");
+  if (serial) {
+    for (const pass of [single, cluster, ioredis]) {
+      const { code } = await run(pass, false);
+      if (code !== 0) return code;
+    }
+    return 0;
+  }
+  let besideDone = false;
+  const besideRun = (async () => {
+    const clusterPass = await run(cluster, true);
+    const ioredisPass = await run(ioredis, true);
+    return { clusterPass, ioredisPass };
+  })().finally(() => (besideDone = true));
+  const first = await run(single, false);
+  if (!besideDone) process.stdout.write("\n  (waiting for the Redis Cluster and ioredis passes, which run alongside)\n");
+  const { clusterPass, ioredisPass } = await besideRun;
+  process.stdout.write("\n  Redis Cluster target (RSMQ_TEST_TARGET=cluster), run alongside:\n");
+  for (const chunk of clusterPass.output) process.stdout.write(chunk);
+  process.stdout.write("\n  ioredis clients (RSMQ_TEST_TARGET=ioredis), run alongside after the cluster pass:\n");
+  for (const chunk of ioredisPass.output) process.stdout.write(chunk);
+  return [first.code, clusterPass.code, ioredisPass.code].find((code) => code !== 0) ?? 0;
+}
+
+void main().then((code) => {
+  process.exitCode = code;
+});
