@@ -7,6 +7,7 @@
  */
 import type { RedisClusterOptions } from "redis";
 import { isClusterClient } from "../connection/cluster-connection";
+import { isV4Client } from "../connection/given-client";
 import type { ConnectionSettings } from "../connection/connection-settings";
 import { HONOR_NESTED_OPTIONS } from "../connection/nested-options";
 import type { ReplicaAcks } from "../connection/replica-acks";
@@ -24,7 +25,11 @@ export const CONSTRUCTOR_DEFAULTS = {
   clusterRetryMs: 30_000,
   waitForReplicas: 0,
   waitForReplicasMs: 1_000,
+  connections: 2,
 } as const;
+
+/** The most command connections one instance may keep. */
+export const MAX_CONNECTIONS = 16;
 
 export interface ResolvedConstructorOptions {
   /** The key prefix, without the trailing colon. */
@@ -64,6 +69,7 @@ export function resolveConstructorOptions(options: ConstructorOptions | undefine
         commandTimeoutMs: optional(given, "commandTimeoutMs", CONSTRUCTOR_DEFAULTS.commandTimeoutMs, boundMs),
       },
       subscriberPingMs: optional(given, "subscriberPingMs", CONSTRUCTOR_DEFAULTS.subscriberPingMs, boundMs),
+      connections: connectionsOf(given, cluster),
       clusterRetryMs: optional(given, "clusterRetryMs", CONSTRUCTOR_DEFAULTS.clusterRetryMs, (name, value) => numberOption(name, value, 0)),
     },
   };
@@ -90,6 +96,24 @@ function replicaAcksOf(given: Record<string, unknown>): ReplicaAcks | undefined 
     integerOption(name, value, 1),
   );
   return replicas === 0 ? undefined : { replicas, timeoutMs };
+}
+
+/**
+ * Single server: the default, or 1 with a node-redis v4 client passed in (used alone unless
+ * `connections` asks for more). Redis Cluster: the cluster client keeps one connection per node,
+ * so only 1 is accepted.
+ */
+function connectionsOf(given: Record<string, unknown>, cluster: boolean): number {
+  const fallback = cluster || isV4Client(given.client) ? 1 : CONSTRUCTOR_DEFAULTS.connections;
+  const connections = optional(given, "connections", fallback, (name, value) => integerOption(name, value, 1, MAX_CONNECTIONS));
+  if (cluster && connections !== 1) {
+    throw optionError(
+      "connections",
+      "1 or left out in Redis Cluster (the cluster client keeps one connection per node)",
+      given.connections,
+    );
+  }
+  return connections;
 }
 
 /** A bound in ms, where 0 turns it off. */

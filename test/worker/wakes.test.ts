@@ -162,17 +162,17 @@ describe("Worker: wakes", () => {
     one.start();
     two.start();
     three.start();
-    // The command connection (0 subscriptions) and one subscriber with both channels.
-    await waitFor(async () => (await subscriptions()).sort().join() === "0,2", "one subscriber with two channels");
+    // The two command connections (the default, 0 subscriptions each) and one subscriber with both channels.
+    await waitFor(async () => (await subscriptions()).sort().join() === "0,0,2", "one subscriber with two channels");
     await two.stop();
-    expect((await subscriptions()).sort()).to.deep.equal([0, 2]); // q2 still has a worker
+    expect((await subscriptions()).sort()).to.deep.equal([0, 0, 2]); // q2 still has a worker
     await three.stop();
-    expect((await subscriptions()).sort()).to.deep.equal([0, 1]);
+    expect((await subscriptions()).sort()).to.deep.equal([0, 0, 1]);
     await one.stop();
-    expect((await subscriptions()).sort()).to.deep.equal([0, 0]);
+    expect((await subscriptions()).sort()).to.deep.equal([0, 0, 0]);
     await named.quitAsync();
     quit = true;
-    await waitFor(async () => (await subscriptions()).length === 0, "both connections closed");
+    await waitFor(async () => (await subscriptions()).length === 0, "every connection closed");
   });
 
   it("reports a refused SUBSCRIBE as `error`, and a later worker on that channel subscribes again", async function () {
