@@ -96,7 +96,8 @@ export interface ConstructorOptions {
    * calls made one at a time all use the first); calls made one after another without an `await`
    * between them go on the same connection, so they run in the order they were made. With a
    * node-redis v4 `client` passed in, the default is 1 (that client alone); asking for more adds
-   * duplicates of it, which this instance owns and closes. Redis Cluster: only 1 (the cluster
+   * duplicates of it, which this instance owns and closes (a v3 client only lends its settings,
+   * so the default applies). Redis Cluster: only 1 (the cluster
    * client keeps one connection per node). An integer from 1 to 16.
    * @default 2 (1 with a node-redis v4 `client`)
    */

@@ -80,12 +80,14 @@ describe("constructor options", () => {
       expect(resolved.connection.subscriberPingMs).to.equal(0);
     });
 
-    it("keeps 2 command connections by default, 1 with a node-redis v4 client (more only when asked), and 1 in a cluster", () => {
+    it("keeps 2 command connections by default, 1 with a client passed in (more only when asked), and 1 in a cluster", () => {
       expect(resolveConstructorOptions({}).connection.connections).to.equal(2);
       expect(resolveConstructorOptions({ connections: 4 }).connection.connections).to.equal(4);
       const client = createClient();
       expect(resolveConstructorOptions({ client }).connection.connections).to.equal(1);
       expect(resolveConstructorOptions({ client, connections: 3 }).connection.connections).to.equal(3);
+      // A node-redis v3 client only lends its settings: the connections are opened here, as many as by default.
+      expect(resolveConstructorOptions({ client: { send_command: () => undefined } }).connection.connections).to.equal(2);
       const cluster = { rootNodes: [{ url: "redis://127.0.0.1:1" }] };
       expect(resolveConstructorOptions({ cluster }).connection.connections).to.equal(1);
       expect(resolveConstructorOptions({ cluster, connections: 1 }).connection.connections).to.equal(1);

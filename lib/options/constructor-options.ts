@@ -7,7 +7,7 @@
  */
 import type { RedisClusterOptions } from "redis";
 import { isClusterClient } from "../connection/cluster-connection";
-import { isV4Client } from "../connection/given-client";
+import { isV3Client } from "../connection/given-client";
 import type { ConnectionSettings } from "../connection/connection-settings";
 import { HONOR_NESTED_OPTIONS } from "../connection/nested-options";
 import type { ReplicaAcks } from "../connection/replica-acks";
@@ -99,12 +99,13 @@ function replicaAcksOf(given: Record<string, unknown>): ReplicaAcks | undefined 
 }
 
 /**
- * Single server: the default, or 1 with a node-redis v4 client passed in (used alone unless
- * `connections` asks for more). Redis Cluster: the cluster client keeps one connection per node,
- * so only 1 is accepted.
+ * Single server: the default, or 1 with a client passed in (used alone unless `connections` asks
+ * for more); a node-redis v3 client only lends its settings to connections opened here, so it gets
+ * the default. Redis Cluster: the cluster client keeps one connection per node, so only 1.
  */
 function connectionsOf(given: Record<string, unknown>, cluster: boolean): number {
-  const fallback = cluster || isV4Client(given.client) ? 1 : CONSTRUCTOR_DEFAULTS.connections;
+  const borrowed = !absent(given.client) && !isV3Client(given.client);
+  const fallback = cluster || borrowed ? 1 : CONSTRUCTOR_DEFAULTS.connections;
   const connections = optional(given, "connections", fallback, (name, value) => integerOption(name, value, 1, MAX_CONNECTIONS));
   if (cluster && connections !== 1) {
     throw optionError(
