@@ -56,9 +56,9 @@ import type {
 
 /** The events a RedisSMQ instance emits. */
 export interface RedisSMQEvents {
-  /** The connection is up (again). */
+  /** The connection is up (again); with several `connections`, the first one up. */
   connect: [];
-  /** The connection was lost or closed. */
+  /** The connection was lost or closed; with several `connections`, the last one. */
   disconnect: [];
   /**
    * A connection error. Emitted only when someone listens: an unheard error never crashes the
@@ -152,8 +152,9 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   }
 
   /**
-   * The node-redis v4 client this instance talks through: in Redis Cluster the cluster client
-   * (a new one after a failover made this instance re-read the topology).
+   * The node-redis v4 client this instance talks through: with several `connections`, the first
+   * one (the `client` passed in, or the first opened; the others are not exposed); in Redis
+   * Cluster the cluster client (a new one after a failover made this instance re-read the topology).
    */
   get redis(): RedisClientType {
     return this.connection.client as RedisClientType;
@@ -177,7 +178,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     return value;
   }
 
-  /** Whether the connection is up right now. */
+  /** Whether the connection is up right now (with several `connections`, any of them). */
   get connected(): boolean {
     return this.connection.connected;
   }

@@ -7,8 +7,10 @@
  * - Dispatch (pool-dispatch.ts): the connection with the fewest calls in flight, held for the rest
  *   of the synchronous stretch, so calls made without an `await` between them keep their order.
  * - A write and its WAIT (`waitForReplicas`) go on one connection: the one that ran the write.
- * - Events: `connect` once every connection is up, `disconnect` when one of them is lost; an error
- *   that several connections report for one cause (the server went away) is emitted once.
+ * - `connected` while any connection is up (a call then goes out at once, on one that is): `connect`
+ *   when the first comes up, `disconnect` when the last is lost. An error that several connections
+ *   report for one cause (the server went away) is emitted once; one connection lost alone is
+ *   told by its error (and a new connection epoch), the others carrying the calls meanwhile.
  * - `connectionEpoch` changes whenever any connection is established anew.
  */
 import type { RedisClientType } from "redis";
@@ -39,6 +41,7 @@ export class ConnectionPool {
   private readonly members: Member[] = [];
   private readonly choice: StretchChoice<Member>;
   private up = false;
+  private closing = false;
   /** Who reported each error message of the current outage: the others' same error is not news. */
   private readonly reported = new Map<string, Member>();
 
@@ -75,9 +78,9 @@ export class ConnectionPool {
     return this.members[0].connection.subscriberPingMs;
   }
 
-  /** Whether every connection is up right now. */
+  /** Whether any connection is up right now: a call made now goes out at once. */
   get connected(): boolean {
-    return this.members.every((member) => member.connected);
+    return this.members.some((member) => member.connected);
   }
 
   /** Changes whenever any of the connections reconnects. */
@@ -111,20 +114,21 @@ export class ConnectionPool {
 
   /** Closes every connection opened here; a client passed in stays open. */
   async close(): Promise<"OK"> {
+    this.closing = true;
     await Promise.all(this.members.map((member) => member.connection.close()));
     return "OK";
   }
 
   private memberUp(events: ConnectionEvents): void {
-    if (this.up || !this.connected) return;
+    if (this.members.every((member) => member.connected)) this.reported.clear();
+    if (this.up) return;
     this.up = true;
-    this.reported.clear();
     events.connect();
   }
 
   private memberDown(lost: Member, events: ConnectionEvents): void {
     this.checkOthers(lost);
-    if (!this.up) return;
+    if (!this.up || this.connected) return;
     this.up = false;
     events.disconnect();
   }
@@ -135,6 +139,7 @@ export class ConnectionPool {
    * commandTimeoutMs, which replaces a silent link) and gets no new call until it answers.
    */
   private checkOthers(lost: Member): void {
+    if (this.closing) return;
     for (const member of this.members) {
       if (member === lost || member.suspect || !member.connected) continue;
       member.suspect = true;
