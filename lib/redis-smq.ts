@@ -4,6 +4,7 @@
  */
 import type { RedisClientType } from "redis";
 import { openConnection, openSubscriber, type QueueConnection } from "./connection/open-connection";
+import { endsStretch } from "./connection/pool-dispatch";
 import { settle, withCallback } from "./callbacks";
 import { changeMessageVisibility } from "./commands/change-message-visibility";
 import type { ScriptCall } from "./commands/script-call";
@@ -66,6 +67,23 @@ export interface RedisSMQEvents {
    */
   error: [error: Error];
 }
+
+/** The promise methods whose continuations may make further calls (see ConnectionPool). */
+const ENDS_STRETCH = [
+  "createQueueAsync",
+  "listQueuesAsync",
+  "deleteQueueAsync",
+  "getQueueAttributesAsync",
+  "setQueueAttributesAsync",
+  "sendMessageAsync",
+  "receiveMessageAsync",
+  "receiveMessageOrNextDueAsync",
+  "receiveMessagesAsync",
+  "popMessageAsync",
+  "deleteMessageAsync",
+  "deleteMessagesAsync",
+  "changeMessageVisibilityAsync",
+] as const;
 
 /** Options objects may come from untyped callers; read them without trusting their shape. */
 function optionsOf<T>(options: T | undefined | null): Partial<T> {
@@ -136,6 +154,12 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       workers: this.workers,
     };
     attachInternals(this, this.internals);
+    // Each promise handed out ends the synchronous stretch before the caller's continuation, so
+    // calls made in the continuations of replies that arrived together spread over the connections.
+    for (const name of ENDS_STRETCH) {
+      const method = this[name] as (options?: unknown) => Promise<unknown>;
+      (this as Record<string, unknown>)[name] = (options?: unknown) => endsStretch(method(options));
+    }
   }
 
   private get ns(): string {

@@ -162,6 +162,29 @@ describe("connections: several command connections per instance", () => {
     expect([...stretchTwo][0], "stretch 2 on another connection than the busy one").to.not.equal([...stretchOne][0]);
   });
 
+  it("spreads calls made in the continuations of replies that arrived together, one connection each", async () => {
+    const rsmq = cleanup.rsmq(await connected(new RedisSMQ({ ...singleServerOptions(ns), name, connections: 2 })));
+    await rsmq.createQueueAsync({ qname: "q" });
+    const monitor = await watchAddresses();
+    cleanup.add(async () => monitor.close());
+    // Twenty sends in one stretch (one connection), held by the server so their replies come together;
+    // each lane then sends once more from its own continuation.
+    await probe.sendCommand(["CLIENT", "PAUSE", "200", "ALL"]);
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, lane) => {
+        await rsmq.sendMessageAsync({ qname: "q", message: `first${lane}` });
+        await rsmq.sendMessageAsync({ qname: "q", message: `then${lane}` });
+      }),
+    );
+    await waitFor(() => monitor.seen.filter((command) => command.args[0] === "evalsha").length === 40, "the forty sends monitored");
+    const perAddress = new Map<string, number>();
+    for (const { address, args } of monitor.seen) {
+      if (args[0] === "evalsha" && args.some((arg) => arg.startsWith("then"))) perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+    }
+    expect(perAddress.size, "the follow-ups on both connections").to.equal(2);
+    for (const [address, count] of perAddress) expect(count, address).to.be.at.least(5);
+  });
+
   it("sends each write's WAIT (waitForReplicas) on the connection that ran the write", async () => {
     const rsmq = cleanup.rsmq(
       await connected(new RedisSMQ({ ...singleServerOptions(ns), name, connections: 3, waitForReplicas: 1, waitForReplicasMs: 20 })),
