@@ -4,13 +4,15 @@
  * the tables and the SVG charts under bench/results/ (quick runs under bench/results/quick/).
  * A full run written there also rewrites the generated blocks of bench/README.md (every table)
  * and README.md (the headline table); so does `--from` over a full run's JSON in bench/results/.
+ * `--only connections` runs the `connections` part alone (bench/connections.ts).
  */
 import { Command } from "commander";
-import { readFileSync } from "fs";
+import { mkdirSync, readFileSync, writeFileSync } from "fs";
 import { dirname, join, relative, resolve } from "path";
 import pc = require("picocolors");
-import { CONFIGS } from "./config";
-import { startServers } from "./redis";
+import { CONFIGS, type BenchConfig } from "./config";
+import { connectionsTable, measureConnections, type ConnectionsResult } from "./connections";
+import { startServers, type Target } from "./redis";
 import { HEADLINE_BLOCK, RESULTS_BLOCK, headlineBlock, markersOf, resultsBlock, updateBlock } from "./readme-blocks";
 import { consoleReport, headline, writeResults } from "./report";
 import { idleSubjects, runSuite, type BenchResults } from "./suite";
@@ -25,15 +27,19 @@ async function main(): Promise<void> {
     .option("--quick", "a reduced run for a smoke check (under a minute; numbers not for quoting)")
     .option("--out <dir>", "where to write results (default bench/results, or bench/results/quick with --quick)")
     .option("--from <json>", "measure nothing: print and re-render the tables and charts of an earlier run")
+    .option("--only <part>", "run one part alone: `connections` (why the default of the connections option)")
     .parse();
-  const options = program.opts<{ quick?: boolean; out?: string; from?: string }>();
+  const options = program.opts<{ quick?: boolean; out?: string; from?: string; only?: string }>();
   if (options.from) {
-    const results = JSON.parse(readFileSync(options.from, "utf8")) as BenchResults;
+    const results = JSON.parse(readFileSync(options.from, "utf8")) as BenchResults & { connections?: ConnectionsResult };
     report(results, options.out ?? dirname(options.from));
     return;
   }
   const config = CONFIGS[options.quick ? "quick" : "full"];
   const out = options.out ?? (options.quick ? join(RESULTS_DIR, "quick") : RESULTS_DIR);
+  if (options.only !== undefined && options.only !== "connections")
+    throw new Error(`--only takes \`connections\`, got \`${options.only}\``);
+  if (options.only === "connections") return onlyConnections(config, out);
 
   // One server for the main measurements, one per idle subject, one for the pollers.
   const idleCount = idleSubjects(config).length;
@@ -52,15 +58,40 @@ async function main(): Promise<void> {
       },
       log,
     );
-    report(results, out);
+    const connections = await connectionsPart(config, servers.targets[0], log);
+    report({ ...results, connections }, out);
     log("done");
   } finally {
     await servers.close();
   }
 }
 
-function report(results: BenchResults, out: string): void {
+function connectionsPart(config: BenchConfig, target: Target, log: (line: string) => void): Promise<ConnectionsResult> {
+  return measureConnections(target, { messages: config.throughput.messagesC50, rounds: config.throughput.repetitions }, log);
+}
+
+/** `--only connections`: its table on stdout and in <out>/connections.md, its record in connections.json. */
+async function onlyConnections(config: BenchConfig, out: string): Promise<void> {
+  const servers = await startServers(1);
+  const target = servers.targets[0];
+  try {
+    const started = Date.now();
+    const log = (line: string): void => console.log(pc.dim(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`));
+    const result = await connectionsPart(config, target, log);
+    const table = connectionsTable(result);
+    console.log(`\n${table}\n`);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "connections.md"), `${table}\n`);
+    writeFileSync(join(out, "connections.json"), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`wrote ${relative(process.cwd(), join(out, "connections.md"))} and connections.json`);
+  } finally {
+    await servers.close();
+  }
+}
+
+function report(results: BenchResults & { connections?: ConnectionsResult }, out: string): void {
   process.stdout.write(consoleReport(results));
+  if (results.connections) console.log(`\n${connectionsTable(results.connections)}`);
   console.log("");
   for (const line of headline(results)) console.log(pc.bold(line));
   console.log("");

@@ -4,6 +4,7 @@
  */
 import type { RedisClientType } from "redis";
 import { openConnection, openSubscriber, type QueueConnection } from "./connection/open-connection";
+import { endsStretch } from "./connection/pool-dispatch";
 import { settle, withCallback } from "./callbacks";
 import { changeMessageVisibility } from "./commands/change-message-visibility";
 import type { ScriptCall } from "./commands/script-call";
@@ -56,9 +57,9 @@ import type {
 
 /** The events a RedisSMQ instance emits. */
 export interface RedisSMQEvents {
-  /** The connection is up (again). */
+  /** The connection is up (again); with several `connections`, the first one up. */
   connect: [];
-  /** The connection was lost or closed. */
+  /** The connection was lost or closed; with several `connections`, the last one. */
   disconnect: [];
   /**
    * A connection error. Emitted only when someone listens: an unheard error never crashes the
@@ -66,6 +67,23 @@ export interface RedisSMQEvents {
    */
   error: [error: Error];
 }
+
+/** The promise methods whose continuations may make further calls (see ConnectionPool). */
+const ENDS_STRETCH = [
+  "createQueueAsync",
+  "listQueuesAsync",
+  "deleteQueueAsync",
+  "getQueueAttributesAsync",
+  "setQueueAttributesAsync",
+  "sendMessageAsync",
+  "receiveMessageAsync",
+  "receiveMessageOrNextDueAsync",
+  "receiveMessagesAsync",
+  "popMessageAsync",
+  "deleteMessageAsync",
+  "deleteMessagesAsync",
+  "changeMessageVisibilityAsync",
+] as const;
 
 /** Options objects may come from untyped callers; read them without trusting their shape. */
 function optionsOf<T>(options: T | undefined | null): Partial<T> {
@@ -136,6 +154,12 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       workers: this.workers,
     };
     attachInternals(this, this.internals);
+    // Each promise handed out ends the synchronous stretch before the caller's continuation, so
+    // calls made in the continuations of replies that arrived together spread over the connections.
+    for (const name of ENDS_STRETCH) {
+      const method = this[name] as (options?: unknown) => Promise<unknown>;
+      (this as Record<string, unknown>)[name] = (options?: unknown) => endsStretch(method(options));
+    }
   }
 
   private get ns(): string {
@@ -152,10 +176,11 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   }
 
   /**
-   * The client this instance talks through: the node-redis v4 client, in Redis Cluster the
-   * cluster client (a new one after a failover made this instance re-read the topology). Given
-   * an ioredis client as `client`, it is that ioredis client (typed here as node-redis' for
-   * compatibility: cast it, `rsmq.redis as unknown as Redis`).
+   * The client this instance talks through: the node-redis v4 client (with several `connections`,
+   * the first one: the `client` passed in, or the first opened; the others are not exposed); in
+   * Redis Cluster the cluster client (a new one after a failover made this instance re-read the
+   * topology). Given an ioredis client as `client`, it is that ioredis client (typed here as
+   * node-redis' for compatibility: cast it, `rsmq.redis as unknown as Redis`).
    */
   get redis(): RedisClientType {
     return this.connection.client as RedisClientType;
@@ -183,7 +208,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     });
   }
 
-  /** Whether the connection is up right now. */
+  /** Whether the connection is up right now (with several `connections`, any of them). */
   get connected(): boolean {
     return this.connection.connected;
   }

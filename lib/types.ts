@@ -90,6 +90,21 @@ export interface ConstructorOptions {
    */
   subscriberPingMs?: number;
   /**
+   * Single server: how many connections this instance runs its calls on. With one, the client and
+   * Redis take turns (Redis idles while the client reads a batch of replies and writes the next);
+   * with two, Redis runs one connection's calls while the client handles the other's, which is
+   * what lifts calls made concurrently (many in flight, a Worker with `concurrency` above 1). A
+   * call goes on the connection with the fewest calls in flight (the first when all are idle, so
+   * calls made one at a time all use the first); calls made one after another without an `await`
+   * between them go on the same connection, so they run in the order they were made. With a
+   * node-redis v4 `client` passed in, the default is 1 (that client alone); asking for more adds
+   * duplicates of it, which this instance owns and closes (a v3 client only lends its settings,
+   * so the default applies). Redis Cluster: only 1 (the cluster
+   * client keeps one connection per node). An integer from 1 to 16.
+   * @default 2 (1 with a node-redis v4 `client`)
+   */
+  connections?: number;
+  /**
    * Connection options. node-redis v4 keys (`socket`, `database`, `username`, `disableOfflineQueue`,
    * ...) are followed. The v3-style keys (`url`, `host`, `port`, `path`, `db`, `password`, `user`,
    * `tls`, `connect_timeout`, `enable_offline_queue`) are ignored, as rsmq 0.12.4 ignored this whole

@@ -5,6 +5,7 @@
  */
 import { expect } from "chai";
 import { connect, createServer, type Server, type Socket } from "net";
+import { createClient } from "redis";
 import RedisSMQ = require("../lib/index");
 import { CONSTRUCTOR_DEFAULTS, resolveConstructorOptions } from "../lib/options/constructor-options";
 import { describeValue } from "../lib/options/checks";
@@ -79,6 +80,19 @@ describe("constructor options", () => {
       expect(resolved.connection.subscriberPingMs).to.equal(0);
     });
 
+    it("keeps 2 command connections by default, 1 with a client passed in (more only when asked), and 1 in a cluster", () => {
+      expect(resolveConstructorOptions({}).connection.connections).to.equal(2);
+      expect(resolveConstructorOptions({ connections: 4 }).connection.connections).to.equal(4);
+      const client = createClient();
+      expect(resolveConstructorOptions({ client }).connection.connections).to.equal(1);
+      expect(resolveConstructorOptions({ client, connections: 3 }).connection.connections).to.equal(3);
+      // A node-redis v3 client only lends its settings: the connections are opened here, as many as by default.
+      expect(resolveConstructorOptions({ client: { send_command: () => undefined } }).connection.connections).to.equal(2);
+      const cluster = { rootNodes: [{ url: "redis://127.0.0.1:1" }] };
+      expect(resolveConstructorOptions({ cluster }).connection.connections).to.equal(1);
+      expect(resolveConstructorOptions({ cluster, connections: 1 }).connection.connections).to.equal(1);
+    });
+
     it("does not touch the caller's options object", () => {
       const options = Object.freeze({ ns: "x", waitForReplicas: 1 });
       resolveConstructorOptions(options);
@@ -113,6 +127,14 @@ describe("constructor options", () => {
           "Expected `commandTimeoutMs` to be a number from 0 and up (0 turns it off), got `Infinity` (number)",
         ],
         [{ honorNestedOptions: "yes" }, "Expected `honorNestedOptions` to be a boolean, got `yes` (string)"],
+        [{ connections: 0 }, "Expected `connections` to be an integer from 1 to 16, got `0` (number)"],
+        [{ connections: 2.5 }, "Expected `connections` to be an integer from 1 to 16, got `2.5` (number)"],
+        [{ connections: 17 }, "Expected `connections` to be an integer from 1 to 16, got `17` (number)"],
+        [{ connections: "2" }, "Expected `connections` to be an integer from 1 to 16, got `2` (string)"],
+        [
+          { ...cluster, connections: 2 },
+          "Expected `connections` to be 1 or left out in Redis Cluster (the cluster client keeps one connection per node), got `2` (number)",
+        ],
         [{ ...cluster, clusterRetryMs: -1 }, "Expected `clusterRetryMs` to be a number from 0 and up, got `-1` (number)"],
         [{ clusterRetryMs: "30000" }, "Expected `clusterRetryMs` to be a number from 0 and up, got `30000` (string)"],
         [
@@ -139,8 +161,8 @@ describe("constructor options", () => {
         const construct = (): unknown => new RedisSMQ({ host: "127.0.0.1", port, ns: uniqueNs(), ...overrides });
         expect(construct, JSON.stringify(overrides)).to.throw(TypeError).with.property("message", message);
       }
-      // Made after them all, this instance's connection is the first the proxy sees: the bad ones opened none.
-      const control = new RedisSMQ({ host: "127.0.0.1", port, ns: uniqueNs() });
+      // Made after them all, this instance's one connection is the first the proxy sees: the bad ones opened none.
+      const control = new RedisSMQ({ host: "127.0.0.1", port, ns: uniqueNs(), connections: 1 });
       try {
         await control.listQueuesAsync();
       } finally {

@@ -87,7 +87,9 @@ export async function openQueue(settings: ServerSettings, options: OpenOptions =
           cluster: { rootNodes: [{ url }], defaults: { socket, ...credentialsOf(url) } },
           clusterRetryMs: options.persistent ? undefined : 5000,
         }
-      : { url, ns: settings.ns, socket },
+      : // One connection: a command makes its calls one at a time (the worker's run its --exec
+        // processes), and the connect-failure check below reads that one client.
+        { url, ns: settings.ns, socket, connections: 1 },
   );
   try {
     await new Promise<void>((resolve, reject) => {

@@ -20,6 +20,7 @@ export const QUEUE_KEYS = new Set([
   "offlineTimeoutMs",
   "commandTimeoutMs",
   "subscriberPingMs",
+  "connections",
 ]);
 
 /** node-redis v4 options passed through unchanged. */

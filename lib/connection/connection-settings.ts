@@ -15,6 +15,8 @@ export interface ConnectionSettings {
   readonly bounds: LinkBounds;
   /** Single server: how often the wake subscription's connection is PINGed (0: never). */
   readonly subscriberPingMs: number;
+  /** Single server: how many command connections the instance keeps (a pool when more than one). */
+  readonly connections: number;
   /** Redis Cluster: how long one command keeps retrying through a failover or resharding. */
   readonly clusterRetryMs: number;
 }

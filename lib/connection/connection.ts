@@ -5,7 +5,7 @@
  * listener, so an outage never crashes the process; node-redis reconnects on its own and holds
  * calls made meanwhile in its offline queue until the server is back.
  */
-import { createClient, type RedisClientType } from "redis";
+import { createClient, type RedisClientOptions, type RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "./client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "./nested-options";
@@ -44,15 +44,26 @@ export class Connection implements CommandSender, ReplicatedWriter {
   /** How often the subscriber connection is PINGed (0: never). */
   readonly subscriberPingMs: number;
 
+  /**
+   * Opens the connection the settings describe, or borrows their `client`; with `duplicateOf`,
+   * opens (and owns) a duplicate of that client instead: a pool's further connections beside a
+   * client passed in.
+   */
   constructor(
     settings: ConnectionSettings,
     private readonly events: ConnectionEvents,
+    duplicateOf?: RedisClientType,
   ) {
     const bounds = settings.bounds;
     this.bounds = bounds;
     this.subscriberPingMs = settings.subscriberPingMs;
     const given = settings.given.client;
-    if (isV4Client(given)) {
+    if (duplicateOf) {
+      const { socket } = (duplicateOf as { options?: RedisClientOptions }).options ?? {};
+      const overrides = this.closer.guard({ legacyMode: false, socket }) as Parameters<RedisClientType["duplicate"]>[0];
+      this.client = duplicateOf.duplicate(overrides) as RedisClientType;
+      this.owned = true;
+    } else if (isV4Client(given)) {
       this.client = given;
       this.owned = false;
     } else {

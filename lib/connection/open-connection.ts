@@ -1,12 +1,13 @@
 /**
  * Picks the connection for a RedisSMQ instance: the caller's ioredis client (standalone, Sentinel
  * or Cluster) as it is; Redis Cluster when given a node-redis v4 cluster client or `cluster`
- * options; one server otherwise.
+ * options; one server otherwise, on one connection or on a pool of them.
  */
 import type { RedisClientType, RedisClusterType } from "redis";
 import { toClusterOptions } from "./client-options";
 import { ClusterConnection, isClusterClient } from "./cluster-connection";
 import { Connection, type ConnectionEvents } from "./connection";
+import { ConnectionPool } from "./connection-pool";
 import type { ConnectionSettings } from "./connection-settings";
 import type { ReplicatedWriter } from "./replica-acks";
 import type { CommandSender } from "./command-sender";
@@ -30,7 +31,9 @@ export function openConnection(settings: ConnectionSettings, events: ConnectionE
     adviseOnSentinelClient(client);
     return new IoredisConnection(client, settings.bounds, settings.subscriberPingMs, events);
   }
-  if (!settings.cluster) return new Connection(settings, events);
+  if (!settings.cluster) {
+    return settings.connections > 1 ? new ConnectionPool(settings, settings.connections, events) : new Connection(settings, events);
+  }
   const given = settings.given.client;
   const retryMs = settings.clusterRetryMs;
   if (isClusterClient(given)) return new ClusterConnection({ client: given, retryMs }, events);
@@ -41,12 +44,7 @@ export function openConnection(settings: ConnectionSettings, events: ConnectionE
 export function openSubscriber(connection: QueueConnection, onError: (error: Error) => void): Subscriber {
   if (connection instanceof IoredisConnection)
     return new IoredisSubscriber(connection.client, onError, connection.bounds, connection.subscriberPingMs);
-  return connection.cluster
-    ? new ClusterSubscriber(connection as ClusterConnection, onError)
-    : new ClientSubscriber(
-        connection.client as RedisClientType,
-        onError,
-        (connection as Connection).bounds,
-        (connection as Connection).subscriberPingMs,
-      );
+  if (connection.cluster) return new ClusterSubscriber(connection as ClusterConnection, onError);
+  const single = connection as Connection | ConnectionPool;
+  return new ClientSubscriber(single.client, onError, single.bounds, single.subscriberPingMs);
 }

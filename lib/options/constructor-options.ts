@@ -7,6 +7,7 @@
  */
 import type { RedisClusterOptions } from "redis";
 import { isClusterClient } from "../connection/cluster-connection";
+import { isV3Client } from "../connection/given-client";
 import type { ConnectionSettings } from "../connection/connection-settings";
 import { hasStringNumbers, isIoredis, isIoredisCluster, keyPrefixOf } from "../connection/ioredis-client";
 import { HONOR_NESTED_OPTIONS } from "../connection/nested-options";
@@ -25,7 +26,11 @@ export const CONSTRUCTOR_DEFAULTS = {
   clusterRetryMs: 30_000,
   waitForReplicas: 0,
   waitForReplicasMs: 1_000,
+  connections: 2,
 } as const;
+
+/** The most command connections one instance may keep. */
+export const MAX_CONNECTIONS = 16;
 
 export interface ResolvedConstructorOptions {
   /** The key prefix, without the trailing colon. */
@@ -66,6 +71,7 @@ export function resolveConstructorOptions(options: ConstructorOptions | undefine
         commandTimeoutMs: optional(given, "commandTimeoutMs", CONSTRUCTOR_DEFAULTS.commandTimeoutMs, boundMs),
       },
       subscriberPingMs: optional(given, "subscriberPingMs", CONSTRUCTOR_DEFAULTS.subscriberPingMs, boundMs),
+      connections: connectionsOf(given, cluster),
       clusterRetryMs: optional(given, "clusterRetryMs", CONSTRUCTOR_DEFAULTS.clusterRetryMs, (name, value) => numberOption(name, value, 0)),
     },
   };
@@ -116,6 +122,29 @@ function replicaAcksOf(given: Record<string, unknown>): ReplicaAcks | undefined 
     integerOption(name, value, 1),
   );
   return replicas === 0 ? undefined : { replicas, timeoutMs };
+}
+
+/**
+ * Single server: the default, or 1 with a client passed in (used alone unless `connections` asks
+ * for more); a node-redis v3 client only lends its settings to connections opened here, so it gets
+ * the default. Redis Cluster: the cluster client keeps one connection per node, so only 1.
+ */
+function connectionsOf(given: Record<string, unknown>, cluster: boolean): number {
+  const ioredis = isIoredis(given.client);
+  const borrowed = !absent(given.client) && (ioredis || !isV3Client(given.client));
+  const fallback = cluster || borrowed ? 1 : CONSTRUCTOR_DEFAULTS.connections;
+  const connections = optional(given, "connections", fallback, (name, value) => integerOption(name, value, 1, MAX_CONNECTIONS));
+  if (ioredis && connections !== 1) {
+    throw optionError("connections", "1 or left out with an ioredis client (its own connection carries every call)", given.connections);
+  }
+  if (cluster && connections !== 1) {
+    throw optionError(
+      "connections",
+      "1 or left out in Redis Cluster (the cluster client keeps one connection per node)",
+      given.connections,
+    );
+  }
+  return connections;
 }
 
 /** A bound in ms, where 0 turns it off. */

@@ -69,6 +69,12 @@ describe("an ioredis client as `client`", () => {
     expect(client.status).to.equal("wait");
   });
 
+  it("with `connections` above 1 is refused at construction, before anything is sent (its own connection carries every call)", async () => {
+    const client = ioredisClient({ lazyConnect: true });
+    expect(() => new RedisSMQ({ client, ns: uniqueNs("io"), connections: 2 } as never)).to.throw(TypeError, /`connections`.*ioredis/);
+    expect(client.status).to.equal("wait");
+  });
+
   it("made with lazyConnect is connected by the first call", async () => {
     const client = ioredisClient({ lazyConnect: true });
     const rsmq = new RedisSMQ({ client, ns: uniqueNs("io") } as never);
