@@ -8,12 +8,13 @@
  * next step of a test sees one settled cluster whichever node its client happens to ask.
  */
 import { spawn, spawnSync, type ChildProcess } from "child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "fs";
+import { mkdirSync, mkdtempSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { commandOptions, createClient } from "redis";
 import { hashSlot, SLOT_COUNT } from "../../lib/connection/hash-slot";
 import { freePort, RedisServerStartError, startRedisServer, type RedisServerProcess } from "../../lib/cli/demo/redis-server";
+import { installExitHook, liveProcesses, liveTempDirs, removeTempDir } from "./leftovers";
 
 /** Number of hash slots in a Redis Cluster. */
 export { SLOT_COUNT };
@@ -211,42 +212,6 @@ function nodeSettings(options: TestClusterOptions): string[] {
     ...(options.password === undefined ? [] : ["--requirepass", options.password, "--masterauth", options.password]),
     ...(options.users ?? []).flatMap((rules) => ["--user", ...rules.split(" ")]),
   ];
-}
-
-/** Every redis-server (and redis-cli) this module started that may still run: what the exit hook kills. */
-const liveProcesses = new Set<{ kill(): void }>();
-const liveTempDirs = new Set<string>();
-let exitHookInstalled = false;
-
-/**
- * A test run that ends without close() (an uncaught error, process.exit, a signal) must not
- * leave servers behind: nothing else would ever stop them.
- */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", killEverything);
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.once(signal, () => {
-      killEverything();
-      // Die of the signal as we would have without this listener, unless someone else handles it.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    });
-  }
-}
-
-function killEverything(): void {
-  for (const running of liveProcesses) running.kill();
-  for (const dir of liveTempDirs) removeTempDir(dir);
-}
-
-function removeTempDir(dir: string): void {
-  liveTempDirs.delete(dir);
-  try {
-    rmSync(dir, { recursive: true, force: true });
-  } catch {
-    // A node killed a moment ago may still have been writing there; it is only a temp dir.
-  }
 }
 
 function trackChild(child: ChildProcess): void {

@@ -9,11 +9,12 @@
  * primary, and (where the step expects one) the replica is linked to it and seen by every
  * sentinel. Conditions, polled, within a bound that ends in an error naming what was awaited.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { createClient } from "redis";
 import { freePort, RedisServerStartError, startRedisServer, type RedisServerProcess } from "../../lib/cli/demo/redis-server";
+import { installExitHook, liveProcesses, liveTempDirs, removeTempDir } from "./leftovers";
 
 const HOST = "127.0.0.1";
 
@@ -374,37 +375,4 @@ function fields(reply: unknown): Record<string, string> {
   const result: Record<string, string> = {};
   for (let i = 0; i + 1 < flat.length; i += 2) result[flat[i]] = flat[i + 1];
   return result;
-}
-
-/** Every redis-server this module started that may still run: what the exit hook kills. */
-const liveProcesses = new Set<{ kill(): void }>();
-const liveTempDirs = new Set<string>();
-let exitHookInstalled = false;
-
-/** A run that ends without close() (an uncaught error, process.exit, a signal) must not leave servers behind. */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", killEverything);
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.once(signal, () => {
-      killEverything();
-      // Die of the signal as we would have without this listener, unless someone else handles it.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    });
-  }
-}
-
-function killEverything(): void {
-  for (const running of liveProcesses) running.kill();
-  for (const dir of liveTempDirs) removeTempDir(dir);
-}
-
-function removeTempDir(dir: string): void {
-  liveTempDirs.delete(dir);
-  try {
-    rmSync(dir, { recursive: true, force: true });
-  } catch {
-    // A node killed a moment ago may still have been writing there; it is only a temp dir.
-  }
 }
