@@ -1,10 +1,10 @@
 /**
  * The Worker's QueuePort on a RedisSMQ instance: the one module where the Worker reaches the
  * instance's internals. Each call builds its command and runs it on the instance's connection
- * (validation, routing and retries included); wakes come from the in-process hub and the
- * instance's shared realtime subscriber.
+ * (validation, routing and retries included; deletes made together go out as one deleteMessages);
+ * wakes come from the in-process hub and the instance's shared realtime subscriber.
  */
-import { deleteMessage } from "../commands/delete-message";
+import { deleteMessages } from "../commands/delete-messages";
 import { hideMessage } from "../commands/hide-message";
 import { nextDue } from "../commands/next-due";
 import { receiveMessages } from "../commands/receive-message";
@@ -12,6 +12,7 @@ import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
 import { internalsOf } from "../internals";
 import type { RedisSMQ } from "../redis-smq";
 import { onQueueActivity } from "../wakes/wake-hub";
+import { DeleteBatcher } from "./delete-batcher";
 import type { QueuePort } from "./queue-port";
 import type { ResolvedWorkerOptions } from "./worker-options";
 
@@ -22,10 +23,12 @@ export function redisQueuePort(rsmq: RedisSMQ, options: Pick<ResolvedWorkerOptio
   const { qname, vt, deadLetterQueue } = options;
   const mover = new DeadLetterMover(internals);
   const realtimeChannel = layout.queue(qname).realtimeChannel;
+  // Handlers of one batch finish together: their deletes go out as one deleteMessages.
+  const deletes = new DeleteBatcher((ids) => internals.run(() => deleteMessages(layout, { qname, ids })));
   return {
     receive: (count) => internals.run(() => receiveMessages(layout, { qname, vt }, count)),
     nextDue: () => internals.run(() => nextDue(layout, qname)),
-    remove: (id) => internals.run(() => deleteMessage(layout, { qname, id })),
+    remove: (id) => deletes.remove(id),
     hide: (id, ms) => internals.run(() => hideMessage(layout, qname, id, ms)),
     moveToDlq: async (message, why) => {
       if (deadLetterQueue === undefined) throw new Error(`rsmq-next: the Worker of "${qname}" has no dead-letter queue (onStop: "delete")`);

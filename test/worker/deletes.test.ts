@@ -1,0 +1,53 @@
+/**
+ * A Worker's deletes: the messages of one received batch whose handlers finish together are
+ * deleted by one deleteMessages script call, not one deleteMessage each (counted exactly from
+ * INFO commandstats); each message is still deleted, and each handled message counted, once.
+ */
+import { expect } from "chai";
+import RedisSMQ = require("../../lib/index");
+import { keysOf, plainClient } from "../support/server";
+import { commandStatsDuring } from "../support/wire";
+import { Cleanup, freshQueue, loadPollScripts, WorkerLog, waitFor } from "../support/worker";
+
+const { Worker } = RedisSMQ;
+
+describe("Worker: deletes", () => {
+  const cleanup = new Cleanup();
+  let ns: string;
+  let rsmq: RedisSMQ;
+  let sender: RedisSMQ;
+
+  beforeEach(async () => {
+    ({ ns, rsmq, sender } = await freshQueue(cleanup));
+  });
+  afterEach(() => cleanup.run());
+
+  it("deletes a batch handled together with one script call: one EVALSHA for 10 messages, each message gone", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i += 1) ids.push(await sender.sendMessageAsync({ qname: "q", message: `m${i}` }));
+    await loadPollScripts(ns, "q");
+    // Warm the delete script's cache, so no NOSCRIPT and EVAL fall into the count.
+    await rsmq.deleteMessagesAsync({ qname: "q", ids: ["00000000000000000000000000000000"] });
+    const handled: string[] = [];
+    const worker = cleanup.worker(
+      new Worker(rsmq, { qname: "q", concurrency: 10, maxIdleSleepMs: 60_000, handler: (message) => void handled.push(message.id) }),
+    );
+    const log = new WorkerLog(worker);
+    const stats = await commandStatsDuring(async () => {
+      worker.start();
+      await waitFor(() => worker.counters.handled === 10 && log.asleep, "the ten messages handled and the worker asleep");
+      await worker.stop();
+    });
+
+    expect([...handled].sort()).to.deep.equal([...ids].sort());
+    // The polls (one receive of all ten, then empty ones or looks), and one call for the ten deletes.
+    expect(stats.evalsha, JSON.stringify(stats)).to.equal(worker.counters.receives + worker.counters.looks + 1);
+    expect(stats.zrem, JSON.stringify(stats)).to.equal(10);
+    const client = await plainClient();
+    cleanup.add(() => client.quit());
+    const { messages, hash } = keysOf(ns, "q");
+    expect(await client.zCard(messages)).to.equal(0);
+    const fields = ids.flatMap((id) => [id, `${id}:rc`, `${id}:fr`]);
+    expect(await client.hmGet(hash, fields)).to.deep.equal(fields.map(() => null));
+  });
+});
