@@ -9,7 +9,7 @@
  * over), so the next connection is asked afresh. On Redis 7 this costs nothing: no extra command.
  */
 import type { CommandSender } from "../connection/command-sender";
-import type { Script, ScriptBody } from "./script-files";
+import type { Script } from "./script-files";
 
 export interface ScriptRunnerOptions {
   /** Send each script behind its Redis 7 shebang when the server accepts one (default true). */
@@ -49,19 +49,10 @@ export class ScriptRunner {
         // A compile error means nothing ran, so running the plain text once more is safe.
         if (!isShebangRefused(compileError)) throw compileError;
         this.plainSince = { epoch };
-        return this.runBody(sender, script, keys, args);
+        // Now on the plain path: EVALSHA of the plain text, and EVAL only if that is not cached.
+        return this.run(script, keys, args, sender);
       });
     });
-  }
-
-  private async runBody(sender: CommandSender, body: ScriptBody, keys: readonly string[], args: readonly string[]): Promise<unknown> {
-    const tail = [String(keys.length), ...keys, ...args];
-    try {
-      return await sender.sendCommand(["EVALSHA", body.sha1, ...tail], keys[0]);
-    } catch (error) {
-      if (!isNoScript(error)) throw error;
-    }
-    return sender.sendCommand(["EVAL", body.source, ...tail], keys[0]);
   }
 }
 
