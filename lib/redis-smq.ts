@@ -154,8 +154,14 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       workers: this.workers,
     };
     attachInternals(this, this.internals);
-    // Each promise handed out ends the synchronous stretch before the caller's continuation, so
-    // calls made in the continuations of replies that arrived together spread over the connections.
+    // With several connections, each promise handed out ends the synchronous stretch before the
+    // caller's continuation, so calls made in the continuations of replies that arrived together
+    // spread over the connections. On one connection there is nothing to spread: no extra layer.
+    if (settings.connection.connections > 1) this.endStretchesOnReply();
+  }
+
+  /** Wraps each promise method so that its promise ends the stretch (see connection/pool-dispatch.ts). */
+  private endStretchesOnReply(): void {
     for (const name of ENDS_STRETCH) {
       const method = this[name] as (options?: unknown) => Promise<unknown>;
       (this as Record<string, unknown>)[name] = (options?: unknown) => endsStretch(method(options));

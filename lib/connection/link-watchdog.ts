@@ -1,9 +1,8 @@
 /**
  * Bounds every call on one client (node-redis v4, or ioredis: see WatchedLink), so that nothing
- * waits forever: node-redis v4
- * holds a call made while disconnected in its offline queue for as long as the server stays away,
- * and waits for a reply on a silent socket (a half-open link) until the kernel gives up, many
- * minutes later. Here a call waits at most `offlineTimeoutMs` for a connection and, once sent,
+ * waits forever: node-redis v4 holds a call made while disconnected in its offline queue for as
+ * long as the server stays away, and waits for a reply on a silent socket (a half-open link)
+ * until the kernel gives up, many minutes later. Here a call waits at most `offlineTimeoutMs` for a connection and, once sent,
  * at most `commandTimeoutMs` for its reply; then it rejects with `connectionTimeout`, which names
  * the server and the last connection error the client reported. A link that let a reply time out
  * is silent: when the client is ours it is dropped and opened again (node-redis resubscribes a
