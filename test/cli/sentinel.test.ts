@@ -15,7 +15,8 @@ import { uniqueNs } from "../support/server";
 const PASSWORD = "s3cret-sentinel";
 
 describe("rsmq-next --sentinel", function () {
-  this.timeout(30_000);
+  // A failover may first wait out a sentinel's TILT mode (up to 35 s, see support/sentinel.ts).
+  this.timeout(70_000);
   let setup: SentinelSetup;
   let ns: string;
 

@@ -22,7 +22,8 @@ const { Worker } = RedisSMQ;
 const BURST = 300;
 
 describe("sentinel: failover under load", function () {
-  this.timeout(60_000);
+  // Each fault may first wait out a sentinel's TILT mode (up to 35 s, see support/sentinel.ts).
+  this.timeout(90_000);
   let setup: SentinelSetup;
 
   before(async () => {

@@ -10,7 +10,8 @@ import { Redis } from "ioredis";
 import { startSentinelSetup, type SentinelSetup, type SentinelSetupNode } from "../support/sentinel";
 
 describe("sentinel harness", function () {
-  this.timeout(30_000);
+  // A fault may first wait out a sentinel's TILT mode (up to 35 s, see support/sentinel.ts).
+  this.timeout(70_000);
   let setup: SentinelSetup;
   const clients: Redis[] = [];
 

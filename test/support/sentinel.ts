@@ -23,6 +23,8 @@ export const MASTER_NAME = "mymaster";
 
 /** How long a settling step may take by default, ms. */
 const SETTLE_TIMEOUT_MS = 20_000;
+/** TILT mode lasts 30 s after the last late timer (Redis' SENTINEL_TILT_PERIOD). */
+const TILT_TIMEOUT_MS = 35_000;
 
 /** A host and port, as ioredis' `sentinels` option wants them. */
 export interface Address {
@@ -180,12 +182,14 @@ class LocalSentinelSetup implements SentinelSetup {
   }
 
   async killPrimary(): Promise<SentinelSetupNode> {
+    await this.waitUntilNoTilt();
     const primary = (await this.primary()) as NodeProcess;
     await primary.kill();
     return primary;
   }
 
   async failover(): Promise<void> {
+    await this.waitUntilNoTilt();
     const sentinel = this.sentinels.find((candidate) => candidate.alive);
     if (!sentinel) throw new Error("no sentinel is running");
     // NOGOODSLAVE: this sentinel's last INFO of the replica (read every 10 s) predates its link.
@@ -344,6 +348,21 @@ class LocalSentinelSetup implements SentinelSetup {
       }
     }
     return true;
+  }
+
+  /**
+   * A sentinel whose timer ran 2 s late (the process starved on a loaded machine) enters TILT mode
+   * for 30 s, in which it fails nothing over: a fault injected then would wait out the TILT, not
+   * the failover. So each fault waits until no live sentinel is in TILT.
+   */
+  private waitUntilNoTilt(): Promise<void> {
+    const calm = async (): Promise<boolean> => {
+      for (const sentinel of this.sentinels.filter((candidate) => candidate.alive)) {
+        if (/^sentinel_tilt:1/m.test(String(await this.run(sentinel, ["INFO", "sentinel"])))) return false;
+      }
+      return true;
+    };
+    return this.waitUntil(calm, "the sentinels to leave TILT mode (entered after a stall of 2 s or more)", TILT_TIMEOUT_MS);
   }
 
   private waitUntilSettled(primary: NodeProcess, what: string): Promise<void> {
