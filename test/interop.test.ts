@@ -8,6 +8,7 @@ import type { RedisClientType } from "redis";
 import { asMessage, openNextRsmq, openOldRsmq, rejectionOf, type QueueAttributes, type Rsmq } from "./support/old-rsmq";
 import { plainClient, uniqueNs } from "./support/server";
 import { snapshot, type Snapshot } from "./support/state";
+import { WriteWatch, watchedAsync } from "./support/written-data";
 
 type LibraryName = "rsmq 0.12.4" | "rsmq-next";
 const OLD: LibraryName = "rsmq 0.12.4";
@@ -42,17 +43,21 @@ for (const [writerName, readerName] of [
     let reader: Rsmq;
     let libs: Record<LibraryName, Rsmq>;
     let client: RedisClientType;
+    /** Checks what every call of either library writes (written-data.ts). */
+    let watch: WriteWatch;
 
     beforeEach(async () => {
       ns = uniqueNs("interop");
       libs = openBoth(ns);
-      writer = libs[writerName];
-      reader = libs[readerName];
       client = await plainClient();
+      watch = new WriteWatch(client, ns);
+      writer = watchedAsync(libs[writerName], watch);
+      reader = watchedAsync(libs[readerName], watch);
       await writer.createQueueAsync({ qname: Q });
     });
     afterEach(async () => {
       await Promise.all([libs[OLD].quitAsync(), libs[NEXT].quitAsync(), client.quit()]);
+      watch.assertClean(`${writerName} and ${readerName}`);
     });
 
     it("sees the queue: same attributes, listed, and a second create is queueExists", async () => {
@@ -198,9 +203,9 @@ for (const [writerName, readerName] of [
 }
 
 describe("interop: the data a mixed deployment leaves", () => {
-  /** One namespace's snapshot with the namespace taken out of the key names. */
-  async function normalised(client: RedisClientType, ns: string): Promise<Snapshot> {
-    const taken = await snapshot(client, ns);
+  /** One namespace's snapshot (its clock readings checked by `watch`) with the namespace taken out of the key names. */
+  async function normalised(client: RedisClientType, ns: string, watch: WriteWatch): Promise<Snapshot> {
+    const taken = await snapshot(client, ns, watch);
     return Object.fromEntries(Object.entries(taken).map(([key, value]) => [key.slice(ns.length), value]));
   }
 
@@ -242,9 +247,13 @@ describe("interop: the data a mixed deployment leaves", () => {
       for (const [label, chooser] of runs) {
         const ns = uniqueNs("mixed");
         const both = openBoth(ns);
+        // Every call's writes are checked against rsmq 0.12.4's form and the server's TIME around it.
+        const watch = new WriteWatch(client, ns);
+        const pick = chooser(both);
         try {
-          await workload(chooser(both));
-          pictures[label] = await normalised(client, ns);
+          await workload((step) => watchedAsync(pick(step), watch));
+          watch.assertClean(label);
+          pictures[label] = await normalised(client, ns, watch);
         } finally {
           await Promise.all([both[OLD].quitAsync(), both[NEXT].quitAsync()]);
         }
