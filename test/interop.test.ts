@@ -57,10 +57,17 @@ for (const [writerName, readerName] of [
     });
     afterEach(async () => {
       await Promise.all([libs[OLD].quitAsync(), libs[NEXT].quitAsync(), client.quit()]);
-      watch.assertClean(`${writerName} and ${readerName}`);
     });
 
-    it("sees the queue: same attributes, listed, and a second create is queueExists", async () => {
+    /** A test whose calls' writes are checked when it ends, so a bad write fails that test. */
+    function checked(title: string, test: () => Promise<void>): void {
+      it(title, async () => {
+        await test();
+        watch.assertClean(`${writerName} and ${readerName}`);
+      });
+    }
+
+    checked("sees the queue: same attributes, listed, and a second create is queueExists", async () => {
       await writer.createQueueAsync({ qname: "custom", vt: 45, delay: 3, maxsize: 2048 });
       const own = await writer.getQueueAttributesAsync({ qname: "custom" });
       const seen = await reader.getQueueAttributesAsync({ qname: "custom" });
@@ -73,7 +80,7 @@ for (const [writerName, readerName] of [
       expect(await reader.getQueueAttributesAsync({ qname: "custom" })).to.deep.equal(own);
     });
 
-    it("receives its message; rc, fr, sent and the counters continue across both", async () => {
+    checked("receives its message; rc, fr, sent and the counters continue across both", async () => {
       const id = await writer.sendMessageAsync({ qname: Q, message: "hello" });
 
       const first = asMessage(await reader.receiveMessageAsync({ qname: Q, vt: 0 }));
@@ -92,7 +99,7 @@ for (const [writerName, readerName] of [
       expect(await client.hGetAll(`${ns}:${Q}:Q`)).to.include({ [`${id}:rc`]: "3", [`${id}:fr`]: String(first.fr) });
     });
 
-    it("counts sends from both in totalsent and delivers them in send order", async () => {
+    checked("counts sends from both in totalsent and delivers them in send order", async () => {
       const a = await writer.sendMessageAsync({ qname: Q, message: "a" });
       const b = await reader.sendMessageAsync({ qname: Q, message: "b" });
       const c = await writer.sendMessageAsync({ qname: Q, message: "c" });
@@ -108,7 +115,7 @@ for (const [writerName, readerName] of [
       expect(await reader.getQueueAttributesAsync({ qname: Q })).to.deep.equal(seenByWriter);
     });
 
-    it("pops its messages, including one it already received (rc and fr read back)", async () => {
+    checked("pops its messages, including one it already received (rc and fr read back)", async () => {
       const fresh = await writer.sendMessageAsync({ qname: Q, message: "fresh" });
       const popped = asMessage(await reader.popMessageAsync({ qname: Q }));
       expect(popped).to.include({ id: fresh, message: "fresh", rc: 1, sent: sentOf(fresh) });
@@ -125,7 +132,7 @@ for (const [writerName, readerName] of [
       expect(await client.zCard(`${ns}:${Q}`)).to.equal(0);
     });
 
-    it("hides and shows its messages with changeMessageVisibility", async () => {
+    checked("hides and shows its messages with changeMessageVisibility", async () => {
       const id = await writer.sendMessageAsync({ qname: Q, message: "m" });
       expect(await reader.changeMessageVisibilityAsync({ qname: Q, id, vt: 100 })).to.equal(1);
       expect(await writer.receiveMessageAsync({ qname: Q })).to.deep.equal({});
@@ -146,7 +153,7 @@ for (const [writerName, readerName] of [
       expect(await reader.changeMessageVisibilityAsync({ qname: Q, id: unknown, vt: 0 })).to.equal(0);
     });
 
-    it("deletes its messages", async () => {
+    checked("deletes its messages", async () => {
       const id = await writer.sendMessageAsync({ qname: Q, message: "m" });
       await writer.receiveMessageAsync({ qname: Q, vt: 0 }); // gives it :rc and :fr fields
       expect(await reader.deleteMessageAsync({ qname: Q, id })).to.equal(1);
@@ -157,7 +164,7 @@ for (const [writerName, readerName] of [
       expect(await reader.getQueueAttributesAsync({ qname: Q })).to.include({ totalsent: 1, totalrecv: 1, msgs: 0 });
     });
 
-    it("reads its setQueueAttributes and acts on the new values", async () => {
+    checked("reads its setQueueAttributes and acts on the new values", async () => {
       const set = await writer.setQueueAttributesAsync({ qname: Q, vt: 77, delay: 5, maxsize: 1024 });
       expect(set).to.include({ vt: 77, delay: 5, maxsize: 1024 });
       expect(set.modified).to.be.at.least(set.created);
@@ -181,7 +188,7 @@ for (const [writerName, readerName] of [
       expect(withoutHidden(await writer.getQueueAttributesAsync({ qname: Q }))).to.deep.equal(withoutHidden(back));
     });
 
-    it("after its deleteQueue, sees queueNotFound everywhere", async () => {
+    checked("after its deleteQueue, sees queueNotFound everywhere", async () => {
       await writer.sendMessageAsync({ qname: Q, message: "m" });
       expect(await writer.deleteQueueAsync({ qname: Q })).to.equal(1);
 
