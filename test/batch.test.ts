@@ -9,6 +9,7 @@ import RedisSMQ = require("../lib/index");
 import { rejectionOf } from "./support/old-rsmq";
 import { connectionOptions, plainClient, uniqueNs } from "./support/server";
 import { snapshot } from "./support/state";
+import { WriteWatch, watchedAsync } from "./support/written-data";
 import { clientCommands, monitor } from "./support/wire";
 
 type QueueMessage = RedisSMQ.QueueMessage;
@@ -31,6 +32,50 @@ describe("batch APIs", () => {
     const ids: string[] = [];
     for (const message of bodies) ids.push(await instance.sendMessageAsync({ qname: "q", message }));
     return ids;
+  }
+
+  /**
+   * Two fresh instances, each on a namespace of its own with queue "q", whose calls run inside a
+   * WriteWatch each (written-data.ts), so what they write is checked at the byte level before
+   * their snapshots are compared. Quit both with `close()`.
+   */
+  async function watchedPair(): Promise<{
+    one: RedisSMQ;
+    two: RedisSMQ;
+    watchOne: WriteWatch;
+    watchTwo: WriteWatch;
+    compare(): Promise<void>;
+    close(): Promise<void>;
+  }> {
+    const client = await plainClient();
+    const [nsOne, nsTwo] = [uniqueNs(), uniqueNs()];
+    const [watchOne, watchTwo] = [new WriteWatch(client, nsOne), new WriteWatch(client, nsTwo)];
+    const [rawOne, rawTwo] = [new RedisSMQ(connectionOptions(nsOne)), new RedisSMQ(connectionOptions(nsTwo))];
+    const one = watchedAsync(rawOne, watchOne);
+    const two = watchedAsync(rawTwo, watchTwo);
+    await one.createQueueAsync({ qname: "q" });
+    await two.createQueueAsync({ qname: "q" });
+    return {
+      one,
+      two,
+      watchOne,
+      watchTwo,
+      async compare() {
+        watchOne.assertClean("the batch call's instance");
+        watchTwo.assertClean("the single calls' instance");
+        const batched = JSON.stringify(await snapshot(client, nsOne, watchOne))
+          .split(nsOne)
+          .join("NS");
+        const single = JSON.stringify(await snapshot(client, nsTwo, watchTwo))
+          .split(nsTwo)
+          .join("NS");
+        expect(batched).to.equal(single);
+      },
+      async close() {
+        await Promise.all([rawOne.quitAsync(), rawTwo.quitAsync()]);
+        await client.quit();
+      },
+    };
   }
 
   /** Expects `action` to reject with name and message, having sent nothing to Redis. */
@@ -114,21 +159,16 @@ describe("batch APIs", () => {
     });
 
     it("leaves the same data as the same number of receiveMessage calls", async () => {
-      const otherNs = uniqueNs();
-      const other = new RedisSMQ(connectionOptions(otherNs));
-      const client = await plainClient();
+      const pair = await watchedPair();
       try {
-        await other.createQueueAsync({ qname: "q" });
-        await sendInOrder(rsmq, ["a", "b", "c", "d"]);
-        await sendInOrder(other, ["a", "b", "c", "d"]);
-        await rsmq.receiveMessagesAsync({ qname: "q", count: 3, vt: 20 });
-        for (let i = 0; i < 3; i += 1) await other.receiveMessageAsync({ qname: "q", vt: 20 });
-        const batched = await snapshot(client, ns);
-        const single = await snapshot(client, otherNs);
-        expect(JSON.stringify(batched).split(ns).join("NS")).to.equal(JSON.stringify(single).split(otherNs).join("NS"));
+        await sendInOrder(pair.one, ["a", "b", "c", "d"]);
+        await sendInOrder(pair.two, ["a", "b", "c", "d"]);
+        // One label for the batch and the three receives: their first receives compare alike.
+        await watchedAsync(pair.one, pair.watchOne, "receive").receiveMessagesAsync({ qname: "q", count: 3, vt: 20 });
+        for (let i = 0; i < 3; i += 1) await watchedAsync(pair.two, pair.watchTwo, "receive").receiveMessageAsync({ qname: "q", vt: 20 });
+        await pair.compare();
       } finally {
-        await other.quitAsync();
-        await client.quit();
+        await pair.close();
       }
     });
 
@@ -202,24 +242,18 @@ describe("batch APIs", () => {
     });
 
     it("leaves the same data as deleteMessage one id at a time", async () => {
-      const otherNs = uniqueNs();
-      const other = new RedisSMQ(connectionOptions(otherNs));
-      const client = await plainClient();
+      const pair = await watchedPair();
       try {
-        await other.createQueueAsync({ qname: "q" });
-        const ids = await sendInOrder(rsmq, ["a", "b", "c", "d"]);
-        const otherIds = await sendInOrder(other, ["a", "b", "c", "d"]);
+        const ids = await sendInOrder(pair.one, ["a", "b", "c", "d"]);
+        const otherIds = await sendInOrder(pair.two, ["a", "b", "c", "d"]);
         // Received ones too, so their :rc and :fr fields must go as well.
-        await rsmq.receiveMessagesAsync({ qname: "q", count: 2 });
-        await other.receiveMessagesAsync({ qname: "q", count: 2 });
-        await rsmq.deleteMessagesAsync({ qname: "q", ids: [ids[0], ids[2], ids[3]] });
-        for (const id of [otherIds[0], otherIds[2], otherIds[3]]) await other.deleteMessageAsync({ qname: "q", id });
-        const batched = await snapshot(client, ns);
-        const single = await snapshot(client, otherNs);
-        expect(JSON.stringify(batched).split(ns).join("NS")).to.equal(JSON.stringify(single).split(otherNs).join("NS"));
+        await pair.one.receiveMessagesAsync({ qname: "q", count: 2 });
+        await pair.two.receiveMessagesAsync({ qname: "q", count: 2 });
+        await pair.one.deleteMessagesAsync({ qname: "q", ids: [ids[0], ids[2], ids[3]] });
+        for (const id of [otherIds[0], otherIds[2], otherIds[3]]) await pair.two.deleteMessageAsync({ qname: "q", id });
+        await pair.compare();
       } finally {
-        await other.quitAsync();
-        await client.quit();
+        await pair.close();
       }
     });
 

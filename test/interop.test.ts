@@ -8,6 +8,7 @@ import type { RedisClientType } from "redis";
 import { asMessage, openNextRsmq, openOldRsmq, rejectionOf, type QueueAttributes, type Rsmq } from "./support/old-rsmq";
 import { plainClient, uniqueNs } from "./support/server";
 import { snapshot, type Snapshot } from "./support/state";
+import { WriteWatch, watchedAsync } from "./support/written-data";
 
 type LibraryName = "rsmq 0.12.4" | "rsmq-next";
 const OLD: LibraryName = "rsmq 0.12.4";
@@ -42,20 +43,31 @@ for (const [writerName, readerName] of [
     let reader: Rsmq;
     let libs: Record<LibraryName, Rsmq>;
     let client: RedisClientType;
+    /** Checks what every call of either library writes (written-data.ts). */
+    let watch: WriteWatch;
 
     beforeEach(async () => {
       ns = uniqueNs("interop");
       libs = openBoth(ns);
-      writer = libs[writerName];
-      reader = libs[readerName];
       client = await plainClient();
+      watch = new WriteWatch(client, ns);
+      writer = watchedAsync(libs[writerName], watch);
+      reader = watchedAsync(libs[readerName], watch);
       await writer.createQueueAsync({ qname: Q });
     });
     afterEach(async () => {
       await Promise.all([libs[OLD].quitAsync(), libs[NEXT].quitAsync(), client.quit()]);
     });
 
-    it("sees the queue: same attributes, listed, and a second create is queueExists", async () => {
+    /** A test whose calls' writes are checked when it ends, so a bad write fails that test. */
+    function checked(title: string, test: () => Promise<void>): void {
+      it(title, async () => {
+        await test();
+        watch.assertClean(`${writerName} and ${readerName}`);
+      });
+    }
+
+    checked("sees the queue: same attributes, listed, and a second create is queueExists", async () => {
       await writer.createQueueAsync({ qname: "custom", vt: 45, delay: 3, maxsize: 2048 });
       const own = await writer.getQueueAttributesAsync({ qname: "custom" });
       const seen = await reader.getQueueAttributesAsync({ qname: "custom" });
@@ -68,7 +80,7 @@ for (const [writerName, readerName] of [
       expect(await reader.getQueueAttributesAsync({ qname: "custom" })).to.deep.equal(own);
     });
 
-    it("receives its message; rc, fr, sent and the counters continue across both", async () => {
+    checked("receives its message; rc, fr, sent and the counters continue across both", async () => {
       const id = await writer.sendMessageAsync({ qname: Q, message: "hello" });
 
       const first = asMessage(await reader.receiveMessageAsync({ qname: Q, vt: 0 }));
@@ -87,7 +99,7 @@ for (const [writerName, readerName] of [
       expect(await client.hGetAll(`${ns}:${Q}:Q`)).to.include({ [`${id}:rc`]: "3", [`${id}:fr`]: String(first.fr) });
     });
 
-    it("counts sends from both in totalsent and delivers them in send order", async () => {
+    checked("counts sends from both in totalsent and delivers them in send order", async () => {
       const a = await writer.sendMessageAsync({ qname: Q, message: "a" });
       const b = await reader.sendMessageAsync({ qname: Q, message: "b" });
       const c = await writer.sendMessageAsync({ qname: Q, message: "c" });
@@ -103,7 +115,7 @@ for (const [writerName, readerName] of [
       expect(await reader.getQueueAttributesAsync({ qname: Q })).to.deep.equal(seenByWriter);
     });
 
-    it("pops its messages, including one it already received (rc and fr read back)", async () => {
+    checked("pops its messages, including one it already received (rc and fr read back)", async () => {
       const fresh = await writer.sendMessageAsync({ qname: Q, message: "fresh" });
       const popped = asMessage(await reader.popMessageAsync({ qname: Q }));
       expect(popped).to.include({ id: fresh, message: "fresh", rc: 1, sent: sentOf(fresh) });
@@ -120,7 +132,7 @@ for (const [writerName, readerName] of [
       expect(await client.zCard(`${ns}:${Q}`)).to.equal(0);
     });
 
-    it("hides and shows its messages with changeMessageVisibility", async () => {
+    checked("hides and shows its messages with changeMessageVisibility", async () => {
       const id = await writer.sendMessageAsync({ qname: Q, message: "m" });
       expect(await reader.changeMessageVisibilityAsync({ qname: Q, id, vt: 100 })).to.equal(1);
       expect(await writer.receiveMessageAsync({ qname: Q })).to.deep.equal({});
@@ -141,7 +153,7 @@ for (const [writerName, readerName] of [
       expect(await reader.changeMessageVisibilityAsync({ qname: Q, id: unknown, vt: 0 })).to.equal(0);
     });
 
-    it("deletes its messages", async () => {
+    checked("deletes its messages", async () => {
       const id = await writer.sendMessageAsync({ qname: Q, message: "m" });
       await writer.receiveMessageAsync({ qname: Q, vt: 0 }); // gives it :rc and :fr fields
       expect(await reader.deleteMessageAsync({ qname: Q, id })).to.equal(1);
@@ -152,7 +164,7 @@ for (const [writerName, readerName] of [
       expect(await reader.getQueueAttributesAsync({ qname: Q })).to.include({ totalsent: 1, totalrecv: 1, msgs: 0 });
     });
 
-    it("reads its setQueueAttributes and acts on the new values", async () => {
+    checked("reads its setQueueAttributes and acts on the new values", async () => {
       const set = await writer.setQueueAttributesAsync({ qname: Q, vt: 77, delay: 5, maxsize: 1024 });
       expect(set).to.include({ vt: 77, delay: 5, maxsize: 1024 });
       expect(set.modified).to.be.at.least(set.created);
@@ -176,7 +188,7 @@ for (const [writerName, readerName] of [
       expect(withoutHidden(await writer.getQueueAttributesAsync({ qname: Q }))).to.deep.equal(withoutHidden(back));
     });
 
-    it("after its deleteQueue, sees queueNotFound everywhere", async () => {
+    checked("after its deleteQueue, sees queueNotFound everywhere", async () => {
       await writer.sendMessageAsync({ qname: Q, message: "m" });
       expect(await writer.deleteQueueAsync({ qname: Q })).to.equal(1);
 
@@ -198,9 +210,9 @@ for (const [writerName, readerName] of [
 }
 
 describe("interop: the data a mixed deployment leaves", () => {
-  /** One namespace's snapshot with the namespace taken out of the key names. */
-  async function normalised(client: RedisClientType, ns: string): Promise<Snapshot> {
-    const taken = await snapshot(client, ns);
+  /** One namespace's snapshot (its clock readings checked by `watch`) with the namespace taken out of the key names. */
+  async function normalised(client: RedisClientType, ns: string, watch: WriteWatch): Promise<Snapshot> {
+    const taken = await snapshot(client, ns, watch);
     return Object.fromEntries(Object.entries(taken).map(([key, value]) => [key.slice(ns.length), value]));
   }
 
@@ -242,9 +254,13 @@ describe("interop: the data a mixed deployment leaves", () => {
       for (const [label, chooser] of runs) {
         const ns = uniqueNs("mixed");
         const both = openBoth(ns);
+        // Every call's writes are checked against rsmq 0.12.4's form and the server's TIME around it.
+        const watch = new WriteWatch(client, ns);
+        const pick = chooser(both);
         try {
-          await workload(chooser(both));
-          pictures[label] = await normalised(client, ns);
+          await workload((step) => watchedAsync(pick(step), watch));
+          watch.assertClean(label);
+          pictures[label] = await normalised(client, ns, watch);
         } finally {
           await Promise.all([both[OLD].quitAsync(), both[NEXT].quitAsync()]);
         }

@@ -13,6 +13,10 @@
  * No step waits: delays and visibility timeouts are 0 or at least an hour (or invalid), so what
  * is visible never depends on how fast a run goes; the step `anHourPasses()` models time passing by
  * moving every score in both namespaces an hour earlier.
+ *
+ * Every step of either library runs inside a `WriteWatch` (test/support/written-data.ts), which
+ * checks each key, field, score and id the step wrote against the form rsmq 0.12.4 writes and the
+ * server's TIME around the step; only then are clock readings compared as tokens.
  */
 import * as fc from "fast-check";
 import { MESSAGE_ID, type Snapshot } from "../support/state";
@@ -28,6 +32,7 @@ import {
   type Outcome,
 } from "../support/differential";
 import { RULES, visibleScores } from "../support/fuzz-rules";
+import { WriteWatch } from "../support/written-data";
 
 /** A whole number from the environment, or `fallback`; anything else stops the run with the reason. */
 function setting(name: string, fallback: number): number {
@@ -224,15 +229,16 @@ async function anHourPasses(side: Side): Promise<void> {
   }
 }
 
-/** One library's side of a run: its instance, its id tokens and the ids in the order it saw them. */
+/** One library's side of a run: its instance, its id tokens, the ids in the order it saw them, and the watch its steps run in. */
 interface Side {
   instance: Instance;
   tokens: (value: unknown) => unknown;
   ids: string[];
+  watch: WriteWatch;
 }
 
 function openSide(instance: Instance): Side {
-  return { instance, tokens: idTokens(), ids: [] };
+  return { instance, tokens: idTokens(), ids: [], watch: new WriteWatch(instance.data, instance.ns) };
 }
 
 function rememberIds(side: Side, value: unknown): void {
@@ -269,7 +275,7 @@ function call(api: Api, s: Step, options: Record<string, unknown>): Promise<Outc
 }
 
 async function perform(side: Side, s: Step): Promise<Outcome> {
-  const result = await call(side.instance.api, s, optionsFor(side, s.options));
+  const result = await side.watch.around(() => call(side.instance.api, s, optionsFor(side, s.options)));
   rememberIds(side, result);
   return side.tokens(result) as Outcome;
 }
@@ -318,6 +324,8 @@ async function runSteps(steps: Step[]): Promise<void> {
           throw new Error(`${where}: not an rsmq error: ${readable(theirs)}`);
         }
       }
+      rsmq.watch.assertClean(`${where}: rsmq 0.12.4`);
+      next.watch.assertClean(`${where}: rsmq-next`);
       rsmqState = await stateOf(rsmq);
       const nextState = await stateOf(next);
       if (!same(rsmqState, nextState)) {

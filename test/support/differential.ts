@@ -1,8 +1,10 @@
 /**
  * Differential testing against rsmq 0.12.4: run the same steps through rsmq and through rsmq-next,
  * each in a fresh namespace, and compare what every step returned or threw and the Redis state left
- * behind. What legitimately differs between two runs (random ids, clock readings, the namespace) is
- * replaced by stable tokens first; everything else must be equal.
+ * behind. Every call goes through a `WriteWatch` (written-data.ts), which checks each clock
+ * reading and id it wrote at the byte level, against the server's TIME around the call; what
+ * legitimately differs between two runs (random ids, clock readings, the namespace) is replaced by
+ * stable tokens only then; everything else must be equal.
  */
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
@@ -11,6 +13,7 @@ import RedisSMQ = require("../../lib/index");
 import { allKeys } from "./inspect";
 import { connectionOptions, keysOf, plainClient, singleServerClient, singleServerOptions, uniqueNs } from "./server";
 import { MESSAGE_ID, snapshot, type Snapshot } from "./state";
+import { WriteWatch } from "./written-data";
 
 export type Callback = (err: unknown, result?: unknown) => void;
 
@@ -194,8 +197,8 @@ function sentMatchesId(sent: number, id: unknown): boolean {
  * different namespaces compare, and -0 scores made 0 (chai's deep equal tells them apart, and
  * rounding a just-due score gives -0).
  */
-export async function namespacedSnapshot(client: RedisClientType, ns: string): Promise<Snapshot> {
-  const state = await snapshot(client, ns);
+export async function namespacedSnapshot(client: RedisClientType, ns: string, watch?: WriteWatch): Promise<Snapshot> {
+  const state = await snapshot(client, ns, watch);
   const renamed: Snapshot = {};
   for (const [key, value] of Object.entries(state)) {
     const entry = value as { zset?: Array<[string, number]> };
@@ -242,19 +245,60 @@ export interface Run {
   state: Snapshot;
 }
 
+/** The methods a scenario calls, each of which `watched()` runs inside a TIME window. */
+const WATCHED_METHODS = [
+  "createQueue",
+  "listQueues",
+  "deleteQueue",
+  "getQueueAttributes",
+  "setQueueAttributes",
+  "sendMessage",
+  "receiveMessage",
+  "popMessage",
+  "deleteMessage",
+  "changeMessageVisibility",
+] as const;
+
+/**
+ * `api` with every call (promise and callback forms, quit aside: it writes nothing) made inside
+ * `watch.around()`, so what it writes is checked. A callback is called once the window closed.
+ */
+export function watched(api: Api, watch: WriteWatch): Api {
+  const result = Object.create(api) as Record<string, unknown>;
+  const methods = api as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of WATCHED_METHODS) {
+    const promised = methods[`${name}Async`];
+    const withCallback = methods[name];
+    result[`${name}Async`] = (...args: unknown[]) => watch.around(() => promised(...args) as Promise<unknown>);
+    result[name] = (...args: unknown[]) => {
+      const cb = args.pop() as Callback;
+      const settled = watch.around(
+        () => new Promise<[unknown, unknown]>((resolve) => withCallback(...args, (err: unknown, value: unknown) => resolve([err, value]))),
+      );
+      settled.then(
+        ([err, value]) => cb(err, value),
+        (error: unknown) => cb(error),
+      );
+    };
+  }
+  return result as unknown as Api;
+}
+
 /** Runs a scenario on a fresh client of `library` and returns its normalised results and state. */
 export async function run(library: Library, scenario: Scenario): Promise<Run> {
   const instance = await open(library);
   const client = await dataClient(library);
   try {
+    const watch = new WriteWatch(client, instance.ns);
     let results: unknown[];
     try {
       const raw = { client, key: instance.key };
-      results = idTokens()(await scenario(instance.api, raw)) as unknown[];
+      results = idTokens()(await scenario(watched(instance.api, watch), raw)) as unknown[];
     } finally {
       await instance.close();
     }
-    return { results, state: await namespacedSnapshot(client, instance.ns) };
+    watch.assertClean(library === "rsmq" ? "rsmq 0.12.4" : "rsmq-next");
+    return { results, state: await namespacedSnapshot(client, instance.ns, watch) };
   } finally {
     await client.quit();
   }

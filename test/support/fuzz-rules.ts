@@ -5,7 +5,8 @@
  *
  * Covered elsewhere, so no rule here: message ids and clock readings are tokenised by
  * `idTokens()` and `snapshot()` (difference 12: ids compare by the order a run first saw them;
- * `sent`, `fr`, `created`, `modified` by shape), options objects are fresh for every call
+ * `sent`, `fr`, `created`, `modified` by shape, once each step's `WriteWatch` has checked what it
+ * wrote at the byte level), options objects are fresh for every call
  * (difference 8), and the fuzz test uses the promise API (difference 11).
  */
 import type { Outcome } from "./differential";

@@ -22,9 +22,14 @@ export async function allKeys(client: AnyClient, pattern: string): Promise<strin
 
 /** The server clock, epoch ms (the clock every score is written with). */
 export async function serverNowMs(client: AnyClient): Promise<number> {
+  return Math.floor((await serverNowUs(client)) / 1000);
+}
+
+/** The server clock, epoch microseconds (the clock message ids are made of); below 2^53, so exact. */
+export async function serverNowUs(client: AnyClient): Promise<number> {
   const reply = isCluster(client) ? await client.sendCommand(undefined, true, ["TIME"]) : await client.sendCommand(["TIME"]);
   const [seconds, micros] = reply as [string, string];
-  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  return Number(seconds) * 1_000_000 + Number(micros);
 }
 
 /** How many connections listen on a realtime channel (sharded channels in a cluster, on the slot's master). */

@@ -1,12 +1,19 @@
 /**
  * A comparable picture of everything a namespace holds in Redis, with what legitimately differs
  * between two runs (random ids, clock readings) replaced by stable tokens: message ids become
- * `msg1`, `msg2`, ... in id (send time) order, epoch seconds and milliseconds become `<time>`, and a
- * sorted-set score becomes whole seconds from now, so delays and visibility timeouts still compare.
- * Keys are named as rsmq 0.12.4 names them on either target (see inspect.ts's logicalKey).
+ * `msg1`, `msg2`, ... in id (send time) order. Keys are named as rsmq 0.12.4 names them on either
+ * target (see inspect.ts's logicalKey).
+ *
+ * Clock readings are replaced only after they were checked: given the `WriteWatch` that the calls
+ * went through (written-data.ts), each `created`, `modified`, `<id>:fr` and score a call wrote
+ * becomes the token the watch gave it once its form and TIME window passed (`<s>`,
+ * `<ms of #3>`, `+30s`), and one the test wrote itself is kept as it is. Without a watch (the
+ * fuzz test, which checks every step with its own watches and compares due messages apart),
+ * `created`, `modified` and `<id>:fr` become `<time>` and a score whole seconds from now.
  */
 import type { RedisClientType } from "redis";
 import { allKeys, logicalKey, serverNowMs } from "./inspect";
+import type { WriteWatch } from "./written-data";
 
 /** The shape of an rsmq message id: 10 base36 characters of send time, 22 random ones. */
 export const MESSAGE_ID = /^[a-z0-9]{10}[A-Za-z0-9]{22}$/;
@@ -14,11 +21,11 @@ const TIME_FIELDS = new Set(["created", "modified"]);
 
 export type Snapshot = Record<string, unknown>;
 
-export async function snapshot(client: RedisClientType, ns: string): Promise<Snapshot> {
+export async function snapshot(client: RedisClientType, ns: string, watch?: WriteWatch): Promise<Snapshot> {
   const keys = (await allKeys(client, `${ns}:*`)).sort((x, y) => (logicalKey(ns, x) < logicalKey(ns, y) ? -1 : 1));
   const nowMs = await serverNowMs(client);
   const ids = new Set<string>();
-  const raw: Record<string, { type: string; value: unknown }> = {};
+  const raw: Record<string, { key: string; type: string; value: unknown }> = {};
   for (const key of keys) {
     const type = await client.type(key);
     let value: unknown;
@@ -27,7 +34,7 @@ export async function snapshot(client: RedisClientType, ns: string): Promise<Sna
     else if (type === "set") value = (await client.sMembers(key)).sort();
     else if (type === "string") value = await client.get(key);
     else value = `<${type}>`;
-    raw[logicalKey(ns, key)] = { type, value };
+    raw[logicalKey(ns, key)] = { key, type, value };
     if (type === "zset") for (const { value: member } of value as Array<{ value: string }>) ids.add(member);
     if (type === "hash") for (const field of Object.keys(value as object)) if (MESSAGE_ID.test(field)) ids.add(field);
   }
@@ -38,19 +45,20 @@ export async function snapshot(client: RedisClientType, ns: string): Promise<Sna
   };
 
   const result: Snapshot = {};
-  for (const [key, { type, value }] of Object.entries(raw)) {
+  for (const [key, { key: rawKey, type, value }] of Object.entries(raw)) {
     if (type === "hash") {
       const fields: Record<string, string> = {};
       for (const [field, fieldValue] of Object.entries(value as Record<string, string>)) {
         const isTime = TIME_FIELDS.has(field) || field.endsWith(":fr");
-        fields[token(field)] = isTime ? "<time>" : fieldValue;
+        const checked = watch ? (watch.tokenOf(rawKey, "field", field, fieldValue) ?? fieldValue) : "<time>";
+        fields[token(field)] = isTime ? checked : fieldValue;
       }
       result[key] = { hash: sortKeys(fields) };
     } else if (type === "zset") {
       result[key] = {
         zset: (value as Array<{ value: string; score: number }>).map(({ value: member, score }) => [
           token(member),
-          Math.round((score - nowMs) / 1000),
+          watch?.tokenOf(rawKey, "score", member, score) ?? Math.round((score - nowMs) / 1000),
         ]),
       };
     } else {
