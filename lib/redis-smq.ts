@@ -3,7 +3,8 @@
  * call (one command, one round trip) that reads the queue's settings and the server's clock itself.
  */
 import type { RedisClientType } from "redis";
-import { openConnection, openSubscriber, type QueueConnection } from "./connection/open-connection";
+import { openConnection, openSubscriber } from "./connection/open-connection";
+import type { QueueConnection } from "./connection/open-connection";
 import { endsStretch } from "./connection/pool-dispatch";
 import { settle, withCallback } from "./callbacks";
 import { changeMessageVisibility } from "./commands/change-message-visibility";
@@ -18,9 +19,11 @@ import { peekMessages } from "./commands/peek-messages";
 import { planRedrive, redrive } from "./dead-letters/redrive";
 import { popMessage } from "./commands/pop-message";
 import { receiveMessages } from "./commands/receive-message";
-import { sendMessage, type SentMessage } from "./commands/send-message";
+import { sendMessage } from "./commands/send-message";
+import type { SentMessage } from "./commands/send-message";
 import { setQueueAttributes } from "./commands/set-queue-attributes";
-import { attachInternals, type RedisSMQInternals, type StoppableWorker } from "./internals";
+import { attachInternals } from "./internals";
+import type { RedisSMQInternals, StoppableWorker } from "./internals";
 import type { KeyLayout } from "./keys";
 import { resolveConstructorOptions } from "./options/constructor-options";
 import { ReportOnce } from "./report-once";

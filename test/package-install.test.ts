@@ -1,6 +1,6 @@
 /**
  * From a fresh clone to a running app, as a new user gets the package: the committed HEAD is
- * cloned, `npm pack` there builds dist/ through `prepare` and packs it, and the tarball is installed
+ * cloned, `npm pack` there builds dist/ through `prepack` and packs it, and the tarball is installed
  * into a new empty app, which then loads it by `require`, by `import` (default and named) and through
  * the `rsmq-next` bin, each doing real work on the test server. It packs what is committed, so
  * commit before running it. (test/module.test.ts covers the module shape on the checkout itself.)
@@ -12,11 +12,41 @@ import { expect } from "chai";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
-import { cloneAt, headCommit, installIntoNewApp, pack, provideDependencies, run, type Packed } from "./support/fresh-package";
+import { cloneAt, headCommit, installIntoNewApp, pack, provideDependencies, run, type Packed, type Run } from "./support/fresh-package";
 import { testRedis, uniqueNs } from "./support/server";
 
 /** build/test/ -> the checkout. */
 const checkout = path.resolve(__dirname, "../..");
+
+/**
+ * The oldest TypeScript the published declarations are kept compiling with: node-redis v4's own
+ * declarations need 4.1 (key remapping in mapped types), so older ones fail on those whatever
+ * rsmq-next writes. The lint rule against inline `type` specifiers keeps rsmq-next's own below 4.5.
+ */
+const OLDEST_TYPESCRIPT = "4.1";
+const OLD_TOOLCHAIN = ["typescript@4.1.6", "@types/node@14.18.63"];
+
+/** An rsmq 0.12.4-style app: callbacks, the promise API, its type names and a Worker. */
+const OLD_TYPESCRIPT_CONSUMER = `
+import RedisSMQ = require("rsmq-next");
+const rsmq = new RedisSMQ({ host: "127.0.0.1", port: 6379, ns: "rsmq" });
+rsmq.sendMessage({ qname: "jobs", message: "hello" }, (err: any, id: string) => console.log(err, id));
+rsmq.receiveMessage({ qname: "jobs" }, (err: any, message: RedisSMQ.QueueMessage | {}) => {
+  if ("id" in message) console.log(message.id, message.rc);
+});
+async function consume(): Promise<RedisSMQ.QueueAttributes> {
+  const worker = new RedisSMQ.Worker(rsmq, { qname: "jobs", handler: async (message) => console.log(message.message) });
+  worker.on("error", (error: Error) => console.error(error));
+  worker.start();
+  await worker.stop();
+  return rsmq.getQueueAttributesAsync({ qname: "jobs" });
+}
+rsmq.on("error", (error: Error) => console.error(error));
+// Proof that the package's own declarations were read (an untyped import would accept this):
+// @ts-expect-error a Worker needs a handler
+new RedisSMQ.Worker(rsmq, { qname: "jobs" });
+void consume().then(() => rsmq.quitAsync());
+`;
 
 /** A child program gets at most this long; it is killed after that and the test fails, naming it. */
 const CHILD_TIMEOUT_MS = 20_000;
@@ -25,6 +55,7 @@ describe("a fresh clone, packed and installed into a new app", function () {
   let scratch: string;
   let packed: Packed;
   let app: string;
+  let installed: Run;
 
   before(async function () {
     // Clone, build and pack (~20 s here), install (~5 s); a changed lock adds an npm ci.
@@ -35,7 +66,7 @@ describe("a fresh clone, packed and installed into a new app", function () {
     await provideDependencies(checkout, clone);
     packed = await pack(clone, scratch);
     app = path.join(scratch, "app");
-    await installIntoNewApp(packed.tarball, app);
+    installed = await installIntoNewApp(packed.tarball, app);
   });
 
   after(() => {
@@ -70,6 +101,44 @@ describe("a fresh clone, packed and installed into a new app", function () {
       packed.files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts")),
       "TypeScript sources",
     ).to.deep.equal([]);
+  });
+
+  it("installs without a warning (no install script of its own: it builds at pack time)", () => {
+    const warnings = `${installed.stdout}\n${installed.stderr}`.split("\n").filter((line) => /\bwarn/i.test(line));
+    expect(warnings, "what npm install printed").to.deep.equal([]);
+  });
+
+  it(`its declarations compile in a TypeScript ${OLDEST_TYPESCRIPT} app with @types/node 14 and skipLibCheck off`, async function () {
+    // Installed beside the package, exact versions, as an app on that toolchain has them.
+    this.timeout(180_000);
+    await run(
+      "npm install of the old compiler and types",
+      "npm",
+      ["install", ...OLD_TOOLCHAIN, "--prefer-offline", "--no-audit", "--no-fund"],
+      {
+        cwd: app,
+        timeoutMs: 170_000,
+      },
+    );
+    writeFileSync(
+      path.join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2018",
+          module: "commonjs",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: ["consumer.ts"],
+      }),
+    );
+    writeFileSync(path.join(app, "consumer.ts"), OLD_TYPESCRIPT_CONSUMER);
+    const tsc = path.join(app, "node_modules/typescript/bin/tsc");
+    await run(`tsc ${OLDEST_TYPESCRIPT} -p . in the app`, process.execPath, [tsc, "-p", "."], {
+      cwd: app,
+      timeoutMs: 60_000,
+    });
   });
 
   it('require("rsmq-next") loads the installed copy, which creates a queue, sends and receives', async () => {

@@ -9,7 +9,8 @@ import type { RedisSMQ } from "../redis-smq";
 import { explainConnectFailure } from "./connect-failure";
 import { usageError } from "./errors";
 import { redactUrl } from "./format";
-import { createSentinelClient, firstConnection, type SentinelSettings } from "./sentinel-client";
+import { createSentinelClient, firstConnection } from "./sentinel-client";
+import type { SentinelSettings } from "./sentinel-client";
 
 /** The library, loaded on first use: --help and usage errors need no node-redis. */
 function library(): typeof import("../redis-smq") {

@@ -3,12 +3,14 @@
  * an error context, plus `run`, which turns whatever the action throws into a CliError.
  */
 import type { Command } from "commander";
-import { explain, usageError, type ErrorContext } from "./errors";
+import { explain, usageError } from "./errors";
+import type { ErrorContext } from "./errors";
 import { redactUrl } from "./format";
 import { Output } from "./output";
 import { Interrupted } from "./stop-signal";
 import type { ServerSettings } from "./connect";
-import { describeSentinels, parseSentinels, type SentinelSettings } from "./sentinel-client";
+import { describeSentinels, parseSentinels } from "./sentinel-client";
+import type { SentinelSettings } from "./sentinel-client";
 
 /** The options every command accepts (declared on the program). */
 export interface GlobalOptions {

@@ -3,7 +3,8 @@
  * the message's details in RSMQ_* environment variables. Exit status 0 means handled; anything
  * else is a failure for the retry policy, except the --poison-exit status, which stops retrying.
  */
-import { spawn, type ChildProcess } from "child_process";
+import { spawn } from "child_process";
+import type { ChildProcess } from "child_process";
 import type { Writable } from "stream";
 import type { QueueMessage } from "../types";
 import { PoisonError } from "../retry/poison-error";

@@ -1,4 +1,5 @@
-import { failIfCode, integerArg, type ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./script-call";
+import type { ScriptCall } from "./script-call";
 import type { KeyLayout } from "../keys";
 import { isGiven, validateMaxsize, validateQname, validateSeconds } from "../validation";
 import type { CreateQueueOptions } from "../types";

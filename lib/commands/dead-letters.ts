@@ -3,7 +3,8 @@
  * cannot share a script), peeking, and redrive. Why a message stopped travels as a JSON object in
  * the dead-letter queue's hash, field `<id>:dl`, which rsmq clients never read.
  */
-import { failIfCode, integerArg, type ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./script-call";
+import type { ScriptCall } from "./script-call";
 import { QUEUE_DEFAULTS } from "./create-queue";
 import type { KeyLayout } from "../keys";
 import { validateBatchSize, validateQname } from "../validation";

@@ -1,4 +1,5 @@
-import { failIfCode, type ScriptCall } from "./script-call";
+import { failIfCode } from "./script-call";
+import type { ScriptCall } from "./script-call";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "../validation";
 import type { DeleteQueueOptions } from "../types";

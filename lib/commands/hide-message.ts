@@ -1,4 +1,5 @@
-import { failIfCode, integerArg, type ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./script-call";
+import type { ScriptCall } from "./script-call";
 import type { KeyLayout } from "../keys";
 
 /** Hides a message the caller holds for `ms` milliseconds from now (retry backoff, extension). */

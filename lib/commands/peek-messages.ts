@@ -3,7 +3,8 @@
  * (visible, in flight, delayed) and due time by the server's clock: one read-only script call
  * (lua/peekMessages-2.lua). `peekMessages` and the command line's `peek` run it.
  */
-import { failIfCode, integerArg, type ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./script-call";
+import type { ScriptCall } from "./script-call";
 import { parseWhy } from "./dead-letters";
 import type { KeyLayout } from "../keys";
 import type { MessageState, MessageWithState } from "../types";

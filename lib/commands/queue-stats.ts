@@ -3,7 +3,8 @@
  * queue's settings and counters and sorts its messages into visible, in flight and delayed, with
  * the server's clock.
  */
-import { failIfCode, integerArg, type ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./script-call";
+import type { ScriptCall } from "./script-call";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "../validation";
 

@@ -1,4 +1,5 @@
-import { failIfCode, integerArg, type ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./script-call";
+import type { ScriptCall } from "./script-call";
 import { randomIdPart } from "./random-id-part";
 import type { KeyLayout } from "../keys";
 import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "../validation";

@@ -1,4 +1,5 @@
-import { integerArg, type ScriptCall } from "./script-call";
+import { integerArg } from "./script-call";
+import type { ScriptCall } from "./script-call";
 import { parseAttributes } from "./attributes-reply";
 import type { KeyLayout } from "../keys";
 import { rsmqError } from "../errors";

@@ -11,12 +11,14 @@
  * never at-most-once. A write that replicas must confirm (`waitForReplicas`) is routed here
  * instead, so that its WAIT goes to the node that ran it (see sendReplicated).
  */
-import { createCluster, ErrorReply, type RedisClusterOptions, type RedisClusterType } from "redis";
+import { createCluster, ErrorReply } from "redis";
+import type { RedisClusterOptions, RedisClusterType } from "redis";
 import { rsmqError } from "../errors";
 import { permissionError } from "../permission-errors";
 import type { ConnectionEvents } from "./connection";
 import { hashSlot } from "./hash-slot";
-import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "./replica-acks";
+import { awaitReplicas, unconfirmedWrite } from "./replica-acks";
+import type { ReplicaAcks, ReplicatedWriter } from "./replica-acks";
 import type { CommandSender } from "./command-sender";
 
 /** Replies a cluster gives while slots move or a master is replaced: retry after a pause. */

@@ -14,11 +14,13 @@
  * - `connectionEpoch` changes whenever any connection is established anew.
  */
 import type { RedisClientType } from "redis";
-import { Connection, type ConnectionEvents } from "./connection";
+import { Connection } from "./connection";
+import type { ConnectionEvents } from "./connection";
 import type { ConnectionSettings } from "./connection-settings";
 import type { LinkBounds } from "./link-watchdog";
 import type { ReplicaAcks } from "./replica-acks";
-import { StretchChoice, type DispatchTarget } from "./pool-dispatch";
+import { StretchChoice } from "./pool-dispatch";
+import type { DispatchTarget } from "./pool-dispatch";
 
 class Member implements DispatchTarget {
   inFlight = 0;

@@ -5,13 +5,16 @@
  * listener, so an outage never crashes the process; node-redis reconnects on its own and holds
  * calls made meanwhile in its offline queue until the server is back.
  */
-import { createClient, type RedisClientOptions, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientOptions, RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "./client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "./nested-options";
-import { LinkWatchdog, nodeRedisLink, type LinkBounds } from "./link-watchdog";
+import { LinkWatchdog, nodeRedisLink } from "./link-watchdog";
+import type { LinkBounds } from "./link-watchdog";
 import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "./given-client";
-import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "./replica-acks";
+import { awaitReplicas, unconfirmedWrite } from "./replica-acks";
+import type { ReplicaAcks, ReplicatedWriter } from "./replica-acks";
 import type { CommandSender } from "./command-sender";
 import type { ConnectionSettings } from "./connection-settings";
 

@@ -11,8 +11,10 @@ import type { ConnectionEvents } from "./connection";
 import type { CommandSender } from "./command-sender";
 import type { AnyIoredis } from "./ioredis-client";
 import { ioredisLink, translateIoredisError } from "./ioredis-link";
-import { LinkWatchdog, type LinkBounds } from "./link-watchdog";
-import { awaitReplicas, type ReplicaAcks, type ReplicatedWriter } from "./replica-acks";
+import { LinkWatchdog } from "./link-watchdog";
+import type { LinkBounds } from "./link-watchdog";
+import { awaitReplicas } from "./replica-acks";
+import type { ReplicaAcks, ReplicatedWriter } from "./replica-acks";
 
 export class IoredisConnection implements CommandSender, ReplicatedWriter {
   readonly cluster: boolean;

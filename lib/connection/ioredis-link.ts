@@ -3,7 +3,8 @@
  * into errors that say what happened and what to do.
  */
 import { rsmqError } from "../errors";
-import { whereOf, type AnyIoredis } from "./ioredis-client";
+import { whereOf } from "./ioredis-client";
+import type { AnyIoredis } from "./ioredis-client";
 import type { WatchedLink } from "./link-watchdog";
 
 /**

@@ -17,7 +17,8 @@
  */
 import type { AnyIoredis, IoredisClient, IoredisCluster } from "./ioredis-client";
 import { ioredisLink } from "./ioredis-link";
-import { LinkWatchdog, type LinkBounds } from "./link-watchdog";
+import { LinkWatchdog } from "./link-watchdog";
+import type { LinkBounds } from "./link-watchdog";
 import type { ChannelListener, Subscriber } from "./subscribers";
 
 export class IoredisSubscriber implements Subscriber {

@@ -6,16 +6,19 @@
 import type { RedisClientType, RedisClusterType } from "redis";
 import { toClusterOptions } from "./client-options";
 import { ClusterConnection, isClusterClient } from "./cluster-connection";
-import { Connection, type ConnectionEvents } from "./connection";
+import { Connection } from "./connection";
+import type { ConnectionEvents } from "./connection";
 import { ConnectionPool } from "./connection-pool";
 import type { ConnectionSettings } from "./connection-settings";
 import type { ReplicatedWriter } from "./replica-acks";
 import type { CommandSender } from "./command-sender";
-import { isIoredis, type AnyIoredis } from "./ioredis-client";
+import { isIoredis } from "./ioredis-client";
+import type { AnyIoredis } from "./ioredis-client";
 import { IoredisConnection } from "./ioredis-connection";
 import { IoredisSubscriber } from "./ioredis-subscriber";
 import { adviseOnSentinelClient } from "./sentinel-advice";
-import { ClientSubscriber, ClusterSubscriber, type Subscriber } from "./subscribers";
+import { ClientSubscriber, ClusterSubscriber } from "./subscribers";
+import type { Subscriber } from "./subscribers";
 
 /** What RedisSMQ needs of either connection. */
 export interface QueueConnection extends CommandSender, ReplicatedWriter {

@@ -3,10 +3,12 @@
  * copy of the instance's own connection (a subscribed connection can run nothing else), opened on
  * first use and owned here.
  */
-import { ErrorReply, type RedisClientOptions, type RedisClientType, type RedisClusterType } from "redis";
+import { ErrorReply } from "redis";
+import type { RedisClientOptions, RedisClientType, RedisClusterType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { hashSlot } from "./hash-slot";
-import { LinkWatchdog, nodeRedisLink, type LinkBounds } from "./link-watchdog";
+import { LinkWatchdog, nodeRedisLink } from "./link-watchdog";
+import type { LinkBounds } from "./link-watchdog";
 import { permissionError } from "../permission-errors";
 
 export type ChannelListener = () => void;

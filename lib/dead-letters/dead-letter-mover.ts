@@ -4,13 +4,15 @@
  * is the two-step move (two-step-move.ts): hold, copy into the dead-letter queue, delete from the
  * source, so a crash in between leaves the message in both queues, never in neither.
  */
-import { deadLetter, deadLetterCopy, type StopRecord } from "../commands/dead-letters";
+import { deadLetter, deadLetterCopy } from "../commands/dead-letters";
+import type { StopRecord } from "../commands/dead-letters";
 import { deleteMessage } from "../commands/delete-message";
 import { getQueueAttributes } from "../commands/get-queue-attributes";
 import { hideMessage } from "../commands/hide-message";
 import type { RedisSMQInternals } from "../internals";
 import type { QueueMessage } from "../types";
-import { moveInTwoSteps, type TwoStepOptions } from "./two-step-move";
+import { moveInTwoSteps } from "./two-step-move";
+import type { TwoStepOptions } from "./two-step-move";
 
 export interface DeadLetterMoverOptions extends TwoStepOptions {
   /** One script for the whole move. @default whether the two queues' keys share a slot */

@@ -11,7 +11,8 @@ import { rsmqError } from "../errors";
 import type { RedisSMQInternals } from "../internals";
 import type { PeekedMessage, RedriveOptions } from "../types";
 import { MAX_BATCH, isGiven, validatePositiveInteger, validateQname } from "../validation";
-import { moveInTwoSteps, type TwoStepOptions } from "./two-step-move";
+import { moveInTwoSteps } from "./two-step-move";
+import type { TwoStepOptions } from "./two-step-move";
 
 export interface RedrivePlan {
   from: string;

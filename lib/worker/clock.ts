@@ -3,7 +3,8 @@
  * the visibility extender and the wake subscription read time only through it, so tests drive
  * them with a fake clock; the real one is Date.now and Node's timers.
  */
-import { wakeableSleep, type WakeableSleep } from "./wakeable-sleep";
+import { wakeableSleep } from "./wakeable-sleep";
+import type { WakeableSleep } from "./wakeable-sleep";
 
 /** The time and the sleeps of a Worker. */
 export interface Clock {

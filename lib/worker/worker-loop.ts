@@ -11,7 +11,8 @@
 import type { EventEmitter } from "events";
 import type { QueueMessage } from "../types";
 import type { Clock } from "./clock";
-import { handleMessage, type Handling } from "./message-handling";
+import { handleMessage } from "./message-handling";
+import type { Handling } from "./message-handling";
 import type { QueuePort } from "./queue-port";
 import { looksFirst, planIdleSleep, receiveRetryDelay } from "./sleep-policy";
 import { VisibilityExtender } from "./visibility-extender";

@@ -4,7 +4,8 @@
  */
 import { MAX_BATCH, MAX_SECONDS, validateQname } from "../validation";
 import type { QueueMessage } from "../types";
-import { RETRY_OPTION_NAMES, RetryPolicy, type RetryPolicyOptions } from "../retry/retry-policy";
+import { RETRY_OPTION_NAMES, RetryPolicy } from "../retry/retry-policy";
+import type { RetryPolicyOptions } from "../retry/retry-policy";
 import { rejectUnknownOptions } from "../options/unknown-options";
 import { describeValue, integerOption, optionError } from "../options/checks";
 

@@ -8,7 +8,8 @@ import type { EventEmitter } from "events";
 import { ReportOnce } from "../report-once";
 import { UnheardErrors, workerWarning } from "../unheard-errors";
 import type { WorkerEvents } from "./worker-events";
-import { createWorkerStats, type WorkerStats } from "./worker-stats";
+import { createWorkerStats } from "./worker-stats";
+import type { WorkerStats } from "./worker-stats";
 
 /** A Worker's events, counters and errors. */
 export class WorkerReporter {

@@ -11,7 +11,8 @@ import { redisQueuePort } from "./redis-queue-port";
 import { TypedEventEmitter } from "../typed-emitter";
 import type { WorkerEvents } from "./worker-events";
 import { WorkerLoop } from "./worker-loop";
-import { resolveWorkerOptions, type WorkerOptions } from "./worker-options";
+import { resolveWorkerOptions } from "./worker-options";
+import type { WorkerOptions } from "./worker-options";
 import type { WorkerStats } from "./worker-stats";
 
 export type { WorkerEvents } from "./worker-events";

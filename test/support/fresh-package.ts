@@ -1,6 +1,6 @@
 /**
  * The package as a new user gets it: the committed HEAD cloned afresh, packed there by `npm pack`
- * (which runs `prepare`, so dist/ is built in the clone from the sources alone), and the tarball
+ * (which runs `prepack`, so dist/ is built in the clone from the sources alone), and the tarball
  * installed into a new, empty app. Each step runs the real tool with a bound, and a failure names
  * the step and prints what the tool printed.
  */
@@ -55,7 +55,7 @@ export async function cloneAt(checkout: string, commit: string, dir: string): Pr
 }
 
 /**
- * Gives the clone the dependencies its `prepare` needs. When the clone's package-lock.json is the
+ * Gives the clone the dependencies its `prepack` needs. When the clone's package-lock.json is the
  * checkout's, the checkout's node_modules is what `npm ci` would install there (npm ci installs
  * exactly the lock), so it is linked instead of installed a second time (a minute or two of
  * download and unpack); otherwise the clone gets its own `npm ci`. Returns which was done.
@@ -86,7 +86,7 @@ export interface Packed {
   files: string[];
 }
 
-/** `npm pack` in `dir` (running its `prepare`), the tarball written to `destination`. */
+/** `npm pack` in `dir` (running its `prepack`), the tarball written to `destination`. */
 export async function pack(dir: string, destination: string): Promise<Packed> {
   const { stdout } = await run("npm pack", "npm", ["pack", "--json", "--pack-destination", destination], { cwd: dir, timeoutMs: 180_000 });
   // Lifecycle output goes to stderr; stdout is the JSON report alone.
@@ -94,11 +94,14 @@ export async function pack(dir: string, destination: string): Promise<Packed> {
   return { tarball: path.join(destination, report.filename), files: report.files.map((file) => file.path) };
 }
 
-/** A new app in `dir` with nothing but `npm install <tarball>` done, from npm's cache where it can. */
-export async function installIntoNewApp(tarball: string, dir: string): Promise<void> {
+/**
+ * A new app in `dir` with nothing but `npm install <tarball>` done, from npm's cache where it can;
+ * resolves what npm printed.
+ */
+export function installIntoNewApp(tarball: string, dir: string): Promise<Run> {
   mkdirSync(dir);
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "fresh-app", version: "1.0.0", private: true }, null, 2));
-  await run("npm install of the tarball in a new app", "npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund"], {
+  return run("npm install of the tarball in a new app", "npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund"], {
     cwd: dir,
     timeoutMs: 180_000,
   });

@@ -1,5 +1,6 @@
 /** `demo` (also `npm start`): the whole story in under a minute. */
-import { Option, type Command } from "commander";
+import { Option } from "commander";
+import type { Command } from "commander";
 import { positiveNumber } from "../arguments";
 import { run } from "../context";
 import { checkUrl } from "../connect";

@@ -8,7 +8,8 @@
  * the same way and throws Interrupted.
  */
 import { randomBytes } from "crypto";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import { internalsOf } from "../../internals";
 import type { RedisSMQ } from "../../redis-smq";
 import { nextDue } from "../../commands/next-due";
@@ -22,9 +23,11 @@ import type { Output } from "../output";
 import { Interrupted, pause, stopSignalReceived } from "../stop-signal";
 import { measure, perHour } from "./command-stats";
 import { IdleCycleWatch } from "./idle-cycle";
-import { findRedis, type DemoRedis } from "./find-redis";
+import { findRedis } from "./find-redis";
+import type { DemoRedis } from "./find-redis";
 import { demoHandler } from "./jobs";
-import { demoJobs, demoPlan, type DemoPlan } from "./plan";
+import { demoJobs, demoPlan } from "./plan";
+import type { DemoPlan } from "./plan";
 import { RsmqStylePoll } from "./rsmq-poll";
 import type { DemoSummary } from "./summary";
 
