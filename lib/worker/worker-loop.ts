@@ -44,6 +44,8 @@ export class WorkerLoop {
   /** Calls of the loop that failed in a row: they set the back-off. */
   private consecutiveFailures = 0;
   private stopping: Promise<void> | undefined;
+  /** Set when stop() has finished: a handler still running then is abandoned. */
+  private hasStopped = false;
   private loopDone: Promise<void> = Promise.resolve();
   /** The idle sleep running, which a wake ends at once. */
   private sleep: WakeableSleep | undefined;
@@ -83,6 +85,7 @@ export class WorkerLoop {
       reporter: this.reporter,
       signal: this.stopController.signal,
       dueAgainAt: (at) => this.wakeAt(at),
+      hasStopped: () => this.hasStopped,
     };
     options.signal?.addEventListener("abort", this.onSignalAbort, { once: true });
   }
@@ -126,7 +129,8 @@ export class WorkerLoop {
     }
     this.extender.stopAll();
     this.delist?.();
-    this.reporter.tell("stopped");
+    this.hasStopped = true;
+    this.reporter.stopped();
   }
 
   private get stopped(): boolean {

@@ -482,6 +482,56 @@ describe("Worker loop (fake queue, fake clock)", () => {
       expect(clock.pending).to.deep.equal([]);
     });
 
+    it("a handler that outlives stopTimeoutMs and then resolves: no delete, one `abandoned` after `stopped`, nothing else", async () => {
+      const release = held<void>();
+      const { queue, clock, events, loop, start } = fakeWorker({ stopTimeoutMs: 5000, handler: () => release.promise });
+      queue.receives.push(batch([message("m1")], undefined, 30));
+      await start();
+      const stopped = loop.stop();
+      await clock.advance(5000);
+      await stopped;
+      release.resolve();
+      await clock.advance(60_000);
+      expect(queue.calls).to.deep.equal(["receive 1"]);
+      expect(outline(events)).to.deep.equal(["receive", "stopped", "abandoned"]);
+      expect(named(events, "abandoned")).to.deep.equal([[message("m1"), { outcome: "resolved" }]]);
+      expect(loop.counters).to.deep.include({ handled: 0, abandoned: 1, errors: 0 });
+    });
+
+    it("a handler that outlives stopTimeoutMs and then throws: no retry, no `failed`, one `abandoned` with the error", async () => {
+      const release = held<void>();
+      const { queue, clock, events, loop, start } = fakeWorker({ stopTimeoutMs: 5000, handler: () => release.promise });
+      queue.receives.push(batch([message("m1")], undefined, 30));
+      await start();
+      const stopped = loop.stop();
+      await clock.advance(5000);
+      await stopped;
+      const error = new PoisonError("too late");
+      release.reject(error);
+      await clock.advance(60_000);
+      expect(queue.calls).to.deep.equal(["receive 1"]);
+      expect(outline(events)).to.deep.equal(["receive", "stopped", "abandoned"]);
+      expect(named(events, "abandoned")).to.deep.equal([[message("m1"), { outcome: "threw", error }]]);
+      expect(loop.counters).to.deep.include({ failed: 0, deadLettered: 0, abandoned: 1, errors: 0 });
+    });
+
+    it("a delete still in flight when stopTimeoutMs ends: its reply, even an error, is not told after `stopped`", async () => {
+      const removal = held<0 | 1>();
+      const { queue, clock, events, loop, start } = fakeWorker({ stopTimeoutMs: 5000 });
+      queue.receives.push(batch([message("m1")], undefined, 30));
+      queue.removes.push(removal.promise);
+      await start();
+      expect(queue.calls).to.deep.equal(["receive 1", "remove m1"]);
+      const stopped = loop.stop();
+      await clock.advance(5000);
+      await stopped;
+      removal.reject(new Error("The client is closed"));
+      await settle();
+      // The handler ended in time: its message is not abandoned, and the delete's fate is not told.
+      expect(outline(events)).to.deep.equal(["receive", "stopped"]);
+      expect(loop.counters).to.deep.include({ handled: 0, abandoned: 0, errors: 0 });
+    });
+
     it("through the AbortSignal option, and removes its listener from the signal", async () => {
       const controller = new AbortController();
       const { events, start } = fakeWorker({ maxIdleSleepMs: CAP, signal: controller.signal });
