@@ -68,6 +68,7 @@ declare namespace RedisSMQ {
   export type HandlerContext = WorkerTypes.HandlerContext;
   export type WorkerEvents = WorkerEventMap;
   export type GaveUpInfo = WorkerEventTypes.GaveUpInfo;
+  export type AbandonedOutcome = WorkerEventTypes.AbandonedOutcome;
   export type WorkerStats = WorkerCounters;
   /** The RetryPolicy class as a type. */
   export type RetryPolicy = RetryPolicyClass;

@@ -2,11 +2,13 @@
  * One received message, from handler to outcome: the message is kept hidden while its handler
  * runs; a handler that resolves gets its message deleted; one that throws gets the retry policy:
  * the message is hidden for the backoff, or it stops (moved to the dead-letter queue, or deleted).
+ * A handler that ends after the worker has stopped gets nothing done: its message is abandoned.
  */
 import type { QueueMessage } from "../types";
 import type { Clock } from "./clock";
 import type { QueuePort } from "./queue-port";
 import type { VisibilityExtender } from "./visibility-extender";
+import type { AbandonedOutcome } from "./worker-events";
 import type { ResolvedWorkerOptions } from "./worker-options";
 import type { WorkerReporter } from "./worker-reporter";
 
@@ -21,22 +23,34 @@ export interface Handling {
   signal: AbortSignal;
   /** The message becomes due again at local epoch ms `at`: the worker wakes for it. */
   dueAgainAt(at: number): void;
+  /** Whether the worker has stopped (told `stopped`): a handler that ends after it is abandoned. */
+  hasStopped(): boolean;
 }
 
 /** Runs the handler on `message` (received with visibility timeout `vt` seconds) and settles the message. */
 export async function handleMessage(message: QueueMessage, vt: number, handling: Handling): Promise<void> {
   const { options, queue, reporter } = handling;
   const extension = handling.extender.keepHidden(message.id, vt);
+  // Inline, not a helper: one more async step would move `failed` after the loop's next sleep.
+  let ended: AbandonedOutcome;
   try {
     await options.handler(message, { signal: handling.signal });
+    ended = { outcome: "resolved" };
   } catch (error) {
-    extension.stop();
-    reporter.stats.failed += 1;
-    reporter.tell("failed", message, error);
-    await afterFailure(message, error, extension.hiddenUntil(), handling);
-    return;
+    ended = { outcome: "threw", error };
   }
   extension.stop();
+  if (handling.hasStopped()) {
+    // A stopped worker sends nothing (its connection may be closed): the message reappears after its vt.
+    reporter.abandoned(message, ended);
+    return;
+  }
+  if (ended.outcome === "threw") {
+    reporter.stats.failed += 1;
+    reporter.tell("failed", message, ended.error);
+    await afterFailure(message, ended.error, extension.hiddenUntil(), handling);
+    return;
+  }
   try {
     await queue.remove(message.id);
     reporter.stats.handled += 1;

@@ -2,10 +2,23 @@ import type { WakeReason } from "./wakeable-sleep";
 
 /**
  * How long the worker sleeps, and how it polls after a sleep, as pure functions. After consecutive failed receives: 100 ms doubling
- * to 15 s, fixed on purpose, so an outage neither hammers Redis nor depends on the idle settings.
+ * to 15 s, fixed on purpose, so an outage neither hammers Redis nor depends on the idle settings;
+ * a wake cuts a back-off short, down to 100 ms.
  */
 export const FIRST_RETRY_MS = 100;
 export const MAX_RETRY_MS = 15_000;
+
+/**
+ * The shortest back-off a wake leaves: a wake (a send, a realtime publish) ends a back-off, as the
+ * error's cause (a queue not created yet) may be gone, but no sooner than this after the failure,
+ * so a flood of wakes against an error that stays costs one failing call per 100 ms at most.
+ */
+export const BACK_OFF_WAKE_FLOOR_MS = FIRST_RETRY_MS;
+
+/** The ms left of a back-off that a wake ends `elapsedMs` after the failure (0: it ends now). */
+export function backOffLeftAfterWake(elapsedMs: number): number {
+  return Math.max(0, BACK_OFF_WAKE_FLOOR_MS - elapsedMs);
+}
 
 /** The wait after the `failures`-th consecutive failure (1 and up). */
 export function receiveRetryDelay(failures: number): number {

@@ -14,6 +14,12 @@ export interface GaveUpInfo {
   error: unknown;
 }
 
+/**
+ * What the handler of a message abandoned at stop did when it ended at last: the payload of
+ * `abandoned`. `"resolved"`: it returned; `"threw"`: it threw (or rejected with) `error`.
+ */
+export type AbandonedOutcome = { outcome: "resolved" } | { outcome: "threw"; error: unknown };
+
 /** The events a Worker emits. */
 export interface WorkerEvents {
   /** A receive returned: how many messages, and (when fewer than asked) ms until the next is due, null if empty. */
@@ -72,6 +78,18 @@ export interface WorkerEvents {
    * worker keeps trying (1 s apart, doubling up to 30 s).
    */
   error: [error: Error];
-  /** stop() finished. */
+  /**
+   * stop() finished. Nothing follows it but `abandoned`: a stopped worker sends nothing to Redis
+   * and emits no other event (the reply to a call sent before, such as the delete of a handler
+   * that ended just in time, is not told).
+   */
   stopped: [];
+  /**
+   * A handler that was still running when stop() gave up on it (after `stopTimeoutMs`) has ended,
+   * after `stopped`, as `info.outcome` says. The worker did nothing with its message: not deleted,
+   * not retried, not dead-lettered; it reappears when its visibility timeout ends and is delivered
+   * again. Emitted once per such message, when its handler ends (never, for a handler that never
+   * ends); counted in `worker.counters.abandoned`. The only event after `stopped`.
+   */
+  abandoned: [message: QueueMessage, info: AbandonedOutcome];
 }

@@ -3,7 +3,8 @@
  * again at once; when fewer came back, nothing else is due, so sleep as sleep-policy.ts decides
  * (until the next due time the same reply carried, held between minIdleSleepMs and
  * maxIdleSleepMs). A send in this process, a realtime publish from another, a retry this worker
- * scheduled, or stop() cuts the sleep short.
+ * scheduled, or stop() cuts the sleep short. After a failed call it backs off (100 ms doubling to
+ * 15 s), which the same wakes cut short too, but no sooner than 100 ms after the failure.
  *
  * It reaches the queue only through a QueuePort and time only through a Clock, both passed in, so
  * it runs the same against Redis and against a fake queue and a fake clock.
@@ -14,7 +15,7 @@ import type { Clock } from "./clock";
 import { handleMessage } from "./message-handling";
 import type { Handling } from "./message-handling";
 import type { QueuePort } from "./queue-port";
-import { looksFirst, planIdleSleep, receiveRetryDelay } from "./sleep-policy";
+import { backOffLeftAfterWake, looksFirst, planIdleSleep, receiveRetryDelay } from "./sleep-policy";
 import { VisibilityExtender } from "./visibility-extender";
 import type { WakeReason, WakeableSleep } from "./wakeable-sleep";
 import { keepSubscribing } from "./wake-retry";
@@ -44,8 +45,13 @@ export class WorkerLoop {
   /** Calls of the loop that failed in a row: they set the back-off. */
   private consecutiveFailures = 0;
   private stopping: Promise<void> | undefined;
+  /** Set when stop() has finished: a handler still running then is abandoned. */
+  private hasStopped = false;
   private loopDone: Promise<void> = Promise.resolve();
+  /** The idle sleep running, which a wake ends at once. */
   private sleep: WakeableSleep | undefined;
+  /** Ends the error back-off running, as a wake does (see backOffLeftAfterWake). */
+  private wakeBackOff: (() => void) | undefined;
   private wokenWhileBusy = false;
   /** Local epoch ms at which a message this worker let go becomes due again. */
   private knownDueAt: number | undefined;
@@ -80,6 +86,7 @@ export class WorkerLoop {
       reporter: this.reporter,
       signal: this.stopController.signal,
       dueAgainAt: (at) => this.wakeAt(at),
+      hasStopped: () => this.hasStopped,
     };
     options.signal?.addEventListener("abort", this.onSignalAbort, { once: true });
   }
@@ -123,7 +130,8 @@ export class WorkerLoop {
     }
     this.extender.stopAll();
     this.delist?.();
-    this.reporter.tell("stopped");
+    this.hasStopped = true;
+    this.reporter.stopped();
   }
 
   private get stopped(): boolean {
@@ -178,7 +186,7 @@ export class WorkerLoop {
     const plan = planIdleSleep({ nextDueMs, minMs, maxMs, knownDueAt: this.knownDueAt, now: this.clock.now() });
     this.knownDueAt = plan.knownDueAt;
     if (plan.ms <= 0) return false;
-    const reason = await this.pause(plan.ms, true);
+    const reason = await this.pause(plan.ms, "idle");
     const knownDueReached = this.knownDueAt !== undefined && this.knownDueAt <= this.clock.now();
     return looksFirst({ nextDueMs, plannedMs: plan.ms, maxMs, reason, knownDueReached });
   }
@@ -199,7 +207,7 @@ export class WorkerLoop {
     } catch (error) {
       this.reporter.error(error);
       this.consecutiveFailures += 1;
-      await this.pause(receiveRetryDelay(this.consecutiveFailures), false);
+      await this.pause(receiveRetryDelay(this.consecutiveFailures), "backOff");
       return FAILED;
     }
   }
@@ -225,22 +233,38 @@ export class WorkerLoop {
     });
   }
 
-  private async pause(ms: number, wakeable: boolean): Promise<WakeReason> {
+  /**
+   * An idle sleep, which a wake ends at once, or an error back-off, which a wake ends too (the
+   * error's cause may be gone) but never sooner than backOffLeftAfterWake allows; a wake that came
+   * while the failing call was in flight counts.
+   */
+  private async pause(ms: number, kind: "idle" | "backOff"): Promise<WakeReason> {
     const sleep = this.clock.sleep(ms, this.stopController.signal);
-    if (wakeable) this.sleep = sleep;
+    const started = this.clock.now();
+    let woken = false;
+    const wakeBackOff = (): void => {
+      woken = true;
+      sleep.shortenTo(backOffLeftAfterWake(this.clock.now() - started));
+    };
+    if (kind === "idle") this.sleep = sleep;
+    else this.wakeBackOff = wakeBackOff;
     this.reporter.stats.sleeps += 1;
     this.reporter.tell("sleep", ms);
-    const started = this.clock.now();
-    const reason: WakeReason = await sleep.done;
+    if (kind === "backOff" && this.wokenWhileBusy) wakeBackOff();
+    const ended: WakeReason = await sleep.done;
     this.reporter.stats.sleptMs += this.clock.now() - started;
     if (this.sleep === sleep) this.sleep = undefined;
+    if (this.wakeBackOff === wakeBackOff) this.wakeBackOff = undefined;
+    // A back-off a wake cut short ends on its (shortened) timer: it was woken all the same.
+    const reason = woken && ended === "timeout" ? "woken" : ended;
     if (reason !== "timeout") this.reporter.tell("wake", reason);
     return reason;
   }
 
-  /** Wakes the worker now; wakes that arrive while it is receiving make it receive once more. */
+  /** Wakes the worker now (a back-off, soon); wakes that arrive while it is receiving make it receive once more. */
   private wake(): void {
     if (this.sleep) this.sleep.wake();
+    else if (this.wakeBackOff) this.wakeBackOff();
     else this.wokenWhileBusy = true;
   }
 

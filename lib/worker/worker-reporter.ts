@@ -3,11 +3,15 @@
  * must neither end the loop (which would leave a worker that looks alive but never receives) nor
  * reject a handler's task (an unhandled rejection that ends the process): its error is reported
  * as `error` instead. An error nobody listens to is shown once per kind as a process warning.
+ * After `stopped` it tells nothing but `abandoned`: a reply that comes in late (a delete or an
+ * extension sent before the stop, answered or failed after it, once the connection has quit)
+ * concerns a worker that is gone.
  */
 import type { EventEmitter } from "events";
+import type { QueueMessage } from "../types";
 import { ReportOnce } from "../report-once";
 import { UnheardErrors, workerWarning } from "../unheard-errors";
-import type { WorkerEvents } from "./worker-events";
+import type { AbandonedOutcome, WorkerEvents } from "./worker-events";
 import { createWorkerStats } from "./worker-stats";
 import type { WorkerStats } from "./worker-stats";
 
@@ -18,6 +22,8 @@ export class WorkerReporter {
   readonly problems: ReportOnce;
   /** Errors with no `error` listener: one process warning per error name. */
   private readonly unheard: UnheardErrors;
+  /** Set once `stopped` is told. */
+  private closed = false;
 
   constructor(
     private readonly emitter: EventEmitter,
@@ -29,15 +35,33 @@ export class WorkerReporter {
 
   /** Emits an event; a listener's exception becomes an `error`. */
   tell<E extends keyof WorkerEvents>(event: E, ...args: WorkerEvents[E]): void {
+    if (this.closed && event !== "abandoned") return;
     try {
       this.emitter.emit(event, ...args);
     } catch (error) {
-      this.error(error);
+      // Also after `stopped`: a throwing `abandoned` listener is a bug to be seen.
+      this.report(error);
     }
   }
 
-  /** Counts and reports an error. */
+  /** Tells `stopped`; after it, only `abandoned`. */
+  stopped(): void {
+    this.tell("stopped");
+    this.closed = true;
+  }
+
+  /** Counts and tells a message whose handler ended after `stopped`. */
+  abandoned(message: QueueMessage, outcome: AbandonedOutcome): void {
+    this.stats.abandoned += 1;
+    this.tell("abandoned", message, outcome);
+  }
+
+  /** Counts and reports an error (none once `stopped` is told). */
   error(error: unknown): void {
+    if (!this.closed) this.report(error);
+  }
+
+  private report(error: unknown): void {
     this.stats.errors += 1;
     if (this.emitter.listenerCount("error") === 0) return this.unheard.report(error);
     try {

@@ -19,6 +19,11 @@ export interface WorkerStats {
   deadLettered: number;
   /** Messages that stopped and were deleted (`onStop: "delete"`). */
   dropped: number;
+  /**
+   * Messages abandoned at stop: their handler outlived `stopTimeoutMs` and ended after `stopped`
+   * (the `abandoned` event); the worker left each to reappear after its visibility timeout.
+   */
+  abandoned: number;
   /** Sleeps started (idle sleeps and error back-offs). */
   sleeps: number;
   /** Total time spent in those sleeps, ms. */
@@ -39,6 +44,7 @@ export function createWorkerStats(): WorkerStats {
     retried: 0,
     deadLettered: 0,
     dropped: 0,
+    abandoned: 0,
     sleeps: 0,
     sleptMs: 0,
     extensions: 0,

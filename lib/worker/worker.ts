@@ -66,8 +66,9 @@ export class Worker extends TypedEventEmitter<WorkerEvents> {
 
   /**
    * Stops receiving at once, aborts the handlers' signal, and waits up to stopTimeoutMs for
-   * running handlers. Messages whose handlers did not finish reappear after their vt. Calling it
-   * again returns the same promise.
+   * running handlers. Messages whose handlers did not finish reappear after their vt: a stopped
+   * worker sends nothing more, and a handler that ends later is only reported, as `abandoned`.
+   * Calling it again returns the same promise.
    */
   stop(): Promise<void> {
     return this.loop.stop();

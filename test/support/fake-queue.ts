@@ -139,6 +139,7 @@ const EVENT_NAMES = [
   "wake",
   "error",
   "stopped",
+  "abandoned",
 ];
 
 /**

@@ -45,7 +45,7 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
 }
 
 export interface RecordedEvent {
-  name: "receive" | "look" | "handled" | "failed" | "sleep" | "wake" | "error" | "stopped";
+  name: "receive" | "look" | "handled" | "failed" | "sleep" | "wake" | "error" | "stopped" | "abandoned";
   args: unknown[];
   at: number;
 }
@@ -55,7 +55,7 @@ export class WorkerLog {
   readonly events: RecordedEvent[] = [];
 
   constructor(worker: Worker) {
-    const names: Array<RecordedEvent["name"]> = ["receive", "look", "handled", "failed", "sleep", "wake", "error", "stopped"];
+    const names: Array<RecordedEvent["name"]> = ["receive", "look", "handled", "failed", "sleep", "wake", "error", "stopped", "abandoned"];
     for (const name of names) {
       (worker as unknown as NodeJS.EventEmitter).on(name, (...args: unknown[]) => this.events.push({ name, args, at: Date.now() }));
     }

@@ -4,8 +4,9 @@
  * sleeps happen, in which order, and runs in milliseconds: an empty receive is followed by one
  * sleep of the cap and then a look; a wake cuts a sleep short; a reply's due time, or a retry
  * this worker scheduled, shortens it; failures are hidden for the retry delay, dead-lettered or
- * deleted; failed calls back off on the fixed ladder; stop() ends a sleep, abandons a call in
- * flight and waits for handlers at most stopTimeoutMs.
+ * deleted; failed calls back off on the fixed ladder, and a wake ends a back-off no sooner than
+ * 100 ms after the failure; stop() ends a sleep, abandons a call in flight and waits for handlers
+ * at most stopTimeoutMs.
  */
 import { expect } from "chai";
 import { getEventListeners } from "events";
@@ -310,6 +311,89 @@ describe("Worker loop (fake queue, fake clock)", () => {
     });
   });
 
+  describe("wakes during an error back-off", () => {
+    const notFound = (): Error => Object.assign(new Error("queue not found"), { name: "queueNotFound" });
+
+    /** A worker whose first `failures` receives fail, resolved once it has begun the last back-off of that run. */
+    async function backingOff(failures: number, options: Parameters<typeof fakeWorker>[0] = {}) {
+      const worker = fakeWorker({ maxIdleSleepMs: CAP, ...options });
+      for (let i = 0; i < failures; i++) worker.queue.receives.push(notFound());
+      await worker.start();
+      // The back-offs before the last one: 100 + 200 + 400 + ...
+      await worker.clock.advance(100 * (2 ** (failures - 1) - 1));
+      return worker;
+    }
+
+    it("a send in this process ends the back-off: it receives at once, not when the back-off ends", async () => {
+      const { queue, clock, events, loop } = await backingOff(8);
+      expect(named(events, "sleep").map(([ms]) => ms)).to.deep.equal([100, 200, 400, 800, 1600, 3200, 6400, 12_800]);
+      queue.receives.push(batch([message("m1")], undefined));
+      await clock.advance(5000);
+      expect(queue.calls).to.have.length(8);
+      queue.wake();
+      await settle();
+      expect(outline(events.slice(-6))).to.deep.equal(["sleep 12800", "wake woken", "receive", "handled", "receive", `sleep ${CAP}`]);
+      expect(queue.calls.slice(8)).to.deep.equal(["receive 1", "remove m1", "receive 1"]);
+      expect(loop.counters).to.deep.include({ errors: 8, handled: 1, sleptMs: 100 * (2 ** 7 - 1) + 5000 });
+    });
+
+    it("a realtime publish ends the back-off too", async () => {
+      const { queue, clock, events } = await backingOff(6, { realtimeWakes: true });
+      expect(named(events, "sleep").map(([ms]) => ms)).to.deep.equal([100, 200, 400, 800, 1600, 3200]);
+      await clock.advance(1000);
+      queue.publish();
+      await settle();
+      expect(outline(events.slice(-4))).to.deep.equal(["sleep 3200", "wake woken", "receive", `sleep ${CAP}`]);
+      expect(queue.calls.filter((call) => call === "receive 1")).to.have.length(7);
+    });
+
+    it("a wake ends a back-off no sooner than 100 ms after the failure", async () => {
+      const { queue, clock, events } = await backingOff(3);
+      expect(named(events, "sleep").map(([ms]) => ms)).to.deep.equal([100, 200, 400]);
+      await clock.advance(30);
+      queue.wake();
+      await clock.advance(69);
+      expect(queue.calls).to.have.length(3);
+      await clock.advance(1);
+      expect(queue.calls).to.have.length(4);
+      expect(outline(events.slice(-4))).to.deep.equal(["sleep 400", "wake woken", "receive", `sleep ${CAP}`]);
+    });
+
+    it("a wake while the failing call is in flight ends the back-off that follows at 100 ms", async () => {
+      const reply = held<ReceivedBatch>();
+      const { queue, clock, events } = await backingOff(3);
+      queue.receives.unshift(reply.promise);
+      await clock.advance(400);
+      expect(queue.calls).to.have.length(4);
+      queue.wake();
+      reply.reject(notFound());
+      await settle();
+      expect(outline(events.slice(-2))).to.deep.equal(["error", "sleep 800"]);
+      await clock.advance(99);
+      expect(queue.calls).to.have.length(4);
+      await clock.advance(1);
+      expect(queue.calls).to.have.length(5);
+      expect(outline(events.slice(-4))).to.deep.equal(["sleep 800", "wake woken", "receive", `sleep ${CAP}`]);
+    });
+
+    it("a flood of wakes against a receive that keeps failing: one call per 100 ms, and the back-offs still double", async () => {
+      const { queue, clock, emitter, events, start } = fakeWorker({ maxIdleSleepMs: CAP });
+      queue.receives.push(...Array.from({ length: 100 }, notFound));
+      const failedAt: number[] = [];
+      emitter.on("error", () => failedAt.push(clock.now()));
+      await start();
+      // A wake every 10 ms for 2 s.
+      for (let elapsed = 0; elapsed < 2000; elapsed += 10) {
+        queue.wake();
+        await clock.advance(10);
+      }
+      const start0 = failedAt[0];
+      expect(failedAt.map((at) => at - start0)).to.deep.equal(Array.from({ length: 21 }, (_, i) => i * 100));
+      const ladder = [100, 200, 400, 800, 1600, 3200, 6400, 12_800, ...Array(13).fill(15_000)];
+      expect(named(events, "sleep").map(([ms]) => ms)).to.deep.equal(ladder);
+    });
+  });
+
   describe("long handlers", () => {
     it("hides the message for another vt every half vt while its handler runs, and stops with the handler", async () => {
       const release = held<void>();
@@ -396,6 +480,56 @@ describe("Worker loop (fake queue, fake clock)", () => {
       expect(stopped).to.equal(true);
       expect(outline(events)).to.deep.equal(["receive", "stopped"]);
       expect(clock.pending).to.deep.equal([]);
+    });
+
+    it("a handler that outlives stopTimeoutMs and then resolves: no delete, one `abandoned` after `stopped`, nothing else", async () => {
+      const release = held<void>();
+      const { queue, clock, events, loop, start } = fakeWorker({ stopTimeoutMs: 5000, handler: () => release.promise });
+      queue.receives.push(batch([message("m1")], undefined, 30));
+      await start();
+      const stopped = loop.stop();
+      await clock.advance(5000);
+      await stopped;
+      release.resolve();
+      await clock.advance(60_000);
+      expect(queue.calls).to.deep.equal(["receive 1"]);
+      expect(outline(events)).to.deep.equal(["receive", "stopped", "abandoned"]);
+      expect(named(events, "abandoned")).to.deep.equal([[message("m1"), { outcome: "resolved" }]]);
+      expect(loop.counters).to.deep.include({ handled: 0, abandoned: 1, errors: 0 });
+    });
+
+    it("a handler that outlives stopTimeoutMs and then throws: no retry, no `failed`, one `abandoned` with the error", async () => {
+      const release = held<void>();
+      const { queue, clock, events, loop, start } = fakeWorker({ stopTimeoutMs: 5000, handler: () => release.promise });
+      queue.receives.push(batch([message("m1")], undefined, 30));
+      await start();
+      const stopped = loop.stop();
+      await clock.advance(5000);
+      await stopped;
+      const error = new PoisonError("too late");
+      release.reject(error);
+      await clock.advance(60_000);
+      expect(queue.calls).to.deep.equal(["receive 1"]);
+      expect(outline(events)).to.deep.equal(["receive", "stopped", "abandoned"]);
+      expect(named(events, "abandoned")).to.deep.equal([[message("m1"), { outcome: "threw", error }]]);
+      expect(loop.counters).to.deep.include({ failed: 0, deadLettered: 0, abandoned: 1, errors: 0 });
+    });
+
+    it("a delete still in flight when stopTimeoutMs ends: its reply, even an error, is not told after `stopped`", async () => {
+      const removal = held<0 | 1>();
+      const { queue, clock, events, loop, start } = fakeWorker({ stopTimeoutMs: 5000 });
+      queue.receives.push(batch([message("m1")], undefined, 30));
+      queue.removes.push(removal.promise);
+      await start();
+      expect(queue.calls).to.deep.equal(["receive 1", "remove m1"]);
+      const stopped = loop.stop();
+      await clock.advance(5000);
+      await stopped;
+      removal.reject(new Error("The client is closed"));
+      await settle();
+      // The handler ended in time: its message is not abandoned, and the delete's fate is not told.
+      expect(outline(events)).to.deep.equal(["receive", "stopped"]);
+      expect(loop.counters).to.deep.include({ handled: 0, abandoned: 0, errors: 0 });
     });
 
     it("through the AbortSignal option, and removes its listener from the signal", async () => {

@@ -76,6 +76,7 @@ describe("Worker options", () => {
         retried: 0,
         deadLettered: 0,
         dropped: 0,
+        abandoned: 0,
         sleeps: 0,
         sleptMs: 0,
         extensions: 0,

@@ -1,11 +1,19 @@
 /**
  * The worker's sleep decisions as pure functions: the fixed back-off ladder after failed receives
- * (100 ms doubling to 15 s, independent of the idle settings), the idle sleep clamp, its
- * shortening to a due time the worker knows of, and when a poll only looks (read-only) before it
- * receives.
+ * (100 ms doubling to 15 s, independent of the idle settings) and how much of it a wake leaves,
+ * the idle sleep clamp, its shortening to a due time the worker knows of, and when a poll only
+ * looks (read-only) before it receives.
  */
 import { expect } from "chai";
-import { FIRST_RETRY_MS, MAX_RETRY_MS, idleSleep, looksFirst, planIdleSleep, receiveRetryDelay } from "../../lib/worker/sleep-policy";
+import {
+  FIRST_RETRY_MS,
+  MAX_RETRY_MS,
+  backOffLeftAfterWake,
+  idleSleep,
+  looksFirst,
+  planIdleSleep,
+  receiveRetryDelay,
+} from "../../lib/worker/sleep-policy";
 
 describe("Worker sleep policy", () => {
   describe("receiveRetryDelay", () => {
@@ -29,6 +37,12 @@ describe("Worker sleep policy", () => {
     it("treats a count below 1 as the first failure", () => {
       expect(receiveRetryDelay(0)).to.equal(100);
       expect(receiveRetryDelay(-5)).to.equal(100);
+    });
+  });
+
+  describe("backOffLeftAfterWake", () => {
+    it("a wake ends a back-off at once from 100 ms after the failure on, and at 100 ms before that", () => {
+      expect([0, 1, 30, 99, 100, 101, 12_000].map(backOffLeftAfterWake)).to.deep.equal([100, 99, 70, 1, 0, 0, 0]);
     });
   });
 
