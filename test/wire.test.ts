@@ -1,6 +1,6 @@
 /**
  * Wire cost, read from the server itself (MONITOR and INFO commandstats): every rsmq-next queue
- * operation is one EVALSHA whose script reads the clock (TIME) itself, and listQueues is one
+ * operation is one EVALSHA (EVALSHA_RO for the reads) whose script reads the clock (TIME) itself, and listQueues is one
  * SMEMBERS. The same operations through rsmq 0.12.4 are measured too, against the counts in
  * /work/shared/rsmq-0.12.4.md, and both are printed side by side at the end.
  */
@@ -29,8 +29,10 @@ interface Lab {
  */
 interface WireCase {
   op: string;
-  /** Whether the rsmq-next script reads TIME (all but deleteMessage and deleteQueue, which need no clock). */
+  /** Whether the rsmq-next script reads TIME (all but deleteMessage, deleteQueue and peekDeadLetters, which need no clock). */
   clock: boolean;
+  /** Whether its script only reads: then it goes as EVALSHA_RO (Redis 7), which a write pause never holds. */
+  readOnly?: true;
   /** Client commands rsmq 0.12.4 sends for it; absent for rsmq-next-only methods. */
   rsmq0124?: number;
   prepare(lab: Lab): Promise<() => Promise<unknown>>;
@@ -62,9 +64,26 @@ const cases: WireCase[] = [
   {
     op: "getQueueAttributes",
     clock: true,
+    readOnly: true,
     rsmq0124: 6,
     async prepare({ rsmq }) {
       return async () => expect((await rsmq.getQueueAttributesAsync({ qname: "attrs" })).vt).to.be.a("number");
+    },
+  },
+  {
+    op: "peekMessages",
+    clock: true,
+    readOnly: true,
+    async prepare({ next }) {
+      return async () => expect(await next!.peekMessagesAsync({ qname: "attrs" })).to.deep.equal([]);
+    },
+  },
+  {
+    op: "peekDeadLetters",
+    clock: false,
+    readOnly: true,
+    async prepare({ next }) {
+      return async () => expect(await next!.peekDeadLettersAsync({ qname: "attrs" })).to.deep.equal([]);
     },
   },
   {
@@ -231,20 +250,23 @@ describe("wire cost", () => {
     after(() => closeAll(opened));
 
     for (const c of cases) {
-      it(`${c.op}: exactly one EVALSHA, ${c.clock ? "TIME read inside the script" : "no TIME at all"}`, async () => {
+      const evalsha = c.readOnly ? "evalsha_ro" : "evalsha";
+      it(`${c.op}: exactly one ${evalsha.toUpperCase()}, ${c.clock ? "TIME read inside the script" : "no TIME at all"}`, async () => {
         const commands = await monitor(await c.prepare(lab));
         record(c.op, "next", clientCommands(commands).length);
-        expect(clientCommands(commands)).to.deep.equal(["evalsha"]);
+        expect(clientCommands(commands)).to.deep.equal([evalsha]);
         const inScript = commands.filter((command) => command.fromScript).map((command) => command.name);
         if (c.clock) expect(inScript).to.include("time");
         else expect(inScript).not.to.include("time");
         if (c.op.includes("realtime")) expect(inScript).to.include("publish");
       });
 
-      it(`${c.op}: INFO commandstats counts one EVALSHA and no EVAL`, async () => {
+      it(`${c.op}: INFO commandstats counts one ${evalsha.toUpperCase()} and no other script command`, async () => {
         const stats = await commandStatsDuring(await c.prepare(lab));
-        expect(stats.evalsha).to.equal(1);
-        expect(stats).not.to.have.property("eval");
+        expect(stats[evalsha]).to.equal(1);
+        for (const other of ["evalsha", "evalsha_ro", "eval", "eval_ro"].filter((name) => name !== evalsha)) {
+          expect(stats).not.to.have.property(other);
+        }
         expect(stats.time).to.equal(c.clock ? 1 : undefined);
       });
     }
