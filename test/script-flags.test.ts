@@ -9,7 +9,9 @@
 import { expect } from "chai";
 import { createClient, type RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
-import { readQueueStats } from "../lib/cli/queue-reads";
+import { readPeek, readQueueStats } from "../lib/cli/queue-reads";
+import { nextDue } from "../lib/commands/next-due";
+import { internalsOf } from "../lib/internals";
 import { connectionOptions, onCluster, plainClient, testCluster, testRedis, uniqueNs } from "./support/server";
 import { exactState } from "./support/state";
 import { Cleanup, WorkerLog, queueServer, waitFor } from "./support/worker";
@@ -161,6 +163,64 @@ describe("Redis 7 script flags: a full server and a write pause", () => {
       await Promise.all(paused);
       expect(order.indexOf("unpause"), JSON.stringify(order)).to.equal(3);
       expect(order.slice(0, 3).sort()).to.deep.equal(["attributes 1", "peek 1", "stats 1"]);
+    });
+
+    /** Empties the script cache of every data server (what a restart or a promoted replica starts with). */
+    async function flushScripts(): Promise<void> {
+      for (const url of await dataServers()) await (await serverClient(cleanup, url)).sendCommand(["SCRIPT", "FLUSH"]);
+    }
+
+    it("answers every read-only call before the pause ends, also with an empty script cache", async () => {
+      await rsmq.sendMessageAsync({ qname: "q", message: "x" });
+      const queue = internalsOf(rsmq);
+      const reads = (order: string[]): Array<Promise<unknown>> => [
+        rsmq.getQueueAttributesAsync({ qname: "q" }).then((attributes) => order.push(`attributes ${attributes.msgs}`)),
+        rsmq.peekMessagesAsync({ qname: "q" }).then((peeked) => order.push(`peekMessages ${peeked.length}`)),
+        rsmq.peekDeadLettersAsync({ qname: "q" }).then((peeked) => order.push(`peekDeadLetters ${peeked.length}`)),
+        readQueueStats(rsmq, "q").then((stats) => order.push(`stats ${stats.msgs}`)),
+        readPeek(rsmq, "q", 10).then((peeked) => order.push(`peek ${peeked.messages.length}`)),
+        queue.run(() => nextDue(queue.layout, "q")).then((ms) => order.push(`nextDue ${ms}`)),
+        rsmq.listQueuesAsync().then((names) => order.push(`listQueues ${names.join()}`)),
+      ];
+      // Each read once, so that the connection is open and what it learns of the server is learnt.
+      await Promise.all(reads([]));
+      // A server that knows no script cannot tell from a SHA1 alone that a script only reads.
+      await flushScripts();
+      const order: string[] = [];
+      const unpause = await pauseWrites(order);
+      const paused = reads(order);
+      // A bound for the wait, not a timing claim: a read that waits for the pause comes after "unpause".
+      await waitFor(() => order.length === 7, "the seven reads", 5_000).catch(() => undefined);
+      await unpause();
+      await Promise.all(paused);
+      expect(order.indexOf("unpause"), JSON.stringify(order)).to.equal(7);
+      expect(order.slice(0, 7).sort()).to.deep.equal([
+        "attributes 1",
+        "listQueues q",
+        "nextDue 0",
+        "peek 1",
+        "peekDeadLetters 1",
+        "peekMessages 1",
+        "stats 1",
+      ]);
+    });
+
+    it("keeps an idle Worker looking for messages after SCRIPT FLUSH instead of waiting out the pause", async () => {
+      const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 100 }));
+      const log = new WorkerLog(worker);
+      worker.start();
+      await waitFor(() => log.count("sleep") >= 3 && worker.counters.looks >= 1, "three idle sleeps and a look");
+      await flushScripts();
+      const order: string[] = [];
+      const unpause = await pauseWrites(order);
+      const looksBefore = worker.counters.looks;
+      await waitFor(() => worker.counters.looks >= looksBefore + 3, "three more looks", 5_000).then(
+        () => order.push("three looks answered"),
+        () => undefined,
+      );
+      await unpause();
+      expect(order).to.deep.equal(["three looks answered", "unpause"]);
+      expect(worker.counters.errors).to.equal(0);
     });
 
     it("keeps an idle Worker looking for messages (one EVALSHA per cap) instead of waiting out the pause", async () => {

@@ -10,4 +10,10 @@ export interface CommandSender {
    * what was learnt about the server it reached is learnt again. Absent: one connection for life.
    */
   readonly connectionEpoch?: number;
+  /**
+   * False where Redis 7's read-only script commands (EVALSHA_RO, EVAL_RO) would be routed to
+   * another node than EVALSHA: an ioredis cluster client with `scaleReads` sends read-only
+   * commands to replicas. Read-only scripts then go by EVALSHA, to the master. Absent: true.
+   */
+  readonly readOnlyScriptCommands?: boolean;
 }

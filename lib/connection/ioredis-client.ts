@@ -58,7 +58,13 @@ export interface IoredisClient extends IoredisCommon {
 /** An ioredis 5 Redis Cluster client: `new Redis.Cluster(...)`. */
 export interface IoredisCluster extends IoredisCommon {
   readonly isCluster: true;
-  readonly options: { keyPrefix?: string; enableOfflineQueue?: boolean; redisOptions?: IoredisOptions };
+  readonly options: {
+    keyPrefix?: string;
+    enableOfflineQueue?: boolean;
+    redisOptions?: IoredisOptions;
+    /** Where read-only commands go: "master" (the default), "slave", "all", or a function that picks a node. */
+    scaleReads?: unknown;
+  };
   /** The node clients, by role. */
   nodes(role?: "all" | "master" | "slave"): IoredisClient[];
   /** A new cluster client with the same startup nodes and options (and `options` on top). */

@@ -18,6 +18,11 @@ import type { ReplicaAcks, ReplicatedWriter } from "./replica-acks";
 
 export class IoredisConnection implements CommandSender, ReplicatedWriter {
   readonly cluster: boolean;
+  /**
+   * False on a cluster client with `scaleReads` other than "master": it would send EVALSHA_RO to
+   * replicas, and every call of this library is meant for the master (see docs/cluster.md).
+   */
+  readonly readOnlyScriptCommands: boolean;
   private ready: boolean;
   private everReady: boolean;
   private epoch = 0;
@@ -34,6 +39,7 @@ export class IoredisConnection implements CommandSender, ReplicatedWriter {
     private readonly events: ConnectionEvents,
   ) {
     this.cluster = client.isCluster === true;
+    this.readOnlyScriptCommands = client.isCluster !== true || (client.options.scaleReads ?? "master") === "master";
     this.watchdog = new LinkWatchdog(ioredisLink(client), bounds);
     this.detach = this.listen();
     this.ready = client.status === "ready";

@@ -43,12 +43,14 @@ describe("CLI: demo", function () {
     expect(rsmqPoll.polls).to.be.above(0);
     expect(worker.commands).to.be.below(rsmqPoll.commands);
     // The idle Worker polls once per cap: its window is one whole idle cycle, which holds exactly
-    // one poll (a look or a receive: one script, EVALSHA, its script loaded beforehand), so the
-    // projection per hour counts it at its real rate.
+    // one poll (a look or a receive: one script, EVALSHA_RO or EVALSHA, its script loaded
+    // beforehand), so the projection per hour counts it at its real rate.
     expect(worker.capMs).to.equal(3000);
     expect(worker.looks + worker.receives).to.equal(1);
-    expect(worker.byCommand.evalsha).to.equal(1);
+    expect(worker.byCommand.evalsha_ro ?? 0).to.equal(worker.looks);
+    expect(worker.byCommand.evalsha ?? 0).to.equal(worker.receives);
     expect(worker.byCommand).not.to.have.property("eval");
+    expect(worker.byCommand).not.to.have.property("eval_ro");
     expect(worker.ms).to.be.within(worker.capMs - 500, worker.capMs + 2000);
     expect(worker.perHour).to.equal(Math.round((worker.commands * 3_600_000) / worker.ms));
     expect(rsmqPoll.perHour).to.equal(Math.round((rsmqPoll.commands * 3_600_000) / rsmqPoll.ms));

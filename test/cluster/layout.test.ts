@@ -197,7 +197,7 @@ describe("cluster: key layout", function () {
       expect((await rsmq.listQueuesAsync()).sort()).to.deep.equal(["src", "src-dlq"]);
 
       const scriptCalls = (await monitor.commands())
-        .filter((command) => !command.fromScript && (command.args[0] === "evalsha" || command.args[0] === "eval"))
+        .filter((command) => !command.fromScript && /^eval(sha)?(_ro)?$/.test(command.args[0]))
         .map((command) => ({ port: command.port, name: scriptName(command.args[1]) }));
       const names = scriptCalls.map((call) => call.name);
       expect(names).to.include.members(["deadLetter", "redrive"]);
@@ -268,7 +268,7 @@ describe("cluster: key layout", function () {
   });
 });
 
-/** Which lua/ script an EVALSHA names (by either of its SHA1s), or an EVAL carries. */
+/** Which lua/ script an EVALSHA (or EVALSHA_RO) names (by either of its SHA1s), or an EVAL carries. */
 function scriptName(shaOrSource: string): string {
   for (const name of [
     "deadLetter",

@@ -74,7 +74,7 @@ describe("Dead letters", () => {
     const [from, to, registry] = [await nodeOfQueue(ns, source), await nodeOfQueue(ns, dlq), await nodeOfRegistry(ns)];
     return callsByNode([
       [from, "evalsha hideMessage"],
-      [from, "evalsha getQueueAttributes"],
+      [from, "evalsha_ro getQueueAttributes"],
       [registry, "sadd"],
       [to, "evalsha deadLetterCopy"],
       [from, "evalsha deleteMessage"],
@@ -320,7 +320,7 @@ describe("Dead letters", () => {
       expect(all.map(plain)).to.deep.equal(await rsmq.peekDeadLettersAsync({ qname: "dlq", count: 1000 }));
     });
 
-    it("writes nothing and is one EVALSHA of the read-only peekMessages script, on the queue's node", async () => {
+    it("writes nothing and is one EVALSHA_RO of the read-only peekMessages script, on the queue's node", async () => {
       await deadLetterOne(rsmq, "src", "dlq", "a");
       await loadScripts(client, ["peekMessages"]);
       const before = await exactState(client, ns);
@@ -329,7 +329,7 @@ describe("Dead letters", () => {
       expect(peeked).to.have.length(1);
       const calls = commands.filter((command) => !command.fromScript);
       expect(calls.map((command) => [command.node, command.args[0], command.args[1]])).to.deep.equal([
-        [(await nodeOfQueue(ns, "dlq")).port, "evalsha", scriptSha("peekMessages")],
+        [(await nodeOfQueue(ns, "dlq")).port, "evalsha_ro", scriptSha("peekMessages")],
       ]);
       const writes = ["zadd", "zrem", "hset", "hdel", "hincrby", "sadd", "del", "set", "expire"];
       expect(commands.filter((command) => writes.includes(command.args[0]))).to.deep.equal([]);
@@ -412,7 +412,7 @@ describe("Dead letters", () => {
       expect(all.find((entry) => entry.id === received.id)!.sent).to.equal(received.sent);
     });
 
-    it("writes nothing and is one EVALSHA", async () => {
+    it("writes nothing and is one EVALSHA_RO", async () => {
       await deadLetterOne(rsmq, "src", "dlq", "a");
       await deadLetterOne(rsmq, "src", "dlq", "b");
       await loadScripts(client, ["peekDeadLetters"]);
@@ -420,7 +420,7 @@ describe("Dead letters", () => {
       let peeked: unknown[] = [];
       const commands = await watchDuring(async () => (peeked = await rsmq.peekDeadLettersAsync({ qname: "dlq" })));
       expect(peeked).to.have.length(2);
-      expect(commands.filter((command) => !command.fromScript).map((command) => command.args[0])).to.deep.equal(["evalsha"]);
+      expect(commands.filter((command) => !command.fromScript).map((command) => command.args[0])).to.deep.equal(["evalsha_ro"]);
       // The read-only script (flagged no-writes in a cluster), on the dead-letter queue's node.
       const [call] = commands.filter((command) => !command.fromScript);
       expect([call.node, call.args[1]]).to.deep.equal([(await nodeOfQueue(ns, "dlq")).port, scriptSha("peekDeadLetters")]);

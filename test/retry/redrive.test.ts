@@ -135,8 +135,8 @@ describe("redrive", () => {
       // (a crash between duplicates, never drops).
       expect(calls).to.deep.equal(
         callsByNode([
-          [dead, "evalsha peekDeadLetters"],
-          [home, "evalsha getQueueAttributes"],
+          [dead, "evalsha_ro peekDeadLetters"],
+          [home, "evalsha_ro getQueueAttributes"],
           [dead, "evalsha redriveClaim"],
           [home, "evalsha redriveCopy"],
           [dead, "evalsha deleteMessages"],
@@ -147,7 +147,7 @@ describe("redrive", () => {
     } else {
       expect(calls).to.deep.equal(
         callsByNode([
-          [dead, "evalsha peekDeadLetters"],
+          [dead, "evalsha_ro peekDeadLetters"],
           [home, "evalsha redrive"],
         ]),
       );

@@ -59,13 +59,13 @@ describe("sentinel: failover under load", function () {
     );
   }
 
-  /** NOSCRIPT replies and EVAL calls the node has answered since its start. */
+  /** NOSCRIPT replies and EVAL calls (EVAL_RO for the reads) the node has answered since its start. */
   async function scriptStats(node: SentinelSetupNode): Promise<{ noscript: number; eval: number }> {
     const errors = String(await setup.run(node, ["INFO", "errorstats"]));
     const commands = String(await setup.run(node, ["INFO", "commandstats"]));
     return {
       noscript: Number(/errorstat_NOSCRIPT:count=(\d+)/.exec(errors)?.[1] ?? 0),
-      eval: Number(/cmdstat_eval:calls=(\d+)/.exec(commands)?.[1] ?? 0),
+      eval: ["eval", "eval_ro"].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(commands)?.[1] ?? 0), 0),
     };
   }
 

@@ -101,14 +101,17 @@ export class CommandWatch {
     return (await this.watch.commands()).map(({ args, fromScript, port }) => ({ args, fromScript, node: port }));
   }
 
-  /** Client-sent EVALSHA calls of one lua/ script (by its sha on the run's target). */
+  /** Client-sent EVALSHA (or, for a read-only script, EVALSHA_RO) calls of one lua/ script (by its sha on the run's target). */
   async scriptCalls(name: string): Promise<WatchedCommand[]> {
     const sha1 = scriptSha(name);
-    return (await this.commands()).filter((command) => !command.fromScript && command.args[0] === "evalsha" && command.args[1] === sha1);
+    return (await this.commands()).filter(
+      (command) => !command.fromScript && /^evalsha(_ro)?$/.test(command.args[0]) && command.args[1] === sha1,
+    );
   }
 
   /**
    * What clients sent to each node (by port), each as `<command>` or `evalsha <script name>`
+   * (`evalsha_ro <script name>` for a read-only script)
    * (`evalsha ?` for a sha of no script in `scriptNames`), in the node's order.
    */
   async clientCallsByNode(scriptNames: string[]): Promise<Record<number, string[]>> {
@@ -130,7 +133,7 @@ export class CommandWatch {
       .filter((command) => !command.fromScript)
       .map((command) => {
         const [name, ...rest] = command.args;
-        const what = name === "evalsha" ? `evalsha ${names.get(rest[0]) ?? "?"}` : name;
+        const what = name === "evalsha" || name === "evalsha_ro" ? `${name} ${names.get(rest[0]) ?? "?"}` : name;
         return `${command.node} ${what}`;
       });
   }

@@ -1,7 +1,7 @@
 /**
  * The idle cost at the DEFAULT maxIdleSleepMs (30 s), measured over 65 s from INFO commandstats:
  * every command the server ran while one idle worker (with its realtime subscription) waited, one
- * EVALSHA for each of its polls, each followed by one sleep of 30 s.
+ * EVALSHA_RO (a read-only look) for each of its polls, each followed by one sleep of 30 s.
  * Slow, so it runs only with LONG_TESTS=1; it prints the count and the per-hour extrapolation.
  */
 import { expect } from "chai";
@@ -63,11 +63,11 @@ describe("Worker: idle cost at the default maxIdleSleepMs (LONG_TESTS=1)", funct
         `(all commands: ${JSON.stringify(stats)}) -> ${perHour.toFixed(1)} client commands per hour; ` +
         `poll spacing ${JSON.stringify(gaps)} ms -> ${(3_600_000 / meanGap).toFixed(1)} polls per hour; sleeps: ${JSON.stringify(log.sleeps())}`,
     );
-    // One EVALSHA per poll, each a look followed by one sleep of 30 s; besides them only the PINGs
+    // One EVALSHA_RO per poll, each a read-only look followed by one sleep of 30 s; besides them only the PINGs
     // of the wake subscription's health check (subscriberPingMs, 5 s: at most one per 5 s); no
     // other client command (no resubscribe).
-    expect(fromClients.map(([name]) => name).sort()).to.deep.equal(["evalsha", "ping"]);
-    expect(stats.evalsha).to.equal(pollsDuring);
+    expect(fromClients.map(([name]) => name).sort()).to.deep.equal(["evalsha_ro", "ping"]);
+    expect(stats.evalsha_ro).to.equal(pollsDuring);
     expect(stats.ping)
       .to.be.at.least(1)
       .and.at.most(Math.ceil(WINDOW_MS / 5000) + 1);
