@@ -48,7 +48,7 @@ export interface IdleResult {
 }
 
 /** How long start-up may take: connecting, the first receives, the wake subscription. */
-const STARTUP_MS = 20_000;
+const STARTUP_MS = 30_000;
 
 export class IdleCount {
   readonly result: Promise<IdleResult>;
