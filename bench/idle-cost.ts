@@ -1,13 +1,14 @@
 /**
  * Idle cost: what one consumer of an empty queue costs Redis, counted over a real window with
  * MONITOR (every command, split into client-sent and in-script), then extrapolated to an hour and
- * to 30 days. A subject whose natural period is too long for the window runs scaled (its sleep
- * divided by `scale`) and its rate is divided by `scale` again, all but its PINGs: those (the wake
- * subscription's health check, every `subscriberPingMs`) run on their own timer, which the scale
- * does not touch, so they are counted as they are.
+ * to 30 days. The Worker at its defaults is counted as it is. A scaled subject runs with its sleep
+ * divided by `scale`, and its rate is divided by `scale` again: the Worker's whole idle traffic
+ * follows its cap (the wake subscription's health PING rides its look), so all of it scales.
  */
 import { randomBytes } from "crypto";
 import RedisSMQ = require("../lib/index");
+import { nextDue } from "../lib/commands/next-due";
+import { internalsOf } from "../lib/internals";
 import { close, openNext, openOld } from "./clients";
 import { Monitor } from "./monitor";
 import { pollEvery, rsmqWorkerLoop } from "./pollers";
@@ -36,8 +37,6 @@ export interface IdleCost {
   inScript: number;
   /** The client commands seen, by name, for the record. */
   byName: Record<string, number>;
-  /** Of the client commands, those not divided by `scale` (PINGs). Absent in runs made before. */
-  unscaled?: number;
   /** Extrapolated to the unscaled subject. */
   clientPerHour: number;
   serverCallsPerHour: number;
@@ -81,12 +80,16 @@ export function workerSubject(scale = 1): IdleSubject {
     name: scale === 1 ? "rsmq-next Worker, defaults (30 s cap)" : `rsmq-next Worker, 30 s cap (run at ${capMs} ms, rate ÷ ${scale})`,
     method:
       scale === 1
-        ? "new Worker(rsmq, { qname, handler }) measured as is"
-        : `maxIdleSleepMs ${capMs} (30 s / ${scale}), measured rate divided by ${scale} except PINGs (their own 5 s timer, not scaled)`,
+        ? "new Worker(rsmq, { qname, handler }) measured as is (its look's script loaded first)"
+        : `maxIdleSleepMs ${capMs} (30 s / ${scale}), measured rate divided by ${scale} (its PINGs ride its looks)`,
     scale,
     async start(target, ns) {
       const rsmq = await openNext(target, { ns });
       await rsmq.createQueueAsync({ qname: "idle" });
+      // The look's script is loaded by the first look (a NOSCRIPT, then EVAL), once per server:
+      // loaded now, a window of a few caps counts what every later cap costs, not that one load.
+      const internals = internalsOf(rsmq);
+      await internals.run(() => nextDue(internals.layout, "idle"));
       const worker = new RedisSMQ.Worker(rsmq, {
         qname: "idle",
         handler: () => undefined,
@@ -97,12 +100,9 @@ export function workerSubject(scale = 1): IdleSubject {
   };
 }
 
-/**
- * Commands an hour of the unscaled subject, from `count` seen in `windowMs` of a run scaled by
- * `scale`, of which `unscaled` (PINGs) ran at their real rate and are not divided.
- */
-export function perHourUnscaled(count: number, unscaled: number, windowMs: number, scale: number): number {
-  return (((count - unscaled) / scale + unscaled) * HOUR_MS) / windowMs;
+/** Commands an hour of the unscaled subject, from `count` seen in `windowMs` of a run scaled by `scale`. */
+export function perHourUnscaled(count: number, windowMs: number, scale: number): number {
+  return (count / scale) * (HOUR_MS / windowMs);
 }
 
 export interface IdleWindow {
@@ -131,8 +131,7 @@ export async function measureIdle(subject: IdleSubject, target: Target, window: 
       }
       const clientCommands = monitor.commands.length - inScript;
       const scale = subject.scale ?? 1;
-      const unscaled = byName.ping ?? 0;
-      const perHour = (count: number): number => perHourUnscaled(count, unscaled, windowMs, scale);
+      const perHour = (count: number): number => perHourUnscaled(count, windowMs, scale);
       return {
         name: subject.name,
         method: subject.method,
@@ -141,7 +140,6 @@ export async function measureIdle(subject: IdleSubject, target: Target, window: 
         clientCommands,
         inScript,
         byName,
-        unscaled,
         clientPerHour: perHour(clientCommands),
         serverCallsPerHour: perHour(clientCommands + inScript),
       };

@@ -79,7 +79,7 @@ function wireTable(results: BenchResults): Table {
   };
 }
 
-function idleTable(results: BenchResults): Table {
+function idleTable(results: Pick<BenchResults, "idle" | "config">): Table {
   return {
     title: "Idle cost of one consumer on an empty queue",
     note:
@@ -302,14 +302,20 @@ export function consoleReport(results: BenchResults): string {
 const TEXT_COLUMNS = new Set(["Library", "What", "Producer", "How", "Held against: CPU µs/msg"]);
 
 export function markdownReport(results: BenchResults): string {
-  const out: string[] = [];
-  for (const table of tables(results)) {
-    out.push(`#### ${table.title}`, "", table.note, "");
-    const text = (header: string, i: number): boolean => i === 0 || TEXT_COLUMNS.has(header);
-    out.push(`| ${table.headers.join(" | ")} |`, `|${table.headers.map((header, i) => (text(header, i) ? " --- " : " ---: ")).join("|")}|`);
-    for (const row of table.rows) out.push(`| ${row.map((cell) => cell.replace(/\|/g, "\\|")).join(" | ")} |`);
-    out.push("");
-  }
+  return tables(results).map(markdownTable).join("\n");
+}
+
+/** `--only idle`: the idle table alone, as Markdown. */
+export function idleMarkdown(results: Pick<BenchResults, "idle" | "config">): string {
+  return markdownTable(idleTable(results));
+}
+
+function markdownTable(table: Table): string {
+  const out = [`#### ${table.title}`, "", table.note, ""];
+  const text = (header: string, i: number): boolean => i === 0 || TEXT_COLUMNS.has(header);
+  out.push(`| ${table.headers.join(" | ")} |`, `|${table.headers.map((header, i) => (text(header, i) ? " --- " : " ---: ")).join("|")}|`);
+  for (const row of table.rows) out.push(`| ${row.map((cell) => cell.replace(/\|/g, "\\|")).join(" | ")} |`);
+  out.push("");
   return out.join("\n");
 }
 

@@ -4,7 +4,9 @@
  * the tables and the SVG charts under bench/results/ (quick runs under bench/results/quick/).
  * A full run written there also rewrites the generated blocks of bench/README.md (every table)
  * and README.md (the headline table); so does `--from` over a full run's JSON in bench/results/.
- * `--only connections` runs the `connections` part alone (bench/connections.ts).
+ * `--only connections` runs the `connections` part alone (bench/connections.ts); `--only idle` the
+ * idle cost (bench/idle-cost.ts), every subject side by side at the chosen run's window. Neither
+ * rewrites the READMEs.
  */
 import { Command } from "commander";
 import { mkdirSync, readFileSync, writeFileSync } from "fs";
@@ -14,7 +16,8 @@ import { CONFIGS, type BenchConfig } from "./config";
 import { connectionsTable, measureConnections, type ConnectionsResult } from "./connections";
 import { startServers, type Target } from "./redis";
 import { HEADLINE_BLOCK, RESULTS_BLOCK, headlineBlock, markersOf, resultsBlock, updateBlock } from "./readme-blocks";
-import { consoleReport, headline, writeResults } from "./report";
+import { measureIdle, type IdleCost } from "./idle-cost";
+import { consoleReport, headline, idleMarkdown, writeResults } from "./report";
 import { idleSubjects, runSuite, type BenchResults } from "./suite";
 
 const ROOT = join(__dirname, "..", "..");
@@ -27,7 +30,7 @@ async function main(): Promise<void> {
     .option("--quick", "a reduced run for a smoke check (under a minute; numbers not for quoting)")
     .option("--out <dir>", "where to write results (default bench/results, or bench/results/quick with --quick)")
     .option("--from <json>", "measure nothing: print and re-render the tables and charts of an earlier run")
-    .option("--only <part>", "run one part alone: `connections` (why the default of the connections option)")
+    .option("--only <part>", "run one part alone: `connections` (why the default of the connections option), `idle` (the idle cost)")
     .parse();
   const options = program.opts<{ quick?: boolean; out?: string; from?: string; only?: string }>();
   if (options.from) {
@@ -37,9 +40,10 @@ async function main(): Promise<void> {
   }
   const config = CONFIGS[options.quick ? "quick" : "full"];
   const out = options.out ?? (options.quick ? join(RESULTS_DIR, "quick") : RESULTS_DIR);
-  if (options.only !== undefined && options.only !== "connections")
-    throw new Error(`--only takes \`connections\`, got \`${options.only}\``);
+  if (options.only !== undefined && options.only !== "connections" && options.only !== "idle")
+    throw new Error(`--only takes \`connections\` or \`idle\`, got \`${options.only}\``);
   if (options.only === "connections") return onlyConnections(config, out);
+  if (options.only === "idle") return onlyIdle(config, out);
 
   // One server for the main measurements, one per idle subject, one for the pollers.
   const idleCount = idleSubjects(config).length;
@@ -84,6 +88,27 @@ async function onlyConnections(config: BenchConfig, out: string): Promise<void> 
     writeFileSync(join(out, "connections.md"), `${table}\n`);
     writeFileSync(join(out, "connections.json"), `${JSON.stringify(result, null, 2)}\n`);
     console.log(`wrote ${relative(process.cwd(), join(out, "connections.md"))} and connections.json`);
+  } finally {
+    await servers.close();
+  }
+}
+
+/** `--only idle`: the idle table on stdout and in <out>/idle-only.md, its rows in idle-only.json. */
+async function onlyIdle(config: BenchConfig, out: string): Promise<void> {
+  const subjects = idleSubjects(config);
+  const servers = await startServers(subjects.length);
+  try {
+    console.log(pc.dim(`idle cost: ${subjects.length} subjects, a ${config.idle.windowMs / 1000} s window each (${config.mode} run)`));
+    const measure = (index: number): Promise<IdleCost> => measureIdle(subjects[index], servers.targets[index], config.idle);
+    const idle: IdleCost[] = [];
+    if (servers.separate) idle.push(...(await Promise.all(subjects.map((_, index) => measure(index)))));
+    else for (let index = 0; index < subjects.length; index++) idle.push(await measure(index));
+    const table = idleMarkdown({ idle, config });
+    console.log(`\n${table}`);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "idle-only.md"), table);
+    writeFileSync(join(out, "idle-only.json"), `${JSON.stringify({ date: new Date().toISOString(), mode: config.mode, idle }, null, 2)}\n`);
+    console.log(`wrote ${relative(process.cwd(), join(out, "idle-only.md"))} and idle-only.json`);
   } finally {
     await servers.close();
   }

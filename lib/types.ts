@@ -83,10 +83,18 @@ export interface ConstructorOptions {
    */
   commandTimeoutMs?: number;
   /**
-   * Single server: how often the realtime wake subscription's connection is PINGed, so a silent
-   * one is found (within subscriberPingMs + commandTimeoutMs: 15 s by default) and replaced, and
-   * sleeping Workers look for what they missed. 0 turns the pings off.
-   * @default 5000
+   * Single server: how the realtime wake subscription's connection is checked. It hears nothing
+   * while no one publishes, so it is PINGed; a PING unanswered within commandTimeoutMs marks it
+   * silent (a half-open link), it is replaced, and sleeping Workers look for what they missed.
+   *
+   * Left out (the default), the check rides the Workers' polls: with a poll, one PING goes out
+   * when the subscription has heard nothing (no message, no reply) for about that Worker's cap
+   * (`maxIdleSleepMs`), once for however many Workers share it. So an idle Worker sends at most 2
+   * commands per cap, its look and this PING (at the 30 s default: at most 240 an hour), and a
+   * silent subscription is found within cap + commandTimeoutMs. A number is a fixed interval of
+   * its own instead (5000: a PING every 5 s whatever the Workers do, 720 an hour), and 0 turns
+   * the checks off.
+   * @default undefined (ride the Workers' polls)
    */
   subscriberPingMs?: number;
   /**

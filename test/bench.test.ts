@@ -115,10 +115,10 @@ describe("bench (tiny run of bench:quick's code path)", function () {
     }
   });
 
-  it("does not scale the subscriber's PINGs with a scaled idle Worker", () => {
-    // 400 commands in 120 s at scale 100, of which 24 PINGs (every 5 s): 376 / 100 + 24 in 120 s.
-    expect(perHourUnscaled(400, 24, 120_000, 100)).to.be.closeTo((376 / 100 + 24) * 30, 1e-9);
-    expect(perHourUnscaled(400, 0, 120_000, 1)).to.be.closeTo(400 * 30, 1e-9);
+  it("scales a scaled idle Worker's whole count back, its PINGs included (they ride its looks)", () => {
+    // 800 commands in 120 s at scale 100 (a look and a PING per 300 ms cap): 8 in 120 s unscaled.
+    expect(perHourUnscaled(800, 120_000, 100)).to.be.closeTo(8 * 30, 1e-9);
+    expect(perHourUnscaled(400, 120_000, 1)).to.be.closeTo(400 * 30, 1e-9);
   });
 
   it("measures per-call latency through the delay proxy for both libraries", () => {

@@ -2,8 +2,9 @@
  * Nothing waits forever on the connection: a call made while Redis cannot be reached rejects with
  * `connectionTimeout` (naming the server and the cause) after offlineTimeoutMs; a call on a
  * silent link (a half-open connection, made for real by a proxy that stops forwarding) rejects
- * after commandTimeoutMs and the link is replaced; a sleeping Worker whose wake subscription went
- * silent notices (subscriberPingMs) and handles what was sent meanwhile. The bounds are set small
+ * after commandTimeoutMs and the link is replaced; a sleeping Worker whose links went silent
+ * notices (at its next look by default, whose health check of the wake subscription rides it; or
+ * every subscriberPingMs when given) and handles what was sent meanwhile. The bounds are set small
  * here; the defaults are documented in docs/reliability.md.
  */
 import { expect } from "chai";
@@ -150,6 +151,70 @@ describe("connection timeouts", () => {
       await waitFor(() => handled.length === 2, "the message sent during the silence handled", 40_000);
       expect(handled).to.deep.equal(["before", "during the silence"]);
       expect((await sender.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
+    });
+
+    it("with subscriberPingMs left out: every link silent, a message sent meanwhile by another process is handled after the next look, nothing lost", async function () {
+      this.timeout(60_000);
+      // Small bounds for the mechanism; at the defaults the same takes at most 30 s + 10 s.
+      const capMs = 2000;
+      const commandTimeoutMs = 1000;
+      const rsmq = cleanup.rsmq(new RedisSMQ({ host: "127.0.0.1", port: proxy.port, ns, commandTimeoutMs }));
+      const errors: Error[] = [];
+      rsmq.on("error", (error) => void errors.push(error));
+      const sender = cleanup.rsmq(new RedisSMQ(singleServerOptions(ns)));
+      await sender.createQueueAsync({ qname: "q" });
+      const handled: string[] = [];
+      const worker = cleanup.worker(
+        new Worker(rsmq, { qname: "q", maxIdleSleepMs: capMs, handler: (message) => void handled.push(message.message) }),
+      );
+      worker.on("error", () => undefined);
+      const log = new WorkerLog(worker);
+      worker.start();
+      await sendFromChild(singleServerOptions(ns), ["q"], "before");
+      await waitFor(() => handled.length === 1 && log.asleep, "the first message handled and the worker asleep", 10_000);
+      expect(proxy.openConnections).to.equal(3);
+
+      proxy.silence();
+      await sendFromChild(singleServerOptions(ns), ["q"], "during the silence");
+      // Bounded by the cap (the next look) + commandTimeoutMs (the silent look and PING found out), with room for a loaded machine.
+      await waitFor(() => handled.length === 2, "the message sent during the silence handled", capMs + commandTimeoutMs + 15_000);
+      expect(handled).to.deep.equal(["before", "during the silence"]);
+      expect((await sender.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
+      // The subscription was found silent too (its PING rode the look) and replaced.
+      await waitFor(() => proxy.openConnections - proxy.silentConnections === 3, "three new links through the proxy", 15_000);
+      expect(errors.map((error) => error.name)).to.include("connectionTimeout");
+    });
+
+    it("with subscriberPingMs left out: a wake subscription gone silent alone is found by the PING riding the next look, and wakes again", async function () {
+      this.timeout(60_000);
+      const capMs = 5000;
+      const rsmq = cleanup.rsmq(new RedisSMQ({ host: "127.0.0.1", port: proxy.port, ns, commandTimeoutMs: 1000, connections: 1 }));
+      const errors: Error[] = [];
+      rsmq.on("error", (error) => void errors.push(error));
+      const sender = cleanup.rsmq(new RedisSMQ(singleServerOptions(ns)));
+      await sender.createQueueAsync({ qname: "q" });
+      const worker = cleanup.worker(new Worker(rsmq, { qname: "q", maxIdleSleepMs: capMs, handler: () => undefined }));
+      worker.on("error", () => undefined);
+      const log = new WorkerLog(worker);
+      worker.start();
+      await waitFor(() => worker.counters.receives >= 2 && log.asleep, "the worker subscribed and asleep", 10_000);
+      // The command connection, then the subscriber: silence the subscriber only.
+      expect(proxy.openConnections).to.equal(2);
+      proxy.silenceNewest();
+      const silencedAt = log.events.length;
+
+      await waitFor(() => errors.length > 0, "the silent subscription found out", 2 * capMs + 10_000);
+      expect(errors[0].name).to.equal("connectionTimeout");
+      // Subscribed again on a new link: every listener is called, for what was published meanwhile.
+      await waitFor(() => log.outline(silencedAt).includes("wake woken") && log.asleep, "the wake after resubscribing", 10_000);
+      expect(log.count("error")).to.equal(0);
+
+      // A publish now reaches the new subscription (and the old one, which the server still counts).
+      await waitFor(() => log.asleep, "the worker asleep", 10_000);
+      const before = log.events.length;
+      const channel = `${ns}:rt:q`;
+      expect(await sender.redis.publish(channel, "1")).to.equal(2);
+      await waitFor(() => log.outline(before).includes("wake woken"), "a wake from the new subscription", 10_000);
     });
   });
 });

@@ -76,7 +76,7 @@ export class ConnectionPool {
     return this.members[0].connection.bounds;
   }
 
-  get subscriberPingMs(): number {
+  get subscriberPingMs(): number | undefined {
     return this.members[0].connection.subscriberPingMs;
   }
 

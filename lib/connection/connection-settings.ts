@@ -13,8 +13,11 @@ export interface ConnectionSettings {
   readonly honorNestedOptions: boolean;
   /** Single server: how long a call waits for a connection, and for its reply. */
   readonly bounds: LinkBounds;
-  /** Single server: how often the wake subscription's connection is PINGed (0: never). */
-  readonly subscriberPingMs: number;
+  /**
+   * Single server: how often the wake subscription's connection is PINGed: undefined with the
+   * Workers' polls, when it has been quiet for a cap (see subscriber-health.ts); 0 never.
+   */
+  readonly subscriberPingMs: number | undefined;
   /** Single server: how many command connections the instance keeps (a pool when more than one). */
   readonly connections: number;
   /** Redis Cluster: how long one command keeps retrying through a failover or resharding. */

@@ -44,8 +44,8 @@ export class Connection implements CommandSender, ReplicatedWriter {
   private readonly watchdog: LinkWatchdog;
   /** offlineTimeoutMs and commandTimeoutMs, for the subscriber connection too. */
   readonly bounds: LinkBounds;
-  /** How often the subscriber connection is PINGed (0: never). */
-  readonly subscriberPingMs: number;
+  /** How often the subscriber connection is PINGed (undefined: with the Workers' polls; 0: never). */
+  readonly subscriberPingMs: number | undefined;
 
   /**
    * Opens the connection the settings describe, or borrows their `client`; with `duplicateOf`,

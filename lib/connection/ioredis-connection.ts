@@ -34,8 +34,8 @@ export class IoredisConnection implements CommandSender, ReplicatedWriter {
     readonly client: AnyIoredis,
     /** offlineTimeoutMs and commandTimeoutMs, for the subscriber connection too. */
     readonly bounds: LinkBounds,
-    /** How often the subscriber connection is PINGed (0: never). */
-    readonly subscriberPingMs: number,
+    /** How often the subscriber connection is PINGed (undefined: with the Workers' polls; 0: never). */
+    readonly subscriberPingMs: number | undefined,
     private readonly events: ConnectionEvents,
   ) {
     this.cluster = client.isCluster === true;

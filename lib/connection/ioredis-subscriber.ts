@@ -6,9 +6,9 @@
  * Standalone or Sentinel: SUBSCRIBE. The copy does not resubscribe by itself (`autoResubscribe`
  * off): on every reconnect the channels are subscribed here again, and once they are, every
  * listener is called, since a message published while the link was down was not heard. A
- * subscribed connection hears nothing while nothing is published, so it is PINGed every
- * `subscriberPingMs`; a PING left unanswered for `commandTimeoutMs` drops the link, and ioredis
- * reconnects (`disconnect(true)`).
+ * subscribed connection hears nothing while nothing is published, so it is PINGed when quiet
+ * (with the Workers' polls, or every `subscriberPingMs`: see subscriber-health.ts); a PING left
+ * unanswered for `commandTimeoutMs` drops the link, and ioredis reconnects (`disconnect(true)`).
  *
  * Redis Cluster: SSUBSCRIBE on a copy of the cluster client made with ioredis'
  * `shardedSubscribers: true` (ioredis 5.9 and later), which keeps one subscriber per master and
@@ -19,6 +19,7 @@ import type { AnyIoredis, IoredisClient, IoredisCluster } from "./ioredis-client
 import { ioredisLink } from "./ioredis-link";
 import { LinkWatchdog } from "./link-watchdog";
 import type { LinkBounds } from "./link-watchdog";
+import { SubscriberHealth } from "./subscriber-health";
 import type { ChannelListener, Subscriber } from "./subscribers";
 
 export class IoredisSubscriber implements Subscriber {
@@ -26,14 +27,15 @@ export class IoredisSubscriber implements Subscriber {
   private readonly sharded: boolean;
   private readonly watchdog: LinkWatchdog;
   private readonly listeners = new Map<string, ChannelListener>();
-  private pingTimer: NodeJS.Timeout | undefined;
+  private readonly health: SubscriberHealth;
   private closed = false;
 
+  /** @param pingMs `subscriberPingMs`: undefined rides the Workers' polls, 0 never PINGs, else a fixed interval */
   constructor(
     source: AnyIoredis,
     private readonly onError: (error: Error) => void,
     bounds: LinkBounds,
-    private readonly pingMs: number,
+    pingMs: number | undefined,
   ) {
     this.sharded = source.isCluster === true;
     this.client = source.isCluster ? duplicateCluster(source) : duplicateClient(source);
@@ -41,17 +43,23 @@ export class IoredisSubscriber implements Subscriber {
     this.client.on("error", (error: Error) => {
       if (!this.closed) onError(error);
     });
-    this.client.on(this.sharded ? "smessage" : "message", (channel: string) => this.listeners.get(channel)?.());
+    // The copy of a cluster client keeps one link per master and moves its subscriptions itself: not checked here.
+    this.health = new SubscriberHealth(this.sharded ? 0 : pingMs, () => this.ping());
+    this.client.on(this.sharded ? "smessage" : "message", (channel: string) => {
+      this.health.heard();
+      this.listeners.get(channel)?.();
+    });
     let everReady = false;
     this.client.on("ready", () => {
+      this.health.heard();
       if (everReady) void this.resubscribe();
       everReady = true;
     });
-    this.schedulePing();
   }
 
   async subscribe(channel: string, listener: ChannelListener): Promise<void> {
     await this.watchdog.call(() => (this.sharded ? this.client.ssubscribe(channel) : this.client.subscribe(channel)));
+    this.health.heard();
     this.listeners.set(channel, listener);
   }
 
@@ -64,10 +72,13 @@ export class IoredisSubscriber implements Subscriber {
       .catch((error: unknown) => this.onError(error instanceof Error ? error : new Error(String(error))));
   }
 
+  tick(capMs: number): void {
+    this.health.tick(capMs);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.pingTimer);
-    this.pingTimer = undefined;
+    this.health.close();
     if (this.client.status === "ready") await this.watchdog.call(() => this.client.quit()).catch(() => undefined);
     this.watchdog.close();
     // Ends a connection attempt in flight or a pending reconnect too.
@@ -90,22 +101,16 @@ export class IoredisSubscriber implements Subscriber {
     for (const listener of [...this.listeners.values()]) listener();
   }
 
-  private schedulePing(): void {
-    if (this.pingMs <= 0 || this.closed || this.sharded) return;
-    this.pingTimer = setTimeout(() => void this.ping(), this.pingMs);
-    // The pings keep nothing alive: the connection itself does, until closed.
-    this.pingTimer.unref();
-  }
-
-  private async ping(): Promise<void> {
-    if (this.client.status === "ready") {
-      await this.watchdog
-        .call(() => this.client.call("PING"))
-        .catch((error: Error) => {
-          if (!this.closed && error.name === "connectionTimeout") this.onError(error);
-        });
+  /** One health check: a PING within commandTimeoutMs, which replaces a silent link; false when not answered. */
+  private async ping(): Promise<boolean> {
+    if (this.client.status !== "ready" || this.closed) return false;
+    try {
+      await this.watchdog.call(() => this.client.call("PING"));
+      return true;
+    } catch (error) {
+      if (!this.closed && (error as Error).name === "connectionTimeout") this.onError(error as Error);
+      return false;
     }
-    this.schedulePing();
   }
 
   /** Drops a silent link; ioredis opens a new one, and `ready` subscribes again. */

@@ -9,6 +9,7 @@ import { ClientCloser } from "./client-closer";
 import { hashSlot } from "./hash-slot";
 import { LinkWatchdog, nodeRedisLink } from "./link-watchdog";
 import type { LinkBounds } from "./link-watchdog";
+import { SubscriberHealth } from "./subscriber-health";
 import { permissionError } from "../permission-errors";
 
 export type ChannelListener = () => void;
@@ -17,16 +18,19 @@ export interface Subscriber {
   /** Resolves once the server has confirmed the subscription. */
   subscribe(channel: string, listener: ChannelListener): Promise<void>;
   unsubscribe(channel: string): Promise<void>;
+  /** A Worker's poll, its cap `capMs`: the health check that rides it, where there is one (see subscriber-health.ts). */
+  tick(capMs: number): void;
   close(): Promise<void>;
 }
 
 /**
  * SUBSCRIBE on a copy of a single-server client: where rsmq 0.12.4's realtime senders publish.
  * A subscribed connection hears nothing while no message is published, so a silent link (a
- * half-open connection) would leave it deaf for good: it is PINGed every `pingMs`, and one PING
- * left unanswered for `commandTimeoutMs` drops the link and opens a new one, where node-redis
- * subscribes again. Once subscribed again every listener is called: a message published while
- * the link was down or silent was not heard, so the workers look for it.
+ * half-open connection) would leave it deaf for good: it is PINGed when quiet (with the Workers'
+ * polls, or every `subscriberPingMs`: see subscriber-health.ts), and one PING left unanswered for
+ * `commandTimeoutMs` drops the link and opens a new one, where node-redis subscribes again. Once
+ * subscribed again every listener is called: a message published while the link was down or
+ * silent was not heard, so the workers look for it.
  */
 export class ClientSubscriber implements Subscriber {
   private readonly client: RedisClientType;
@@ -34,13 +38,14 @@ export class ClientSubscriber implements Subscriber {
   private readonly closer = new ClientCloser();
   private readonly watchdog: LinkWatchdog;
   private readonly listeners = new Map<string, ChannelListener>();
-  private pingTimer: NodeJS.Timeout | undefined;
+  private readonly health: SubscriberHealth;
 
+  /** @param pingMs `subscriberPingMs`: undefined rides the Workers' polls, 0 never PINGs, else a fixed interval */
   constructor(
     source: RedisClientType,
     private readonly onError: (error: Error) => void,
     bounds: LinkBounds,
-    private readonly pingMs: number,
+    pingMs: number | undefined,
   ) {
     const { socket } = (source as { options?: RedisClientOptions }).options ?? {};
     // node-redis' own pingInterval is off here: its PING has no timeout, so it cannot find a silent link.
@@ -52,19 +57,25 @@ export class ClientSubscriber implements Subscriber {
     this.client.on("error", (error: Error) => {
       if (!this.closer.closed) onError(error);
     });
+    this.health = new SubscriberHealth(pingMs, () => this.ping());
     let everReady = false;
     this.client.on("ready", () => {
+      this.health.heard();
       if (everReady) for (const listener of [...this.listeners.values()]) listener();
       everReady = true;
     });
     this.closer.connect(this.client);
-    this.schedulePing();
   }
 
   async subscribe(channel: string, listener: ChannelListener): Promise<void> {
+    const heard = (): void => {
+      this.health.heard();
+      listener();
+    };
     // A SUBSCRIBE cannot be withdrawn from node-redis' offline queue: if it times out and runs
     // later, the listener is only called once more per message, which wakes a worker twice.
-    await this.watchdog.call(() => this.client.subscribe(channel, listener));
+    await this.watchdog.call(() => this.client.subscribe(channel, heard));
+    this.health.heard();
     this.listeners.set(channel, listener);
   }
 
@@ -78,29 +89,26 @@ export class ClientSubscriber implements Subscriber {
         .catch((error: unknown) => this.onError(unsubscribeError(error, channel)));
   }
 
+  tick(capMs: number): void {
+    this.health.tick(capMs);
+  }
+
   async close(): Promise<void> {
-    clearTimeout(this.pingTimer);
-    this.pingTimer = undefined;
+    this.health.close();
     await this.closer.close(() => this.watchdog.call((signal) => this.client.sendCommand(["QUIT"], { signal })));
     this.watchdog.close();
   }
 
-  private schedulePing(): void {
-    if (this.pingMs <= 0 || this.closer.closed) return;
-    this.pingTimer = setTimeout(() => void this.ping(), this.pingMs);
-    // The pings keep nothing alive: the connection itself does, until closed.
-    this.pingTimer.unref();
-  }
-
-  private async ping(): Promise<void> {
-    if (this.client.isReady) {
-      await this.watchdog
-        .call((signal) => this.client.sendCommand(["PING"], { signal }))
-        .catch((error: Error) => {
-          if (!this.closer.closed && error.name === "connectionTimeout") this.onError(error);
-        });
+  /** One health check: a PING within commandTimeoutMs, which replaces a silent link; false when not answered. */
+  private async ping(): Promise<boolean> {
+    if (!this.client.isReady || this.closer.closed) return false;
+    try {
+      await this.watchdog.call((signal) => this.client.sendCommand(["PING"], { signal }));
+      return true;
+    } catch (error) {
+      if (!this.closer.closed && (error as Error).name === "connectionTimeout") this.onError(error as Error);
+      return false;
     }
-    this.schedulePing();
   }
 
   private async reopen(): Promise<void> {
@@ -157,6 +165,14 @@ export class ClusterSubscriber implements Subscriber {
     await (this.sharded ? client.sUnsubscribe(channel) : client.unsubscribe(channel)).catch((error: unknown) =>
       this.onError(unsubscribeError(error, channel)),
     );
+  }
+
+  /**
+   * No health check here: a node's connection is replaced when the node goes away or its slot
+   * moves, but a silent one goes unnoticed (the Workers' looks still bound lateness by their cap).
+   */
+  tick(): void {
+    return undefined;
   }
 
   async close(): Promise<void> {

@@ -22,7 +22,8 @@ export const CONSTRUCTOR_DEFAULTS = {
   ns: "rsmq",
   offlineTimeoutMs: 20_000,
   commandTimeoutMs: 10_000,
-  subscriberPingMs: 5_000,
+  /** Left out: the wake subscription is checked with the Workers' polls (connection/subscriber-health.ts). */
+  subscriberPingMs: undefined,
   clusterRetryMs: 30_000,
   waitForReplicas: 0,
   waitForReplicasMs: 1_000,
@@ -70,7 +71,7 @@ export function resolveConstructorOptions(options: ConstructorOptions | undefine
         offlineTimeoutMs: optional(given, "offlineTimeoutMs", CONSTRUCTOR_DEFAULTS.offlineTimeoutMs, boundMs),
         commandTimeoutMs: optional(given, "commandTimeoutMs", CONSTRUCTOR_DEFAULTS.commandTimeoutMs, boundMs),
       },
-      subscriberPingMs: optional(given, "subscriberPingMs", CONSTRUCTOR_DEFAULTS.subscriberPingMs, boundMs),
+      subscriberPingMs: optional<number | undefined>(given, "subscriberPingMs", CONSTRUCTOR_DEFAULTS.subscriberPingMs, boundMs),
       connections: connectionsOf(given, cluster),
       clusterRetryMs: optional(given, "clusterRetryMs", CONSTRUCTOR_DEFAULTS.clusterRetryMs, (name, value) => numberOption(name, value, 0)),
     },

@@ -51,6 +51,14 @@ export class RealtimeWakes {
     };
   }
 
+  /**
+   * A Worker's poll (its cap `capMs`): the subscription's health check rides it, when one is due
+   * (see connection/subscriber-health.ts). Opens nothing.
+   */
+  tick(capMs: number): void {
+    this.subscriber?.tick(capMs);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const subscriber = this.subscriber;

@@ -2,7 +2,8 @@
  * The Worker's QueuePort on a RedisSMQ instance: the one module where the Worker reaches the
  * instance's internals. Each call builds its command and runs it on the instance's connection
  * (validation, routing and retries included; deletes made together go out as one deleteMessages);
- * wakes come from the in-process hub and the instance's shared realtime subscriber.
+ * wakes come from the in-process hub and the instance's shared realtime subscriber, whose health
+ * check rides each poll (a receive or a look) of a Worker that listens on it.
  */
 import { deleteMessages } from "../commands/delete-messages";
 import { hideMessage } from "../commands/hide-message";
@@ -17,17 +18,28 @@ import type { QueuePort } from "./queue-port";
 import type { ResolvedWorkerOptions } from "./worker-options";
 
 /** The port for the worker's queue; throws for anything that is not a RedisSMQ instance. */
-export function redisQueuePort(rsmq: RedisSMQ, options: Pick<ResolvedWorkerOptions, "qname" | "vt" | "deadLetterQueue">): QueuePort {
+export function redisQueuePort(
+  rsmq: RedisSMQ,
+  options: Pick<ResolvedWorkerOptions, "qname" | "vt" | "deadLetterQueue" | "maxIdleSleepMs" | "realtimeWakes">,
+): QueuePort {
   const internals = internalsOf(rsmq);
   const { ns, layout } = internals;
-  const { qname, vt, deadLetterQueue } = options;
+  const { qname, vt, deadLetterQueue, maxIdleSleepMs, realtimeWakes } = options;
+  // Sent with the poll, in the same tick: an idle instance's subscription costs one PING per cap.
+  const tick = realtimeWakes ? () => internals.realtimeWakes().tick(maxIdleSleepMs) : () => undefined;
   const mover = new DeadLetterMover(internals);
   const realtimeChannel = layout.queue(qname).realtimeChannel;
   // Handlers of one batch finish together: their deletes go out as one deleteMessages.
   const deletes = new DeleteBatcher((ids) => internals.run(() => deleteMessages(layout, { qname, ids })));
   return {
-    receive: (count) => internals.run(() => receiveMessages(layout, { qname, vt }, count)),
-    nextDue: () => internals.run(() => nextDue(layout, qname)),
+    receive: (count) => {
+      tick();
+      return internals.run(() => receiveMessages(layout, { qname, vt }, count));
+    },
+    nextDue: () => {
+      tick();
+      return internals.run(() => nextDue(layout, qname));
+    },
     remove: (id) => deletes.remove(id),
     hide: (id, ms) => internals.run(() => hideMessage(layout, qname, id, ms)),
     moveToDlq: async (message, why) => {

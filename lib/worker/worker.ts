@@ -19,7 +19,8 @@ export type { WorkerEvents } from "./worker-events";
 
 /**
  * A consumer of one queue that sleeps until the next message is due instead of polling. Idle, it
- * sends about one command per `maxIdleSleepMs` (30 s by default); it wakes at once for a send from
+ * sends at most 2 commands per `maxIdleSleepMs` (30 s by default): its look and, on a single
+ * server, the health check of the instance's wake subscription; it wakes at once for a send from
  * the same process, for a `realtime` send from another process (rsmq 0.12.4 producers included)
  * and for its own retries; with a backlog it receives in batches up to its free handler slots
  * without sleeping. A handler that resolves has its message deleted; one that throws has it

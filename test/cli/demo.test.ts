@@ -51,6 +51,10 @@ describe("CLI: demo", function () {
     expect(worker.byCommand.evalsha ?? 0).to.equal(worker.receives);
     expect(worker.byCommand).not.to.have.property("eval");
     expect(worker.byCommand).not.to.have.property("eval_ro");
+    // The wake subscription's health check rides that poll: one PING. So the instance sent 2.
+    expect(worker.byCommand.ping).to.equal(1);
+    expect(worker.sent).to.equal(2);
+    expect(worker.sentPerHour).to.equal(Math.round((2 * 3_600_000) / worker.ms));
     expect(worker.ms).to.be.within(worker.capMs - 500, worker.capMs + 2000);
     expect(worker.perHour).to.equal(Math.round((worker.commands * 3_600_000) / worker.ms));
     expect(rsmqPoll.perHour).to.equal(Math.round((rsmqPoll.commands * 3_600_000) / rsmqPoll.ms));
@@ -93,7 +97,7 @@ describe("CLI: demo", function () {
     expect(result.stdout).to.match(/^  retries +20 /m);
     expect(result.stdout).to.match(/^  dead-lettered +1 +poison: /m);
     expect(result.stdout).to.match(
-      /^  rsmq-next Worker +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, one idle cycle \(it polls once per 3s, its cap\): /m,
+      /^  rsmq-next Worker +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, one idle cycle \(it polls once per 3s, its cap\), 2 of them sent \(~[\d,]+\/h: the poll and the wake subscription's PING; the rest ran inside the poll's script\): /m,
     );
     expect(result.stdout).to.match(/^  100 ms poll, rsmq 0\.12\.4 style +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, \d+ polls: /m);
     expect(result.stdout).not.to.include("\x1b[");

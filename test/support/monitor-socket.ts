@@ -45,6 +45,8 @@ export interface MonitoredLine {
   args: string[];
   /** True when a script issued it. */
   fromScript: boolean;
+  /** The connection that sent it, "host:port" as the server sees it ("lua" for a script's call). */
+  client: string;
 }
 
 /** Splits a MONITOR line into its parts; undefined for anything else. */
@@ -54,7 +56,7 @@ export function parseMonitorLine(line: string, port: number): MonitoredLine | un
   const args = [...line.slice(head[0].length).matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]);
   if (args.length === 0) return undefined;
   args[0] = args[0].toLowerCase();
-  return { port, time: Number(head[1]), args, fromScript: head[2] === "lua" };
+  return { port, time: Number(head[1]), args, fromScript: head[2] === "lua", client: head[2] };
 }
 
 /**

@@ -42,6 +42,12 @@ export class SilentProxy {
     for (const pair of this.pairs) pair.silent = true;
   }
 
+  /** Stops forwarding on the connection opened last (a subscriber opened after the command connections), leaving it open. */
+  silenceNewest(): void {
+    const newest = [...this.pairs].pop();
+    if (newest) newest.silent = true;
+  }
+
   /** Closes every connection and stops listening. */
   async close(): Promise<void> {
     for (const { client, server } of this.pairs) {

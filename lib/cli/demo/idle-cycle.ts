@@ -1,8 +1,8 @@
 /**
  * The idle Worker's commands over one whole idle cycle. With nothing due, a Worker sleeps for its
  * cap (maxIdleSleepMs, 30 s by default) and then polls once: a read-only look, or a receive when a
- * message (one in flight, say) could have become due meanwhile. Its wake subscription's health
- * PING runs on a period of its own. A window shorter than the cap holds that poll or not, by
+ * message (one in flight, say) could have become due meanwhile; its wake subscription's health
+ * check (one PING) rides that poll. A window shorter than the cap holds that poll or not, by
  * chance, so a rate projected from it is 0 or several times too high. This window starts while
  * the Worker sleeps at its cap (a moment after the sleep began) and ends right after the poll that
  * ends the sleep: exactly one poll, and a projection per hour that counts it at its real rate.
@@ -20,8 +20,12 @@ export interface IdleCycle extends WindowCounts {
   /** The Worker's polls in the window (one in all for a whole cycle): read-only looks, and receives. */
   looks: number;
   receives: number;
+  /** Of `commands`, those the Worker's instance sent: one script call per poll, and the health check's PINGs (the rest ran inside the script). */
+  sent: number;
   /** `commands` scaled from the window to an hour. */
   perHour: number;
+  /** `sent` scaled from the window to an hour. */
+  sentPerHour: number;
 }
 
 /** How much longer than its cap a cycle may take before the wait gives up. */
@@ -77,12 +81,17 @@ export class IdleCycleWatch {
     const before = { ...this.worker.counters };
     const window = await measure(client, () => this.until(() => !this.asleepAtCap, bound, "poll", signal), onTick);
     const after = this.worker.counters;
+    const looks = after.looks - before.looks;
+    const receives = after.receives - before.receives;
+    const sent = looks + receives + (window.byCommand.ping ?? 0);
     return {
       ...window,
       capMs: this.capMs,
-      looks: after.looks - before.looks,
-      receives: after.receives - before.receives,
+      looks,
+      receives,
+      sent,
       perHour: perHour(window.commands, window.ms),
+      sentPerHour: perHour(sent, window.ms),
     };
   }
 }

@@ -30,7 +30,7 @@ export interface DemoSummary {
   busy: WindowCounts;
   /** Commands while idle, each also projected to an hour from its window. */
   idle: {
-    /** Over one whole idle cycle of the Worker: one poll (a look or a receive) per cap. */
+    /** Over one whole idle cycle of the Worker: one poll (a look or a receive) per cap, and the health check riding it. */
     worker: IdleCycle;
     rsmqPoll: WindowCounts & { perHour: number; polls: number; intervalMs: number };
   };
@@ -73,7 +73,9 @@ export function renderSummary(out: Output, s: DemoSummary): void {
       c.green(String(worker.commands)),
       c.green(hourly(worker.perHour)),
       c.dim(
-        `projected from ${duration(worker.ms)}, one idle cycle (it polls once per ${duration(worker.capMs)}, its cap): ${describeCounts(worker.byCommand)}`,
+        `projected from ${duration(worker.ms)}, one idle cycle (it polls once per ${duration(worker.capMs)}, its cap), ` +
+          `${worker.sent} of them sent (${hourly(worker.sentPerHour)}: the poll and the wake subscription's PING; the rest ran inside the poll's script): ` +
+          describeCounts(worker.byCommand),
       ),
     ],
     [
