@@ -469,28 +469,30 @@ describe("connections left out: one command connection, a second one only under 
     expect(full.events).to.deep.equal(["connect"]);
   });
 
-  it("quitAsync closes the second connection, also one still connecting, and the process exits by itself", async function () {
+  it("quitAsync closes the second connection, also one still connecting, and so does `rsmq.redis.quit()`; the process exits by itself", async function () {
     this.timeout(60_000);
     const entry = join(__dirname, "..", "lib", "index.js");
-    for (const when of ["up", "connecting"]) {
+    for (const when of ["up", "connecting", "rsmq.redis.quit()"]) {
       const program = `
         const RedisSMQ = require(${JSON.stringify(entry)});
         const rsmq = new RedisSMQ(${JSON.stringify({ ...singleServerOptions(ns), name })});
         (async () => {
           await rsmq.createQueueAsync({ qname: "q" }).catch(() => undefined);
           const sends = Array.from({ length: 20 }, () => rsmq.sendMessageAsync({ qname: "q", message: "m" }));
-          if (${JSON.stringify(when)} === "up") {
+          if (${JSON.stringify(when)} !== "connecting") {
             await Promise.all(sends);
             const open = async () => (await rsmq.redis.sendCommand(["CLIENT", "LIST"])).split("\\n").filter((line) => line.includes(" name=${name} ")).length;
             for (let tries = 0; tries < 500 && (await open()) < 2; tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
             process.stdout.write(String(await open()));
           }
-          await rsmq.quitAsync();
+          // The rsmq-cli pattern: the first connection closed by its user closes the second too.
+          if (${JSON.stringify(when)} === "rsmq.redis.quit()") process.nextTick(() => rsmq.redis.quit());
+          else await rsmq.quitAsync();
         })().catch((error) => { console.error(error); process.exit(1); });
       `;
       const { code, out } = await exitOf(spawn(process.execPath, ["-e", program], { stdio: ["ignore", "pipe", "pipe"] }), 20_000, when);
       expect(code, when).to.equal(0);
-      if (when === "up") expect(out, "both connections open before quitAsync").to.equal("2");
+      if (when !== "connecting") expect(out, `both connections open before ${when}`).to.equal("2");
       expect(await footprint(probe, name), when).to.deep.equal({ commands: 0, subscriptions: 0 });
     }
   });

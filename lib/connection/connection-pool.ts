@@ -183,6 +183,7 @@ export class ConnectionPool {
 
   /** An extra connection is up: it takes calls from now on, and its idle periods start. */
   private extraUp(member: Member): void {
+    if (member.retired) return;
     if (this.opening === member) this.opening = undefined;
     clearTimeout(member.timer);
     member.callsAtCheck = member.calls;
