@@ -1,7 +1,8 @@
 /**
  * Why the default of `connections`: sendMessage and receive+delete at 50 in flight on one
- * RedisSMQ instance, and a Worker at concurrency 50, with 1, 2, 3 and 4 connections, side by side
- * with rsmq 0.12.4 (one connection, as it has) in the same run. Every case once per round, rounds
+ * RedisSMQ instance, and a Worker at concurrency 50, with 1, 2, 3 and 4 connections and with
+ * `connections` left out (one, and a second opened under load), side by side with rsmq 0.12.4
+ * (one connection, as it has) in the same run. Every case once per round, rounds
  * interleaved, medians; ratios to rsmq are taken within each round. Throughput moves with whatever
  * else runs on the machine (the load average is recorded); CPU per message hardly does.
  * `node build/bench/run.js --only connections` runs this part alone.
@@ -19,11 +20,15 @@ import { measureThroughput, type Kind, type ThroughputCase, type ThroughputSampl
 export const CONNECTION_COUNTS = [1, 2, 3, 4];
 const IN_FLIGHT = 50;
 
+/** What a case measures: rsmq 0.12.4, rsmq-next with `connections` left out, or with that many. */
+type Subject = "rsmq" | "default" | number;
+
 export interface ConnectionsRow {
   key: string;
   kind: Kind | "Worker";
-  /** "rsmq 0.12.4", or the number of connections of rsmq-next. */
+  /** "rsmq 0.12.4", or the number of connections of rsmq-next ("default": `connections` left out). */
   library: string;
+  /** The connections asked for (rsmq 0.12.4: its one; 0 for the default, which opens 1 and grows to 2). */
   connections: number;
   perSecond: number;
   /** Median over rounds of this case's msg/s over rsmq 0.12.4's same kind in that round (Worker: receive+delete). */
@@ -41,7 +46,7 @@ export interface ConnectionsResult {
   rows: ConnectionsRow[];
 }
 
-async function openNext(target: Target, ns: string, connections: number): Promise<RedisSMQ> {
+async function openNext(target: Target, ns: string, connections: number | undefined): Promise<RedisSMQ> {
   const rsmq = new RedisSMQ({ host: target.host, port: target.port, ns, connections });
   if (!rsmq.connected) await new Promise<void>((resolve) => rsmq.once("connect", () => resolve()));
   return rsmq;
@@ -53,11 +58,14 @@ async function lanes(total: number, lane: (claim: () => boolean) => Promise<void
   await Promise.all(Array.from({ length: IN_FLIGHT }, () => lane(claim)));
 }
 
-/** A fresh queue opened with rsmq (connections 0) or rsmq-next, filled with `fill` messages first (not timed). */
-async function queue(target: Target, connections: number, fill: number): Promise<{ api: QueueApi; qname: string; done(): Promise<void> }> {
+/** A fresh queue opened with rsmq or rsmq-next, filled with `fill` messages first (not timed). */
+async function queue(target: Target, subject: Subject, fill: number): Promise<{ api: QueueApi; qname: string; done(): Promise<void> }> {
   const ns = `cn${randomBytes(3).toString("hex")}`;
   const qname = "bench";
-  const api = connections === 0 ? await openOld(target, { ns }) : ((await openNext(target, ns, connections)) as unknown as QueueApi);
+  const api =
+    subject === "rsmq"
+      ? await openOld(target, { ns })
+      : ((await openNext(target, ns, subject === "default" ? undefined : subject)) as unknown as QueueApi);
   await api.createQueueAsync({ qname });
   if (fill > 0) {
     const filler = await openNext(target, ns, 2);
@@ -76,20 +84,22 @@ async function queue(target: Target, connections: number, fill: number): Promise
   };
 }
 
-function label(connections: number): string {
-  return connections === 0 ? "rsmq 0.12.4" : `rsmq-next, ${connections} connection${connections === 1 ? "" : "s"}`;
+function label(subject: Subject): string {
+  if (subject === "rsmq") return "rsmq 0.12.4";
+  if (subject === "default") return "rsmq-next, default (1, 2nd on demand)";
+  return `rsmq-next, ${subject} connection${subject === 1 ? "" : "s"}`;
 }
 
-function sendCase(connections: number): ThroughputCase {
+function sendCase(subject: Subject): ThroughputCase {
   return {
-    key: `${label(connections)} send`,
-    library: label(connections),
+    key: `${label(subject)} send`,
+    library: label(subject),
     kind: "send",
     how: `sendMessage, ${IN_FLIGHT} in flight`,
     concurrency: IN_FLIGHT,
-    baseline: `${label(0)} send`,
+    baseline: `${label("rsmq")} send`,
     async prepare(target, total) {
-      const { api, qname, done } = await queue(target, connections, 0);
+      const { api, qname, done } = await queue(target, subject, 0);
       const run = (): Promise<void> =>
         lanes(total, async (claim) => {
           while (claim()) await api.sendMessageAsync({ qname, message: BODY });
@@ -99,16 +109,16 @@ function sendCase(connections: number): ThroughputCase {
   };
 }
 
-function receiveDeleteCase(connections: number): ThroughputCase {
+function receiveDeleteCase(subject: Subject): ThroughputCase {
   return {
-    key: `${label(connections)} receive+delete`,
-    library: label(connections),
+    key: `${label(subject)} receive+delete`,
+    library: label(subject),
     kind: "receive+delete",
     how: `receiveMessage then deleteMessage, ${IN_FLIGHT} in flight`,
     concurrency: IN_FLIGHT,
-    baseline: `${label(0)} receive+delete`,
+    baseline: `${label("rsmq")} receive+delete`,
     async prepare(target, total) {
-      const { api, qname, done } = await queue(target, connections, total);
+      const { api, qname, done } = await queue(target, subject, total);
       const run = (): Promise<void> =>
         lanes(total, async (claim) => {
           while (claim()) {
@@ -122,16 +132,16 @@ function receiveDeleteCase(connections: number): ThroughputCase {
   };
 }
 
-function workerCase(connections: number): ThroughputCase {
+function workerCase(subject: Subject): ThroughputCase {
   return {
-    key: `${label(connections)} Worker`,
-    library: label(connections),
+    key: `${label(subject)} Worker`,
+    library: label(subject),
     kind: "receive+delete",
     how: `Worker, concurrency ${IN_FLIGHT}, no-op handler`,
     concurrency: IN_FLIGHT,
-    baseline: `${label(0)} receive+delete`,
+    baseline: `${label("rsmq")} receive+delete`,
     async prepare(target, total) {
-      const { api, qname, done } = await queue(target, connections, total);
+      const { api, qname, done } = await queue(target, subject, total);
       const worker = new RedisSMQ.Worker(api as unknown as RedisSMQ, { qname, concurrency: IN_FLIGHT, handler: () => undefined });
       return {
         run: () =>
@@ -153,9 +163,15 @@ function workerCase(connections: number): ThroughputCase {
 }
 
 function casesFor(counts: readonly number[]): ThroughputCase[] {
-  const cases = [sendCase(0), receiveDeleteCase(0)];
-  for (const count of counts) cases.push(sendCase(count), receiveDeleteCase(count), workerCase(count));
+  const cases = [sendCase("rsmq"), receiveDeleteCase("rsmq")];
+  for (const subject of ["default", ...counts] as const) cases.push(sendCase(subject), receiveDeleteCase(subject), workerCase(subject));
   return cases;
+}
+
+function connectionsOf(library: string): number {
+  if (library === label("rsmq")) return 1;
+  if (library === label("default")) return 0;
+  return Number(/(\d+) connection/.exec(library)![1]);
 }
 
 /** Measures every case `rounds` times, interleaved, after a quarter-size warm-up round. */
@@ -188,7 +204,7 @@ export async function measureConnections(
       key: testCase.key,
       kind: testCase.how.startsWith("Worker") ? "Worker" : testCase.kind,
       library: testCase.library,
-      connections: testCase.library === label(0) ? 1 : Number(/(\d+) connection/.exec(testCase.library)![1]),
+      connections: connectionsOf(testCase.library),
       perSecond: median(samples.map((sample) => sample.perSecond)),
       ratioToRsmq: median(ratios),
       clientCpuMicrosPerMessage: median(samples.map((sample) => sample.clientCpuMicrosPerMessage)),

@@ -3,6 +3,7 @@
  * call (one command, one round trip) that reads the queue's settings and the server's clock itself.
  */
 import type { RedisClientType } from "redis";
+import { ConnectionPool } from "./connection/connection-pool";
 import { openConnection, openSubscriber } from "./connection/open-connection";
 import type { QueueConnection } from "./connection/open-connection";
 import { endsStretch } from "./connection/pool-dispatch";
@@ -159,15 +160,19 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     attachInternals(this, this.internals);
     // With several connections, each promise handed out ends the synchronous stretch before the
     // caller's continuation, so calls made in the continuations of replies that arrived together
-    // spread over the connections. On one connection there is nothing to spread: no extra layer.
-    if (settings.connection.connections > 1) this.endStretchesOnReply();
+    // spread over the connections. On one connection there is nothing to spread: no extra layer
+    // (and, for a pool that opens its second connection on demand, none while it has one).
+    if (this.connection instanceof ConnectionPool) this.endStretchesOnReply(this.connection);
   }
 
   /** Wraps each promise method so that its promise ends the stretch (see connection/pool-dispatch.ts). */
-  private endStretchesOnReply(): void {
+  private endStretchesOnReply(pool: ConnectionPool): void {
     for (const name of ENDS_STRETCH) {
       const method = this[name] as (options?: unknown) => Promise<unknown>;
-      (this as Record<string, unknown>)[name] = (options?: unknown) => endsStretch(method(options));
+      (this as Record<string, unknown>)[name] = (options?: unknown) => {
+        const reply = method(options);
+        return pool.spreading ? endsStretch(reply) : reply;
+      };
     }
   }
 

@@ -98,18 +98,28 @@ export interface ConstructorOptions {
    */
   subscriberPingMs?: number;
   /**
-   * Single server: how many connections this instance runs its calls on. With one, the client and
-   * Redis take turns (Redis idles while the client reads a batch of replies and writes the next);
-   * with two, Redis runs one connection's calls while the client handles the other's, which is
-   * what lifts calls made concurrently (many in flight, a Worker with `concurrency` above 1). A
-   * call goes on the connection with the fewest calls in flight (the first when all are idle, so
-   * calls made one at a time all use the first); calls made one after another without an `await`
-   * between them go on the same connection, so they run in the order they were made. With a
-   * node-redis v4 `client` passed in, the default is 1 (that client alone); asking for more adds
-   * duplicates of it, which this instance owns and closes (a v3 client only lends its settings,
-   * so the default applies). Redis Cluster: only 1 (the cluster
-   * client keeps one connection per node). An integer from 1 to 16.
-   * @default 2 (1 with a node-redis v4 `client`)
+   * Single server: how many command connections this instance runs its calls on. With one, the
+   * client and Redis take turns (Redis idles while the client reads a batch of replies and writes
+   * the next); with two, Redis runs one connection's calls while the client handles the other's,
+   * which is what lifts calls made concurrently (many calls in flight on one instance).
+   *
+   * Left out: one connection, as rsmq 0.12.4 held, and a second one only under load: it opens when
+   * a call leaves 4 calls in flight on the first, takes calls once it is up, and closes again once
+   * 10 s went by in which it carried none (10 to 20 s after its last call). Calls made one at a
+   * time, and one Worker (its receive, then its batch's deletes in one call, whatever its
+   * `concurrency`), never open it.
+   * The second connection emits no event (`connect`, `disconnect`, `error` tell of the first); if
+   * it fails to open or is lost, it is closed and none opens for 10 s. `quit()` closes it.
+   *
+   * Given, that many are opened at once and kept (`1`: never more than one). A call goes on the
+   * connection with the fewest calls in flight (the first when all are idle); calls made one
+   * after another without an `await` between them go on the same connection, so they run in the
+   * order they were made, also while a connection is being opened or closed. With a node-redis v4
+   * `client` passed in, that client alone unless `connections` asks for more, which adds
+   * duplicates of it that this instance owns and closes (a v3 client only lends its settings, so
+   * the default applies). Redis Cluster and an ioredis client: only 1. An integer from 1 to 16.
+   * The wake subscription (a Worker's, or a waiting receive's) is one more connection, apart.
+   * @default one, and a second under load (1 with a node-redis v4 `client`)
    */
   connections?: number;
   /**

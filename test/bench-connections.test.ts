@@ -16,10 +16,13 @@ describe("bench: the connections part (tiny run)", function () {
     result = await measureConnections(testRedis(), { messages: 20, rounds: 1, counts: [1, 2] }, () => undefined);
   });
 
-  it("measures rsmq 0.12.4 and every connection count for send, receive+delete and the Worker", () => {
+  it("measures rsmq 0.12.4, the default and every connection count for send, receive+delete and the Worker", () => {
     expect(result.rows.map((row) => `${row.kind} ${row.library}`)).to.deep.equal([
       "send rsmq 0.12.4",
       "receive+delete rsmq 0.12.4",
+      "send rsmq-next, default (1, 2nd on demand)",
+      "receive+delete rsmq-next, default (1, 2nd on demand)",
+      "Worker rsmq-next, default (1, 2nd on demand)",
       "send rsmq-next, 1 connection",
       "receive+delete rsmq-next, 1 connection",
       "Worker rsmq-next, 1 connection",

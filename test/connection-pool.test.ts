@@ -1,21 +1,27 @@
 /**
- * `connections`: several command connections to one server behind one instance. Counted with
- * CLIENT LIST (each instance names its connections), the wire read with MONITOR (which names the
- * client address of every command) and a counting proxy; one member's socket is killed for real
- * (CLIENT KILL ID). The ordering rule is made deterministic with CLIENT PAUSE: while the server
- * holds every call, what is in flight on each connection is known exactly.
+ * `connections`: several command connections to one server behind one instance, opened at once
+ * when asked for, and by default one with a second opened only under load. Counted with CLIENT
+ * LIST (each instance names its connections), the wire read with MONITOR (which names the client
+ * address of every command) and a counting proxy; a member's socket is killed for real (CLIENT
+ * KILL ID), a connection refused for real (maxclients). The ordering rule is made deterministic
+ * with CLIENT PAUSE: while the server holds every call, what is in flight on each connection is
+ * known exactly.
  */
 import { expect } from "chai";
+import { spawn, type ChildProcess } from "child_process";
 import type { Socket } from "net";
+import { join } from "path";
 import { createClient, type RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
 import { ConnectionPool } from "../lib/connection/connection-pool";
+import { endStretch } from "../lib/connection/pool-dispatch";
 import { resolveConstructorOptions } from "../lib/options/constructor-options";
 import { LatencyProxy } from "../bench/latency-proxy";
 import { openMonitor } from "./support/monitor-socket";
 import { rejectionOf } from "./support/old-rsmq";
 import { singleServerClient, singleServerOnly, singleServerOptions, uniqueNs } from "./support/server";
-import { Cleanup, waitFor } from "./support/worker";
+import { startLocalRedis } from "./support/redis-server";
+import { Cleanup, waitFor, WorkerLog } from "./support/worker";
 
 const WHY = "counts and kills connections of one server";
 
@@ -77,11 +83,11 @@ describe("connections: several command connections per instance", () => {
   });
   afterEach(() => cleanup.run());
 
-  it("opens as many as asked (2 by default), each call one command in one round trip, and quitAsync closes them all", async () => {
-    const byDefault = cleanup.rsmq(await connected(new RedisSMQ({ ...singleServerOptions(ns), name })));
-    expect(poolClients(byDefault)).to.have.length(2);
+  it("opens as many as asked at once, each call one command in one round trip, and quitAsync closes them all", async () => {
+    const two = cleanup.rsmq(await connected(new RedisSMQ({ ...singleServerOptions(ns), name, connections: 2 })));
+    expect(poolClients(two)).to.have.length(2);
     expect(await clientsNamed(probe, name)).to.have.length(2);
-    await byDefault.quitAsync();
+    await two.quitAsync();
     await waitFor(async () => (await clientsNamed(probe, name)).length === 0, "both connections closed");
 
     const proxy = await LatencyProxy.start(singleServerOptions(ns), 0);
@@ -267,3 +273,246 @@ describe("connections: several command connections per instance", () => {
     expect(events).to.not.include("connect");
   });
 });
+
+/** This instance's connections at the server: command connections, and wake subscriptions. */
+async function footprint(probe: RedisClientType, name: string): Promise<{ commands: number; subscriptions: number }> {
+  const list = (await probe.sendCommand(["CLIENT", "LIST"])) as string;
+  const lines = list.split("\n").filter((line) => line.includes(` name=${name} `));
+  const subscribed = (line: string): boolean => / sub=[1-9]/.test(line) || / psub=[1-9]/.test(line);
+  return { commands: lines.filter((line) => !subscribed(line)).length, subscriptions: lines.filter(subscribed).length };
+}
+
+/** A pool that grows as by default, but gives an idle extra connection up after `idleMs`. */
+function growingPool(options: Record<string, unknown>, idleMs: number): { pool: ConnectionPool; events: string[] } {
+  const settings = resolveConstructorOptions(options).connection;
+  const events: string[] = [];
+  const pool = new ConnectionPool(settings, settings.connections, record(events), { ...settings.growth!, idleMs });
+  return { pool, events };
+}
+
+function record(events: string[]): { connect(): void; disconnect(): void; error(error: Error): void } {
+  return {
+    connect: () => events.push("connect"),
+    disconnect: () => events.push("disconnect"),
+    error: (error) => events.push(`error ${error.message}`),
+  };
+}
+
+/** Calls made in one synchronous stretch, enough to open the second connection. */
+function burst<T>(count: number, call: (n: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: count }, (_, n) => call(n)));
+}
+
+describe("connections left out: one command connection, a second one only under load", () => {
+  const cleanup = new Cleanup();
+  let probe: RedisClientType;
+  let ns: string;
+  let name: string;
+
+  beforeEach(async function () {
+    singleServerOnly(this, WHY);
+    ns = uniqueNs("grow");
+    name = `grow-${ns}`;
+    probe = await singleServerClient();
+    cleanup.add(() => probe.quit());
+  });
+  afterEach(() => cleanup.run());
+
+  it("holds one command connection, as rsmq 0.12.4 does: fresh, after calls one at a time, and beside a Worker (plus its wake subscription)", async () => {
+    const rsmq = cleanup.rsmq(await connected(new RedisSMQ({ ...singleServerOptions(ns), name })));
+    expect(await footprint(probe, name)).to.deep.equal({ commands: 1, subscriptions: 0 });
+    await rsmq.createQueueAsync({ qname: "q" });
+    for (let n = 0; n < 5; n += 1) {
+      const id = await rsmq.sendMessageAsync({ qname: "q", message: `m${n}` });
+      await rsmq.getQueueAttributesAsync({ qname: "q" });
+      await rsmq.receiveMessageAsync({ qname: "q" });
+      await rsmq.deleteMessageAsync({ qname: "q", id });
+      await rsmq.listQueuesAsync();
+    }
+    expect(await footprint(probe, name)).to.deep.equal({ commands: 1, subscriptions: 0 });
+
+    // A Worker at concurrency 50 has one call in flight at a time (a receive, then the batch's deletes in one call).
+    const handled: string[] = [];
+    const worker = cleanup.worker(
+      new RedisSMQ.Worker(rsmq, {
+        qname: "q",
+        concurrency: 50,
+        maxIdleSleepMs: 100,
+        handler: (message) => void handled.push(message.message),
+      }),
+    );
+    const log = new WorkerLog(worker);
+    worker.start();
+    await waitFor(() => log.count("sleep") >= 3, "the Worker idle, three looks");
+    expect(await footprint(probe, name)).to.deep.equal({ commands: 1, subscriptions: 1 });
+    // Sent by another instance (one connection, unnamed), all at once.
+    const producer = cleanup.rsmq(new RedisSMQ({ ...singleServerOptions(ns), connections: 1 }));
+    await burst(200, (n) => producer.sendMessageAsync({ qname: "q", message: `w${n}` }));
+    await waitFor(() => handled.length === 200, "the 200 messages handled");
+    await waitFor(() => log.asleep, "the Worker idle again");
+    expect(await footprint(probe, name)).to.deep.equal({ commands: 1, subscriptions: 1 });
+  });
+
+  it("opens a second connection while calls pile up, spreads calls over both, closes it after an idle period, and emits nothing for it", async () => {
+    const { pool, events } = growingPool({ ...singleServerOptions(ns), name }, 1000);
+    cleanup.add(() => pool.close());
+    const monitor = await watchAddresses();
+    cleanup.add(async () => monitor.close());
+    await waitFor(() => pool.connected, "the first connection up");
+    expect(pool.clients).to.have.length(1);
+    // One at a time: never more than one.
+    for (let n = 0; n < 20; n += 1) await pool.sendCommand(["PING"]);
+    expect(pool.clients).to.have.length(1);
+    // Many at once: a second opens, and takes calls once it is up.
+    await burst(20, () => pool.sendCommand(["PING"]));
+    await waitFor(async () => (await footprint(probe, name)).commands === 2, "a second connection open");
+    await waitFor(() => pool.clients.every((client) => client.isReady), "the second connection up");
+    // Two stretches: the first's calls, in flight on one connection, send the second's to the other.
+    const spread = burst(10, (n) => pool.sendCommand(["ECHO", `spread${n}`]));
+    endStretch();
+    await Promise.all([spread, burst(10, (n) => pool.sendCommand(["ECHO", `spread${10 + n}`]))]);
+    await waitFor(() => monitor.seen.filter((command) => command.args[0] === "echo").length === 20, "the 20 ECHOs monitored");
+    expect(new Set(monitor.seen.filter((command) => command.args[0] === "echo").map((command) => command.address)).size).to.equal(2);
+    // Calls one at a time go on the first: the second, idle, is closed, and not opened again.
+    while ((await footprint(probe, name)).commands === 2) await pool.sendCommand(["PING"]);
+    expect(pool.clients).to.have.length(1);
+    expect(pool.connectionEpoch).to.equal(0);
+    expect(events).to.deep.equal(["connect"]);
+    // Under load again: open again.
+    await burst(20, () => pool.sendCommand(["PING"]));
+    await waitFor(async () => (await footprint(probe, name)).commands === 2, "a second connection open again");
+    await pool.close();
+    expect(await footprint(probe, name)).to.deep.equal({ commands: 0, subscriptions: 0 });
+    expect(events).to.deep.equal(["connect", "disconnect"]);
+  });
+
+  it("keeps the order of calls made without an `await` between them while the second connection opens", async () => {
+    const rsmq = cleanup.rsmq(await connected(new RedisSMQ({ ...singleServerOptions(ns), name })));
+    await rsmq.createQueueAsync({ qname: "a" });
+    await rsmq.createQueueAsync({ qname: "b" });
+    const monitor = await watchAddresses();
+    cleanup.add(async () => monitor.close());
+    // Writes (every script call) held; a connection still opens (CLIENT SETNAME is no write).
+    await probe.sendCommand(["CLIENT", "PAUSE", "1000", "WRITE"]);
+    // Stretch 1: eight sends on the one connection; the fourth opens a second, which takes none of them.
+    const first = burst(8, (n) => rsmq.sendMessageAsync({ qname: "a", message: `a${n}` }));
+    await waitFor(() => poolClients(rsmq).length === 2 && poolClients(rsmq)[1].isReady, "the second connection up");
+    // Stretch 2: on the second (fewer in flight), all of it, in order.
+    const second = [
+      rsmq.sendMessageAsync({ qname: "b", message: "b1" }),
+      rsmq.receiveMessageAsync({ qname: "b" }),
+      rsmq.sendMessageAsync({ qname: "b", message: "b2" }),
+      rsmq.receiveMessageAsync({ qname: "b" }),
+    ];
+    expect(new Set(await first).size).to.equal(8);
+    const results = await Promise.all(second);
+    expect((results[1] as { message: string }).message).to.equal("b1");
+    expect((results[3] as { message: string }).message).to.equal("b2");
+    await waitFor(() => monitor.seen.filter((command) => command.args[0] === "evalsha").length === 12, "the twelve calls monitored");
+    const scripts = monitor.seen.filter((command) => command.args[0] === "evalsha");
+    const addresses = (queue: string): Set<string> =>
+      new Set(scripts.filter((command) => command.args.some((arg) => arg.endsWith(`:${queue}`))).map((command) => command.address));
+    expect(addresses("a").size, "stretch 1 on one connection").to.equal(1);
+    expect(addresses("b").size, "stretch 2 on one connection").to.equal(1);
+    expect([...addresses("b")][0], "stretch 2 on the new connection").to.not.equal([...addresses("a")][0]);
+    expect((await rsmq.getQueueAttributesAsync({ qname: "a" })).msgs).to.equal(8);
+  });
+
+  it("closes the second connection only once it carries nothing: calls held on it past its idle period all answer, in order", async () => {
+    const { pool, events } = growingPool({ ...singleServerOptions(ns), name }, 400);
+    cleanup.add(() => pool.close());
+    await waitFor(() => pool.connected, "the first connection up");
+    const key = `${ns}:counter`;
+    await probe.sendCommand(["CLIENT", "PAUSE", "2000", "WRITE"]);
+    const first = burst(8, () => pool.sendCommand(["INCR", `${key}:a`]));
+    await waitFor(() => pool.clients.length === 2 && pool.clients[1].isReady, "the second connection up");
+    // Held by the pause for several idle periods of the second connection.
+    const second = burst(4, () => pool.sendCommand(["INCR", key]));
+    expect(await second).to.deep.equal([1, 2, 3, 4]);
+    expect(await first).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
+    await waitFor(async () => (await footprint(probe, name)).commands === 1, "the idle second connection closed");
+    expect(events).to.deep.equal(["connect"]);
+  });
+
+  it("closes a second connection that is lost, or refused (maxclients), without an event; calls go on on the first", async () => {
+    const { pool, events } = growingPool({ ...singleServerOptions(ns), name }, 10_000);
+    cleanup.add(() => pool.close());
+    await waitFor(() => pool.connected, "the first connection up");
+    await burst(20, () => pool.sendCommand(["PING"]));
+    await waitFor(() => pool.clients.length === 2 && pool.clients[1].isReady, "the second connection up");
+    const firstId = String(await pool.clients[0].sendCommand(["CLIENT", "ID"]));
+    const second = (await clientsNamed(probe, name)).find((client) => client.id !== firstId)!;
+    await probe.sendCommand(["CLIENT", "KILL", "ID", second.id]);
+    await waitFor(() => pool.clients.length === 1, "the lost connection given up");
+    expect(await burst(20, () => pool.sendCommand(["PING"]))).to.have.length(20);
+    expect(await footprint(probe, name)).to.deep.equal({ commands: 1, subscriptions: 0 });
+    expect(events).to.deep.equal(["connect"]);
+
+    // A server that takes no more connections: the second is refused, and given up.
+    const server = await startLocalRedis();
+    const full = growingPool({ host: server.host, port: server.port, ns, name }, 10_000);
+    const admin = createClient({ url: server.url });
+    admin.on("error", () => undefined);
+    // The server last: a client closed after it would wait for it.
+    cleanup.add(async () => {
+      await full.pool.close();
+      if (admin.isOpen) await admin.quit();
+      await server.close();
+    });
+    await waitFor(() => full.pool.connected, "the first connection up");
+    await admin.connect();
+    await admin.sendCommand(["CONFIG", "SET", "maxclients", "2"]);
+    await burst(20, () => full.pool.sendCommand(["PING"]));
+    const rejected = async (): Promise<number> => Number(/rejected_connections:(\d+)/.exec(await admin.info("stats"))![1]);
+    await waitFor(async () => (await rejected()) === 1 && full.pool.clients.length === 1, "the refused connection given up");
+    expect(await burst(20, () => full.pool.sendCommand(["PING"]))).to.have.length(20);
+    expect(full.events).to.deep.equal(["connect"]);
+  });
+
+  it("quitAsync closes the second connection, also one still connecting, and so does `rsmq.redis.quit()`; the process exits by itself", async function () {
+    this.timeout(60_000);
+    const entry = join(__dirname, "..", "lib", "index.js");
+    for (const when of ["up", "connecting", "rsmq.redis.quit()"]) {
+      const program = `
+        const RedisSMQ = require(${JSON.stringify(entry)});
+        const rsmq = new RedisSMQ(${JSON.stringify({ ...singleServerOptions(ns), name })});
+        (async () => {
+          await rsmq.createQueueAsync({ qname: "q" }).catch(() => undefined);
+          const sends = Array.from({ length: 20 }, () => rsmq.sendMessageAsync({ qname: "q", message: "m" }));
+          if (${JSON.stringify(when)} !== "connecting") {
+            await Promise.all(sends);
+            const open = async () => (await rsmq.redis.sendCommand(["CLIENT", "LIST"])).split("\\n").filter((line) => line.includes(" name=${name} ")).length;
+            for (let tries = 0; tries < 500 && (await open()) < 2; tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+            process.stdout.write(String(await open()));
+          }
+          // The rsmq-cli pattern: the first connection closed by its user closes the second too.
+          if (${JSON.stringify(when)} === "rsmq.redis.quit()") process.nextTick(() => rsmq.redis.quit());
+          else await rsmq.quitAsync();
+        })().catch((error) => { console.error(error); process.exit(1); });
+      `;
+      const { code, out } = await exitOf(spawn(process.execPath, ["-e", program], { stdio: ["ignore", "pipe", "pipe"] }), 20_000, when);
+      expect(code, when).to.equal(0);
+      if (when !== "connecting") expect(out, `both connections open before ${when}`).to.equal("2");
+      expect(await footprint(probe, name), when).to.deep.equal({ commands: 0, subscriptions: 0 });
+    }
+  });
+});
+
+/** Resolves when the child exits by itself; rejects (and kills it) if it is still running after `ms`. */
+function exitOf(child: ChildProcess, ms: number, what: string): Promise<{ code: number | null; out: string }> {
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the child (${what}) did not exit within ${ms} ms after quitAsync: a connection keeps it alive. stderr: ${err}`));
+    }, ms);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, out: out.trim() });
+      if (code !== 0) console.error(err);
+    });
+  });
+}

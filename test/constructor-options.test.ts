@@ -81,17 +81,22 @@ describe("constructor options", () => {
       expect(resolved.connection.subscriberPingMs).to.equal(0);
     });
 
-    it("keeps 2 command connections by default, 1 with a client passed in (more only when asked), and 1 in a cluster", () => {
-      expect(resolveConstructorOptions({}).connection.connections).to.equal(2);
-      expect(resolveConstructorOptions({ connections: 4 }).connection.connections).to.equal(4);
+    it("opens 1 command connection by default and a 2nd on demand, as many as asked at once, 1 with a client passed in, and 1 in a cluster", () => {
+      const connections = (options: Record<string, unknown>): { connections: number; growth: unknown } => {
+        const { connection } = resolveConstructorOptions(options);
+        return { connections: connection.connections, growth: connection.growth };
+      };
+      expect(connections({})).to.deep.equal({ connections: 1, growth: { most: 2, openAtInFlight: 4, idleMs: 10_000 } });
+      expect(connections({ connections: 4 })).to.deep.equal({ connections: 4, growth: undefined });
+      expect(connections({ connections: 1 })).to.deep.equal({ connections: 1, growth: undefined });
       const client = createClient();
-      expect(resolveConstructorOptions({ client }).connection.connections).to.equal(1);
-      expect(resolveConstructorOptions({ client, connections: 3 }).connection.connections).to.equal(3);
-      // A node-redis v3 client only lends its settings: the connections are opened here, as many as by default.
-      expect(resolveConstructorOptions({ client: { send_command: () => undefined } }).connection.connections).to.equal(2);
+      expect(connections({ client })).to.deep.equal({ connections: 1, growth: undefined });
+      expect(connections({ client, connections: 3 })).to.deep.equal({ connections: 3, growth: undefined });
+      // A node-redis v3 client only lends its settings: the connections are opened here, as by default.
+      expect(connections({ client: { send_command: () => undefined } })).to.deep.equal(connections({}));
       const cluster = { rootNodes: [{ url: "redis://127.0.0.1:1" }] };
-      expect(resolveConstructorOptions({ cluster }).connection.connections).to.equal(1);
-      expect(resolveConstructorOptions({ cluster, connections: 1 }).connection.connections).to.equal(1);
+      expect(connections({ cluster })).to.deep.equal({ connections: 1, growth: undefined });
+      expect(connections({ cluster, connections: 1 })).to.deep.equal({ connections: 1, growth: undefined });
     });
 
     it("does not touch the caller's options object", () => {

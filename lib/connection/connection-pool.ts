@@ -12,12 +12,19 @@
  *   report for one cause (the server went away) is emitted once; one connection lost alone is
  *   told by its error (and a new connection epoch), the others carrying the calls meanwhile.
  * - `connectionEpoch` changes whenever any connection is established anew.
+ *
+ * Opened on demand (`connections` left out, see pool-growth.ts), the pool starts with one
+ * connection and opens extra ones only while calls pile up. An extra connection is invisible: it
+ * takes calls once it is up, emits nothing, and is closed (never reopened) when it has been idle,
+ * when it fails or is lost, when the first connection is lost, and by close(). Closing it never
+ * drops a call: it carries none when idle, and otherwise its QUIT goes after the calls in flight.
  */
 import type { RedisClientType } from "redis";
 import { Connection } from "./connection";
 import type { ConnectionEvents } from "./connection";
 import type { ConnectionSettings } from "./connection-settings";
 import type { LinkBounds } from "./link-watchdog";
+import type { PoolGrowth } from "./pool-growth";
 import type { ReplicaAcks } from "./replica-acks";
 import { StretchChoice } from "./pool-dispatch";
 import type { DispatchTarget } from "./pool-dispatch";
@@ -25,6 +32,13 @@ import type { DispatchTarget } from "./pool-dispatch";
 class Member implements DispatchTarget {
   inFlight = 0;
   suspect = false;
+  /** Calls sent on it so far, and at the last idle check: an extra connection that carried none for a period is idle. */
+  calls = 0;
+  callsAtCheck = 0;
+  /** Closed here or being closed: no longer a member. */
+  retired = false;
+  /** An extra connection's bound on opening, then its idle check. */
+  timer: NodeJS.Timeout | undefined;
   /** Releases one call in flight (one closure per member, not one per call). */
   readonly settled = (): void => {
     this.inFlight -= 1;
@@ -33,6 +47,9 @@ class Member implements DispatchTarget {
   /** Set right after construction: the connection's events name this member. */
   connection!: Connection;
 
+  /** @param extra opened on demand (see pool-growth.ts), not one of the connections asked for */
+  constructor(readonly extra: boolean) {}
+
   get connected(): boolean {
     return this.connection.connected;
   }
@@ -40,30 +57,37 @@ class Member implements DispatchTarget {
 
 export class ConnectionPool {
   readonly cluster = false;
+  /** The first is the one `client` names and is never retired; extra ones follow it. */
   private readonly members: Member[] = [];
   private readonly choice: StretchChoice<Member>;
   private up = false;
-  private closing = false;
+  private closing: Promise<"OK"> | undefined;
   /** Who reported each error message of the current outage: the others' same error is not news. */
   private readonly reported = new Map<string, Member>();
+  /** In flight on the connection a call went on that opens an extra one (never, without growth). */
+  private readonly openAtInFlight: number;
+  /** The extra connection being opened: one at a time. */
+  private opening: Member | undefined;
+  /** Date.now() before which no extra connection opens (one failed or was lost). */
+  private growAfter = 0;
+  /** Extra connections being closed: close() waits for them too. */
+  private readonly retiring = new Set<Promise<unknown>>();
+  /** The epochs of retired connections, so that retiring one does not change connectionEpoch. */
+  private retiredEpochs = 0;
 
   /**
    * Opens `count` connections. With a node-redis v4 client as `client`, the first is that client
-   * (borrowed, never closed here) and the others are its duplicates, owned and closed here.
+   * (borrowed, never closed here) and the others are its duplicates, owned and closed here. With
+   * `growth`, opens more while calls pile up (see pool-growth.ts), up to `growth.most`.
    */
-  constructor(settings: ConnectionSettings, count: number, events: ConnectionEvents) {
-    for (let index = 0; index < count; index += 1) {
-      const source = index === 0 ? undefined : this.members[0].connection;
-      const member = new Member();
-      const memberEvents: ConnectionEvents = {
-        connect: () => this.memberUp(events),
-        disconnect: () => this.memberDown(member, events),
-        error: (error) => this.memberError(member, error, events),
-      };
-      member.connection =
-        source && !source.owned ? new Connection(settings, memberEvents, source.client) : new Connection(settings, memberEvents);
-      this.members.push(member);
-    }
+  constructor(
+    private readonly settings: ConnectionSettings,
+    count: number,
+    private readonly events: ConnectionEvents,
+    private readonly growth?: PoolGrowth,
+  ) {
+    this.openAtInFlight = growth && growth.most > count ? growth.openAtInFlight : Infinity;
+    for (let index = 0; index < count; index += 1) this.add(false);
     this.choice = new StretchChoice(this.members);
   }
 
@@ -85,9 +109,14 @@ export class ConnectionPool {
     return this.members.some((member) => member.connected);
   }
 
+  /** Whether calls may be spread over several connections right now (more than one is open or opening). */
+  get spreading(): boolean {
+    return this.members.length > 1;
+  }
+
   /** Changes whenever any of the connections reconnects. */
   get connectionEpoch(): number {
-    let epoch = 0;
+    let epoch = this.retiredEpochs;
     for (const member of this.members) epoch += member.connection.connectionEpoch;
     return epoch;
   }
@@ -98,8 +127,7 @@ export class ConnectionPool {
   }
 
   sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
-    const member = this.choice.next();
-    member.inFlight += 1;
+    const member = this.dispatch();
     const reply = member.connection.sendCommand(args);
     reply.then(member.settled, member.settled);
     return reply;
@@ -107,32 +135,128 @@ export class ConnectionPool {
 
   /** The write and its WAIT on one connection: WAIT anywhere else would confirm nothing. */
   sendReplicated(args: string[], key: string | undefined, acks: ReplicaAcks): Promise<unknown> {
-    const member = this.choice.next();
-    member.inFlight += 1;
+    const member = this.dispatch();
     const reply = member.connection.sendReplicated(args, key, acks);
     reply.then(member.settled, member.settled);
     return reply;
   }
 
-  /** Closes every connection opened here; a client passed in stays open. */
-  async close(): Promise<"OK"> {
-    this.closing = true;
-    await Promise.all(this.members.map((member) => member.connection.close()));
+  /**
+   * Closes every connection opened here, extra ones included (those still connecting too), and
+   * opens no more; a client passed in stays open. Safe at any time and more than once (the same
+   * promise), also after the first connection's client was closed by its user.
+   */
+  close(): Promise<"OK"> {
+    this.closing ??= this.closeAll();
+    return this.closing;
+  }
+
+  private async closeAll(): Promise<"OK"> {
+    for (const member of [...this.members]) if (member.extra) this.retire(member);
+    await Promise.all([...this.members.map((member) => member.connection.close()), ...this.retiring]);
     return "OK";
   }
 
-  private memberUp(events: ConnectionEvents): void {
-    if (this.members.every((member) => member.connected)) this.reported.clear();
-    if (this.up) return;
-    this.up = true;
-    events.connect();
+  /** The member for a call made now, counted in flight; opens an extra connection when calls pile up. */
+  private dispatch(): Member {
+    // One connection: nothing to choose, and no choice to hold (an extra one opening joins the choice).
+    const member = this.members.length === 1 ? this.members[0] : this.choice.next();
+    member.inFlight += 1;
+    member.calls += 1;
+    if (member.inFlight >= this.openAtInFlight) this.grow();
+    return member;
   }
 
-  private memberDown(lost: Member, events: ConnectionEvents): void {
+  /**
+   * Opens an extra connection, if the pool may grow now. It takes calls only once it is up
+   * (dispatch prefers connected members), so the calls of the current stretch stay where they are.
+   */
+  private grow(): void {
+    const growth = this.growth!;
+    if (this.closing || this.opening || this.members.length >= growth.most) return;
+    if (!this.members[0].connected || Date.now() < this.growAfter) return;
+    const member = this.add(true);
+    this.opening = member;
+    // Not up within a period (node-redis' connectTimeout normally ends the attempt first): given up.
+    member.timer = setTimeout(() => this.extraLost(member), growth.idleMs);
+    // An extra connection's own socket keeps the process alive while it is open, never its timers.
+    member.timer.unref();
+  }
+
+  /** An extra connection is up: it takes calls from now on, and its idle periods start. */
+  private extraUp(member: Member): void {
+    if (member.retired) return;
+    if (this.opening === member) this.opening = undefined;
+    clearTimeout(member.timer);
+    member.callsAtCheck = member.calls;
+    member.timer = setInterval(() => this.checkIdle(member), this.growth!.idleMs);
+    member.timer.unref();
+  }
+
+  private add(extra: boolean): Member {
+    const first = this.members[0]?.connection;
+    const member = new Member(extra);
+    const memberEvents: ConnectionEvents = extra
+      ? {
+          connect: () => this.extraUp(member),
+          disconnect: () => this.extraLost(member),
+          error: () => this.extraLost(member),
+        }
+      : {
+          connect: () => this.memberUp(),
+          disconnect: () => this.memberDown(member),
+          error: (error) => this.memberError(member, error),
+        };
+    member.connection =
+      first && !first.owned ? new Connection(this.settings, memberEvents, first.client) : new Connection(this.settings, memberEvents);
+    this.members.push(member);
+    return member;
+  }
+
+  /** Runs every idleMs while an extra connection is up: it closes when it carried no call since the last check. */
+  private checkIdle(member: Member): void {
+    if (member.calls === member.callsAtCheck && member.inFlight === 0) this.retire(member);
+    else member.callsAtCheck = member.calls;
+  }
+
+  /** An extra connection failed to open or was lost: it is closed, and none opens for a period. */
+  private extraLost(member: Member): void {
+    if (member.retired) return;
+    this.growAfter = Date.now() + this.growth!.idleMs;
+    this.retire(member);
+  }
+
+  /** Takes an extra connection out of the pool (new calls go elsewhere at once) and closes it. */
+  private retire(member: Member): void {
+    if (member.retired) return;
+    member.retired = true;
+    clearTimeout(member.timer);
+    if (this.opening === member) this.opening = undefined;
+    const index = this.members.indexOf(member);
+    if (index !== -1) this.members.splice(index, 1);
+    this.choice.forget(member);
+    this.retiredEpochs += member.connection.connectionEpoch;
+    const closed: Promise<unknown> = member.connection
+      .close()
+      .catch(() => undefined)
+      .finally(() => this.retiring.delete(closed));
+    this.retiring.add(closed);
+  }
+
+  private memberUp(): void {
+    if (this.members.every((member) => member.connected || member.extra)) this.reported.clear();
+    if (this.up) return;
+    this.up = true;
+    this.events.connect();
+  }
+
+  private memberDown(lost: Member): void {
+    // Extra connections exist only beside an up first one: what the first tells is then all there is.
+    for (const member of [...this.members]) if (member.extra) this.retire(member);
     this.checkOthers(lost);
     if (!this.up || this.connected) return;
     this.up = false;
-    events.disconnect();
+    this.events.disconnect();
   }
 
   /**
@@ -157,10 +281,10 @@ export class ConnectionPool {
    * connection that reports it, and again only when that same connection reports it again (each
    * reconnect attempt, as with one connection), until every connection is up.
    */
-  private memberError(member: Member, error: Error, events: ConnectionEvents): void {
+  private memberError(member: Member, error: Error): void {
     const reporter = this.reported.get(error.message);
     if (reporter !== undefined && reporter !== member && !reporter.connected) return;
     this.reported.set(error.message, member);
-    events.error(error);
+    this.events.error(error);
   }
 }

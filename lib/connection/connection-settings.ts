@@ -3,6 +3,7 @@
  * resolves it), so that nothing in connection/ refuses input once a socket may be open.
  */
 import type { LinkBounds } from "./link-watchdog";
+import type { PoolGrowth } from "./pool-growth";
 
 export interface ConnectionSettings {
   /** The constructor options as given: the client, the cluster options and the connection keys are read from them. */
@@ -18,8 +19,10 @@ export interface ConnectionSettings {
    * Workers' polls, when it has been quiet for a cap (see subscriber-health.ts); 0 never.
    */
   readonly subscriberPingMs: number | undefined;
-  /** Single server: how many command connections the instance keeps (a pool when more than one). */
+  /** Single server: how many command connections the instance opens at once (a pool when more than one). */
   readonly connections: number;
+  /** Single server, `connections` left out: more connections opened while calls pile up (a pool). */
+  readonly growth: PoolGrowth | undefined;
   /** Redis Cluster: how long one command keeps retrying through a failover or resharding. */
   readonly clusterRetryMs: number;
 }

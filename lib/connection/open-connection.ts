@@ -1,7 +1,8 @@
 /**
  * Picks the connection for a RedisSMQ instance: the caller's ioredis client (standalone, Sentinel
  * or Cluster) as it is; Redis Cluster when given a node-redis v4 cluster client or `cluster`
- * options; one server otherwise, on one connection or on a pool of them.
+ * options; one server otherwise, on one connection or on a pool of them (opened at once, or
+ * growing from one under load).
  */
 import type { RedisClientType, RedisClusterType } from "redis";
 import { toClusterOptions } from "./client-options";
@@ -35,7 +36,8 @@ export function openConnection(settings: ConnectionSettings, events: ConnectionE
     return new IoredisConnection(client, settings.bounds, settings.subscriberPingMs, events);
   }
   if (!settings.cluster) {
-    return settings.connections > 1 ? new ConnectionPool(settings, settings.connections, events) : new Connection(settings, events);
+    if (settings.connections === 1 && !settings.growth) return new Connection(settings, events);
+    return new ConnectionPool(settings, settings.connections, events, settings.growth);
   }
   const given = settings.given.client;
   const retryMs = settings.clusterRetryMs;

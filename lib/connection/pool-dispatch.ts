@@ -71,6 +71,11 @@ export class StretchChoice<T extends DispatchTarget> {
 
   constructor(private readonly targets: readonly T[]) {}
 
+  /** A target taken out of the list: a choice of it held in this stretch no longer holds. */
+  forget(target: T): void {
+    if (this.held === target) this.held = undefined;
+  }
+
   /** The connection for a call made now. */
   next(): T {
     if (this.held && this.heldIn === stretches) return this.held;

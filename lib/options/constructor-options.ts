@@ -9,6 +9,8 @@ import type { RedisClusterOptions } from "redis";
 import { isClusterClient } from "../connection/cluster-connection";
 import { isV3Client } from "../connection/given-client";
 import type { ConnectionSettings } from "../connection/connection-settings";
+import { ON_DEMAND } from "../connection/pool-growth";
+import type { PoolGrowth } from "../connection/pool-growth";
 import { hasStringNumbers, isIoredis, isIoredisCluster, keyPrefixOf } from "../connection/ioredis-client";
 import { HONOR_NESTED_OPTIONS } from "../connection/nested-options";
 import type { ReplicaAcks } from "../connection/replica-acks";
@@ -27,7 +29,6 @@ export const CONSTRUCTOR_DEFAULTS = {
   clusterRetryMs: 30_000,
   waitForReplicas: 0,
   waitForReplicasMs: 1_000,
-  connections: 2,
 } as const;
 
 /** The most command connections one instance may keep. */
@@ -72,7 +73,7 @@ export function resolveConstructorOptions(options: ConstructorOptions | undefine
         commandTimeoutMs: optional(given, "commandTimeoutMs", CONSTRUCTOR_DEFAULTS.commandTimeoutMs, boundMs),
       },
       subscriberPingMs: optional<number | undefined>(given, "subscriberPingMs", CONSTRUCTOR_DEFAULTS.subscriberPingMs, boundMs),
-      connections: connectionsOf(given, cluster),
+      ...connectionsOf(given, cluster),
       clusterRetryMs: optional(given, "clusterRetryMs", CONSTRUCTOR_DEFAULTS.clusterRetryMs, (name, value) => numberOption(name, value, 0)),
     },
   };
@@ -126,15 +127,18 @@ function replicaAcksOf(given: Record<string, unknown>): ReplicaAcks | undefined 
 }
 
 /**
- * Single server: the default, or 1 with a client passed in (used alone unless `connections` asks
- * for more); a node-redis v3 client only lends its settings to connections opened here, so it gets
- * the default. Redis Cluster: the cluster client keeps one connection per node, so only 1.
+ * Single server, `connections` left out: one connection, and a second while calls pile up (see
+ * connection/pool-growth.ts), so that an instance holds one command connection as rsmq 0.12.4's
+ * did, except under load. Given, `connections` is how many are opened at once and kept. With a
+ * client passed in, that client alone unless `connections` asks for more; a node-redis v3 client
+ * only lends its settings to connections opened here, so it gets the default. Redis Cluster: the
+ * cluster client keeps one connection per node, so only 1.
  */
-function connectionsOf(given: Record<string, unknown>, cluster: boolean): number {
+function connectionsOf(given: Record<string, unknown>, cluster: boolean): { connections: number; growth: PoolGrowth | undefined } {
   const ioredis = isIoredis(given.client);
   const borrowed = !absent(given.client) && (ioredis || !isV3Client(given.client));
-  const fallback = cluster || borrowed ? 1 : CONSTRUCTOR_DEFAULTS.connections;
-  const connections = optional(given, "connections", fallback, (name, value) => integerOption(name, value, 1, MAX_CONNECTIONS));
+  if (absent(given.connections)) return { connections: 1, growth: cluster || borrowed ? undefined : ON_DEMAND };
+  const connections = integerOption("connections", given.connections, 1, MAX_CONNECTIONS);
   if (ioredis && connections !== 1) {
     throw optionError("connections", "1 or left out with an ioredis client (its own connection carries every call)", given.connections);
   }
@@ -145,7 +149,7 @@ function connectionsOf(given: Record<string, unknown>, cluster: boolean): number
       given.connections,
     );
   }
-  return connections;
+  return { connections, growth: undefined };
 }
 
 /** A bound in ms, where 0 turns it off. */
