@@ -5,7 +5,7 @@
  * duration and the connections are those the run's record gives. Returns the problems found, each
  * naming the table and row, so a test can list them all at once.
  */
-import { machineState, partLoad, PART } from "../../bench/machine-load";
+import { formatDuration, machineState, partLoad, PART } from "../../bench/machine-load";
 import type { RunRecord } from "../../bench/readme-blocks";
 
 /** A printed figure: its value (times in ms) and half its last printed digit, the rounding it hides. */
@@ -72,6 +72,9 @@ function headlineProblems(where: string, markdown: string): string[] {
   if (rows.length === 0) return [`${where}: no headline table`];
   return rows.flatMap(([operation, rsmq, next, ratio]) => {
     const [old, now, printed] = [parseFigure(rsmq), parseFigure(next), parseFigure(ratio)];
+    // A ratio with a zero on either side has no value: "n/a" is then what it should print.
+    if (old && now && (old.value === 0 || now.value === 0))
+      return /n\/a/.test(ratio) ? [] : [`${where}, "${operation}": ${ratio} of a zero`];
     if (!old || !now || !printed) return [`${where}, "${operation}": a figure is missing`];
     const up = UP.test(ratio);
     if (!up && !DOWN.test(ratio)) return [`${where}, "${operation}": "${ratio}" says neither higher nor lower`];
@@ -204,7 +207,7 @@ function connectionCountProblems(markdown: string, record: RunRecord): string[] 
 
 /** The last run's duration, as bench/README.md's duration block and results say it. */
 function durationProblems(markdown: string, record: RunRecord): string[] {
-  const minutes = `${(record.durationMs / 60_000).toFixed(1)} minutes`;
+  const minutes = formatDuration(record.durationMs);
   const block = blockOf(markdown, "duration");
   return block.includes(`took ${minutes}`) ? [] : [`duration block: does not say "took ${minutes}" (${record.durationMs} ms recorded)`];
 }
