@@ -44,6 +44,15 @@ export function tableHeaders(markdown: string, header: string): string[] {
   return line ? cellsOf(line) : [];
 }
 
+/**
+ * Whether the ratio printed in `ratioCell` can be `topCell / bottomCell`. A ratio printed "n/a" (a zero or a missing
+ * figure on either side) holds nothing to check, nor does a cell without a figure.
+ */
+export function cellsFit(ratioCell: string, topCell: string, bottomCell: string): boolean {
+  const [ratio, top, bottom] = [ratioCell, topCell, bottomCell].map(parseFigure);
+  return !ratio || !top || !bottom || ratioFits(ratio, top, bottom);
+}
+
 /** The rows of the first Markdown table whose header line starts with `header`, as cells; [] when there is none. */
 export function tableRows(markdown: string, header: string): string[][] {
   const lines = markdown.split("\n");
@@ -105,9 +114,7 @@ function throughputProblems(markdown: string, record: RunRecord): string[] {
     const name = `throughput table, ${row[0]} "${row[1]}"`;
     if (!base) return problems.push(`${name}: its baseline ${entry.baseline} is not in the table`);
     const check = (ratioCell: string, top: string, bottom: string, what: string): void => {
-      const ratio = parseFigure(ratioCell);
-      if (ratio && !ratioFits(ratio, parseFigure(top)!, parseFigure(bottom)!))
-        problems.push(`${name}: ${what} ${ratioCell} is not ${top} / ${bottom}`);
+      if (!cellsFit(ratioCell, top, bottom)) problems.push(`${name}: ${what} ${ratioCell} is not ${top} / ${bottom}`);
     };
     if (entry.key !== entry.baseline) {
       check(row[ratioColumn], row[perSecond], base[perSecond], "× rsmq");
@@ -116,9 +123,11 @@ function throughputProblems(markdown: string, record: RunRecord): string[] {
     const floor = at(entry.floor);
     const ofFloor = parseFigure(row[floorColumn]);
     if (floor && ofFloor && entry.kind !== "floor" && entry.callsPerMessage) {
-      const calls = parseFigure(row[perSecond])!;
+      const calls = parseFigure(row[perSecond]);
+      const floorCalls = parseFigure(floor[perSecond]);
+      if (!calls || !floorCalls) return undefined;
       const callsPerSecond = { value: calls.value * entry.callsPerMessage, half: calls.half * entry.callsPerMessage };
-      if (!ratioFits(ofFloor, callsPerSecond, parseFigure(floor[perSecond])!))
+      if (!ratioFits(ofFloor, callsPerSecond, floorCalls))
         problems.push(`${name}: of floor ${row[floorColumn]} is not ${entry.callsPerMessage} × ${row[perSecond]} / ${floor[perSecond]}`);
     }
     return undefined;
@@ -141,9 +150,7 @@ function goalsProblems(markdown: string): string[] {
 /** The network table: p50 × rsmq = rsmq-next p50 / rsmq p50. */
 function networkProblems(markdown: string): string[] {
   return tableRows(markdown, "| Call | rsmq p50 | rsmq p99 | rsmq-next p50 |").flatMap(([call, oldP50, , nextP50, , ratio]) =>
-    ratioFits(parseFigure(ratio)!, parseFigure(nextP50)!, parseFigure(oldP50)!)
-      ? []
-      : [`network table, ${call}: ${ratio} is not ${nextP50} / ${oldP50}`],
+    cellsFit(ratio, nextP50, oldP50) ? [] : [`network table, ${call}: ${ratio} is not ${nextP50} / ${oldP50}`],
   );
 }
 
@@ -154,9 +161,7 @@ function connectionsProblems(markdown: string): string[] {
   return rows.flatMap(([what, library, perSecond, ratio]) => {
     const base = rows.find((row) => row[0] === kindOf(what) && row[1] === "rsmq 0.12.4");
     if (!base) return [`connections table, ${what} ${library}: no rsmq 0.12.4 row to divide by`];
-    return ratioFits(parseFigure(ratio)!, parseFigure(perSecond)!, parseFigure(base[2])!)
-      ? []
-      : [`connections table, ${what} ${library}: ${ratio} is not ${perSecond} / ${base[2]}`];
+    return cellsFit(ratio, perSecond, base[2]) ? [] : [`connections table, ${what} ${library}: ${ratio} is not ${perSecond} / ${base[2]}`];
   });
 }
 
