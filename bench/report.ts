@@ -108,7 +108,8 @@ function idleTable(results: BenchResults): Table {
     title: "Idle cost of one consumer on an empty queue",
     note:
       `Counted with MONITOR over a real ${results.config.idle.windowMs / 1000} s window after a ${results.config.idle.warmupMs / 1000} s warm-up ` +
-      "(start-up commands left out), each subject on its own Redis, then × per hour and × 720 for 30 days; a scaled subject's rate is divided by its scale.",
+      "(start-up commands left out), each subject on its own Redis, then × per hour and × 720 for 30 days; a scaled subject's rate is divided by its scale. " +
+      partLoadNote(results, [PART.idle]),
     headers: ["Consumer", "Commands / hour", "Commands / 30 days", "Server calls / hour (incl. Lua)", "Server calls / 30 days", "How"],
     rows: results.idle.map((row) => [
       row.name,
