@@ -1,6 +1,6 @@
 /**
- * How big each part of the bench is. `full` is `npm run bench` (about 5 minutes on a 2-core
- * machine), `quick` is `npm run bench:quick` (under a minute, a smoke check whose numbers are too
+ * How big each part of the bench is. `full` is `npm run bench` (bench/README.md says how long the
+ * last one took, from its record), `quick` is `npm run bench:quick` (under a minute, a smoke check whose numbers are too
  * small to quote), `tiny` is what test/bench.test.ts runs so the code path cannot rot (seconds;
  * rsmq-worker's intervals shortened, which only the test does).
  */

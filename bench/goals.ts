@@ -6,6 +6,8 @@
  * tell a slow library from a saturated machine. Why a goal falls short is not something a run can
  * say: bench/README.md has a written section for it, outside the generated block.
  */
+import { ratiosOf } from "./ratios";
+import type { RowRatios } from "./ratios";
 import type { BenchResults, ThroughputResult } from "./suite";
 
 export const NOT_MEASURED = "not measured in this run";
@@ -50,11 +52,12 @@ function throughputRow(results: BenchResults, key: string): ThroughputResult | u
 }
 
 /** A ratio of an rsmq-next row against its rsmq 0.12.4 baseline. */
-function againstRsmq(key: string, pick: (row: ThroughputResult) => number): Spec["measure"] {
+function againstRsmq(key: string, pick: (ratios: RowRatios) => number): Spec["measure"] {
   return (results) => {
     const row = throughputRow(results, key);
     const against = row && throughputRow(results, row.baseline);
-    return row && against ? { value: pick(row), row, against, againstLabel: against.library } : undefined;
+    const ratios = row && ratiosOf(results.throughput, row);
+    return row && against && ratios ? { value: pick(ratios), row, against, againstLabel: against.library } : undefined;
   };
 }
 
@@ -65,7 +68,7 @@ const SPECS: Spec[] = [
     direction: "at least",
     target: 2,
     unit: times,
-    measure: againstRsmq("rsmq-next send C=50", (row) => row.throughputRatio),
+    measure: againstRsmq("rsmq-next send C=50", (ratios) => ratios.throughput),
   },
   {
     goal: "receiveMessage + deleteMessage, 50 in flight on one instance, against rsmq 0.12.4",
@@ -73,7 +76,7 @@ const SPECS: Spec[] = [
     direction: "at least",
     target: 1.5,
     unit: times,
-    measure: againstRsmq("rsmq-next receive+delete C=50", (row) => row.throughputRatio),
+    measure: againstRsmq("rsmq-next receive+delete C=50", (ratios) => ratios.throughput),
   },
   {
     goal: "sendMessage, 1 in flight, against the floor (EVALSHA of `return 1` on the same client)",
@@ -84,7 +87,8 @@ const SPECS: Spec[] = [
     measure(results) {
       const row = throughputRow(results, "rsmq-next send C=1");
       const floor = row?.floor === undefined ? undefined : throughputRow(results, row.floor);
-      return row?.floorRatio !== undefined && floor ? { value: row.floorRatio, row, against: floor, againstLabel: "floor" } : undefined;
+      const ratio = row && ratiosOf(results.throughput, row)?.floor;
+      return ratio !== undefined && floor ? { value: ratio, row, against: floor, againstLabel: "floor" } : undefined;
     },
   },
   {
@@ -93,7 +97,7 @@ const SPECS: Spec[] = [
     direction: "at least",
     target: 2,
     unit: times,
-    measure: againstRsmq("rsmq-next Worker C=50", (row) => row.throughputRatio),
+    measure: againstRsmq("rsmq-next Worker C=50", (ratios) => ratios.throughput),
   },
   {
     goal: "receiveMessages + deleteMessages of 50, against rsmq 0.12.4's receive + delete at 50 in flight",
@@ -101,7 +105,7 @@ const SPECS: Spec[] = [
     direction: "at least",
     target: 3,
     unit: times,
-    measure: againstRsmq("rsmq-next batch 50", (row) => row.throughputRatio),
+    measure: againstRsmq("rsmq-next batch 50", (ratios) => ratios.throughput),
   },
   ...[50, 1].flatMap((c): Spec[] => [
     {
@@ -110,7 +114,7 @@ const SPECS: Spec[] = [
       direction: "at most",
       target: 0.6,
       unit: times,
-      measure: againstRsmq(`rsmq-next send C=${c}`, (row) => row.cpuRatio),
+      measure: againstRsmq(`rsmq-next send C=${c}`, (ratios) => ratios.cpu),
     },
     {
       goal: `Redis CPU per message, receiveMessage + deleteMessage, ${c} in flight, against rsmq 0.12.4`,
@@ -118,7 +122,7 @@ const SPECS: Spec[] = [
       direction: "at most",
       target: 0.6,
       unit: times,
-      measure: againstRsmq(`rsmq-next receive+delete C=${c}`, (row) => row.cpuRatio),
+      measure: againstRsmq(`rsmq-next receive+delete C=${c}`, (ratios) => ratios.cpu),
     },
   ]),
   ...(["heapUsed", "rss"] as const).map((which): Spec => ({

@@ -6,11 +6,19 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "fs";
 import { endMarker, replaceBlock, startMarker } from "./markers";
-import { formatCount, formatMs, goalsSummary, markdownReport } from "./report";
+import type { ConnectionsResult } from "./connections";
+import { NOT_MEASURED } from "./goals";
+import { formatDuration, formatLoad, machineWords, partLoad, PART, quietRule } from "./machine-load";
+import { formatCount, formatMs, formatRange, formatRatio, goalsSummary, markdownReport, rowRatios } from "./report";
 import type { BenchResults } from "./suite";
 
 export const HEADLINE_BLOCK = "headline";
 export const RESULTS_BLOCK = "results";
+export const DURATION_BLOCK = "duration";
+export const CONNECTIONS_BLOCK = "connections";
+
+/** A full run's record as --from reads it: the suite's results and the connections part run after it. */
+export type RunRecord = BenchResults & { connections?: ConnectionsResult };
 
 /** 1,481×, 61×, 1.75×. */
 export function formatFactor(value: number): string {
@@ -30,6 +38,8 @@ interface HeadlineRow {
   rsmq: string;
   next: string;
   ratio: string;
+  /** For throughput: the lowest and highest of the same ratio within a round. */
+  byRound?: string;
 }
 
 /** The headline rows this run has data for (a quick run has no Worker at its real 30 s cap). */
@@ -82,11 +92,13 @@ export function headlineRows(results: BenchResults): HeadlineRow[] {
     const next = throughput(key);
     const old = next && throughput(next.baseline);
     if (next && old) {
+      const ratios = rowRatios(results, next);
       rows.push({
         operation: label,
         rsmq: formatCount(old.perSecond),
         next: formatCount(next.perSecond),
-        ratio: factor(next.throughputRatio, "higher", "lower"),
+        ratio: factor(ratios.throughput, "higher", "lower"),
+        ...(ratios.throughputByRound && { byRound: formatRange(ratios.throughputByRound) }),
       });
     }
   }
@@ -97,7 +109,7 @@ export function headlineRows(results: BenchResults): HeadlineRow[] {
       operation: "Redis CPU per message consumed, 50 in flight: the Worker against rsmq's receive + delete",
       rsmq: `${cpuBaseline.cpuMicrosPerMessage.toFixed(1)} µs`,
       next: `${cpu.cpuMicrosPerMessage.toFixed(1)} µs`,
-      ratio: factor(cpu.cpuRatio, "more", "less"),
+      ratio: factor(rowRatios(results, cpu).cpu, "more", "less"),
     });
   }
 
@@ -115,11 +127,24 @@ export function headlineRows(results: BenchResults): HeadlineRow[] {
   return rows;
 }
 
+/** How long the run took, from its record: "7.4 minutes", or "5.7 minutes before its connections part, which this run did not time". */
+function durationWords(results: RunRecord): string {
+  const timedConnections = results.parts?.some((part) => part.name === PART.connections);
+  const minutes = formatDuration(results.durationMs);
+  return results.connections && !timedConnections ? `${minutes} before its connections part, which this run did not time` : minutes;
+}
+
+/** How the throughput ratios are taken, for the run descriptions. */
+function ratiosWords(results: BenchResults): string {
+  return (
+    `for throughput and CPU, the ratio of the medians of ${results.config.throughput.repetitions} interleaved rounds, ` +
+    "with the lowest and highest ratio within a round beside it"
+  );
+}
+
 /** Where and with what the run was made, in full. */
-export function runDescription(results: BenchResults): string {
+export function runDescription(results: RunRecord): string {
   const { machine, versions } = results;
-  const minutes = (results.durationMs / 60_000).toFixed(1);
-  const load = machine.loadAverageAtStart[0];
   const libraries = [
     `rsmq-next ${versions["rsmq-next"]}`,
     `rsmq ${versions.rsmq}${versions["redis (rsmq's node_redis)"] ? ` (node_redis ${versions["redis (rsmq's node_redis)"]})` : ""}`,
@@ -127,29 +152,34 @@ export function runDescription(results: BenchResults): string {
     ...(versions.bullmq ? [`BullMQ ${versions.bullmq}${versions.ioredis ? ` (ioredis ${versions.ioredis})` : ""}`] : []),
     `redis-server ${versions["redis-server"]}`,
   ];
+  const load = (values: number[] | undefined): string => (values?.length ? formatLoad(values[0]) : "not recorded");
   return (
-    `One \`npm run bench\` (${results.mode} run, ${results.date.slice(0, 10)}, ${minutes} minutes) on ${machine.cpus} CPUs ` +
-    `(${machine.cpuModel}), ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node.replace(/^v/, "")}, ` +
-    `load average ${load === undefined ? "n/a" : load.toFixed(2)} at the start; ${libraries.join(", ")}. ` +
+    `One \`npm run bench\` (${results.mode} run, ${results.date.slice(0, 10)}, ${durationWords(results)}) on ${machineWords(results)}: ` +
+    `${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node.replace(/^v/, "")}, ` +
+    `load average ${load(machine.loadAverageAtStart)} at the start and ${load(machine.loadAverageAtEnd)} at the end` +
+    `${results.parts ? "" : " (the parts' loads not recorded in this run)"}; ${libraries.join(", ")}. ` +
+    `Each table gives the load over its part; ${quietRule(results)}. ` +
     "Absolute numbers depend on the machine and on whatever else runs on it; compare the ratios, which are taken " +
-    "within the run (for throughput and CPU, the median of the ratios taken within each round)."
+    `within the run (${ratiosWords(results)}).`
   );
 }
 
 /** The same in one sentence, for the top-level README. */
-export function runSummary(results: BenchResults): string {
+export function runSummary(results: RunRecord): string {
   const { machine, versions } = results;
   return (
-    `One ${results.mode} run on ${results.date.slice(0, 10)}: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node.replace(/^v/, "")}, ` +
-    `redis-server ${versions["redis-server"]}, rsmq-next ${versions["rsmq-next"]} against rsmq ${versions.rsmq}. Absolute numbers ` +
-    "depend on the machine; the ratios are taken within the run (for throughput and CPU, the median of the ratios within each round)."
+    `One ${results.mode} run on ${results.date.slice(0, 10)}, on ${machineWords(results)}: ${machine.cpus} CPUs (${machine.cpuModel}), ` +
+    `Node ${machine.node.replace(/^v/, "")}, redis-server ${versions["redis-server"]}, rsmq-next ${versions["rsmq-next"]} against ` +
+    `rsmq ${versions.rsmq}. Absolute numbers depend on the machine; the ratios are taken within the run (${ratiosWords(results)}).`
   );
 }
 
 /** The headline table, with a note where the run predates today's idle traffic (the health check riding the look). */
 export function headlineTable(results: BenchResults): string {
   const lines = ["| Operation | rsmq 0.12.4 | rsmq-next | rsmq-next against rsmq |", "| --- | ---: | ---: | ---: |"];
-  for (const row of headlineRows(results)) lines.push(`| ${row.operation} | ${row.rsmq} | ${row.next} | **${row.ratio}** |`);
+  for (const row of headlineRows(results)) {
+    lines.push(`| ${row.operation} | ${row.rsmq} | ${row.next} | **${row.ratio}**${row.byRound ? ` (${row.byRound} by round)` : ""} |`);
+  }
   const worker = results.idle.find((row) => row.name.startsWith("rsmq-next Worker"));
   const pings = worker?.byName.ping ?? 0;
   const looks = (worker?.byName.evalsha ?? 0) + (worker?.byName.evalsha_ro ?? 0);
@@ -165,7 +195,7 @@ export function headlineTable(results: BenchResults): string {
 }
 
 /** README.md's block: the headline table, the goals in short, and the run they come from. */
-export function headlineBlock(results: BenchResults): string {
+export function headlineBlock(results: RunRecord): string {
   return [
     headlineTable(results),
     "",
@@ -178,7 +208,7 @@ export function headlineBlock(results: BenchResults): string {
 }
 
 /** bench/README.md's results: the run, the headline table, then every table of the run. */
-export function resultsBlock(results: BenchResults): string {
+export function resultsBlock(results: RunRecord): string {
   const day = results.date.slice(0, 10);
   return [
     runDescription(results),
@@ -193,6 +223,50 @@ export function resultsBlock(results: BenchResults): string {
     "",
     markdownReport(results),
   ].join("\n");
+}
+
+/** bench/README.md's "Running it": how long the last full run took, and where. */
+export function durationBlock(results: RunRecord): string {
+  const connections = results.parts?.find((part) => part.name === PART.connections);
+  return (
+    `The last full run, on ${results.date.slice(0, 10)}, took ${durationWords(results)}` +
+    (connections ? `, of which the connections part ${formatDuration(connections.durationMs)}` : "") +
+    `; it ran on ${machineWords(results)}.`
+  );
+}
+
+/** The `connections` part's rows in table order: each kind, rsmq 0.12.4 first; the Worker is held against rsmq's receive+delete. */
+const CONNECTION_KINDS = ["send", "receive+delete", "Worker"] as const;
+
+/** bench/README.md's "Why ... connections" table: msg/s, × rsmq (ratio of the medians), CPU per message. */
+export function connectionsBlock(results: RunRecord): string {
+  const part = results.connections;
+  if (!part) return `The \`connections\` part: ${NOT_MEASURED}.`;
+  const load = partLoad(results, PART.connections);
+  const rsmq = (kind: string) =>
+    part.rows.find((row) => row.library === "rsmq 0.12.4" && row.kind === (kind === "Worker" ? "receive+delete" : kind));
+  const lines = [
+    `The \`connections\` part of the last full run (${results.date.slice(0, 10)}, the same run as the results below, with rounds of its own: ` +
+      `${part.messages.toLocaleString("en-US")} messages per case at 50 in flight, medians of ${part.rounds} interleaved rounds; ` +
+      `× rsmq is the median msg/s over rsmq 0.12.4's median, receive+delete's for the Worker). The run was on ${machineWords(results)}; ` +
+      (load
+        ? `load average ${formatLoad(load.start)} at the start of this part, ${formatLoad(load.end)} at the end.`
+        : "load not recorded for this part."),
+    "",
+    "| what | library | msg/s | × rsmq | client CPU µs/msg | Redis CPU µs/msg |",
+    "| --- | --- | ---: | ---: | ---: | ---: |",
+  ];
+  for (const kind of CONNECTION_KINDS) {
+    const baseline = rsmq(kind);
+    for (const row of part.rows.filter((entry) => entry.kind === kind)) {
+      const ratio = baseline ? formatRatio(row.perSecond / baseline.perSecond) : "n/a";
+      lines.push(
+        `| ${kind === "Worker" ? "Worker C=50" : kind} | ${row.library} | ${formatCount(row.perSecond)} | ${ratio} | ` +
+          `${row.clientCpuMicrosPerMessage.toFixed(1)} | ${row.cpuMicrosPerMessage.toFixed(1)} |`,
+      );
+    }
+  }
+  return lines.join("\n");
 }
 
 export type BlockUpdate = "updated" | "unchanged" | "no markers" | "no file";

@@ -3,9 +3,15 @@
  * bench/README.md), the JSON record, and the two SVG charts (idle commands per hour, delivery latency).
  */
 import { mkdirSync, writeFileSync } from "fs";
+import { cpus, loadavg } from "os";
 import { join } from "path";
 import pc = require("picocolors");
-import { goalRows, NOT_MEASURED, type GoalRow } from "./goals";
+import { goalRows, NOT_MEASURED } from "./goals";
+import type { GoalRow } from "./goals";
+import { partLoadNote, PART } from "./machine-load";
+import type { LoadRecord } from "./machine-load";
+import { ratiosOf } from "./ratios";
+import type { Range, RowRatios } from "./ratios";
 import type { BenchResults } from "./suite";
 import { renderBarChart } from "./svg-chart";
 
@@ -41,6 +47,26 @@ export function formatMs(value: number): string {
 
 export function formatRatio(value: number): string {
   return Number.isFinite(value) ? `${value.toFixed(2)}×` : "n/a";
+}
+
+/** A per-round range of ratios: "0.93× to 2.21×". */
+export function formatRange(range: Range | undefined): string {
+  return range ? `${formatRatio(range.min)} to ${formatRatio(range.max)}` : "–";
+}
+
+type ThroughputRow = BenchResults["throughput"][number];
+
+/** The ratios a throughput row prints (ratios of the medians, bench/ratios.ts); NaN where its baseline is missing. */
+export function rowRatios(results: BenchResults, row: ThroughputRow): RowRatios {
+  return ratiosOf(results.throughput, row) ?? { throughput: Number.NaN, cpu: Number.NaN };
+}
+
+/** How many command connections each library instance had, as the run recorded it. */
+export function connectionsWords(results: BenchResults): string {
+  const recorded = results.connectionsPerClient;
+  if (!recorded) return "rsmq 0.12.4 on its one connection, rsmq-next on its default `connections` (the number not recorded in this run)";
+  const next = recorded["rsmq-next"];
+  return `rsmq 0.12.4 on ${recorded.rsmq} connection, rsmq-next on ${next} connection${next === 1 ? "" : "s"} (its default \`connections\`) per instance`;
 }
 
 function wireTable(results: BenchResults): Table {
@@ -79,12 +105,16 @@ function wireTable(results: BenchResults): Table {
   };
 }
 
-function idleTable(results: Pick<BenchResults, "idle" | "config">): Table {
+/** The idle rows of a run: a full run's (with its load record), or `--only idle`'s (without). */
+type IdleRun = Pick<BenchResults, "idle" | "config"> & Partial<LoadRecord>;
+
+function idleTable(results: IdleRun): Table {
   return {
     title: "Idle cost of one consumer on an empty queue",
     note:
       `Counted with MONITOR over a real ${results.config.idle.windowMs / 1000} s window after a ${results.config.idle.warmupMs / 1000} s warm-up ` +
-      "(start-up commands left out), each subject on its own Redis, then × per hour and × 720 for 30 days; a scaled subject's rate is divided by its scale.",
+      "(start-up commands left out), each subject on its own Redis, then × per hour and × 720 for 30 days; a scaled subject's rate is divided by its scale. " +
+      (results.machine ? partLoadNote({ ...results, machine: results.machine }, [PART.idle]) : machineNow()),
     headers: ["Consumer", "Commands / hour", "Commands / 30 days", "Server calls / hour (incl. Lua)", "Server calls / 30 days", "How"],
     rows: results.idle.map((row) => [
       row.name,
@@ -95,6 +125,11 @@ function idleTable(results: Pick<BenchResults, "idle" | "config">): Table {
       `${row.method}; ${row.clientCommands} cmds + ${row.inScript} in Lua in ${(row.windowMs / 1000).toFixed(1)} s`,
     ]),
   };
+}
+
+/** For a part run alone: the load it ran at, now. */
+function machineNow(): string {
+  return `Load average (1 min) at its end: ${loadavg()[0].toFixed(2)} on ${cpus().length} cores.`;
 }
 
 /** A MiB figure: 12.3 MiB. */
@@ -111,8 +146,8 @@ function goalsTable(results: BenchResults): Table {
   return {
     title: "Goals",
     note:
-      "Each goal of the speed work, the figure this run measured (from the tables below: ratios are medians of the ratios " +
-      "within each round) and whether it is met, or by how much it falls short. Beside each throughput goal, what a message " +
+      "Each goal of the speed work, the figure this run measured (from the tables below: ratios of the medians, the same " +
+      "figures the throughput table divides) and whether it is met, or by how much it falls short. Beside each throughput goal, what a message " +
       "cost in CPU in this run, client (the bench process) + Redis, in µs, for rsmq-next and for what it is held against: with " +
       "one client and one connection a message cannot go faster than 1 / (client + Redis) while they take turns (1 in flight), " +
       "nor than 1 / the larger of the two when they overlap (many in flight). Why a goal falls short is written under " +
@@ -147,9 +182,10 @@ export function goalsSummary(results: BenchResults): string[] {
   return lines;
 }
 
-function ofFloor(row: BenchResults["throughput"][number]): string {
+function ofFloor(results: BenchResults, row: ThroughputRow): string {
   if (row.kind === "floor") return "1.00 (floor)";
-  return row.floorRatio === undefined ? "–" : row.floorRatio.toFixed(2);
+  const ratio = rowRatios(results, row).floor;
+  return ratio === undefined ? "–" : ratio.toFixed(2);
 }
 
 function throughputTable(results: BenchResults): Table {
@@ -159,28 +195,47 @@ function throughputTable(results: BenchResults): Table {
     title: "Throughput and Redis CPU per message",
     note:
       `Median of ${repetitions} rounds (every case once per round, interleaved, after a warm-up round); ${messagesC1} messages at C=1, ` +
-      `${messagesC50} at C=50, 100-byte bodies, one connection per client. Redis CPU = delta of used_cpu_sys + used_cpu_user (INFO cpu) over the timed ` +
+      `${messagesC50} at C=50, 100-byte bodies; ${connectionsWords(results)}. Redis CPU = delta of used_cpu_sys + used_cpu_user (INFO cpu) over the timed ` +
       "part / messages; client CPU = the bench process' own CPU (process.cpuUsage) over the same part / messages. " +
-      "Ratios are computed within each round against rsmq 0.12.4 doing the same at the same concurrency, then the median taken. " +
+      "× rsmq is the median msg/s over the median msg/s of rsmq 0.12.4 doing the same at the same concurrency (the rows it " +
+      'divides are in the table, and so for Redis CPU); "by round" is the lowest and highest of the same ratio taken within each ' +
+      "round, the noise between rounds. " +
       (floors
         ? "The floor rows are a script that does nothing (EVALSHA of `return 1`, no keys) on the client the library instance talks " +
           "through, the most calls a second one connection gives; for them msg/s is calls a second and a message is one call. " +
-          "\"of floor\" = library calls a second / the floor's calls a second, same library's client, same C, within each round, " +
-          "then the median: a call is one sendMessage, receiveMessage or deleteMessage, so send is 1 call per message and " +
-          "receive+delete 2; it is left out (–) where one call carries many messages (Worker, batches) and for BullMQ."
-        : `"of floor": ${NOT_MEASURED} (the floor rows came later).`),
-    headers: ["Library", "What", "C", "msg/s", "× rsmq", "of floor", "Redis CPU µs/msg", "Redis CPU × rsmq", "Client CPU µs/msg"],
-    rows: results.throughput.map((row) => [
-      row.library,
-      row.how,
-      String(row.concurrency),
-      formatCount(row.perSecond),
-      row.key === row.baseline ? "1.00× (baseline)" : formatRatio(row.throughputRatio),
-      ofFloor(row),
-      row.cpuMicrosPerMessage.toFixed(1),
-      row.key === row.baseline ? "1.00×" : formatRatio(row.cpuRatio),
-      row.clientCpuMicrosPerMessage.toFixed(1),
-    ]),
+          "\"of floor\" = library calls a second / the floor's calls a second, same library's client, same C (medians): a call " +
+          "is one sendMessage, receiveMessage or deleteMessage, so send is 1 call per message and " +
+          "receive+delete 2; it is left out (–) where one call carries many messages (Worker, batches) and for BullMQ. "
+        : `"of floor": ${NOT_MEASURED} (the floor rows came later). `) +
+      partLoadNote(results, [PART.throughput]),
+    headers: [
+      "Library",
+      "What",
+      "C",
+      "msg/s",
+      "× rsmq",
+      "× rsmq by round",
+      "of floor",
+      "Redis CPU µs/msg",
+      "Redis CPU × rsmq",
+      "Client CPU µs/msg",
+    ],
+    rows: results.throughput.map((row) => {
+      const ratios = rowRatios(results, row);
+      const baseline = row.key === row.baseline;
+      return [
+        row.library,
+        row.how,
+        String(row.concurrency),
+        formatCount(row.perSecond),
+        baseline ? "1.00× (baseline)" : formatRatio(ratios.throughput),
+        baseline ? "–" : formatRange(ratios.throughputByRound),
+        ofFloor(results, row),
+        row.cpuMicrosPerMessage.toFixed(1),
+        baseline ? "1.00×" : formatRatio(ratios.cpu),
+        row.clientCpuMicrosPerMessage.toFixed(1),
+      ];
+    }),
   };
 }
 
@@ -211,7 +266,7 @@ function memoryTable(results: BenchResults): Table {
       `${(memory.elapsedMs / 1000).toFixed(1)} s (${formatCount(memory.perSecond)} msg/s); process.memoryUsage() sampled ${gc} at start and ` +
       `every ${(memory.samples[1]?.handled ?? memory.messages).toLocaleString("en-US")} messages (${memory.samples.length} samples). Growth per ` +
       `message = the least-squares slope of the samples over messages handled, from message ${memory.slopeFrom.toLocaleString("en-US")} on ` +
-      "(start-up and JIT left out).",
+      `(start-up and JIT left out). ${partLoadNote(results, [PART.memory])}`,
     headers: ["Measure", "start", "peak", "end", "growth per message"],
     rows: [figure(`heap used${memory.gcForced ? " after GC" : ""}`, "heapUsed"), figure("RSS", "rss")],
   };
@@ -226,7 +281,7 @@ function networkTable(results: BenchResults): Table {
     note:
       `Both libraries through a TCP proxy in bench/ (bench/latency-proxy.ts) that holds every chunk at least ${delayMs} ms in each ` +
       `direction; the PING row is one bare round trip (2 × ${delayMs} ms plus the proxy's own overhead). Concurrency 1, ` +
-      `${iterations} calls each, libraries alternating call by call.`,
+      `${iterations} calls each, libraries alternating call by call. ${partLoadNote(results, [PART.network])}`,
     headers: ["Call", "rsmq p50", "rsmq p99", "rsmq-next p50", "rsmq-next p99", "p50 × rsmq"],
     rows: ops.map((operation) => {
       const old = get(operation, "rsmq");
@@ -252,13 +307,16 @@ function deliveryTables(results: BenchResults): Table[] {
       title: "Delivery latency to an idle consumer (send -> handler start)",
       note:
         "From the producer calling sendMessage (its wall clock, written into the body) to the handler starting. Consumers are idle " +
-        "when the message is sent: the Worker asleep at its defaults (30 s cap), pollers at a random point of their poll cycle.",
+        "when the message is sent: the Worker asleep at its defaults (30 s cap), pollers at a random point of their poll cycle. " +
+        partLoadNote(results, [PART.workerDelivery, PART.idle]),
       headers: ["Consumer", "Producer", "p50", "p99", "max", "n", "How"],
       rows: results.delivery.filter((entry) => entry.delaySeconds === 0).map(row),
     },
     {
       title: `Lateness of delayed messages (delay ${delay} s)`,
-      note: "Handler start minus the moment the message became due: its id's server TIME (ms) + delay.",
+      note:
+        "Handler start minus the moment the message became due: its id's server TIME (ms) + delay. " +
+        partLoadNote(results, [PART.workerDelivery, PART.idle]),
       headers: ["Consumer", "Producer", "p50", "p99", "max", "n", "How"],
       rows: results.delivery.filter((entry) => entry.delaySeconds > 0).map(row),
     },
@@ -306,7 +364,7 @@ export function markdownReport(results: BenchResults): string {
 }
 
 /** `--only idle`: the idle table alone, as Markdown. */
-export function idleMarkdown(results: Pick<BenchResults, "idle" | "config">): string {
+export function idleMarkdown(results: IdleRun): string {
   return markdownTable(idleTable(results));
 }
 
@@ -328,13 +386,15 @@ export function headline(results: BenchResults): string[] {
     const receive = tp(`rsmq-next receive+delete C=${c}`);
     const worker = tp(`rsmq-next Worker C=${c}`);
     if (send && receive && worker) {
+      const [sendRatios, receiveRatios, workerRatios] = [send, receive, worker].map((row) => rowRatios(results, row));
       const floor =
-        send.floorRatio === undefined
+        sendRatios.floor === undefined
           ? ""
-          : `; of floor send ${send.floorRatio.toFixed(2)}, receive+delete ${receive.floorRatio?.toFixed(2)}`;
+          : `; of floor send ${sendRatios.floor.toFixed(2)}, receive+delete ${receiveRatios.floor?.toFixed(2)}`;
       lines.push(
-        `throughput C=${c} vs rsmq 0.12.4: send ${formatRatio(send.throughputRatio)}, receive+delete ${formatRatio(receive.throughputRatio)}, ` +
-          `Worker ${formatRatio(worker.throughputRatio)}; Redis CPU/msg send ${formatRatio(send.cpuRatio)}, receive+delete ${formatRatio(receive.cpuRatio)}${floor}`,
+        `throughput C=${c} vs rsmq 0.12.4 (ratios of the medians): send ${formatRatio(sendRatios.throughput)} ` +
+          `(${formatRange(sendRatios.throughputByRound)} by round), receive+delete ${formatRatio(receiveRatios.throughput)}, ` +
+          `Worker ${formatRatio(workerRatios.throughput)}; Redis CPU/msg send ${formatRatio(sendRatios.cpu)}, receive+delete ${formatRatio(receiveRatios.cpu)}${floor}`,
       );
     }
   }

@@ -2,23 +2,40 @@
  * `npm run bench` / `npm run bench:quick`: starts its own Redis servers on free ports (or uses
  * REDIS_URL), runs the suite, prints the tables, and writes the JSON record, a Markdown copy of
  * the tables and the SVG charts under bench/results/ (quick runs under bench/results/quick/).
- * A full run written there also rewrites the generated blocks of bench/README.md (every table)
- * and README.md (the headline table); so does `--from` over a full run's JSON in bench/results/.
- * `--only connections` runs the `connections` part alone (bench/connections.ts); `--only idle` the
- * idle cost (bench/idle-cost.ts), every subject side by side at the chosen run's window. Neither
- * rewrites the READMEs.
+ * A full run written there also rewrites the generated blocks of bench/README.md (the last run's
+ * duration, the connections table, every table) and README.md (the headline table); so does
+ * `--from` over a full run's JSON in bench/results/. `--only connections` runs the `connections`
+ * part alone (bench/connections.ts); `--only idle` the idle cost (bench/idle-cost.ts), every
+ * subject side by side at the chosen run's window. Neither rewrites the READMEs.
  */
 import { Command } from "commander";
 import { mkdirSync, readFileSync, writeFileSync } from "fs";
 import { dirname, join, relative, resolve } from "path";
 import pc = require("picocolors");
-import { CONFIGS, type BenchConfig } from "./config";
-import { connectionsTable, measureConnections, type ConnectionsResult } from "./connections";
-import { startServers, type Target } from "./redis";
-import { HEADLINE_BLOCK, RESULTS_BLOCK, headlineBlock, markersOf, resultsBlock, updateBlock } from "./readme-blocks";
-import { measureIdle, type IdleCost } from "./idle-cost";
+import { CONFIGS } from "./config";
+import type { BenchConfig } from "./config";
+import { connectionsTable, measureConnections } from "./connections";
+import type { ConnectionsResult } from "./connections";
+import { PART, recordPart } from "./machine-load";
+import { startServers } from "./redis";
+import type { Target } from "./redis";
+import {
+  CONNECTIONS_BLOCK,
+  DURATION_BLOCK,
+  HEADLINE_BLOCK,
+  RESULTS_BLOCK,
+  connectionsBlock,
+  durationBlock,
+  headlineBlock,
+  markersOf,
+  resultsBlock,
+  updateBlock,
+} from "./readme-blocks";
+import type { RunRecord } from "./readme-blocks";
+import { measureIdle } from "./idle-cost";
+import type { IdleCost } from "./idle-cost";
 import { consoleReport, headline, idleMarkdown, writeResults } from "./report";
-import { idleSubjects, runSuite, type BenchResults } from "./suite";
+import { idleSubjects, runSuite } from "./suite";
 
 const ROOT = join(__dirname, "..", "..");
 const RESULTS_DIR = join(ROOT, "bench", "results");
@@ -34,7 +51,7 @@ async function main(): Promise<void> {
     .parse();
   const options = program.opts<{ quick?: boolean; out?: string; from?: string; only?: string }>();
   if (options.from) {
-    const results = JSON.parse(readFileSync(options.from, "utf8")) as BenchResults & { connections?: ConnectionsResult };
+    const results = JSON.parse(readFileSync(options.from, "utf8")) as RunRecord;
     report(results, options.out ?? dirname(options.from));
     return;
   }
@@ -62,8 +79,10 @@ async function main(): Promise<void> {
       },
       log,
     );
-    const connections = await connectionsPart(config, servers.targets[0], log);
-    report({ ...results, connections }, out);
+    const parts = results.parts ?? [];
+    const connections = await recordPart(parts, PART.connections, () => connectionsPart(config, servers.targets[0], log));
+    // The whole run, connections part included, as `npm run bench` takes it.
+    report({ ...results, parts, durationMs: Date.now() - started, connections }, out);
     log("done");
   } finally {
     await servers.close();
@@ -114,9 +133,9 @@ async function onlyIdle(config: BenchConfig, out: string): Promise<void> {
   }
 }
 
-function report(results: BenchResults & { connections?: ConnectionsResult }, out: string): void {
+function report(results: RunRecord, out: string): void {
   process.stdout.write(consoleReport(results));
-  if (results.connections) console.log(`\n${connectionsTable(results.connections)}`);
+  if (results.connections) console.log(`\n${connectionsBlock(results)}`);
   console.log("");
   for (const line of headline(results)) console.log(pc.bold(line));
   console.log("");
@@ -125,12 +144,14 @@ function report(results: BenchResults & { connections?: ConnectionsResult }, out
 }
 
 /** Only a full run's figures, kept where the READMEs' charts and links point, are quoted. */
-function updateReadmes(results: BenchResults, out: string): void {
+function updateReadmes(results: RunRecord, out: string): void {
   if (results.mode !== "full" || resolve(out) !== resolve(RESULTS_DIR)) {
     console.log(`READMEs left alone (they quote a full run written to ${relative(process.cwd(), RESULTS_DIR) || "."})`);
     return;
   }
   const blocks: Array<[string, string, string]> = [
+    [join(ROOT, "bench", "README.md"), DURATION_BLOCK, durationBlock(results)],
+    [join(ROOT, "bench", "README.md"), CONNECTIONS_BLOCK, connectionsBlock(results)],
     [join(ROOT, "bench", "README.md"), RESULTS_BLOCK, resultsBlock(results)],
     [join(ROOT, "README.md"), HEADLINE_BLOCK, headlineBlock(results)],
   ];
@@ -140,7 +161,7 @@ function updateReadmes(results: BenchResults, out: string): void {
     console.log(
       outcome === "no markers" || outcome === "no file"
         ? `${where}: ${outcome} (${markersOf(name)}), left alone`
-        : `${where}: ${name} table ${outcome}`,
+        : `${where}: ${name} block ${outcome}`,
     );
   }
 }

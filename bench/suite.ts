@@ -10,11 +10,15 @@ import { BULLMQ_VERSION, bullmqIdleSubject } from "./bullmq";
 import { LIB_VERSION } from "./clients";
 import type { BenchConfig } from "./config";
 import { pollerDelivery, workerDelivery, type DeliveryResult } from "./delivery-latency";
+import { recordPart, PART } from "./machine-load";
+import type { PartRecord } from "./machine-load";
 import { measureIdle, rsmqPollSubject, rsmqWorkerSubject, workerSubject, type IdleCost, type IdleSubject } from "./idle-cost";
 import { measureNetworkLatency, type OperationLatency } from "./network-latency";
 import { measureMemory, type MemoryResult } from "./memory";
+import { ratiosOf } from "./ratios";
 import { probeClient, type Target } from "./redis";
 import { median } from "./stats";
+import { resolveConstructorOptions } from "../lib/options/constructor-options";
 import { measureThroughput, throughputCases, type Kind, type ThroughputSample } from "./throughput";
 import { measureWireCost, type WireCost } from "./wire-cost";
 
@@ -40,23 +44,39 @@ export interface ThroughputResult {
   perSecond: number;
   cpuMicrosPerMessage: number;
   clientCpuMicrosPerMessage: number;
-  /** Median over rounds of (this / baseline) within the round; 1 for the baselines. */
+  /**
+   * perSecond / the baseline's perSecond, and the same for Redis CPU (ratios of the medians); 1 for
+   * the baselines. Older runs (no `parts` in their record) hold the median of the per-round ratios here: the
+   * report recomputes every ratio from the medians (bench/ratios.ts) rather than read these.
+   */
   throughputRatio: number;
   cpuRatio: number;
   /**
-   * The floor case this one is held against, the library calls per message, and the median over
-   * rounds of (calls a second / the floor's calls a second) within the round. Absent where there is
-   * no floor to hold it against (Worker, batches, BullMQ, the floors) and in runs made before floors.
+   * The floor case this one is held against, the library calls per message, and calls a second /
+   * the floor's calls a second (medians; in older runs the median of per-round ratios). Absent
+   * where there is no floor to hold it against (Worker, batches, BullMQ, the floors) and in runs
+   * made before floors.
    */
   floor?: string;
   callsPerMessage?: number;
   floorRatio?: number;
 }
 
+/** Command connections per library instance, as the throughput, latency and delivery parts opened them. */
+export interface ClientConnections {
+  rsmq: number;
+  "rsmq-next": number;
+}
+
 export interface BenchResults {
   date: string;
   mode: BenchConfig["mode"];
+  /** The whole run; in runs recorded before `parts`, the suite without the connections part after it. */
   durationMs: number;
+  /** Each part's duration and load average at its start and end; absent in older runs. */
+  parts?: PartRecord[];
+  /** Absent in runs recorded before `parts`. */
+  connectionsPerClient?: ClientConnections;
   machine: {
     cpuModel: string;
     cpus: number;
@@ -83,6 +103,11 @@ export function idleSubjects(config: BenchConfig): IdleSubject[] {
   if (config.idle.workerAtDefaults) subjects.push(workerSubject(1));
   subjects.push(workerSubject(config.idle.workerScale), bullmqIdleSubject);
   return subjects;
+}
+
+/** What rsmq-next opens when constructed as the bench's cases construct it (bench/clients.ts: no `connections`). */
+function defaultConnections(target: Target): number {
+  return resolveConstructorOptions({ host: target.host, port: target.port }).connection.connections;
 }
 
 async function serverVersion(target: Target): Promise<string> {
@@ -133,18 +158,8 @@ async function throughput(config: BenchConfig, target: Target, log: (line: strin
       for (const testCase of cases) samples.set(testCase.key, await measureThroughput(target, testCase, size(testCase.concurrency), probe));
       rounds.push(samples);
     }
-    return cases.map((testCase) => {
+    const rows = cases.map((testCase): ThroughputResult => {
       const samples = rounds.map((round) => round.get(testCase.key)!);
-      const ratios = rounds.map((round) => {
-        const own = round.get(testCase.key)!;
-        const base = round.get(testCase.baseline)!;
-        const floor = testCase.floor && round.get(testCase.floor.key)!;
-        return {
-          throughput: own.perSecond / base.perSecond,
-          cpu: own.cpuMicrosPerMessage / base.cpuMicrosPerMessage,
-          floor: floor ? (own.perSecond * testCase.floor!.callsPerMessage) / floor.perSecond : Number.NaN,
-        };
-      });
       return {
         key: testCase.key,
         library: testCase.library,
@@ -156,15 +171,18 @@ async function throughput(config: BenchConfig, target: Target, log: (line: strin
         perSecond: median(samples.map((sample) => sample.perSecond)),
         cpuMicrosPerMessage: median(samples.map((sample) => sample.cpuMicrosPerMessage)),
         clientCpuMicrosPerMessage: median(samples.map((sample) => sample.clientCpuMicrosPerMessage)),
-        throughputRatio: median(ratios.map((ratio) => ratio.throughput)),
-        cpuRatio: median(ratios.map((ratio) => ratio.cpu)),
-        ...(testCase.floor && {
-          floor: testCase.floor.key,
-          callsPerMessage: testCase.floor.callsPerMessage,
-          floorRatio: median(ratios.map((ratio) => ratio.floor)),
-        }),
+        throughputRatio: Number.NaN,
+        cpuRatio: Number.NaN,
+        ...(testCase.floor && { floor: testCase.floor.key, callsPerMessage: testCase.floor.callsPerMessage }),
       };
     });
+    for (const row of rows) {
+      const ratios = ratiosOf(rows, row)!;
+      row.throughputRatio = ratios.throughput;
+      row.cpuRatio = ratios.cpu;
+      if (ratios.floor !== undefined) row.floorRatio = ratios.floor;
+    }
+    return rows;
   } finally {
     await probe.quit();
   }
@@ -196,20 +214,25 @@ export async function runSuite(
 ): Promise<BenchResults> {
   const started = Date.now();
   const loadAverageAtStart = loadavg();
+  const parts: PartRecord[] = [];
   log("wire cost per call");
-  const wireCost = await measureWireCost(targets.main);
-  const [idle, pollerResults] = await idleAndPollers(config, targets, log);
-  const throughputResults = await throughput(config, targets.main, log);
+  const wireCost = await recordPart(parts, PART.wireCost, () => measureWireCost(targets.main));
+  const [idle, pollerResults] = await recordPart(parts, PART.idle, () => idleAndPollers(config, targets, log));
+  const throughputResults = await recordPart(parts, PART.throughput, () => throughput(config, targets.main, log));
   log(`network latency (${config.network.delayMs} ms each way)`);
-  const operations = await measureNetworkLatency(targets.main, config.network.delayMs, config.network.iterations);
-  const workerResults = await workerDeliveries(config, targets.main, log);
+  const operations = await recordPart(parts, PART.network, () =>
+    measureNetworkLatency(targets.main, config.network.delayMs, config.network.iterations),
+  );
+  const workerResults = await recordPart(parts, PART.workerDelivery, () => workerDeliveries(config, targets.main, log));
   log(`Worker memory over ${config.memory.messages.toLocaleString("en-US")} messages`);
-  const memory = await measureMemory(targets.main, config.memory);
+  const memory = await recordPart(parts, PART.memory, () => measureMemory(targets.main, config.memory));
   const cpu = cpus();
   return {
     date: new Date(started).toISOString(),
     mode: config.mode,
     durationMs: Date.now() - started,
+    parts,
+    connectionsPerClient: { rsmq: 1, "rsmq-next": defaultConnections(targets.main) },
     machine: {
       cpuModel: cpu[0]?.model ?? "unknown",
       cpus: cpu.length,

@@ -4,21 +4,40 @@
  * JSON record, the charts and the READMEs' generated tables. It checks that each figure was
  * actually measured and is coherent (counts where something must have happened, ratios against
  * the rsmq rows and the floors, a verdict for every goal, memory samples), never how fast anything
- * was: sizes this small say nothing about speed. Then the marker replacement on its own, that a
- * run recorded before a part existed still renders ("not measured in this run"), and that the
- * committed READMEs quote the latest full run.
+ * was: sizes this small say nothing about speed; that the READMEs it renders (with a tiny
+ * connections part added, as a full run has) add up, ratios, load, duration and connections, by
+ * the same reader test/docs/bench-figures.test.ts applies to the committed ones. Then the marker
+ * replacement on its own, that a run recorded before a part existed still renders ("not measured
+ * in this run"), and that the committed READMEs quote the latest full run.
  */
 import { expect } from "chai";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { CONFIGS } from "../bench/config";
+import { measureConnections } from "../bench/connections";
 import { goalRows, NOT_MEASURED } from "../bench/goals";
 import { perHourUnscaled } from "../bench/idle-cost";
+import { machineState, PART, recordPart } from "../bench/machine-load";
 import { replaceBlock } from "../bench/markers";
-import { HEADLINE_BLOCK, RESULTS_BLOCK, headlineBlock, headlineRows, resultsBlock, updateBlock } from "../bench/readme-blocks";
+import {
+  CONNECTIONS_BLOCK,
+  DURATION_BLOCK,
+  HEADLINE_BLOCK,
+  RESULTS_BLOCK,
+  connectionsBlock,
+  durationBlock,
+  headlineBlock,
+  headlineRows,
+  resultsBlock,
+  updateBlock,
+} from "../bench/readme-blocks";
+import type { RunRecord } from "../bench/readme-blocks";
 import { consoleReport, formatCount, headline, markdownReport, writeResults } from "../bench/report";
-import { idleSubjects, runSuite, type BenchResults } from "../bench/suite";
+import { idleSubjects, runSuite } from "../bench/suite";
+import type { BenchResults } from "../bench/suite";
+import { resolveConstructorOptions } from "../lib/options/constructor-options";
+import { figureProblems } from "./support/bench-figures";
 import { testRedis } from "./support/server";
 
 describe("bench (tiny run of bench:quick's code path)", function () {
@@ -182,6 +201,60 @@ describe("bench (tiny run of bench:quick's code path)", function () {
       .and.include(`results/${results.date.slice(0, 10)}.json`);
   });
 
+  it("records every part's duration and load average, and the connections each library instance had", () => {
+    expect(results.parts!.map((part) => part.name)).to.deep.equal([
+      PART.wireCost,
+      PART.idle,
+      PART.throughput,
+      PART.network,
+      PART.workerDelivery,
+      PART.memory,
+    ]);
+    for (const part of results.parts!) {
+      expect(part.durationMs, part.name).to.be.at.least(0);
+      expect(part.loadAtStart, part.name).to.have.length(3);
+      expect(part.loadAtEnd, part.name).to.have.length(3);
+    }
+    expect(results.connectionsPerClient).to.deep.equal({
+      rsmq: 1,
+      "rsmq-next": resolveConstructorOptions({}).connection.connections,
+    });
+  });
+
+  it("renders READMEs whose printed ratios, load, duration and connections add up (as a full run renders them)", async () => {
+    // A full run adds the connections part after the suite, timed as a part of its own.
+    const parts = [...results.parts!];
+    const connections = await recordPart(parts, PART.connections, () =>
+      measureConnections(testRedis(), { messages: 20, rounds: 2, counts: [1, 2] }, () => undefined),
+    );
+    const record: RunRecord = { ...results, parts, connections };
+    const root = join(__dirname, "..", "..");
+    let readme = readFileSync(join(root, "README.md"), "utf8");
+    let benchReadme = readFileSync(join(root, "bench", "README.md"), "utf8");
+    readme = replaceBlock(readme, HEADLINE_BLOCK, headlineBlock(record))!;
+    for (const [name, content] of [
+      [DURATION_BLOCK, durationBlock(record)],
+      [CONNECTIONS_BLOCK, connectionsBlock(record)],
+      [RESULTS_BLOCK, resultsBlock(record)],
+    ] as const) {
+      benchReadme = replaceBlock(benchReadme, name, content)!;
+    }
+    expect(figureProblems(readme, benchReadme, record)).to.deep.equal([]);
+    const state = machineState(record);
+    expect(readme).to.include(state.quiet ? "on a quiet machine (load at most" : "on a loaded machine (load");
+    expect(connectionsBlock(record)).to.include("| send | rsmq-next, 2 connections |");
+  });
+
+  it("calls a machine quiet only when every recorded load stayed below the core count", () => {
+    const at = (load: number) => ({ name: PART.throughput, durationMs: 1, loadAtStart: [load, 0, 0], loadAtEnd: [load, 0, 0] });
+    const machine = { cpus: 2, loadAverageAtStart: [0.5, 0, 0], loadAverageAtEnd: [0.6, 0, 0] };
+    expect(machineState({ machine, parts: [at(1.99)] })).to.include({ quiet: true, peak: 1.99 });
+    expect(machineState({ machine, parts: [at(1.2), at(2)] })).to.include({ quiet: false, peak: 2 });
+    // Without the parts' loads (an older record) a low start and end do not make it quiet.
+    expect(machineState({ machine }).quiet).to.equal(undefined);
+    expect(machineState({ machine: { ...machine, loadAverageAtStart: [2.4, 0, 0] } })).to.include({ quiet: false, peak: 2.4 });
+  });
+
   it("renders a run recorded before the floors and the memory part, saying what it did not measure", () => {
     const older = JSON.parse(JSON.stringify(results)) as BenchResults;
     delete older.memory;
@@ -253,11 +326,11 @@ describe("bench README blocks (committed)", () => {
   const resultsDir = join(root, "bench", "results");
 
   /** The newest full run committed under bench/results/ (files are named by date). */
-  function latestFullRun(): { file: string; results: BenchResults } {
+  function latestFullRun(): { file: string; results: RunRecord } {
     const runs = readdirSync(resultsDir)
       .filter((name) => /^\d{4}-\d{2}-\d{2}\.json$/.test(name))
       .sort()
-      .map((name) => ({ file: `bench/results/${name}`, results: JSON.parse(readFileSync(join(resultsDir, name), "utf8")) as BenchResults }))
+      .map((name) => ({ file: `bench/results/${name}`, results: JSON.parse(readFileSync(join(resultsDir, name), "utf8")) as RunRecord }))
       .filter(({ results }) => results.mode === "full");
     expect(runs, "a full run under bench/results/").to.not.be.empty;
     return runs[runs.length - 1];
@@ -267,6 +340,8 @@ describe("bench README blocks (committed)", () => {
     const { file, results } = latestFullRun();
     const fix = `regenerate them: npm run build:bench && node build/bench/run.js --from ${file}`;
     for (const [path, name, content] of [
+      ["bench/README.md", DURATION_BLOCK, durationBlock(results)],
+      ["bench/README.md", CONNECTIONS_BLOCK, connectionsBlock(results)],
       ["bench/README.md", RESULTS_BLOCK, resultsBlock(results)],
       ["README.md", HEADLINE_BLOCK, headlineBlock(results)],
     ] as const) {
