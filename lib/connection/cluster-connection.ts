@@ -7,10 +7,11 @@
  * command here retries, with backoff, on what resharding and failover answer (TRYAGAIN, ASK or
  * MOVED past node-redis' redirection limit, CLUSTERDOWN, a lost or refused connection), and when a
  * node is unreachable the topology is read afresh into a new cluster client. A call on a client
- * passed in is withdrawn while its node is offline (offline-watch.ts): such a client may hold it
+ * passed in is given up while its node is offline (offline-watch.ts): such a client may hold it
  * for as long as a dead master stays dead. A retried command may have run once already (its reply
- * was lost with the node): the queue is at-least-once there, never at-most-once. A write that replicas must confirm (`waitForReplicas`) is routed here
- * instead, so that its WAIT goes to the node that ran it (see sendReplicated).
+ * was lost with the node): the queue is at-least-once there, never at-most-once. A write that
+ * replicas must confirm (`waitForReplicas`) is routed here instead, so that its WAIT goes to the
+ * node that ran it (see sendReplicated).
  */
 import { createCluster, ErrorReply, type RedisClusterOptions, type RedisClusterType } from "redis";
 import { rsmqError } from "../errors";
