@@ -6,10 +6,12 @@
  * command for a master that died waits for it, or fails, until that master is back. So every
  * command here retries, with backoff, on what resharding and failover answer (TRYAGAIN, ASK or
  * MOVED past node-redis' redirection limit, CLUSTERDOWN, a lost or refused connection), and when a
- * node is unreachable the topology is read afresh into a new cluster client. A retried command may
- * have run once already (its reply was lost with the node): the queue is at-least-once there,
- * never at-most-once. A write that replicas must confirm (`waitForReplicas`) is routed here
- * instead, so that its WAIT goes to the node that ran it (see sendReplicated).
+ * node is unreachable the topology is read afresh into a new cluster client. A call on a client
+ * passed in is given up while its node is offline (offline-watch.ts): such a client may hold it
+ * for as long as a dead master stays dead. A retried command may have run once already (its reply
+ * was lost with the node): the queue is at-least-once there, never at-most-once. A write that
+ * replicas must confirm (`waitForReplicas`) is routed here instead, so that its WAIT goes to the
+ * node that ran it (see sendReplicated).
  */
 import { createCluster, ErrorReply } from "redis";
 import type { RedisClusterOptions, RedisClusterType } from "redis";
@@ -20,6 +22,7 @@ import { hashSlot } from "./hash-slot";
 import { awaitReplicas, unconfirmedWrite } from "./replica-acks";
 import type { ReplicaAcks, ReplicatedWriter } from "./replica-acks";
 import type { CommandSender } from "./command-sender";
+import { OfflineWatch } from "./offline-watch";
 
 /** Replies a cluster gives while slots move or a master is replaced: retry after a pause. */
 const TRANSIENT_REPLY = /^(TRYAGAIN|CLUSTERDOWN|MOVED|ASK|LOADING|MASTERDOWN|READONLY)\b/;
@@ -48,13 +51,16 @@ const NODE_DEFAULTS = {
 
 type Cluster = RedisClusterType;
 /** One node's connection inside the cluster client. */
-type NodeClient = { readonly isReady: boolean; sendCommand(args: string[]): Promise<unknown> };
+type NodeClient = { readonly isReady: boolean; sendCommand(args: string[], options?: { signal?: AbortSignal }): Promise<unknown> };
 type NodeOptions = NonNullable<RedisClusterOptions["defaults"]>;
 
 /**
  * The node settings of a cluster client passed in: `duplicate()` replaces `defaults` as a whole,
  * and node-redis keeps a cluster's own options private, so they are read back from a node client
- * it made (its `defaults` plus that node's address). Undefined when it has made none yet.
+ * it made (its `defaults` plus that node's address). Undefined when it has made none yet. Read
+ * from the caller's client only: a client opened here with minimizeConnections may have no node
+ * client at all in the middle of a failover (its one for the dead master failed), and settings read
+ * from one opened here would be ours, not the caller's.
  */
 function callerNodeOptions(cluster: Cluster): NodeOptions | undefined {
   for (const node of [...cluster.masters, ...cluster.replicas]) {
@@ -109,6 +115,13 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
   private current: Cluster;
   /** Clients opened here (the first, when owned, and every topology refresh). */
   private readonly opened = new Set<Cluster>();
+  /** The cluster client passed in, if any: where the caller's node settings are read. */
+  private readonly given: Cluster | undefined;
+  /** The caller's node settings, once read from `given` (see callerNodeOptions). */
+  private callerSettings: NodeOptions | undefined;
+  /** Clients whose node settings fail fast (no offline queue, a reconnect that gives up): their calls need no OfflineWatch. */
+  private readonly failFast = new WeakSet<Cluster>();
+  private readonly offlineWatch = new OfflineWatch(NODE_DEFAULTS.socket.connectTimeout);
   private ready: Promise<void>;
   private isConnected = false;
   private closed = false;
@@ -131,6 +144,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     if ("client" in options) {
       this.seeds = "the cluster client passed in";
       this.current = options.client;
+      this.given = options.client;
       this.owned = false;
     } else {
       const cluster = options.cluster;
@@ -141,6 +155,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
         defaults: { ...NODE_DEFAULTS, ...cluster.defaults, socket: { ...NODE_DEFAULTS.socket, ...cluster.defaults?.socket } },
       }) as Cluster;
       this.opened.add(this.current);
+      this.failFast.add(this.current);
       this.owned = true;
     }
     this.current.on("error", this.onError);
@@ -208,7 +223,9 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
       await this.readyBy(deadline);
       const client = this.current;
       try {
-        return await client.sendCommand(firstKey, false, args);
+        // A call with no key goes to any node, and fails over to another by itself.
+        if (this.failFast.has(client) || firstKey === undefined) return await client.sendCommand(firstKey, false, args);
+        return await this.offlineWatch.run(client, firstKey, (signal) => client.sendCommand(firstKey, false, args, { signal }));
       } catch (error) {
         if (this.closed || !isTransient(error) || Date.now() >= deadline) throw error;
         if (staleTopology(error)) await this.refresh(client);
@@ -232,7 +249,9 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
       const client = this.current;
       let ran: { reply: unknown; node: NodeClient };
       try {
-        ran = await sendToSlotOwner(client, args, key);
+        ran = this.failFast.has(client)
+          ? await sendToSlotOwner(client, args, key)
+          : await this.offlineWatch.run(client, key, (signal) => sendToSlotOwner(client, args, key, signal));
       } catch (error) {
         if (this.closed || !isTransient(error) || Date.now() >= deadline) throw error;
         if (staleTopology(error) || isMoved(error)) await this.refresh(client);
@@ -251,6 +270,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
 
   async close(): Promise<"OK"> {
     this.closed = true;
+    this.offlineWatch.close();
     const wasConnected = this.isConnected;
     this.isConnected = false;
     await this.refreshing?.catch(() => undefined);
@@ -290,6 +310,8 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
       throw new Error("rsmq-next: the connection was closed before it opened");
     }
     this.isConnected = true;
+    // Read now, while the caller's client has its node clients (each one made with its settings).
+    if (this.given) this.callerSettings ??= callerNodeOptions(this.given);
     process.nextTick(() => this.events.connect());
   }
 
@@ -310,13 +332,24 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
   }
 
   private async replace(failed: Cluster): Promise<void> {
-    const known = [...failed.masters, ...failed.replicas].map(({ host, port }) => ({ socket: { host, port } }));
+    // A master serving several slot ranges is listed once per range.
+    const addresses = new Set([...failed.masters, ...failed.replicas].map(({ host, port }) => `${host}:${port}`));
+    const known = [...addresses].map((address) => {
+      const separator = address.lastIndexOf(":");
+      return { socket: { host: address.slice(0, separator), port: Number(address.slice(separator + 1)) } };
+    });
+    if (this.given) this.callerSettings ??= callerNodeOptions(this.given);
+    // Opened here from `cluster` options, the node settings already are what this library wants.
+    // Of a client passed in, the caller's settings with fail-fast on top; when they cannot be read
+    // (it never made a node client), its `defaults` are kept as they are (credentials, TLS) and
+    // its calls watched for an offline node as the caller's own client's are.
+    const failFast = this.owned || this.callerSettings !== undefined;
     const fresh = failed.duplicate({
       minimizeConnections: true,
       ...(known.length > 0 ? { rootNodes: known } : {}),
-      // Opened here from `cluster` options, the node settings already are what this library wants.
-      ...(this.owned ? {} : { defaults: failFastDefaults(callerNodeOptions(failed)) }),
+      ...(this.owned || this.callerSettings === undefined ? {} : { defaults: failFastDefaults(this.callerSettings) }),
     }) as Cluster;
+    if (failFast) this.failFast.add(fresh);
     fresh.on("error", this.onError);
     try {
       await fresh.connect();
@@ -345,13 +378,18 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
  * target; resolves the reply and the node client that ran it. Other replies, MOVED included, are
  * the caller's to handle.
  */
-async function sendToSlotOwner(cluster: Cluster, args: string[], key: string): Promise<{ reply: unknown; node: NodeClient }> {
+async function sendToSlotOwner(
+  cluster: Cluster,
+  args: string[],
+  key: string,
+  signal?: AbortSignal,
+): Promise<{ reply: unknown; node: NodeClient }> {
   const owner = cluster.slots[hashSlot(key)]?.master;
   // Not an error reply: the topology is read afresh and the write retried.
   if (!owner) throw new Error(`rsmq-next: no master known for slot ${hashSlot(key)}`);
   const node = (await cluster.nodeClient(owner)) as NodeClient;
   try {
-    return { reply: await node.sendCommand(args), node };
+    return { reply: await node.sendCommand(args, { signal }), node };
   } catch (error) {
     const address = askedAddress(error);
     if (address === undefined) throw error;

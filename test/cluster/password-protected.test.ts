@@ -1,12 +1,16 @@
 /**
  * A password-protected cluster of its own (requirepass and masterauth on every node, plus an ACL
- * user), for what only shows there or only shows when a topology changes under a call:
+ * user; TLS too where openssl and a redis-server built with TLS exist), for what only shows there
+ * or only shows when a topology changes under a call:
  * - `waitForReplicas` during a slot migration: a write that followed ASK to the target must be
  *   confirmed by the target's replicas, not by the source's (where the old slot map routes a WAIT).
  *   The target's only replica is stopped, so the target can confirm nothing: such a write must be
  *   rejected `replicationTimeout`, and still be there.
- * - A cluster client passed in with credentials in `defaults` keeps them when a failover makes
- *   rsmq-next read the topology afresh into a new client.
+ * - A cluster client passed in (with a password, a username and password, or TLS in `defaults`)
+ *   works through a failover as an owned one does: a send made the moment its master is killed
+ *   succeeds once a replica is promoted, with no NOAUTH on the way. Such a client holds a call for
+ *   the dead master in its offline queue, and the client rsmq-next then reads the topology into
+ *   must keep the caller's credentials and TLS settings.
  */
 import { expect } from "chai";
 import { createCluster, type RedisClusterType } from "redis";
@@ -16,6 +20,8 @@ import { startTestCluster, type ClusterNode, type TestCluster } from "../support
 import { queueNamesPerMaster } from "../support/cluster-tools";
 import { rejectionOf } from "../support/old-rsmq";
 import { onCluster, uniqueNs } from "../support/server";
+import { waitFor } from "../support/worker";
+import { tlsUnavailableReason } from "../support/test-tls";
 
 const PASSWORD = "rsmq-secret";
 const USER = { username: "alice", password: "alice-secret" };
@@ -30,7 +36,12 @@ describe("cluster: a password-protected cluster", function () {
   before(async function () {
     if (!onCluster()) this.skip();
     this.timeout(60_000);
-    cluster = await startTestCluster({ password: PASSWORD, users: [`${USER.username} on >${USER.password} ~* &* +@all`] });
+    cluster = await startTestCluster({
+      password: PASSWORD,
+      users: [`${USER.username} on >${USER.password} ~* &* +@all`],
+      // TLS where this machine can run it (openssl, a redis-server built with TLS); its test says when not.
+      tls: tlsUnavailableReason() === undefined,
+    });
   });
   after(async () => {
     for (const instance of instances) await instance.quitAsync().catch(() => undefined);
@@ -114,32 +125,129 @@ describe("cluster: a password-protected cluster", function () {
     expect(await rsmq.listQueuesAsync()).to.include(late);
   });
 
-  it("a cluster client passed in with a password (or a username) in `defaults` keeps it after a failover", async () => {
+  /** A sender of the failover test below: how it connects, its instance, and every error it or its client emitted. */
+  interface Sender {
+    readonly name: string;
+    readonly rsmq: RedisSMQ;
+    /** The cluster client passed in (undefined for the one opened from `cluster` options). */
+    readonly client: RedisClusterType | undefined;
+    readonly errors: Error[];
+  }
+  let tlsSender: Sender | undefined;
+
+  it("a cluster client passed in keeps its credentials (and TLS) through a failover: a send made right after the kill succeeds, as on an owned one", async () => {
     const ns = uniqueNs();
     // A master that can fail over (the test above stopped one master's only replica).
     let master: ClusterNode | undefined;
     for (const candidate of await cluster.masters()) if (!master && (await cluster.replicasOf(candidate)).length > 0) master = candidate;
     const [[qname]] = await queueNamesPerMaster(cluster, ns, [master!]);
-    const senders = [{ password: PASSWORD }, USER].map((credentials) => {
-      // disableOfflineQueue, as docs/cluster.md asks of a client passed in: a dead master fails fast.
-      const client = createCluster({
-        rootNodes: cluster.rootNodes(),
-        defaults: { ...credentials, disableOfflineQueue: true },
-      }) as RedisClusterType;
-      client.on("error", () => undefined);
+    // The same bound for all (the default, and the harness's own bound on a failover): a borrowed
+    // client gets no more time than an owned one.
+    const clusterRetryMs = 30_000;
+    const borrowed = (name: string, options: Parameters<typeof createCluster>[0]): Sender => {
+      const client = createCluster(options) as RedisClusterType;
+      const errors: Error[] = [];
+      client.on("error", (error: Error) => errors.push(error));
       clients.push(client);
-      return open({ client, ns, clusterRetryMs: 10_000 } as RedisSMQ.ConstructorOptions);
-    });
-    await senders[0].createQueueAsync({ qname });
-    for (const [n, rsmq] of senders.entries()) await rsmq.sendMessageAsync({ qname, message: `before ${n}` });
-
-    await cluster.killMasterAndWaitForFailover(cluster.slotOf(KeyLayout.for(ns, true).queue(qname).hash));
-    for (const [n, rsmq] of senders.entries()) expect(await rsmq.sendMessageAsync({ qname, message: `after ${n}` })).to.be.a("string");
-    const received = [
-      ...(await senders[0].receiveMessagesAsync({ qname, count: 2 })).messages,
-      ...(await senders[1].receiveMessagesAsync({ qname, count: 2 })).messages,
+      const rsmq = open({ client, ns, clusterRetryMs } as RedisSMQ.ConstructorOptions);
+      rsmq.on("error", (error) => errors.push(error));
+      return { name, rsmq, client, errors };
+    };
+    const ownedErrors: Error[] = [];
+    const owned = open({
+      cluster: { rootNodes: cluster.rootNodes(), defaults: { password: PASSWORD } },
+      ns,
+      clusterRetryMs,
+    } as RedisSMQ.ConstructorOptions);
+    owned.on("error", (error) => ownedErrors.push(error));
+    const senders: Sender[] = [
+      { name: "owned, password", rsmq: owned, client: undefined, errors: ownedErrors },
+      // As a user would create them, with node-redis' defaults (an offline queue, reconnecting for ever)...
+      borrowed("borrowed, password", { rootNodes: cluster.rootNodes(), defaults: { password: PASSWORD } }),
+      borrowed("borrowed, username and password", { rootNodes: cluster.rootNodes(), defaults: { ...USER } }),
+      // ...and failing fast, so that what follows the first error shows.
+      borrowed("borrowed, password, no offline queue", {
+        rootNodes: cluster.rootNodes(),
+        defaults: { password: PASSWORD, disableOfflineQueue: true },
+      }),
     ];
-    expect(received.map(({ message }) => message).sort()).to.deep.equal(["after 0", "after 1", "before 0", "before 1"]);
-    expect(connectionErrors.filter((error) => /NOAUTH|WRONGPASS/.test(error.message)).map(String)).to.deep.equal([]);
+    if (cluster.tlsCa !== undefined) {
+      const live = cluster.rootNodes().map(({ url }) => cluster.nodes.find((node) => node.url === url)!);
+      tlsSender = borrowed("borrowed, TLS and password", {
+        rootNodes: live.map((node) => ({ socket: { host: node.host, port: node.tlsPort! } })),
+        defaults: { password: PASSWORD, socket: { tls: true, ca: cluster.tlsCa } },
+      });
+      senders.push(tlsSender);
+    }
+    await senders[0].rsmq.createQueueAsync({ qname });
+    for (const { name, rsmq } of senders) await rsmq.sendMessageAsync({ qname, message: `before: ${name}` });
+
+    // Sent the moment the master is dead: each send waits out the failover, then must succeed,
+    // within clusterRetryMs (plus a margin for the promise chain), as an owned instance's does.
+    const outcomes: Array<string | undefined> = [];
+    const tookMs: number[] = [];
+    await cluster.killMasterAndWaitForFailover(cluster.slotOf(KeyLayout.for(ns, true).queue(qname).hash), {
+      afterKill: () => {
+        const killedAt = Date.now();
+        senders.forEach(({ name, rsmq }, n) =>
+          rsmq
+            .sendMessageAsync({ qname, message: `during: ${name}` })
+            .then(
+              (id) => (outcomes[n] = typeof id === "string" ? "sent" : `answered ${String(id)}`),
+              (error: Error) => (outcomes[n] = `${error.name}: ${error.message}`),
+            )
+            .finally(() => (tookMs[n] = Date.now() - killedAt)),
+        );
+      },
+    });
+    await waitFor(
+      () => senders.every((_, n) => outcomes[n] !== undefined),
+      "the sends made during the failover",
+      clusterRetryMs + 5_000,
+    ).catch(() => undefined); // the expectation below names the sends still pending
+    console.log(`      sends made at the kill settled after: ${senders.map(({ name }, n) => `${name} ${tookMs[n] ?? "-"} ms`).join(", ")}`);
+    // Nothing ever knocks without the credentials (node-redis reports NOAUTH as an error event).
+    const authErrors = (errors: Error[]) => errors.filter((error) => /NOAUTH|WRONGPASS/.test(error.message)).length;
+    expect(
+      senders.map(({ name, errors }, n) => `${name}: ${outcomes[n] ?? "still pending"}, ${authErrors(errors)} NOAUTH/WRONGPASS errors`),
+      "the sends made during the failover",
+    ).to.deep.equal(senders.map(({ name }) => `${name}: sent, 0 NOAUTH/WRONGPASS errors`));
+
+    for (const { name, rsmq } of senders) expect(await rsmq.sendMessageAsync({ qname, message: `after: ${name}` })).to.be.a("string");
+    const received: string[] = [];
+    for (let page = 0; page < 10; page++) {
+      const { messages } = await owned.receiveMessagesAsync({ qname, count: 10 });
+      if (messages.length === 0) break;
+      received.push(...messages.map(({ message }) => message));
+    }
+    const expected = senders.flatMap(({ name }) => [`before: ${name}`, `during: ${name}`, `after: ${name}`]);
+    // A retried send may run twice (its reply lost with the master): at-least-once, so compared as a set.
+    expect([...new Set(received)].sort()).to.deep.equal(expected.sort());
+    for (const { name, errors } of senders)
+      expect(errors.filter((error) => /NOAUTH|WRONGPASS/.test(error.message)).map(String), name).to.deep.equal([]);
+  });
+
+  it("a cluster client passed in with TLS settings: the client opened after a failover has them (and the credentials)", function () {
+    if (cluster.tlsCa === undefined) {
+      console.log(`      skipped: ${tlsUnavailableReason()}`);
+      this.skip();
+    }
+    if (!tlsSender) this.skip();
+    const { rsmq, client } = tlsSender!;
+    // rsmq.redis is the client in use: after the failover, one read afresh from the topology.
+    const current = rsmq.redis as unknown as RedisClusterType;
+    expect(current, "a client opened after the failover").to.not.equal(client);
+    const nodeOptions = [...current.masters, ...current.replicas]
+      .map(
+        (node) =>
+          node.client as { options?: { password?: string; socket?: { tls?: boolean; ca?: unknown } } } | Promise<unknown> | undefined,
+      )
+      .flatMap((nodeClient) => (nodeClient && !(nodeClient instanceof Promise) && nodeClient.options ? [nodeClient.options] : []));
+    expect(nodeOptions).to.not.deep.equal([]);
+    for (const options of nodeOptions) {
+      expect(options.password).to.equal(PASSWORD);
+      expect(options.socket?.tls).to.equal(true);
+      expect(options.socket?.ca).to.equal(cluster.tlsCa);
+    }
   });
 });

@@ -15,6 +15,7 @@ import { commandOptions, createClient } from "redis";
 import { hashSlot, SLOT_COUNT } from "../../lib/connection/hash-slot";
 import { freePort, RedisServerStartError, startRedisServer, type RedisServerProcess } from "../../lib/cli/demo/redis-server";
 import { installExitHook, liveProcesses, liveTempDirs, removeTempDir } from "./leftovers";
+import { makeTestCertificates, tlsUnavailableReason, type TestCertificates } from "./test-tls";
 
 /** Number of hash slots in a Redis Cluster. */
 export { SLOT_COUNT };
@@ -29,6 +30,8 @@ export interface ClusterNode {
   readonly url: string;
   /** The node's cluster id (CLUSTER MYID); it survives restartNode(). */
   readonly id: string;
+  /** The node's TLS port, on a cluster started with `tls: true` (undefined otherwise). */
+  readonly tlsPort: number | undefined;
 }
 
 export interface MigrateSlotOptions {
@@ -50,6 +53,11 @@ export interface FailoverOptions {
    * replication in flight, as a crash would.
    */
   syncReplicasFirst?: boolean;
+  /**
+   * Called once the master is dead (its process has exited), before the failover: calls a test
+   * starts here without awaiting them are in flight during the failover (default none).
+   */
+  afterKill?: () => void;
 }
 
 export interface TestCluster {
@@ -57,6 +65,11 @@ export interface TestCluster {
   readonly nodes: readonly ClusterNode[];
   /** The live nodes, in the shape node-redis `createCluster({ rootNodes })` wants. */
   rootNodes(): Array<{ url: string }>;
+  /**
+   * The CA that signed the nodes' certificate (PEM, for a client's `socket.ca`), on a cluster
+   * started with `tls: true`; undefined otherwise.
+   */
+  readonly tlsCa: string | undefined;
   /** The live masters, ordered by their first slot. */
   masters(): Promise<ClusterNode[]>;
   /** The live replicas. */
@@ -112,6 +125,14 @@ export interface TestClusterOptions {
   password?: string;
   /** More ACL users, each as a `user` directive's arguments (`"alice on >secret ~* &* +@all"`). */
   users?: string[];
+  /**
+   * Each node also takes TLS connections on a port of its own (ClusterNode.tlsPort), and the nodes
+   * talk to each other over TLS (bus and replication), with a certificate from a CA made for the
+   * cluster (TestCluster.tlsCa). CLUSTER SLOTS then names the TLS ports to a TLS client and the
+   * plain ones to a plain client, so the harness and plain clients work as without. Needs openssl
+   * and a redis-server built with TLS: see tlsUnavailableReason() (default false).
+   */
+  tls?: boolean;
 }
 
 /** Why this machine cannot run a test cluster (no redis-server / redis-cli 7+ on PATH), or undefined. */
@@ -141,13 +162,25 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
   const replicasPerMaster = options.replicasPerMaster ?? 1;
   if (masters < 3) throw new Error("redis-cli --cluster create needs at least 3 masters");
 
+  const tlsReason = options.tls ? tlsUnavailableReason() : undefined;
+  if (tlsReason) throw new Error(`a TLS test cluster cannot be started here: ${tlsReason}`);
+
   installExitHook();
   const root = mkdtempSync(join(tmpdir(), "rsmq-next-cluster-"));
   liveTempDirs.add(root);
-  const settings = nodeSettings(options);
+  let certificates: TestCertificates | undefined;
+  try {
+    certificates = options.tls ? makeTestCertificates(root) : undefined;
+  } catch (error) {
+    removeTempDir(root);
+    throw error;
+  }
+  const settings = nodeSettings(options, certificates);
   const portsInUse = new Set<number>();
   const started = await Promise.allSettled(
-    Array.from({ length: masters * (1 + replicasPerMaster) }, () => startOnFreePorts(root, settings, portsInUse)),
+    Array.from({ length: masters * (1 + replicasPerMaster) }, () =>
+      startOnFreePorts(root, settings, portsInUse, certificates !== undefined),
+    ),
   );
   const servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   try {
@@ -168,7 +201,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     removeTempDir(root);
     throw error;
   }
-  const cluster = new LocalCluster(root, servers, options.password);
+  const cluster = new LocalCluster(root, servers, options.password, certificates?.ca);
   try {
     await cluster.identify();
     await cluster.waitUntilSettled("the new cluster to settle", 30_000);
@@ -183,7 +216,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
 export const keySlot = hashSlot;
 
 /** Each node's redis-server arguments, after startRedisServer's defaults (127.0.0.1, loglevel notice, nothing persisted: a restarted node gets its data from its master). */
-function nodeSettings(options: TestClusterOptions): string[] {
+function nodeSettings(options: TestClusterOptions, certificates: TestCertificates | undefined): string[] {
   return [
     "--cluster-enabled",
     "yes",
@@ -211,6 +244,14 @@ function nodeSettings(options: TestClusterOptions): string[] {
     "1",
     ...(options.password === undefined ? [] : ["--requirepass", options.password, "--masterauth", options.password]),
     ...(options.users ?? []).flatMap((rules) => ["--user", ...rules.split(" ")]),
+    ...(certificates === undefined
+      ? []
+      : [
+          // The bus and replication over TLS too, as a cluster that needs TLS would run; nodes check
+          // each other's certificate, clients need none of their own.
+          ...["--tls-cluster", "yes", "--tls-replication", "yes", "--tls-auth-clients", "no"],
+          ...["--tls-cert-file", certificates.certFile, "--tls-key-file", certificates.keyFile, "--tls-ca-cert-file", certificates.caFile],
+        ]),
   ];
 }
 
@@ -235,6 +276,7 @@ class NodeProcess {
   constructor(
     readonly port: number,
     private readonly busPort: number,
+    readonly tlsPort: number | undefined,
     private readonly dir: string,
     private readonly settings: string[],
   ) {}
@@ -247,7 +289,14 @@ class NodeProcess {
     if (this.alive) throw new Error(`node ${this.port} is already running`);
     this.server = await startRedisServer({
       port: this.port,
-      args: ["--cluster-port", String(this.busPort), "--dir", this.dir, ...this.settings],
+      args: [
+        "--cluster-port",
+        String(this.busPort),
+        ...(this.tlsPort === undefined ? [] : ["--tls-port", String(this.tlsPort)]),
+        "--dir",
+        this.dir,
+        ...this.settings,
+      ],
     });
     liveProcesses.add(this.server);
   }
@@ -260,8 +309,8 @@ class NodeProcess {
   }
 }
 
-/** Starts a node on two ports nobody else uses; tries new ports when a free-a-moment-ago port got taken meanwhile. */
-async function startOnFreePorts(root: string, settings: string[], portsInUse: Set<number>): Promise<NodeProcess> {
+/** Starts a node on two ports (three with TLS) nobody else uses; tries new ports when a free-a-moment-ago port got taken meanwhile. */
+async function startOnFreePorts(root: string, settings: string[], portsInUse: Set<number>, tls: boolean): Promise<NodeProcess> {
   const pick = async (): Promise<number> => {
     for (;;) {
       const port = await freePort();
@@ -275,7 +324,7 @@ async function startOnFreePorts(root: string, settings: string[], portsInUse: Se
     const port = await pick();
     const dir = join(root, String(port));
     mkdirSync(dir);
-    const node = new NodeProcess(port, await pick(), dir, settings);
+    const node = new NodeProcess(port, await pick(), tls ? await pick() : undefined, dir, settings);
     try {
       await node.start();
       return node;
@@ -382,13 +431,14 @@ class LocalCluster implements TestCluster {
     private readonly root: string,
     private readonly servers: NodeProcess[],
     readonly password: string | undefined,
+    readonly tlsCa: string | undefined,
   ) {}
 
   async identify(): Promise<void> {
     for (const server of this.servers) {
       const url = `redis://${HOST}:${server.port}`;
       const id = String(await this.sendTo(server.port, ["CLUSTER", "MYID"]));
-      this.nodes.push(Object.freeze({ port: server.port, host: HOST, url, id }));
+      this.nodes.push(Object.freeze({ port: server.port, host: HOST, url, id, tlsPort: server.tlsPort }));
       this.serverById.set(id, server);
     }
   }
@@ -443,7 +493,9 @@ class LocalCluster implements TestCluster {
       const keys = await this.sendForBuffers(from, ["CLUSTER", "GETKEYSINSLOT", String(slot), String(keysPerBatch)]);
       if (keys.length === 0) break;
       const auth = this.password === undefined ? [] : ["AUTH", this.password];
-      await this.send(from, ["MIGRATE", to.host, String(to.port), "", "0", "10000", "REPLACE", ...auth, "KEYS", ...keys]);
+      // With tls-cluster, MIGRATE connects over TLS: to the target's TLS port.
+      const port = String(to.tlsPort ?? to.port);
+      await this.send(from, ["MIGRATE", to.host, port, "", "0", "10000", "REPLACE", ...auth, "KEYS", ...keys]);
       keysMoved += keys.length;
       await afterBatch?.({ keysMoved });
       if (pauseMs > 0) await delay(pauseMs);
@@ -461,7 +513,7 @@ class LocalCluster implements TestCluster {
   }
 
   async killMasterAndWaitForFailover(slot: number, options: FailoverOptions = {}): Promise<{ killed: ClusterNode; promoted: ClusterNode }> {
-    const { timeoutMs = 30_000, syncReplicasFirst = true } = options;
+    const { timeoutMs = 30_000, syncReplicasFirst = true, afterKill } = options;
     const killed = await this.masterOfSlot(slot);
     const replicaIds = (await this.view())
       .filter((entry) => entry.masterId === killed.id && entry.failure === "" && this.isAlive(entry.id))
@@ -474,6 +526,7 @@ class LocalCluster implements TestCluster {
       );
 
     await this.serverById.get(killed.id)!.kill();
+    afterKill?.();
     await this.dropClient(killed.port);
 
     let promoted: ClusterNode | undefined;
