@@ -4,6 +4,7 @@
  */
 import type { RedisClientType } from "redis";
 import { openConnection, openSubscriber, type QueueConnection } from "./connection/open-connection";
+import { connectionClosedError } from "./connection/closed-by-user";
 import { endsStretch } from "./connection/pool-dispatch";
 import { settle, withCallback } from "./callbacks";
 import { changeMessageVisibility } from "./commands/change-message-visibility";
@@ -124,6 +125,10 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   private readonly workers = new Set<StoppableWorker>();
   /** Connection errors with no `error` listener: one process warning per error name and code. */
   private readonly unheard = new UnheardErrors("RSMQ_NEXT_CONNECTION_ERROR", connectionWarning);
+  /** Set once the user closed rsmq.redis (or the client passed in): what was closed, for the error every call gets. */
+  private closedByUser: string | undefined;
+  /** The close of everything else that follows the user's close. */
+  private closing: Promise<"OK"> | undefined;
 
   /**
    * Checks the options (a malformed one throws before any connection opens) and starts
@@ -143,13 +148,14 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       connect: () => this.emit("connect"),
       disconnect: () => this.emit("disconnect"),
       error: (error) => this.connectionError(error),
+      closed: (how) => this.userClosedConnection(how),
     });
     const commands = new CommandRunner(this.connection, settings.replicaAcks);
     this.subscriber = new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.subscriberError(error)));
     this.internals = {
       ns: settings.ns,
       layout: settings.layout,
-      run: (build) => commands.run(build),
+      run: (build) => (this.closedByUser ? this.refuseClosed(build) : commands.run(build)),
       realtimeWakes: () => this.subscriber,
       workers: this.workers,
     };
@@ -192,6 +198,32 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     return this.connection.client as RedisClientType;
   }
 
+  /**
+   * The user closed rsmq.redis (rsmq 0.12.4 code ends with `rsmq.redis.quit()`): the rest is closed
+   * too, at once and all together, so the process can exit. Workers stop as stop() has them (a
+   * handler still running can no longer delete its message: it comes back after its vt).
+   */
+  private userClosedConnection(how: string): void {
+    if (this.closedByUser) return;
+    this.closedByUser = how;
+    this.closing = Promise.all([
+      ...[...this.workers].map((worker) => worker.stop()),
+      this.subscriber.close(),
+      this.connection.close(),
+    ]).then(() => "OK" as const);
+    this.closing.catch((error: Error) => this.connectionError(error));
+  }
+
+  /** After the user's close: bad input is still named first (it needs no connection to be wrong), then connectionClosed. */
+  private refuseClosed<T>(build: () => ScriptCall<T>): Promise<T> {
+    try {
+      build();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.reject(connectionClosedError(this.closedByUser!));
+  }
+
   /** A refused (UN)SUBSCRIBE is a lasting problem, told once; anything else is a connection error. */
   private subscriberError(error: Error): void {
     if (error.name === "noPermission") this.problems.report(error.message, error);
@@ -214,9 +246,9 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     });
   }
 
-  /** Whether the connection is up right now (with several `connections`, any of them). */
+  /** Whether the connection is up right now (with several `connections`, any of them); false once you closed `redis`. */
   get connected(): boolean {
-    return this.connection.connected;
+    return this.closedByUser === undefined && this.connection.connected;
   }
 
   // Promise API. Arrow properties keep every method bound, as rsmq's are.
@@ -227,6 +259,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   /** Lists the queue names in this namespace (one SMEMBERS). */
   readonly listQueuesAsync = async (): Promise<string[]> => {
     const registry = this.layout.registry;
+    if (this.closedByUser) throw connectionClosedError(this.closedByUser);
     try {
       return (await this.connection.sendCommand(["SMEMBERS", registry], registry)) as string[];
     } catch (error) {
@@ -370,6 +403,8 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
    * in stays open. Resolves `"OK"`.
    */
   readonly quitAsync = async (): Promise<"OK"> => {
+    // After the user closed rsmq.redis, the instance is closing already: nothing more to close.
+    if (this.closing) return this.closing;
     await Promise.all([...this.workers].map((worker) => worker.stop()));
     await this.subscriber.close();
     return this.connection.close();

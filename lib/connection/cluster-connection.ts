@@ -15,6 +15,7 @@ import { createCluster, ErrorReply, type RedisClusterOptions, type RedisClusterT
 import { rsmqError } from "../errors";
 import { permissionError } from "../permission-errors";
 import type { ConnectionEvents } from "./connection";
+import { CLUSTER_CLOSED, watchClusterClose } from "./closed-by-user";
 import { hashSlot } from "./hash-slot";
 import { awaitReplicas, unconfirmedWrite, type ReplicaAcks, type ReplicatedWriter } from "./replica-acks";
 import type { CommandSender } from "./command-sender";
@@ -105,6 +106,8 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
   /** Whether the first client was opened here (so it is closed here). */
   readonly owned: boolean;
   private current: Cluster;
+  /** The client passed in, if one was: the user's to close even after a refresh replaced it here. */
+  private readonly given: Cluster | undefined;
   /** Clients opened here (the first, when owned, and every topology refresh). */
   private readonly opened = new Set<Cluster>();
   private ready: Promise<void>;
@@ -129,6 +132,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     if ("client" in options) {
       this.seeds = "the cluster client passed in";
       this.current = options.client;
+      this.given = options.client;
       this.owned = false;
     } else {
       const cluster = options.cluster;
@@ -141,6 +145,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
       this.opened.add(this.current);
       this.owned = true;
     }
+    this.watchUserClose(this.current);
     this.current.on("error", this.onError);
     this.ready = this.open(this.current);
     // Rejects only when closed before connecting; calls waiting on it get that rejection.
@@ -259,6 +264,17 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     return "OK";
   }
 
+  /**
+   * A quit() or disconnect() of the client in use (rsmq.redis) or of the one passed in is the
+   * user's; this library's own (close(), a replaced client) are not.
+   */
+  private watchUserClose(client: Cluster): void {
+    watchClusterClose(client, () => {
+      if (this.closed || (client !== this.current && client !== this.given)) return;
+      this.events.closed?.(CLUSTER_CLOSED);
+    });
+  }
+
   private readonly onError = (error: Error): void => {
     // Before the first topology read, the nodes' own errors (ECONNREFUSED, WRONGPASS) say why.
     if (!this.isConnected) this.nodeError = error;
@@ -316,6 +332,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
       ...(this.owned ? {} : { defaults: failFastDefaults(callerNodeOptions(failed)) }),
     }) as Cluster;
     fresh.on("error", this.onError);
+    this.watchUserClose(fresh);
     try {
       await fresh.connect();
     } catch (error) {

@@ -57,6 +57,8 @@ export class ConnectionPool {
         connect: () => this.memberUp(events),
         disconnect: () => this.memberDown(member, events),
         error: (error) => this.memberError(member, error, events),
+        // Only the first is the user's to close (the others are never exposed): the instance then closes the rest.
+        closed: (how) => events.closed?.(how),
       };
       member.connection =
         source && !source.owned ? new Connection(settings, memberEvents, source.client) : new Connection(settings, memberEvents);
