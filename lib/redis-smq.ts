@@ -67,7 +67,24 @@ export interface RedisSMQEvents {
    * process, and is shown once per error as a process warning (code RSMQ_NEXT_CONNECTION_ERROR).
    */
   error: [error: Error];
+  /**
+   * rsmq 0.12.4's: its popMessage script is loaded. rsmq-next loads nothing (each script runs by
+   * EVALSHA, and by EVAL once where the server lacks it), so this means "popMessage runs now": it
+   * is emitted right after every `connect`, with no round trip, for code that waits for it
+   * (`rsmq.once("scriptload:popMessage", start)`).
+   */
+  "scriptload:popMessage": [];
+  /** rsmq 0.12.4's: receiveMessage runs now. Emitted right after every `connect` (see `scriptload:popMessage`). */
+  "scriptload:receiveMessage": [];
+  /** rsmq 0.12.4's: changeMessageVisibility runs now. Emitted right after every `connect` (see `scriptload:popMessage`). */
+  "scriptload:changeMessageVisibility": [];
 }
+
+/**
+ * What rsmq 0.12.4 emits once its three scripts are loaded, after each connect, in the order it
+ * loads them (one SCRIPT LOAD each, answered in turn).
+ */
+const SCRIPT_LOAD_EVENTS = ["scriptload:popMessage", "scriptload:receiveMessage", "scriptload:changeMessageVisibility"] as const;
 
 /** The promise methods whose continuations may make further calls (see ConnectionPool). */
 const ENDS_STRETCH = [
@@ -145,7 +162,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     this.redisns = `${settings.ns}:`;
     this.realtime = settings.realtime;
     this.connection = openConnection(settings.connection, {
-      connect: () => this.emit("connect"),
+      connect: () => this.announceConnect(),
       disconnect: () => this.emit("disconnect"),
       error: (error) => this.connectionError(error),
       closed: (how) => this.userClosedConnection(how),
@@ -196,6 +213,12 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
    */
   get redis(): RedisClientType {
     return this.connection.client as RedisClientType;
+  }
+
+  /** `connect`, then rsmq 0.12.4's `scriptload:*`: the calls they stand for run from now on. */
+  private announceConnect(): void {
+    this.emit("connect");
+    for (const event of SCRIPT_LOAD_EVENTS) this.emit(event);
   }
 
   /**
