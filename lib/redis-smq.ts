@@ -210,6 +210,11 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
    * Redis Cluster the cluster client (a new one after a failover made this instance re-read the
    * topology). Given an ioredis client as `client`, it is that ioredis client (typed here as
    * node-redis' for compatibility: cast it, `rsmq.redis as unknown as Redis`).
+   *
+   * Closing it yourself (`rsmq.redis.quit()`, as rsmq 0.12.4 code often ends), or closing the
+   * `client` you passed in, closes the instance: its Workers stop, its other connections and wake
+   * subscription close, so the process can exit, and every call afterwards rejects
+   * `connectionClosed`.
    */
   get redis(): RedisClientType {
     return this.connection.client as RedisClientType;
@@ -423,7 +428,8 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   /**
    * Stops the workers started on this instance (each as its `stop()` does: running handlers get up
    * to its stopTimeoutMs), then closes the connection if this instance opened it; a client passed
-   * in stays open. Resolves `"OK"`.
+   * in stays open. Resolves `"OK"`. After you closed {@link redis} yourself, the instance is closing
+   * already: this resolves once it has closed the rest.
    */
   readonly quitAsync = async (): Promise<"OK"> => {
     // After the user closed rsmq.redis, the instance is closing already: nothing more to close.

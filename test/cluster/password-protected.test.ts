@@ -6,7 +6,8 @@
  *   The target's only replica is stopped, so the target can confirm nothing: such a write must be
  *   rejected `replicationTimeout`, and still be there.
  * - A cluster client passed in with credentials in `defaults` keeps them when a failover makes
- *   rsmq-next read the topology afresh into a new client.
+ *   rsmq-next read the topology afresh into a new client; closing the client passed in then still
+ *   closes the instance (test/cluster/closing-rsmq-redis.test.ts has the rest of that).
  */
 import { expect } from "chai";
 import { createCluster, type RedisClusterType } from "redis";
@@ -114,7 +115,7 @@ describe("cluster: a password-protected cluster", function () {
     expect(await rsmq.listQueuesAsync()).to.include(late);
   });
 
-  it("a cluster client passed in with a password (or a username) in `defaults` keeps it after a failover", async () => {
+  it("a cluster client passed in with a password (or a username) in `defaults` keeps it after a failover, and closing it closes the instance", async () => {
     const ns = uniqueNs();
     // A master that can fail over (the test above stopped one master's only replica).
     let master: ClusterNode | undefined;
@@ -141,5 +142,14 @@ describe("cluster: a password-protected cluster", function () {
     ];
     expect(received.map(({ message }) => message).sort()).to.deep.equal(["after 0", "after 1", "before 0", "before 1"]);
     expect(connectionErrors.filter((error) => /NOAUTH|WRONGPASS/.test(error.message)).map(String)).to.deep.equal([]);
+
+    // The failover replaced the client passed in by a fresh one of the instance's (rsmq.redis):
+    // the one passed in is still the caller's, and closing it closes the instance, the fresh one too.
+    const fresh = senders[0].redis as unknown as RedisClusterType;
+    expect(fresh).to.not.equal(clients[0]);
+    await clients[0].disconnect();
+    expect((await rejectionOf(senders[0].listQueuesAsync())).name).to.equal("connectionClosed");
+    await senders[0].quitAsync();
+    expect(fresh.isOpen).to.equal(false);
   });
 });
