@@ -22,7 +22,9 @@ export type RsmqErrorName =
   // rsmq-next's own: the Redis ACL refused a command, key or channel the operation needs.
   | "noPermission"
   // rsmq-next's own: no connection within offlineTimeoutMs, or no reply within commandTimeoutMs.
-  | "connectionTimeout";
+  | "connectionTimeout"
+  // rsmq-next's own: the user closed rsmq.redis (or the client passed in), and so the instance.
+  | "connectionClosed";
 
 /** Builds an Error whose `name` is one of rsmq's error names. */
 export function rsmqError(name: RsmqErrorName, message: string): Error {

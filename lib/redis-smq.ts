@@ -6,6 +6,7 @@ import type { RedisClientType } from "redis";
 import { ConnectionPool } from "./connection/connection-pool";
 import { openConnection, openSubscriber } from "./connection/open-connection";
 import type { QueueConnection } from "./connection/open-connection";
+import { connectionClosedError } from "./connection/closed-by-user";
 import { endsStretch } from "./connection/pool-dispatch";
 import { settle, withCallback } from "./callbacks";
 import { changeMessageVisibility } from "./commands/change-message-visibility";
@@ -70,7 +71,24 @@ export interface RedisSMQEvents {
    * process, and is shown once per error as a process warning (code RSMQ_NEXT_CONNECTION_ERROR).
    */
   error: [error: Error];
+  /**
+   * rsmq 0.12.4's: its popMessage script is loaded. rsmq-next loads nothing (each script runs by
+   * EVALSHA, and by EVAL once where the server lacks it), so this means "popMessage runs now": it
+   * is emitted right after every `connect`, with no round trip, for code that waits for it
+   * (`rsmq.once("scriptload:popMessage", start)`).
+   */
+  "scriptload:popMessage": [];
+  /** rsmq 0.12.4's: receiveMessage runs now. Emitted right after every `connect` (see `scriptload:popMessage`). */
+  "scriptload:receiveMessage": [];
+  /** rsmq 0.12.4's: changeMessageVisibility runs now. Emitted right after every `connect` (see `scriptload:popMessage`). */
+  "scriptload:changeMessageVisibility": [];
 }
+
+/**
+ * What rsmq 0.12.4 emits once its three scripts are loaded, after each connect, in the order it
+ * loads them (one SCRIPT LOAD each, answered in turn).
+ */
+const SCRIPT_LOAD_EVENTS = ["scriptload:popMessage", "scriptload:receiveMessage", "scriptload:changeMessageVisibility"] as const;
 
 /** The promise methods whose continuations may make further calls (see ConnectionPool). */
 const ENDS_STRETCH = [
@@ -128,6 +146,10 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   private readonly workers = new Set<StoppableWorker>();
   /** Connection errors with no `error` listener: one process warning per error name and code. */
   private readonly unheard = new UnheardErrors("RSMQ_NEXT_CONNECTION_ERROR", connectionWarning);
+  /** Set once the user closed rsmq.redis (or the client passed in): what was closed, for the error every call gets. */
+  private closedByUser: string | undefined;
+  /** The close of everything else that follows the user's close. */
+  private closing: Promise<"OK"> | undefined;
 
   /**
    * Checks the options (a malformed one throws before any connection opens) and starts
@@ -144,16 +166,17 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     this.redisns = `${settings.ns}:`;
     this.realtime = settings.realtime;
     this.connection = openConnection(settings.connection, {
-      connect: () => this.emit("connect"),
+      connect: () => this.announceConnect(),
       disconnect: () => this.emit("disconnect"),
       error: (error) => this.connectionError(error),
+      closed: (how) => this.userClosedConnection(how),
     });
     const commands = new CommandRunner(this.connection, settings.replicaAcks);
     this.subscriber = new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.subscriberError(error)));
     this.internals = {
       ns: settings.ns,
       layout: settings.layout,
-      run: (build) => commands.run(build),
+      run: (build) => (this.closedByUser ? this.refuseClosed(build) : commands.run(build)),
       realtimeWakes: () => this.subscriber,
       workers: this.workers,
     };
@@ -195,9 +218,46 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
    * Redis Cluster the cluster client (a new one after a failover made this instance re-read the
    * topology). Given an ioredis client as `client`, it is that ioredis client (typed here as
    * node-redis' for compatibility: cast it, `rsmq.redis as unknown as Redis`).
+   *
+   * Closing it yourself (`rsmq.redis.quit()`, as rsmq 0.12.4 code often ends), or closing the
+   * `client` you passed in, closes the instance: its Workers stop, its other connections and wake
+   * subscription close, so the process can exit, and every call afterwards rejects
+   * `connectionClosed`.
    */
   get redis(): RedisClientType {
     return this.connection.client as RedisClientType;
+  }
+
+  /** `connect`, then rsmq 0.12.4's `scriptload:*`: the calls they stand for run from now on. */
+  private announceConnect(): void {
+    this.emit("connect");
+    for (const event of SCRIPT_LOAD_EVENTS) this.emit(event);
+  }
+
+  /**
+   * The user closed rsmq.redis (rsmq 0.12.4 code ends with `rsmq.redis.quit()`): the rest is closed
+   * too, at once and all together, so the process can exit. Workers stop as stop() has them (a
+   * handler still running can no longer delete its message: it comes back after its vt).
+   */
+  private userClosedConnection(how: string): void {
+    if (this.closedByUser) return;
+    this.closedByUser = how;
+    this.closing = Promise.all([
+      ...[...this.workers].map((worker) => worker.stop()),
+      this.subscriber.close(),
+      this.connection.close(),
+    ]).then(() => "OK" as const);
+    this.closing.catch((error: Error) => this.connectionError(error));
+  }
+
+  /** After the user's close: bad input is still named first (it needs no connection to be wrong), then connectionClosed. */
+  private refuseClosed<T>(build: () => ScriptCall<T>): Promise<T> {
+    try {
+      build();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.reject(connectionClosedError(this.closedByUser!));
   }
 
   /** A refused (UN)SUBSCRIBE is a lasting problem, told once; anything else is a connection error. */
@@ -222,9 +282,9 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     });
   }
 
-  /** Whether the connection is up right now (with several `connections`, any of them). */
+  /** Whether the connection is up right now (with several `connections`, any of them); false once you closed `redis`. */
   get connected(): boolean {
-    return this.connection.connected;
+    return this.closedByUser === undefined && this.connection.connected;
   }
 
   // Promise API. Arrow properties keep every method bound, as rsmq's are.
@@ -235,6 +295,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   /** Lists the queue names in this namespace (one SMEMBERS). */
   readonly listQueuesAsync = async (): Promise<string[]> => {
     const registry = this.layout.registry;
+    if (this.closedByUser) throw connectionClosedError(this.closedByUser);
     try {
       return (await this.connection.sendCommand(["SMEMBERS", registry], registry)) as string[];
     } catch (error) {
@@ -375,9 +436,12 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   /**
    * Stops the workers started on this instance (each as its `stop()` does: running handlers get up
    * to its stopTimeoutMs), then closes the connection if this instance opened it; a client passed
-   * in stays open. Resolves `"OK"`.
+   * in stays open. Resolves `"OK"`. After you closed {@link redis} yourself, the instance is closing
+   * already: this resolves once it has closed the rest.
    */
   readonly quitAsync = async (): Promise<"OK"> => {
+    // After the user closed rsmq.redis, the instance is closing already: nothing more to close.
+    if (this.closing) return this.closing;
     await Promise.all([...this.workers].map((worker) => worker.stop()));
     await this.subscriber.close();
     return this.connection.close();

@@ -18,6 +18,7 @@ import type { RedisClusterOptions, RedisClusterType } from "redis";
 import { rsmqError } from "../errors";
 import { permissionError } from "../permission-errors";
 import type { ConnectionEvents } from "./connection";
+import { CLUSTER_CLOSED, watchClusterClose } from "./closed-by-user";
 import { hashSlot } from "./hash-slot";
 import { awaitReplicas, unconfirmedWrite } from "./replica-acks";
 import type { ReplicaAcks, ReplicatedWriter } from "./replica-acks";
@@ -115,7 +116,10 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
   private current: Cluster;
   /** Clients opened here (the first, when owned, and every topology refresh). */
   private readonly opened = new Set<Cluster>();
-  /** The cluster client passed in, if any: where the caller's node settings are read. */
+  /**
+   * The cluster client passed in, if any: where the caller's node settings are read, and the
+   * user's to close even after a refresh replaced it here.
+   */
   private readonly given: Cluster | undefined;
   /** The caller's node settings, once read from `given` (see callerNodeOptions). */
   private callerSettings: NodeOptions | undefined;
@@ -158,6 +162,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
       this.failFast.add(this.current);
       this.owned = true;
     }
+    this.watchUserClose(this.current);
     this.current.on("error", this.onError);
     this.ready = this.open(this.current);
     // Rejects only when closed before connecting; calls waiting on it get that rejection.
@@ -281,6 +286,17 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     return "OK";
   }
 
+  /**
+   * A quit() or disconnect() of the client in use (rsmq.redis) or of the one passed in is the
+   * user's; this library's own (close(), a replaced client) are not.
+   */
+  private watchUserClose(client: Cluster): void {
+    watchClusterClose(client, () => {
+      if (this.closed || (client !== this.current && client !== this.given)) return;
+      this.events.closed?.(CLUSTER_CLOSED);
+    });
+  }
+
   private readonly onError = (error: Error): void => {
     // Before the first topology read, the nodes' own errors (ECONNREFUSED, WRONGPASS) say why.
     if (!this.isConnected) this.nodeError = error;
@@ -351,6 +367,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     }) as Cluster;
     if (failFast) this.failFast.add(fresh);
     fresh.on("error", this.onError);
+    this.watchUserClose(fresh);
     try {
       await fresh.connect();
     } catch (error) {

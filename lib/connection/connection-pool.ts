@@ -206,6 +206,9 @@ export class ConnectionPool {
           connect: () => this.memberUp(),
           disconnect: () => this.memberDown(member),
           error: (error) => this.memberError(member, error),
+          // The user may close the first (`rsmq.redis`): the instance then closes the rest. The
+          // others are never exposed, and closing one here (Connection.close) tells nothing.
+          closed: (how) => this.events.closed?.(how),
         };
     member.connection =
       first && !first.owned ? new Connection(this.settings, memberEvents, first.client) : new Connection(this.settings, memberEvents);

@@ -17,11 +17,15 @@ import { awaitReplicas, unconfirmedWrite } from "./replica-acks";
 import type { ReplicaAcks, ReplicatedWriter } from "./replica-acks";
 import type { CommandSender } from "./command-sender";
 import type { ConnectionSettings } from "./connection-settings";
+import { NODE_REDIS_CLOSED } from "./closed-by-user";
+import type { ClosedByUser } from "./closed-by-user";
 
 export interface ConnectionEvents {
   connect(): void;
   disconnect(): void;
   error(error: Error): void;
+  /** The user closed the client they can reach (see closed-by-user.ts); never for a close of this library's. */
+  closed?: ClosedByUser;
 }
 
 export class Connection implements CommandSender, ReplicatedWriter {
@@ -37,6 +41,8 @@ export class Connection implements CommandSender, ReplicatedWriter {
   private readonly closer = new ClientCloser();
   /** Whether the connection has been up at least once. */
   private everReady = false;
+  /** Set while this library drops a silent link: the `end` that causes is its own, not the user's. */
+  private reopening = false;
   /** Reconnects so far: what the script runner learnt of the server holds for one epoch only. */
   private epoch = 0;
   private readonly detach: () => void;
@@ -141,7 +147,12 @@ export class Connection implements CommandSender, ReplicatedWriter {
   /** Drops the silent link of an owned client and opens a new one (node-redis cannot be told to reconnect). */
   private async reopen(): Promise<void> {
     if (this.closer.closed || !this.client.isOpen) return;
-    await this.client.disconnect();
+    this.reopening = true;
+    try {
+      await this.client.disconnect();
+    } finally {
+      this.reopening = false;
+    }
     this.closer.reopen(this.client);
   }
 
@@ -159,17 +170,23 @@ export class Connection implements CommandSender, ReplicatedWriter {
       this.ready = false;
       this.events.disconnect();
     };
+    // node-redis emits `end` only from quit() and disconnect(): when not this library's, the user's.
+    // Told before the loss, so that a pool closing its other connections does not check them first.
+    const onEnd = (): void => {
+      if (!this.closer.closed && !this.reopening) this.events.closed?.(NODE_REDIS_CLOSED);
+      onLost();
+    };
     const onError = (error: Error): void => {
       onLost();
       // What close() itself causes is no news.
       if (!this.closer.closed) this.events.error(error);
     };
     this.client.on("ready", onReady);
-    this.client.on("end", onLost);
+    this.client.on("end", onEnd);
     this.client.on("error", onError);
     return () => {
       this.client.off("ready", onReady);
-      this.client.off("end", onLost);
+      this.client.off("end", onEnd);
       // An owned client keeps ClientCloser's `error` listener: a late socket error crashes nothing.
       this.client.off("error", onError);
     };

@@ -8,6 +8,7 @@
  * state as `connect`, `disconnect` and `error` events, and WAIT on the connection that wrote.
  */
 import type { ConnectionEvents } from "./connection";
+import { IOREDIS_CLOSED } from "./closed-by-user";
 import type { CommandSender } from "./command-sender";
 import type { AnyIoredis } from "./ioredis-client";
 import { ioredisLink, translateIoredisError } from "./ioredis-link";
@@ -127,14 +128,20 @@ export class IoredisConnection implements CommandSender, ReplicatedWriter {
       this.events.disconnect();
     };
     const onError = (error: Error): void => this.events.error(error);
+    // `end`: the client reconnects by itself no more (quit(), disconnect(), or its retryStrategy gave
+    // up). Never this library's doing: close() here only stops listening.
+    const onEnd = (): void => {
+      this.events.closed?.(IOREDIS_CLOSED);
+      onLost();
+    };
     this.client.on("ready", onReady);
     this.client.on("close", onLost);
-    this.client.on("end", onLost);
+    this.client.on("end", onEnd);
     this.client.on("error", onError);
     return () => {
       this.client.off("ready", onReady);
       this.client.off("close", onLost);
-      this.client.off("end", onLost);
+      this.client.off("end", onEnd);
       this.client.off("error", onError);
     };
   }

@@ -3,6 +3,7 @@
  * into errors that say what happened and what to do.
  */
 import { rsmqError } from "../errors";
+import { connectionClosedError, IOREDIS_CLOSED } from "./closed-by-user";
 import { whereOf } from "./ioredis-client";
 import type { AnyIoredis } from "./ioredis-client";
 import type { WatchedLink } from "./link-watchdog";
@@ -27,9 +28,9 @@ export function ioredisLink(client: AnyIoredis): WatchedLink {
 
 /**
  * ioredis rejects the calls in flight when a connection is lost with `MaxRetriesPerRequestError`
- * after `maxRetriesPerRequest` reconnection attempts, and every call with "Connection is closed."
- * once the client was closed: both become a `connectionTimeout` that says so. Anything else (a
- * reply from Redis) is returned as it is.
+ * after `maxRetriesPerRequest` reconnection attempts (a `connectionTimeout` that says so), and
+ * every call with "Connection is closed." once the client ended (`connectionClosed`, as every call
+ * after that: see closed-by-user.ts). Anything else (a reply from Redis) is returned as it is.
  */
 export function translateIoredisError(error: unknown, client: AnyIoredis): unknown {
   if (!(error instanceof Error)) return error;
@@ -42,12 +43,7 @@ export function translateIoredisError(error: unknown, client: AnyIoredis): unkno
         "To let offlineTimeoutMs and commandTimeoutMs bound calls instead, create the ioredis client with `maxRetriesPerRequest: null`.",
     );
   }
-  if (error.message === "Connection is closed." && client.status === "end") {
-    return rsmqError(
-      "connectionTimeout",
-      `rsmq-next: the ioredis client passed as \`client\` (Redis at ${where}) is closed (quit() or disconnect() was called on it), ` +
-        "so the call was not run. Keep the client open while the RedisSMQ instance is in use.",
-    );
-  }
+  // Its `end` event comes on the next tick: the call made in between is told the same as those after it.
+  if (error.message === "Connection is closed." && client.status === "end") return connectionClosedError(IOREDIS_CLOSED);
   return error;
 }

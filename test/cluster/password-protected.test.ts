@@ -11,6 +11,8 @@
  *   succeeds once a replica is promoted, with no NOAUTH on the way. Such a client holds a call for
  *   the dead master in its offline queue, and the client rsmq-next then reads the topology into
  *   must keep the caller's credentials and TLS settings.
+ * - Closing a cluster client passed in closes the instance, also after a failover replaced it by
+ *   a fresh one of the instance's (test/cluster/closing-rsmq-redis.test.ts has the rest of that).
  */
 import { expect } from "chai";
 import { createCluster, type RedisClusterType } from "redis";
@@ -225,6 +227,16 @@ describe("cluster: a password-protected cluster", function () {
     expect([...new Set(received)].sort()).to.deep.equal(expected.sort());
     for (const { name, errors } of senders)
       expect(errors.filter((error) => /NOAUTH|WRONGPASS/.test(error.message)).map(String), name).to.deep.equal([]);
+
+    // The failover replaced the client passed in by a fresh one of the instance's (rsmq.redis):
+    // the one passed in is still the caller's, and closing it closes the instance, the fresh one too.
+    const { rsmq: closing, client: passedIn } = senders.find((sender) => sender.client !== undefined)!;
+    const fresh = closing.redis as unknown as RedisClusterType;
+    expect(fresh).to.not.equal(passedIn);
+    await passedIn!.disconnect();
+    expect((await rejectionOf(closing.listQueuesAsync())).name).to.equal("connectionClosed");
+    await closing.quitAsync();
+    expect(fresh.isOpen).to.equal(false);
   });
 
   it("a cluster client passed in with TLS settings: the client opened after a failover has them (and the credentials)", function () {

@@ -95,14 +95,18 @@ describe("an ioredis client as `client`", () => {
     await rsmq.quitAsync();
   });
 
-  it("closed by its owner makes calls fail at once with connectionTimeout", async () => {
+  it("closed by its owner makes calls fail at once with connectionClosed, also the one made before its end event", async () => {
     const client = ioredisClient();
     const rsmq = new RedisSMQ({ client, ns: uniqueNs("io") } as never);
     await rsmq.createQueueAsync({ qname: "q" });
     await client.quit();
+    // ioredis emits `end` on the next tick after its status became "end": this call comes between.
     const error = await rejectionOf(rsmq.sendMessageAsync({ qname: "q", message: "late" }));
-    expect(error.name).to.equal("connectionTimeout");
-    expect(error.message).to.match(/is closed/);
+    expect(error.name).to.equal("connectionClosed");
+    expect(error.message).to.match(/ioredis client passed in .* ended/);
+    await new Promise((resolve) => setImmediate(resolve));
+    const after = await rejectionOf(rsmq.sendMessageAsync({ qname: "q", message: "later" }));
+    expect([after.name, after.message]).to.deep.equal([error.name, error.message]);
     await rsmq.quitAsync();
   });
 });
