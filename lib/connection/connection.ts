@@ -84,7 +84,11 @@ export class Connection implements CommandSender, ReplicatedWriter {
       : this.client;
     this.detach = this.listen();
     // A borrowed client's calls are bounded too, but its socket is the caller's to manage.
-    this.watchdog = new LinkWatchdog(nodeRedisLink(this.client), bounds, this.owned ? () => this.reopen() : undefined);
+    this.watchdog = new LinkWatchdog(
+      nodeRedisLink(this.client, (error) => this.closer.causedBy(error)),
+      bounds,
+      this.owned ? () => this.closer.drop(this.client) : undefined,
+    );
     if (this.client.isReady) {
       this.ready = true;
       this.everReady = true;
@@ -135,13 +139,6 @@ export class Connection implements CommandSender, ReplicatedWriter {
     return "OK";
   }
 
-  /** Drops the silent link of an owned client and opens a new one (node-redis cannot be told to reconnect). */
-  private async reopen(): Promise<void> {
-    if (this.closer.closed || !this.client.isOpen) return;
-    await this.client.disconnect();
-    this.closer.reopen(this.client);
-  }
-
   private listen(): () => void {
     const onReady = (): void => {
       // A connect that finished after close() is being closed: it is no news.
@@ -158,8 +155,8 @@ export class Connection implements CommandSender, ReplicatedWriter {
     };
     const onError = (error: Error): void => {
       onLost();
-      // What close() itself causes is no news.
-      if (!this.closer.closed) this.events.error(error);
+      // What close() itself causes, or a drop of a stuck attempt, is no news.
+      if (!this.closer.closed && !this.closer.causedBy(error)) this.events.error(error);
     };
     this.client.on("ready", onReady);
     this.client.on("end", onLost);

@@ -46,9 +46,13 @@ export class ClientSubscriber implements Subscriber {
       RedisClientType["duplicate"]
     >[0];
     this.client = source.duplicate(overrides) as RedisClientType;
-    this.watchdog = new LinkWatchdog(nodeRedisLink(this.client), bounds, () => this.reopen());
+    this.watchdog = new LinkWatchdog(
+      nodeRedisLink(this.client, (error) => this.closer.causedBy(error)),
+      bounds,
+      () => this.closer.drop(this.client),
+    );
     this.client.on("error", (error: Error) => {
-      if (!this.closer.closed) onError(error);
+      if (!this.closer.closed && !this.closer.causedBy(error)) onError(error);
     });
     let everReady = false;
     this.client.on("ready", () => {
@@ -99,12 +103,6 @@ export class ClientSubscriber implements Subscriber {
         });
     }
     this.schedulePing();
-  }
-
-  private async reopen(): Promise<void> {
-    if (this.closer.closed || !this.client.isOpen) return;
-    await this.client.disconnect();
-    this.closer.reopen(this.client);
   }
 }
 
