@@ -164,6 +164,14 @@ describe("CLI: usage, exit codes, connection errors", () => {
         });
       });
 
+      it("--cluster queues: exit code 1, naming no answer in time", async function () {
+        this.timeout(40_000);
+        const result = await runCli(["--cluster", "--url", listener.url, "queues"], { timeoutMs: 25_000 });
+        expect(result.code, `${result.signal} ${result.stderr}`).to.equal(1);
+        expect(result.stderr).to.include(`cannot reach Redis at ${listener.url}: is it running? (no answer in time)`);
+        expect(result.stdout).to.equal("");
+      });
+
       it("demo: says the server there is silent (and, with no redis-server to start, how to get one)", async function () {
         this.timeout(40_000);
         const emptyPath = mkdtempSync(path.join(tmpdir(), "no-redis-"));

@@ -18,6 +18,8 @@ export class SilentListener {
       createServer((socket) => {
         listener.accepted += 1;
         listener.sockets.add(socket);
+        // Read (and drop) what the client sends: a socket never read would not see the client close it.
+        socket.resume();
         socket.on("error", () => undefined).on("close", () => listener.sockets.delete(socket));
       }),
     );
