@@ -11,6 +11,7 @@ import { expect } from "chai";
 import { createServer } from "net";
 import RedisSMQ = require("../lib/index");
 import { singleServerOnly, singleServerOptions, uniqueNs } from "./support/server";
+import { SilentListener } from "./support/silent-listener";
 import { SilentProxy } from "./support/silent-proxy";
 import { Cleanup, WorkerLog, sendFromChild, waitFor } from "./support/worker";
 
@@ -77,6 +78,18 @@ describe("connection timeouts", () => {
       expect(error.message).to.include(`127.0.0.1:${port}`);
       expect(error.message).to.include("ECONNREFUSED");
       expect(error.message).to.include("clusterRetryMs");
+    });
+
+    it("on Redis Cluster: quitAsync() while a root node accepts and never answers closes that socket, and emits no error", async () => {
+      const listener = await SilentListener.start();
+      cleanup.add(() => listener.close());
+      const errors: Error[] = [];
+      const rsmq = new RedisSMQ({ cluster: { rootNodes: [{ url: listener.url }] } } as RedisSMQ.ConstructorOptions);
+      rsmq.on("error", (error) => errors.push(error));
+      await waitFor(() => listener.accepted > 0, "the root node's connection");
+      expect(await rsmq.quitAsync()).to.equal("OK");
+      await waitFor(() => listener.openConnections === 0, "the root node's connection to be closed");
+      expect(errors).to.deep.equal([]);
     });
 
     it("rejects a bad bound before opening anything", () => {

@@ -13,6 +13,7 @@ import { createClient, type RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
 import { builtEntry, runChild } from "./support/child-process";
 import { connectionOptions, plainClient, testRedis, uniqueNs } from "./support/server";
+import { SilentListener } from "./support/silent-listener";
 
 /** The node-redis v3 that rsmq 0.12.4 itself depends on (what rsmq users pass as `client`). */
 interface V3Client extends EventEmitter {
@@ -75,6 +76,16 @@ async function v4Client(database?: number): Promise<RedisClientType> {
   client.on("error", () => undefined);
   await client.connect();
   return client;
+}
+
+/** A local port nothing listens on (it was free a moment ago). */
+function unusedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 describe("connection", () => {
@@ -360,16 +371,82 @@ describe("connection", () => {
     }
 
     it("lets the process exit by itself when nothing listens on the port", async () => {
-      const closedPort = await new Promise<number>((resolve) => {
-        const probe = createServer().listen(0, "127.0.0.1", () => {
-          const { port } = probe.address() as AddressInfo;
-          probe.close(() => resolve(port));
-        });
-      });
+      const closedPort = await unusedPort();
       const outcome = await runChild(quitEarly(closedPort, 50), { HOST: "127.0.0.1", NS: uniqueNs() });
       expect(outcome.exited, `the process did not exit within 10 s; stderr: ${outcome.stderr}`).to.equal(true);
       expect(outcome.code, outcome.stderr).to.equal(0);
       expect(JSON.parse(outcome.stdout).reply).to.equal("OK");
+    });
+
+    it("a long run of failed attempts gathers nothing: each socket's AbortSignal is its own", async () => {
+      const closedPort = await unusedPort();
+      const program = `
+        const RedisSMQ = require(${JSON.stringify(builtEntry)});
+        const rsmq = new RedisSMQ({ host: "127.0.0.1", port: ${closedPort}, ns: "x", options: { socket: { reconnectStrategy: 5 } } });
+        let errors = 0;
+        rsmq.on("error", () => {
+          if (++errors === 30) rsmq.quitAsync().then((reply) => console.log(reply));
+        });
+      `;
+      const outcome = await runChild(program, {}, 20_000);
+      expect(outcome.exited, outcome.stderr).to.equal(true);
+      expect(outcome.stdout.trim()).to.equal("OK");
+      expect(outcome.stderr).not.to.include("MaxListenersExceededWarning");
+    });
+  });
+
+  describe("quitAsync() on a server that accepts and never answers (a handshake stuck for ever)", () => {
+    let listener: SilentListener;
+    beforeEach(async () => (listener = await SilentListener.start()));
+    afterEach(() => listener.close());
+
+    /**
+     * How long a child may take to exit: room for a slow start on a loaded machine, and less than
+     * the 10 s that quit() used to wait for a stuck attempt.
+     */
+    const STUCK_EXIT_BOUND_MS = 9000;
+
+    /**
+     * A child on the silent listener that quits after `before` (a call that times out, or the
+     * handshake having started), then prints what it saw. Its connectTimeout is small, so a
+     * process still running a few seconds later was not let go by the attempt in flight.
+     */
+    function quitStuck(before: "call" | "handshake", listenForErrors: boolean): string {
+      return `
+        const RedisSMQ = require(${JSON.stringify(builtEntry)});
+        const rsmq = new RedisSMQ({
+          host: "127.0.0.1", port: Number(process.env.PORT), ns: process.env.NS,
+          offlineTimeoutMs: 200, options: { socket: { connectTimeout: 200 } },
+        });
+        const seen = [];
+        rsmq.on("connect", () => seen.push("connect"));
+        if (${listenForErrors}) rsmq.on("error", (error) => seen.push("error " + error.name + ": " + error.message));
+        process.on("warning", (warning) => seen.push("warning " + (warning.code || warning.name) + ": " + warning.message));
+        const quit = (rejected) => rsmq.quitAsync().then((reply) => console.log(JSON.stringify({ rejected, reply, seen })));
+        if ("${before}" === "call") rsmq.listQueuesAsync().then(() => quit("nothing"), (error) => quit(error.name));
+        else rsmq.redis.once("connect", () => setTimeout(() => quit("nothing"), 100));
+      `;
+    }
+
+    for (const listenForErrors of [true, false]) {
+      it(`after a call rejected connectionTimeout: resolves, emits no error${listenForErrors ? "" : " and no warning (no error listener)"}, and the process exits by itself`, async () => {
+        const outcome = await runChild(
+          quitStuck("call", listenForErrors),
+          { PORT: String(listener.port), NS: uniqueNs() },
+          STUCK_EXIT_BOUND_MS,
+        );
+        expect(outcome.exited, `the process did not exit by itself; stdout: ${outcome.stdout} stderr: ${outcome.stderr}`).to.equal(true);
+        expect(outcome.code, outcome.stderr).to.equal(0);
+        expect(JSON.parse(outcome.stdout)).to.deep.equal({ rejected: "connectionTimeout", reply: "OK", seen: [] });
+        expect(outcome.stderr).to.equal("");
+      });
+    }
+
+    it("during the handshake: resolves, emits nothing, and the process exits by itself", async () => {
+      const outcome = await runChild(quitStuck("handshake", true), { PORT: String(listener.port), NS: uniqueNs() }, STUCK_EXIT_BOUND_MS);
+      expect(outcome.exited, `the process did not exit by itself; stdout: ${outcome.stdout} stderr: ${outcome.stderr}`).to.equal(true);
+      expect(outcome.code, outcome.stderr).to.equal(0);
+      expect(JSON.parse(outcome.stdout)).to.deep.equal({ rejected: "nothing", reply: "OK", seen: [] });
     });
   });
 

@@ -4,7 +4,7 @@
  * (TLS) to a server that speaks plain TCP, which otherwise looks like a server that never answers.
  */
 import { connect } from "net";
-import { cannotReach, connectionProblem, plainServerForTls, refusedByAcl, refusedSettings } from "./errors";
+import { ConnectDeadline, cannotReach, connectionProblem, plainServerForTls, refusedByAcl, refusedSettings, silentServer } from "./errors";
 import { redactUrl } from "./format";
 
 /** How long the plain PING may take. */
@@ -52,6 +52,7 @@ export async function isPlainServerForTls(url: string, error: unknown): Promise<
 export async function explainConnectFailure(url: string, error: unknown): Promise<unknown> {
   const server = redactUrl(url);
   if (await isPlainServerForTls(url, error)) return plainServerForTls(server);
+  if (error instanceof ConnectDeadline && error.accepted) return silentServer(server, error.ms);
   const problem = connectionProblem(error);
   if (problem) return cannotReach(server, problem);
   if (!(error instanceof Error)) return error;

@@ -2,12 +2,16 @@
  * Opening the connection for a command: --url (or REDIS_URL) and --ns, a short connect timeout,
  * and no endless retrying. node-redis v4 retries a connection forever by default, which would leave
  * a command hanging silently when the server is down; here the first failure ends the command
- * with "cannot reach Redis at ...: is it running?". Once connected, a long-running command (worker,
+ * with "cannot reach Redis at ...: is it running?". Its connectTimeout bounds the TCP connect
+ * alone, not the handshake after it, which waits for ever on a server that accepts and never
+ * answers (a stuck proxy, a wrong port, a server busy in a long command): so the first connection
+ * as a whole gets CONNECT_TIMEOUT_MS. Once connected, a long-running command (worker,
  * stats --watch) rides out an outage by reconnecting; a one-shot command gives up after a few tries.
  */
+import type { EventEmitter } from "events";
 import type { RedisSMQ } from "../redis-smq";
 import { explainConnectFailure } from "./connect-failure";
-import { usageError } from "./errors";
+import { ConnectDeadline, usageError } from "./errors";
 import { redactUrl } from "./format";
 import { createSentinelClient, firstConnection } from "./sentinel-client";
 import type { SentinelSettings } from "./sentinel-client";
@@ -17,7 +21,7 @@ function library(): typeof import("../redis-smq") {
   return require("../redis-smq") as typeof import("../redis-smq");
 }
 
-/** How long a connection attempt may take. */
+/** How long the first connection may take, the TCP connect and the handshake after it together. */
 export const CONNECT_TIMEOUT_MS = 2000;
 
 export interface ServerSettings {
@@ -93,22 +97,8 @@ export async function openQueue(settings: ServerSettings, options: OpenOptions =
         { url, ns: settings.ns, socket, connections: 1 },
   );
   try {
-    await new Promise<void>((resolve, reject) => {
-      const onConnect = (): void => {
-        everReady = true;
-        rsmq.off("error", onError);
-        resolve();
-      };
-      const onError = (error: Error): void => {
-        // node-redis closes the client once the strategy gives up: that is the final answer.
-        if (rsmq.redis.isOpen) return;
-        rsmq.off("connect", onConnect);
-        rsmq.off("error", onError);
-        reject(error);
-      };
-      rsmq.once("connect", onConnect);
-      rsmq.on("error", onError);
-    });
+    await connectedWithin(rsmq, CONNECT_TIMEOUT_MS);
+    everReady = true;
   } catch (error) {
     await rsmq.quitAsync().catch(() => undefined);
     throw await explainConnectFailure(url, error);
@@ -116,6 +106,38 @@ export async function openQueue(settings: ServerSettings, options: OpenOptions =
   // From here on connection errors surface where a command fails; an unheard one must not crash.
   rsmq.on("error", () => undefined);
   return rsmq;
+}
+
+/**
+ * Resolves once `rsmq` is connected; rejects with the error that made node-redis give up, or with
+ * a ConnectDeadline after `ms`.
+ */
+function connectedWithin(rsmq: RedisSMQ, ms: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    // node-redis' `connect`: the TCP (and TLS) connection is up, and its handshake goes out.
+    let accepted = false;
+    const onAccepted = (): void => {
+      accepted = true;
+    };
+    const client = rsmq.redis as unknown as EventEmitter;
+    const settle = (error?: unknown): void => {
+      clearTimeout(timer);
+      client.off("connect", onAccepted);
+      rsmq.off("connect", onConnect);
+      rsmq.off("error", onError);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onConnect = (): void => settle();
+    const onError = (error: Error): void => {
+      // node-redis closes the client once the strategy gives up: that is the final answer.
+      if (!rsmq.redis.isOpen) settle(error);
+    };
+    const timer = setTimeout(() => settle(new ConnectDeadline(ms, accepted)), ms);
+    client.on("connect", onAccepted);
+    rsmq.once("connect", onConnect);
+    rsmq.on("error", onError);
+  });
 }
 
 /** How long the first connection through the sentinels may take: asking them, then reaching the primary. */

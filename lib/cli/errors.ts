@@ -57,9 +57,22 @@ const CLIENT_ERRORS: Record<string, string> = {
   ClientClosedError: "the connection is closed",
 };
 
+/** The first connection was not up within the command line's connect timeout. */
+export class ConnectDeadline extends Error {
+  constructor(
+    readonly ms: number,
+    /** Whether the server accepted the connection (and then did not answer its handshake). */
+    readonly accepted: boolean,
+  ) {
+    super(`no connection within ${ms} ms`);
+    this.name = "ConnectDeadline";
+  }
+}
+
 /** Why a socket-level error happened, in a few words; undefined for anything that is no connection problem. */
 export function connectionProblem(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null) return undefined;
+  if (error instanceof ConnectDeadline) return error.accepted ? "no answer to the connection's handshake" : "no answer in time";
   const kind = error.constructor?.name ?? "";
   if (kind === "ReconnectStrategyError")
     return connectionProblem((error as { socketError?: unknown }).socketError) ?? "gave up reconnecting";
@@ -77,6 +90,15 @@ export function cannotReach(server: string, problem: string): CliError {
     `cannot reach Redis at ${server}: is it running? (${problem})`,
     EXIT_FAILURE,
     "start one with `redis-server`, or point --url (or REDIS_URL) at your server",
+  );
+}
+
+/** A server that accepted the connection and then said nothing. */
+export function silentServer(server: string, ms: number): CliError {
+  return new CliError(
+    `Redis at ${server} accepted the connection but did not answer within ${ms / 1000} s`,
+    EXIT_FAILURE,
+    "check that --url (or REDIS_URL) is the port of a Redis server (not of a proxy or another service), and that the server is not stuck in a long command (a slow script, DEBUG SLEEP)",
   );
 }
 

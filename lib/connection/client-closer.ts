@@ -1,18 +1,21 @@
 /**
  * Closes a node-redis v4 client that this library opened, at any point of its life, so that
- * nothing is left open afterwards. node-redis cannot cancel a connection attempt in flight:
- * `disconnect()` then leaves the socket it is opening to connect anyway, and the process never
- * exits. So an attempt in flight is let finish (its connectTimeout bounds it; once closing, a
- * failed attempt is not retried) and a connection it opened is closed at once; between attempts
- * there is no socket, and disconnecting ends the retries.
+ * nothing is left open afterwards, and drops a connection attempt that hangs. node-redis has no
+ * way to cancel an attempt in flight: `disconnect()` leaves a socket still connecting to connect
+ * anyway (the process never exits), and during the handshake (CLIENT SETINFO, AUTH, SELECT, which
+ * connectTimeout does not bound) it makes node-redis' own clean-up throw a TypeError, reported as
+ * an `error`. So every socket the client opens carries an AbortSignal (net.connect's `signal`):
+ * aborting it destroys the socket in flight as a failed attempt, which node-redis handles like
+ * any other (once closing, it is not retried). Between attempts there is no socket, and
+ * disconnecting ends the retries.
  */
 import type { RedisClientOptions, RedisClientType } from "redis";
 
 /**
- * The longest close() waits for a connection attempt in flight (node-redis' connectTimeout, 5 s by
- * default, normally ends it first); after that it disconnects anyway.
+ * The longest close() waits for node-redis to give up an attempt it aborted (it does on the next
+ * turn of the event loop); after that it disconnects anyway.
  */
-const ATTEMPT_WAIT_MS = 10_000;
+const ABORT_WAIT_MS = 1000;
 
 type ReconnectStrategy = false | number | ((retries: number, cause: Error) => false | Error | number);
 
@@ -21,13 +24,24 @@ export class ClientCloser {
   /** Whether node-redis is trying a connection right now (rather than waiting between attempts). */
   private attempting = false;
   private client: RedisClientType | undefined;
+  /**
+   * Aborts the socket of the current attempt. One per attempt: node does not always take its
+   * listener off a signal when a socket fails to connect, so one signal for every retry of an
+   * outage would gather them.
+   */
+  private attempt = new AbortController();
+  /** The reason of this closer's aborts: what node-redis reports for them is no news. */
+  private readonly aborted = new Error("rsmq-next cut this connection attempt short");
 
   /** Whether close() has been called. */
   get closed(): boolean {
     return this.closing;
   }
 
-  /** Client options whose reconnect strategy (the given one, or node-redis' default) gives up once closing. */
+  /**
+   * Client options whose reconnect strategy (the given one, or node-redis' default) gives up once
+   * closing, and whose sockets this closer can destroy.
+   */
   guard(options: RedisClientOptions): RedisClientOptions {
     const socket = { ...options.socket } as Record<string, unknown>;
     const given = socket.reconnectStrategy as ReconnectStrategy | undefined;
@@ -38,7 +52,15 @@ export class ClientCloser {
       // node-redis' own default.
       return Math.min(retries * 50, 500);
     };
+    // Read by net.connect (and tls.connect) for each socket node-redis opens. Enumerable, so that a
+    // copy of these options (tls.connect makes one) carries it; reading it changes nothing.
+    Object.defineProperty(socket, "signal", { get: () => this.attempt.signal, enumerable: true, configurable: true });
     return { ...options, socket } as RedisClientOptions;
+  }
+
+  /** Whether `error` is what node-redis reported for an attempt this closer cut short. */
+  causedBy(error: unknown): boolean {
+    return (error as { cause?: unknown } | null)?.cause === this.aborted;
   }
 
   /** Starts connecting `client` (made with guard()'s options); failures arrive as its `error` events. */
@@ -48,38 +70,58 @@ export class ClientCloser {
     client.on("error", () => {
       if (!client.isReady) this.attempting = false;
     });
-    client.on("reconnecting", () => (this.attempting = true));
+    // Emitted just before node-redis opens the next socket.
+    client.on("reconnecting", () => this.newAttempt());
     client.on("ready", () => (this.attempting = false));
-    this.attempting = true;
-    client.connect().catch(() => undefined);
+    this.start(client);
   }
 
   /**
-   * Opens again a client that was disconnected to drop a silent link (see LinkWatchdog); nothing
-   * once closing.
+   * Drops the link of `client` to open a new one (see LinkWatchdog): a ready connection is
+   * disconnected and opened again; an attempt in flight is cut short, and node-redis retries as
+   * its reconnect strategy says; between attempts the next one is coming anyway. Nothing once
+   * closing.
    */
-  reopen(client: RedisClientType): void {
-    if (this.closing || client.isOpen) return;
-    this.attempting = true;
-    client.connect().catch(() => undefined);
+  async drop(client: RedisClientType): Promise<void> {
+    if (this.closing || !client.isOpen) return;
+    if (client.isReady) {
+      await client.disconnect();
+      if (!this.closing && !client.isOpen) this.start(client);
+    } else if (this.attempting) this.attempt.abort(this.aborted);
   }
 
   /**
-   * QUIT when up, otherwise disconnect; waits for an attempt in flight first (see above).
-   * `sendQuit` sends QUIT as a plain, bounded command (see LinkWatchdog): node-redis' own quit()
-   * marks the client closed before the reply, so on a silent link it could neither be answered
-   * nor be disconnected, and would wait for ever.
+   * QUIT when up; otherwise cuts an attempt in flight short and disconnects. `sendQuit` sends
+   * QUIT as a plain, bounded command (see LinkWatchdog): node-redis' own quit() marks the client
+   * closed before the reply, so on a silent link it could neither be answered nor be
+   * disconnected, and would wait for ever.
    */
   async close(sendQuit?: () => Promise<unknown>): Promise<void> {
     this.closing = true;
     const client = this.client;
     if (!client) return;
-    if (client.isOpen && !client.isReady && this.attempting) await attemptSettled(client);
     if (client.isReady && client.isOpen) {
       // The reply comes before the server closes the socket, so the disconnect is ours, not a lost connection.
       const quit = sendQuit ? sendQuit().then(() => disconnect(client)) : client.quit();
       await quit.catch(() => disconnect(client));
-    } else await disconnect(client);
+      return;
+    }
+    // Destroys the socket in flight, if any (and, closing, no attempt comes after it).
+    this.attempt.abort(this.aborted);
+    // A disconnect() before node-redis has given the aborted attempt up would run into its clean-up.
+    if (client.isOpen && this.attempting) await closedOrAfter(client, ABORT_WAIT_MS);
+    await disconnect(client);
+  }
+
+  private start(client: RedisClientType): void {
+    this.newAttempt();
+    client.connect().catch(() => undefined);
+  }
+
+  private newAttempt(): void {
+    if (this.closing) return;
+    this.attempting = true;
+    this.attempt = new AbortController();
   }
 }
 
@@ -87,17 +129,19 @@ async function disconnect(client: RedisClientType): Promise<void> {
   if (client.isOpen) await client.disconnect().catch(() => undefined);
 }
 
-/** Resolves when the attempt in flight succeeds or fails, or after ATTEMPT_WAIT_MS at most. */
-function attemptSettled(client: RedisClientType): Promise<void> {
+/** Resolves when node-redis has marked `client` closed (it reports that with an `error`), or after `ms` at most. */
+function closedOrAfter(client: RedisClientType, ms: number): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
-      client.off("ready", done);
-      client.off("error", done);
+      client.off("error", check);
       resolve();
     };
-    const timer = setTimeout(done, ATTEMPT_WAIT_MS);
-    client.on("ready", done);
-    client.on("error", done);
+    const check = (): void => {
+      if (!client.isOpen) done();
+    };
+    const timer = setTimeout(done, ms);
+    client.on("error", check);
+    check();
   });
 }

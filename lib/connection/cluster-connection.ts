@@ -136,6 +136,8 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
   private readonly retryMs: number;
   /** Where the first topology read goes, for errors: the root nodes given, or "the cluster client passed in". */
   private readonly seeds: string;
+  /** Destroys the sockets of the first topology read, when closed before it finished. */
+  private readonly opening = new AbortController();
   /** Why the first topology read failed last, until it succeeds, and the last node error before it. */
   private openError: Error | undefined;
   private nodeError: Error | undefined;
@@ -153,10 +155,19 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     } else {
       const cluster = options.cluster;
       this.seeds = describeRootNodes(cluster.rootNodes);
+      const socket = { ...NODE_DEFAULTS.socket, ...cluster.defaults?.socket };
+      // Read (net.connect's `signal`) as each node client is made: the first topology read's
+      // clients get it, so that close() can destroy a socket a root node accepted and never
+      // answered (connectTimeout does not bound the handshake); the clients made later, none.
+      Object.defineProperty(socket, "signal", {
+        get: () => (this.isConnected ? undefined : this.opening.signal),
+        enumerable: true,
+        configurable: true,
+      });
       this.current = createCluster({
         minimizeConnections: true,
         ...cluster,
-        defaults: { ...NODE_DEFAULTS, ...cluster.defaults, socket: { ...NODE_DEFAULTS.socket, ...cluster.defaults?.socket } },
+        defaults: { ...NODE_DEFAULTS, ...cluster.defaults, socket },
       }) as Cluster;
       this.opened.add(this.current);
       this.failFast.add(this.current);
@@ -280,6 +291,11 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     this.isConnected = false;
     await this.refreshing?.catch(() => undefined);
     this.current.off("error", this.onError);
+    if (!wasConnected) {
+      // The aborted read reports an error: no news, but one with no listener would crash the process.
+      this.current.on("error", () => undefined);
+      this.opening.abort();
+    }
     await Promise.allSettled([...this.opened].map(closeCluster));
     this.opened.clear();
     if (wasConnected) this.events.disconnect();

@@ -93,7 +93,11 @@ export class Connection implements CommandSender, ReplicatedWriter {
       : this.client;
     this.detach = this.listen();
     // A borrowed client's calls are bounded too, but its socket is the caller's to manage.
-    this.watchdog = new LinkWatchdog(nodeRedisLink(this.client), bounds, this.owned ? () => this.reopen() : undefined);
+    this.watchdog = new LinkWatchdog(
+      nodeRedisLink(this.client, (error) => this.closer.causedBy(error)),
+      bounds,
+      this.owned ? () => this.dropLink() : undefined,
+    );
     if (this.client.isReady) {
       this.ready = true;
       this.everReady = true;
@@ -144,16 +148,14 @@ export class Connection implements CommandSender, ReplicatedWriter {
     return "OK";
   }
 
-  /** Drops the silent link of an owned client and opens a new one (node-redis cannot be told to reconnect). */
-  private async reopen(): Promise<void> {
-    if (this.closer.closed || !this.client.isOpen) return;
+  /** Drops the silent link of an owned client for a new one (see ClientCloser.drop): its `end` is no news. */
+  private async dropLink(): Promise<void> {
     this.reopening = true;
     try {
-      await this.client.disconnect();
+      await this.closer.drop(this.client);
     } finally {
       this.reopening = false;
     }
-    this.closer.reopen(this.client);
   }
 
   private listen(): () => void {
@@ -178,8 +180,8 @@ export class Connection implements CommandSender, ReplicatedWriter {
     };
     const onError = (error: Error): void => {
       onLost();
-      // What close() itself causes is no news.
-      if (!this.closer.closed) this.events.error(error);
+      // What close() itself causes, or a drop of a stuck attempt, is no news.
+      if (!this.closer.closed && !this.closer.causedBy(error)) this.events.error(error);
     };
     this.client.on("ready", onReady);
     this.client.on("end", onEnd);

@@ -31,8 +31,12 @@ export interface WatchedLink {
   off(event: "error" | "connect" | "ready", listener: (error: Error) => void): unknown;
 }
 
-/** A node-redis v4 client as a WatchedLink. */
-export function nodeRedisLink(client: RedisClientType): WatchedLink {
+/**
+ * A node-redis v4 client as a WatchedLink; `ownDoing` tells the errors this library caused itself
+ * (a stuck attempt it cut short), which name no cause of a timeout.
+ */
+export function nodeRedisLink(client: RedisClientType, ownDoing: (error: Error) => boolean = () => false): WatchedLink {
+  const heard = new Map<(error: Error) => void, (error: Error) => void>();
   return {
     get isReady() {
       return client.isReady;
@@ -43,8 +47,20 @@ export function nodeRedisLink(client: RedisClientType): WatchedLink {
       return `${String(socket.host ?? "localhost")}:${String(socket.port ?? 6379)}`;
     },
     withdrawable: true,
-    on: (event, listener) => client.on(event, listener),
-    off: (event, listener) => client.off(event, listener),
+    on: (event, listener) => {
+      if (event !== "error") return client.on(event, listener);
+      const filtered = (error: Error): void => {
+        if (!ownDoing(error)) listener(error);
+      };
+      heard.set(listener, filtered);
+      return client.on(event, filtered);
+    },
+    off: (event, listener) => {
+      if (event !== "error") return client.off(event, listener);
+      const filtered = heard.get(listener);
+      heard.delete(listener);
+      return filtered ? client.off(event, filtered) : client;
+    },
   };
 }
 

@@ -53,9 +53,13 @@ export class ClientSubscriber implements Subscriber {
       RedisClientType["duplicate"]
     >[0];
     this.client = source.duplicate(overrides) as RedisClientType;
-    this.watchdog = new LinkWatchdog(nodeRedisLink(this.client), bounds, () => this.reopen());
+    this.watchdog = new LinkWatchdog(
+      nodeRedisLink(this.client, (error) => this.closer.causedBy(error)),
+      bounds,
+      () => this.closer.drop(this.client),
+    );
     this.client.on("error", (error: Error) => {
-      if (!this.closer.closed) onError(error);
+      if (!this.closer.closed && !this.closer.causedBy(error)) onError(error);
     });
     this.health = new SubscriberHealth(pingMs, () => this.ping());
     let everReady = false;
@@ -109,12 +113,6 @@ export class ClientSubscriber implements Subscriber {
       if (!this.closer.closed && (error as Error).name === "connectionTimeout") this.onError(error as Error);
       return false;
     }
-  }
-
-  private async reopen(): Promise<void> {
-    if (this.closer.closed || !this.client.isOpen) return;
-    await this.client.disconnect();
-    this.closer.reopen(this.client);
   }
 }
 

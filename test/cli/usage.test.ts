@@ -6,12 +6,14 @@
  */
 import { expect } from "chai";
 import { spawnSync } from "child_process";
-import { readFileSync } from "fs";
+import { mkdtempSync, readFileSync, rmSync } from "fs";
+import { tmpdir } from "os";
 import * as path from "path";
 import RedisSMQ = require("../../lib/index");
 import { connectionOptions, testRedis, uniqueNs } from "../support/server";
 import { startLocalRedis } from "../support/redis-server";
 import { at, json, runCli, unusedPort, type CliResult } from "../support/cli";
+import { SilentListener } from "../support/silent-listener";
 
 const ROOT = path.resolve(__dirname, "../../..");
 
@@ -131,6 +133,57 @@ describe("CLI: usage, exit codes, connection errors", () => {
         expect(result.stderr).to.include(`cannot reach Redis at redis://127.0.0.1:${port}: is it running? (connection refused)`);
         expect(result.stderr).to.include("point --url (or REDIS_URL) at your server");
         expect(result.stdout).to.equal("");
+      });
+    });
+
+    describe("a server that accepts the connection and never answers (a stuck proxy, a wrong port)", () => {
+      const silentCommands = [
+        ["queues"],
+        ["send", "q", "x"],
+        ["receive", "q"],
+        ["stats", "q", "--watch"],
+        ["worker", "q", "--exec", "cat"],
+      ];
+      let listener: SilentListener;
+      let silentResults: CliResult[];
+      before(async function () {
+        this.timeout(40_000);
+        listener = await SilentListener.start();
+        // The kill bound is far above the documented 2 s (room for a loaded machine): a process still running then hangs.
+        silentResults = await Promise.all(silentCommands.map((args) => runCli(["--url", listener.url, ...args], { timeoutMs: 25_000 })));
+      });
+      after(() => listener.close());
+      silentCommands.forEach((args, i) => {
+        it(`${args.join(" ")}: exit code 1, naming the silence and the fix`, () => {
+          const result = silentResults[i];
+          expect(result.code, `${result.signal} ${result.stderr}`).to.equal(1);
+          expect(result.stderr).to.include(`Redis at ${listener.url} accepted the connection but did not answer within 2 s`);
+          expect(result.stderr).to.include("hint: check that --url (or REDIS_URL) is the port of a Redis server");
+          expect(result.stderr).not.to.include("TypeError");
+          expect(result.stdout).to.equal("");
+        });
+      });
+
+      it("--cluster queues: exit code 1, naming no answer in time", async function () {
+        this.timeout(40_000);
+        const result = await runCli(["--cluster", "--url", listener.url, "queues"], { timeoutMs: 25_000 });
+        expect(result.code, `${result.signal} ${result.stderr}`).to.equal(1);
+        expect(result.stderr).to.include(`cannot reach Redis at ${listener.url}: is it running? (no answer in time)`);
+        expect(result.stdout).to.equal("");
+      });
+
+      it("demo: says the server there is silent (and, with no redis-server to start, how to get one)", async function () {
+        this.timeout(40_000);
+        const emptyPath = mkdtempSync(path.join(tmpdir(), "no-redis-"));
+        try {
+          const result = await runCli(["--url", listener.url, "demo"], { env: { PATH: emptyPath }, timeoutMs: 25_000 });
+          expect(result.code, `${result.signal} ${result.stderr}`).to.equal(1);
+          expect(result.stderr).to.include(
+            `no Redis answers at ${listener.url} (it accepted the connection but did not answer within 1.5 s), and there is no redis-server on PATH`,
+          );
+        } finally {
+          rmSync(emptyPath, { recursive: true, force: true });
+        }
       });
     });
 

@@ -25,15 +25,30 @@ export const HOW_TO_GET_REDIS =
   "install Redis (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis) so that redis-server is on PATH, " +
   "or start one with Docker: docker run --rm -p 6379:6379 redis:7, or point REDIS_URL (or --url) at a server you have";
 
+/** How long the probe may take to connect, the handshake included. */
+const PROBE_CONNECT_MS = 1500;
+
 /** The server's version, or the reason it could not be reached. */
 async function probe(url: string): Promise<{ version: string } | { problem: string }> {
-  const client = createClient({ url, socket: { connectTimeout: 1500, reconnectStrategy: false } });
+  // connectTimeout bounds the TCP connect alone: a server that accepts and never answers would
+  // hold the handshake for ever, so the whole connect gets a deadline that destroys its socket.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), PROBE_CONNECT_MS);
+  // (net.connect takes the signal; node-redis' option types do not name it.)
+  const socket = { connectTimeout: PROBE_CONNECT_MS, reconnectStrategy: false as const, signal: deadline.signal };
+  const client = createClient({ url, socket });
+  let accepted = false;
+  client.on("connect", () => (accepted = true));
   client.on("error", () => undefined);
   try {
     await client.connect();
+    clearTimeout(timer);
     const info = String(await client.sendCommand(["INFO", "server"]));
     return { version: /redis_version:([^\r\n]+)/.exec(info)?.[1] ?? "unknown" };
   } catch (error) {
+    if (deadline.signal.aborted && accepted)
+      return { problem: `it accepted the connection but did not answer within ${PROBE_CONNECT_MS / 1000} s` };
+    if (deadline.signal.aborted) return { problem: "no answer in time" };
     // rediss:// to a plain server looks like no answer: say so, rather than start a throwaway one.
     if (await isPlainServerForTls(url, error)) throw plainServerForTls(redactUrl(url));
     const problem = connectionProblem(error);
@@ -46,6 +61,7 @@ async function probe(url: string): Promise<{ version: string } | { problem: stri
       "check --url (user, password, database)",
     );
   } finally {
+    clearTimeout(timer);
     if (client.isOpen) await client.disconnect().catch(() => undefined);
   }
 }
