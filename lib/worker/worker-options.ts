@@ -72,7 +72,8 @@ export interface WorkerOptions {
   /**
    * What happens to a message the retry policy stops retrying (a {@link PoisonError}, or no
    * deliveries left): `"deadLetter"` moves it to the dead-letter queue (event `deadLettered`),
-   * `"delete"` deletes it (event `dropped`). Nothing to do with the worker's own `stop()`.
+   * `"delete"` deletes it (event `dropped`). Nothing to do with the worker's own `stop()` or its
+   * `stopped` event.
    * @default "deadLetter"
    */
   onStop?: "deadLetter" | "delete";
