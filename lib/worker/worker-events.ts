@@ -18,7 +18,17 @@ export interface GaveUpInfo {
  * What the handler of a message abandoned at stop did when it ended at last: the payload of
  * `abandoned`. `"resolved"`: it returned; `"threw"`: it threw (or rejected with) `error`.
  */
-export type AbandonedOutcome = { outcome: "resolved" } | { outcome: "threw"; error: unknown };
+export type AbandonedOutcome =
+  | {
+      /** The handler returned. */
+      outcome: "resolved";
+    }
+  | {
+      /** The handler threw or rejected. */
+      outcome: "threw";
+      /** What it threw. */
+      error: unknown;
+    };
 
 /** The events a Worker emits. */
 export interface WorkerEvents {
