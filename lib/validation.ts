@@ -4,11 +4,11 @@
  */
 import { rsmqError } from "./errors";
 
-const QNAME_FORMAT = /^([a-zA-Z0-9_-]){1,160}$/;
+export const QNAME_FORMAT = /^([a-zA-Z0-9_-]){1,160}$/;
 const ID_FORMAT = /^([a-zA-Z0-9:]){32}$/;
 
 /** `<ns>:QUEUES` is the registry set; a queue of that name would overwrite it. */
-const RESERVED_QNAME = "QUEUES";
+export const RESERVED_QNAME = "QUEUES";
 
 /** The largest vt or delay, in seconds, that rsmq accepts (about 115 days). */
 export const MAX_SECONDS = 9999999;

@@ -82,7 +82,7 @@ describe("a fresh clone, packed and installed into a new app", function () {
     return JSON.parse(stdout);
   }
 
-  it("the tarball has LICENSE, lua/, dist/ and esm/, and no tests, sources, bench or build files", () => {
+  it("the tarball has LICENSE, lua/, dist/, esm/ and the README's charts, and no tests, sources, bench code or build files", () => {
     const scripts = readdirSync(path.join(checkout, "lua")).filter((name) => name.endsWith(".lua"));
     expect(scripts).to.not.be.empty;
     expect(packed.files).to.include.members([
@@ -94,8 +94,13 @@ describe("a fresh clone, packed and installed into a new app", function () {
       "dist/cli/main.js",
       "esm/index.mjs",
       ...scripts.map((name) => `lua/${name}`),
+      // What the README links to (test/docs/links.test.ts checks every link inside the package).
+      "bench/README.md",
+      "bench/results/idle.svg",
+      "bench/results/delivery.svg",
     ]);
-    const unwanted = /^(test|build|bench|lib|node_modules|\.ci|\.github)\/|^(tsconfig.*\.json|\.mocharc.*|\.gitignore|package-lock\.json)$/;
+    const unwanted =
+      /^(test|build|lib|node_modules|\.ci|\.github)\/|^bench\/(?!README\.md$|results\/[^/]+\.svg$)|^(tsconfig.*\.json|\.mocharc.*|\.gitignore|package-lock\.json)$/;
     expect(packed.files.filter((file) => unwanted.test(file))).to.deep.equal([]);
     expect(
       packed.files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts")),

@@ -108,6 +108,22 @@ const cases: WireCase[] = [
     },
   },
   {
+    // rsmq 0.12.4 sends one HSET per attribute inside its MULTI: 15 commands for one, 17 for three.
+    op: "setQueueAttributes, three attributes",
+    clock: true,
+    rsmq0124: 17,
+    async prepare({ rsmq }) {
+      // Not from `counter`: that would move the fresh queue names of the cases below to other cluster nodes.
+      const vt = 90;
+      return async () =>
+        expect(await rsmq.setQueueAttributesAsync({ qname: "attrs", vt, delay: 1, maxsize: 2048 })).to.include({
+          vt,
+          delay: 1,
+          maxsize: 2048,
+        });
+    },
+  },
+  {
     op: "sendMessage",
     clock: true,
     rsmq0124: 9,

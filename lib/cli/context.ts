@@ -30,8 +30,11 @@ export interface Context {
   readonly out: Output;
   /** Fills in error messages; commands set `qname` to the queue they work on. */
   readonly errors: ErrorContext;
-  /** Whether --ns (or RSMQ_NS) was given rather than defaulted. */
-  readonly nsGiven: boolean;
+  /**
+   * Whether --ns was given on the command line. RSMQ_NS does not count: it is usually the user's
+   * real namespace, set for every command, and the demo must not create its queues there unasked.
+   */
+  readonly nsOnCommandLine: boolean;
 }
 
 export function contextOf(command: Command): Context {
@@ -42,7 +45,7 @@ export function contextOf(command: Command): Context {
     server: { url: globals.url, ns: globals.ns, cluster: Boolean(globals.cluster), sentinel },
     out: new Output(Boolean(globals.json)),
     errors: { server: sentinel ? describeSentinels(sentinel) : redactUrl(globals.url), ns: globals.ns },
-    nsGiven: source("ns") !== "default",
+    nsOnCommandLine: source("ns") === "cli",
   };
 }
 

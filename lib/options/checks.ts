@@ -3,6 +3,7 @@
  * was expected, and what was given, as in ``Expected `concurrency` to be an integer from 1 and up,
  * got `0` (number)``. Each check returns the value it checked, typed.
  */
+import { QNAME_FORMAT, RESERVED_QNAME } from "../validation";
 
 /**
  * A given value as messages show it: `5` (number), `fast` (string), `null` (object). An object
@@ -48,5 +49,20 @@ export function numberOption(name: string, value: unknown, min: number, note = "
 
 export function booleanOption(name: string, value: unknown): boolean {
   if (typeof value !== "boolean") throw optionError(name, "a boolean", value);
+  return value;
+}
+
+/**
+ * A queue name the package's own options take (a Worker's `qname`, its `deadLetterQueue`): rsmq's
+ * form, but in this module's style, since rsmq's `Invalid qname format` names no value. Not a
+ * string: TypeError (a number is not turned into one); a string of the wrong form: RangeError.
+ */
+export function queueNameOption(name: string, value: unknown): string {
+  const expected = "a queue name (1 to 160 letters, digits, `-` or `_`)";
+  if (typeof value !== "string") throw optionError(name, expected, value);
+  if (!QNAME_FORMAT.test(value)) throw new RangeError(optionError(name, expected, value).message);
+  if (value === RESERVED_QNAME) {
+    throw new RangeError(optionError(name, `a queue name other than \`${RESERVED_QNAME}\` (reserved for the queue list)`, value).message);
+  }
   return value;
 }

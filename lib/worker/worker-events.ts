@@ -18,7 +18,17 @@ export interface GaveUpInfo {
  * What the handler of a message abandoned at stop did when it ended at last: the payload of
  * `abandoned`. `"resolved"`: it returned; `"threw"`: it threw (or rejected with) `error`.
  */
-export type AbandonedOutcome = { outcome: "resolved" } | { outcome: "threw"; error: unknown };
+export type AbandonedOutcome =
+  | {
+      /** The handler returned. */
+      outcome: "resolved";
+    }
+  | {
+      /** The handler threw or rejected. */
+      outcome: "threw";
+      /** What it threw. */
+      error: unknown;
+    };
 
 /** The events a Worker emits. */
 export interface WorkerEvents {
@@ -54,7 +64,9 @@ export interface WorkerEvents {
   /** A failed message stopped being retried and was deleted (`onStop: "delete"`). */
   dropped: [message: QueueMessage, info: GaveUpInfo];
   /**
-   * Either of `deadLettered` and `dropped`, emitted right after it, with `action` telling which.
+   * Deprecated, and about a message, not the worker stopping (that is `stopped`, after `stop()`):
+   * a failed message that the retry policy stopped retrying, emitted right after `deadLettered`
+   * or `dropped`, with `action` telling which.
    *
    * @deprecated Listen to `deadLettered` and `dropped` instead; `stop` will be removed in the
    * next minor release.
@@ -79,7 +91,8 @@ export interface WorkerEvents {
    */
   error: [error: Error];
   /**
-   * stop() finished. Nothing follows it but `abandoned`: a stopped worker sends nothing to Redis
+   * The worker stopped: stop() finished (not to be confused with the deprecated `stop` event,
+   * which is about a message). Nothing follows it but `abandoned`: a stopped worker sends nothing to Redis
    * and emits no other event (the reply to a call sent before, such as the delete of a handler
    * that ended just in time, is not told).
    */

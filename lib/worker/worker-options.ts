@@ -2,12 +2,12 @@
  * The Worker's options: declared, documented, defaulted and validated in one place, before the
  * worker touches Redis. Messages name the option, what was expected and what was given.
  */
-import { MAX_BATCH, MAX_SECONDS, validateQname } from "../validation";
+import { MAX_BATCH, MAX_SECONDS } from "../validation";
 import type { QueueMessage } from "../types";
 import { RETRY_OPTION_NAMES, RetryPolicy } from "../retry/retry-policy";
 import type { RetryPolicyOptions } from "../retry/retry-policy";
 import { rejectUnknownOptions } from "../options/unknown-options";
-import { describeValue, integerOption, optionError } from "../options/checks";
+import { describeValue, integerOption, optionError, queueNameOption } from "../options/checks";
 
 /** What a handler gets besides the message. */
 export interface HandlerContext {
@@ -73,7 +73,8 @@ export interface WorkerOptions {
   /**
    * What happens to a message the retry policy stops retrying (a {@link PoisonError}, or no
    * deliveries left): `"deadLetter"` moves it to the dead-letter queue (event `deadLettered`),
-   * `"delete"` deletes it (event `dropped`). Nothing to do with the worker's own `stop()`.
+   * `"delete"` deletes it (event `dropped`). Nothing to do with the worker's own `stop()` or its
+   * `stopped` event.
    * @default "deadLetter"
    */
   onStop?: "deadLetter" | "delete";
@@ -126,7 +127,7 @@ function resolveDeadLetterQueue(qname: string, given: unknown): string {
   if (given === undefined && qname.length + "-dlq".length > 160) {
     throw new RangeError(`The default dead-letter queue name "${qname}-dlq" is longer than 160 characters: set \`deadLetterQueue\``);
   }
-  const deadLetterQueue = validateQname(given ?? `${qname}-dlq`, "deadLetterQueue");
+  const deadLetterQueue = queueNameOption("deadLetterQueue", given ?? `${qname}-dlq`);
   if (deadLetterQueue === qname) {
     throw new RangeError(`Expected \`deadLetterQueue\` to differ from \`qname\`, got "${qname}" for both`);
   }
@@ -137,7 +138,7 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
   if (!options || typeof options !== "object")
     throw new TypeError(`Expected worker options to be an object, got ${describeValue(options)}`);
   rejectUnknownOptions(options, { what: "worker", names: WORKER_OPTION_NAMES, nested: NESTED_OPTION_NAMES });
-  const qname = validateQname(options.qname);
+  const qname = queueNameOption("qname", options.qname);
   if (typeof options.handler !== "function") {
     throw optionError("handler", "a function", options.handler);
   }

@@ -82,6 +82,22 @@ describe("CLI: demo", function () {
     }
   });
 
+  it("RSMQ_NS in the environment (the user's real namespace) is left alone: the demo works in one of its own", async () => {
+    const users = uniqueNs("users");
+    const withoutNs = at(users).slice(0, -2); // the same server, no --ns on the command line
+    const result = await runCli([...withoutNs, "--json", "demo"], { env: { ...FAST, RSMQ_NS: users }, timeoutMs: 35_000 });
+    expect(result.code, result.stderr).to.equal(0);
+    const summary = json(result);
+    expect(summary.ns).to.match(/^rsmq-next-demo-[0-9a-f]{6}$/);
+    expect(summary.handled + summary.deadLettered).to.equal(summary.sent);
+    const client = await plainClient();
+    try {
+      expect(await client.keys(`${summary.ns}:*`)).to.deep.equal([]);
+    } finally {
+      await client.quit();
+    }
+  });
+
   it("starts a throwaway redis-server when nothing answers, prints the summary for people, and stops the server", async () => {
     const port = await unusedPort();
     const result = await runCli(["--url", `redis://127.0.0.1:${port}`, "demo"], { env: FAST, timeoutMs: 35_000 });

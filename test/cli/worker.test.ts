@@ -69,6 +69,14 @@ describe("CLI: worker --exec", () => {
     expect(dead.deadLetter).to.include({ deliveries: 1, reason: "poison", error: "exit status 100" });
   });
 
+  it("a bad --dlq is a usage error (exit 2) that names --dlq and the value, before any message is taken", async () => {
+    await rsmq.sendMessageAsync({ qname: "q", message: "stays" });
+    const result = await worker("--exec", "cat", "--dlq", "bad name", "--until-empty");
+    expect(result.code, result.stderr).to.equal(2);
+    expect(result.stderr).to.include('invalid queue name "bad name" for --dlq');
+    expect((await rsmq.getQueueAttributesAsync({ qname: "q" })).totalrecv).to.equal(0);
+  });
+
   it("--json: one event per line on stdout, the command's output on stderr", async () => {
     const id = await rsmq.sendMessageAsync({ qname: "q", message: "payload" });
     const result = await runCli([...at(ns), "--json", "worker", "q", "--exec", "cat", "--until-empty"]);

@@ -332,9 +332,10 @@ describe("Worker: retries and dead letters", () => {
           RangeError,
           'Expected `deadLetterQueue` to differ from `qname`, got "q" for both',
         );
-        expect(() => new Worker(rsmq, { qname: "q", handler, deadLetterQueue: "bad name" }))
-          .to.throw("Invalid deadLetterQueue format")
-          .with.property("name", "invalidFormat");
+        expect(() => new Worker(rsmq, { qname: "q", handler, deadLetterQueue: "bad name" })).to.throw(
+          RangeError,
+          "Expected `deadLetterQueue` to be a queue name (1 to 160 letters, digits, `-` or `_`), got `bad name` (string)",
+        );
         expect(() => new Worker(rsmq, { qname: "q", handler, deadLetterQueue: "QUEUES" })).to.throw(/deadLetterQueue.*reserved/);
         expect(() => new Worker(rsmq, { qname: "q", handler, onStop: "drop" as "delete" })).to.throw(
           /`onStop`.*"deadLetter" or "delete".*`drop`/,

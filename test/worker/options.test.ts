@@ -139,17 +139,36 @@ describe("Worker options", () => {
       });
     }
 
-    it("rejects a missing or badly formatted qname with rsmq's errors", () => {
-      const missing = constructionError(rsmq, { handler });
-      expect([missing.name, missing.message]).to.deep.equal(["missingParameter", "No qname supplied"]);
-      for (const qname of ["bad name", "a:b", "x".repeat(161)]) {
-        const error = constructionError(rsmq, { qname, handler });
-        expect([error.name, error.message], qname).to.deep.equal(["invalidFormat", "Invalid qname format"]);
+    // docs/api.md: bad options throw a TypeError or RangeError naming the option, what was expected and what was given.
+    const QUEUE_NAME = "a queue name (1 to 160 letters, digits, `-` or `_`)";
+    const nameCases: Array<[string, unknown, typeof TypeError | typeof RangeError, string]> = [
+      ["missing", undefined, TypeError, "`undefined` (undefined)"],
+      ["empty", "", RangeError, "`` (string)"],
+      ["a number", 5, TypeError, "`5` (number)"],
+      ["an object", { name: "q" }, TypeError, "`{ name }` (object)"],
+      ["with a space", "bad name", RangeError, "`bad name` (string)"],
+      ["with a colon", "a:b", RangeError, "`a:b` (string)"],
+      ["of 161 characters", "x".repeat(161), RangeError, `\`${"x".repeat(161)}\` (string)`],
+    ];
+    for (const option of ["qname", "deadLetterQueue"] as const) {
+      for (const [label, value, type, given] of nameCases) {
+        if (option === "deadLetterQueue" && value === undefined) continue; // its default is <qname>-dlq
+        it(`rejects a ${option} ${label} with a ${type.name} naming it, the form expected and the value`, () => {
+          const options = option === "qname" ? { qname: value, handler } : { qname: "q", handler, deadLetterQueue: value };
+          const error = constructionError(rsmq, options);
+          expect(error).to.be.instanceOf(type);
+          expect(error.message).to.equal(`Expected \`${option}\` to be ${QUEUE_NAME}, got ${given}`);
+        });
       }
-      const reserved = constructionError(rsmq, { qname: "QUEUES", handler });
-      expect(reserved.name).to.equal("invalidFormat");
-      expect(reserved.message).to.match(/QUEUES.*reserved/);
-    });
+      it(`rejects a ${option} "QUEUES" with a RangeError saying it is reserved`, () => {
+        const options = option === "qname" ? { qname: "QUEUES", handler } : { qname: "q", handler, deadLetterQueue: "QUEUES" };
+        const error = constructionError(rsmq, options);
+        expect(error).to.be.instanceOf(RangeError);
+        expect(error.message).to.equal(
+          `Expected \`${option}\` to be a queue name other than \`QUEUES\` (reserved for the queue list), got \`QUEUES\` (string)`,
+        );
+      });
+    }
 
     it("rejects missing options", () => {
       expect(constructionError(rsmq, undefined).message).to.match(/options/);

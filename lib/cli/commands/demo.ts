@@ -27,7 +27,7 @@ export function register(program: Command): void {
         .hideHelp(),
     )
     .action((options: DemoCommandOptions, command: Command) =>
-      run(command, async ({ server, out, nsGiven }) => {
+      run(command, async ({ server, out, nsOnCommandLine }) => {
         checkUrl(server.url);
         let redis: DemoRedis | undefined;
         const stop = stopOnSignals((signal) => {
@@ -39,7 +39,7 @@ export function register(program: Command): void {
           const { runDemo } = await import("../demo/run-demo");
           const summary = await runDemo(
             out,
-            { url: server.url, ns: nsGiven ? server.ns : undefined, scale: options.scale },
+            { url: server.url, ns: nsOnCommandLine ? server.ns : undefined, scale: options.scale },
             stop.signal,
             (found) => (redis = found),
           );

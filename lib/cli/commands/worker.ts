@@ -13,6 +13,8 @@ import { stopOnSignals } from "../stop-signal";
 import { reportWorkerEvents } from "../worker-events";
 import type { Worker } from "../../worker/worker";
 import { RetryPolicy } from "../../retry/retry-policy";
+import { QNAME_FORMAT, RESERVED_QNAME } from "../../validation";
+import { usageError } from "../errors";
 import type { RedisSMQ } from "../../redis-smq";
 
 interface WorkerCommandOptions {
@@ -60,6 +62,10 @@ export function register(program: Command): void {
       run(command, async (context) => {
         const { server, out, errors } = context;
         errors.qname = qname;
+        // Checked here, not left to the Worker, so that it is a usage error (exit 2) naming the flag.
+        if (options.dlq !== undefined && (!QNAME_FORMAT.test(options.dlq) || options.dlq === RESERVED_QNAME)) {
+          throw usageError(`invalid queue name "${options.dlq}" for --dlq`, "a queue name is 1 to 160 of a-z A-Z 0-9 _ -, and not QUEUES");
+        }
         const retry = new RetryPolicy({ maxDeliveries: options.maxDeliveries, initialDelayMs: options.retryDelay });
         const exec = new ExecHandler({
           command: options.exec,
