@@ -17,6 +17,9 @@ import type { RedisClientOptions, RedisClientType } from "redis";
  */
 const ABORT_WAIT_MS = 1000;
 
+/** How long close() lets a connection attempt in flight end by itself before cutting it short. */
+const ANSWER_WAIT_MS = 100;
+
 type ReconnectStrategy = false | number | ((retries: number, cause: Error) => false | Error | number);
 
 export class ClientCloser {
@@ -106,6 +109,12 @@ export class ClientCloser {
       await quit.catch(() => disconnect(client));
       return;
     }
+    // An attempt the server answers (a refusal: maxclients, a wrong password) ends by itself now
+    // that no retry follows. Aborting it instead could destroy its socket with the server's reply
+    // already read and its command already failed, and node-redis then throws, uncaught, on a
+    // reply with no command waiting. So only an attempt still in flight after a short wait (a
+    // silent server) is cut short.
+    if (client.isOpen && this.attempting) await closedOrAfter(client, ANSWER_WAIT_MS);
     // Destroys the socket in flight, if any (and, closing, no attempt comes after it).
     this.attempt.abort(this.aborted);
     // A disconnect() before node-redis has given the aborted attempt up would run into its clean-up.
