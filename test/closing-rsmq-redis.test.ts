@@ -8,7 +8,8 @@
 import { expect } from "chai";
 import { createClient, type RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
-import { describeOutcome, runClosing, type Activity, type ClosingSetup } from "./support/closing-child";
+import { expectClosedCleanly, runClosing, WHILE } from "./support/closing-child";
+import type { Activity, ClosingSetup } from "./support/closing-child";
 import { testRedis, uniqueNs } from "./support/server";
 
 /**
@@ -63,12 +64,6 @@ const CASES: Array<{ title: string; setup: ClosingSetup; activities: Activity[] 
   { title: "quit() of an ioredis client passed in", setup: IOREDIS, activities: ["nothing", "worker", "subscription"] },
 ];
 
-const WHILE: Record<Activity, string> = {
-  nothing: "",
-  worker: ", with a Worker asleep",
-  subscription: ", with a wake subscription open",
-};
-
 describe("closing rsmq.redis, or the client passed in", () => {
   describe("lets the process exit by itself (the rsmq-cli pattern, in a child process)", function () {
     this.timeout(EXIT_WITHIN_MS + 20_000);
@@ -76,15 +71,11 @@ describe("closing rsmq.redis, or the client passed in", () => {
       for (const activity of activities) {
         it(`${title}${WHILE[activity]}`, async () => {
           const { host, port, url } = testRedis();
-          const run = await runClosing(setup, activity, { HOST: host, PORT: String(port), URL: url, NS: uniqueNs() }, EXIT_WITHIN_MS);
-          expect(run.outcome.exited, describeOutcome(run, EXIT_WITHIN_MS)).to.equal(true);
-          expect(run.outcome.code, describeOutcome(run, EXIT_WITHIN_MS)).to.equal(0);
-          const report = run.report!;
-          expect(report.queues).to.deep.equal(["q"]);
-          expect(report.after).to.match(/^connectionClosed: /);
-          if (activity === "worker") expect(report.events).to.include("worker stopped");
-          // Nothing else was reported: the close is the user's, not a connection error.
-          expect(report.events.filter((event) => event !== "worker stopped")).to.deep.equal([]);
+          expectClosedCleanly(
+            await runClosing(setup, activity, { HOST: host, PORT: String(port), URL: url, NS: uniqueNs() }, EXIT_WITHIN_MS),
+            activity,
+            EXIT_WITHIN_MS,
+          );
         });
       }
     }

@@ -3,8 +3,8 @@
  * instance opened, or the one passed in: node-redis' or ioredis') lets the process exit by itself
  * however many node connections the Worker's wake subscriptions opened beside it.
  */
-import { expect } from "chai";
-import { describeOutcome, runClosing, type Activity, type ClosingSetup } from "../support/closing-child";
+import { expectClosedCleanly, runClosing, WHILE } from "../support/closing-child";
+import type { Activity, ClosingSetup } from "../support/closing-child";
 import { testCluster, uniqueNs } from "../support/server";
 
 /** The bound on the child's exit (see test/closing-rsmq-redis.test.ts): a hang is for ever. */
@@ -54,26 +54,13 @@ const CASES: Array<{ title: string; setup: ClosingSetup; activities: Activity[] 
   { title: "quit() of an ioredis Cluster client passed in", setup: IOREDIS_CLUSTER, activities: ["nothing", "worker", "subscription"] },
 ];
 
-const WHILE: Record<Activity, string> = {
-  nothing: "",
-  worker: ", with a Worker asleep",
-  subscription: ", with a wake subscription open",
-};
-
 describe("Redis Cluster: closing rsmq.redis, or the client passed in", function () {
   this.timeout(EXIT_WITHIN_MS + 20_000);
   for (const { title, setup, activities } of CASES) {
     for (const activity of activities) {
       it(`lets the process exit by itself: ${title}${WHILE[activity]}`, async () => {
         const env = { ROOT_NODES: JSON.stringify(testCluster().rootNodes()), NS: uniqueNs() };
-        const run = await runClosing(setup, activity, env, EXIT_WITHIN_MS);
-        expect(run.outcome.exited, describeOutcome(run, EXIT_WITHIN_MS)).to.equal(true);
-        expect(run.outcome.code, describeOutcome(run, EXIT_WITHIN_MS)).to.equal(0);
-        const report = run.report!;
-        expect(report.queues).to.deep.equal(["q"]);
-        expect(report.after).to.match(/^connectionClosed: /);
-        if (activity === "worker") expect(report.events).to.include("worker stopped");
-        expect(report.events.filter((event) => event !== "worker stopped")).to.deep.equal([]);
+        expectClosedCleanly(await runClosing(setup, activity, env, EXIT_WITHIN_MS), activity, EXIT_WITHIN_MS);
       });
     }
   }

@@ -5,6 +5,7 @@
  * 0.12.4 the process then exits; whatever else the instance opened (more connections, a Worker's
  * wake subscription) must not keep it alive.
  */
+import { expect } from "chai";
 import { builtEntry, runChild, type ChildOutcome } from "./child-process";
 
 /** How the child builds its instance and what it closes afterwards. */
@@ -97,4 +98,30 @@ export async function runClosing(
 export function describeOutcome({ outcome }: { outcome: ChildOutcome }, exitWithinMs = 10_000): string {
   const exit = outcome.exited ? `exited with code ${outcome.code}` : `did not exit within ${exitWithinMs} ms (killed)`;
   return `${exit}; stdout: ${outcome.stdout || "(none)"}; stderr: ${outcome.stderr || "(none)"}`;
+}
+
+/** How each activity reads in a test title. */
+export const WHILE: Record<Activity, string> = {
+  nothing: "",
+  worker: ", with a Worker asleep",
+  subscription: ", with a wake subscription open",
+};
+
+/**
+ * What every closing case asserts: the child exited by itself with code 0, its call after the
+ * close failed `connectionClosed`, and nothing but its Worker's stop was reported (the close is
+ * the user's, not a connection error).
+ */
+export function expectClosedCleanly(
+  run: { outcome: ChildOutcome; report: ClosingReport | undefined },
+  activity: Activity,
+  exitWithinMs: number,
+): void {
+  expect(run.outcome.exited, describeOutcome(run, exitWithinMs)).to.equal(true);
+  expect(run.outcome.code, describeOutcome(run, exitWithinMs)).to.equal(0);
+  const report = run.report!;
+  expect(report.queues).to.deep.equal(["q"]);
+  expect(report.after).to.match(/^connectionClosed: /);
+  if (activity === "worker") expect(report.events).to.include("worker stopped");
+  expect(report.events.filter((event) => event !== "worker stopped")).to.deep.equal([]);
 }

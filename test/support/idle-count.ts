@@ -9,12 +9,10 @@
  */
 import { spawn, type ChildProcess } from "child_process";
 import { join } from "path";
-import { createClient } from "redis";
 import { startRedisServer, type RedisServerProcess } from "../../lib/cli/demo/redis-server";
-import { script } from "../../lib/scripts/script-files";
 import type { IdleInstanceConfig } from "./idle-instance";
 import { MonitorWatch, type MonitoredLine } from "./monitor-socket";
-import { delay, waitFor } from "./worker";
+import { delay, loadPollScriptsAt, waitFor } from "./worker";
 
 /** One Worker event, as the child printed it. */
 export interface ChildEvent {
@@ -89,7 +87,8 @@ export class IdleCount {
   private async run(): Promise<IdleResult> {
     try {
       const server = (this.server = await startRedisServer());
-      await loadPollScripts(server.url);
+      // So no first NOSCRIPT and its EVAL fall into the count.
+      await loadPollScriptsAt(server.url);
       this.child = this.spawnChild(server);
       await this.until(
         () => this.everyWorker((mine) => mine.filter((event) => event.name === "receive").length >= 2 && this.asleepAtCap(mine)),
@@ -165,19 +164,5 @@ export class IdleCount {
       `${what} (idle instance with ${this.options.workers} Worker(s), ${this.options.client})`,
       timeoutMs,
     );
-  }
-}
-
-/** Loads the receive and look scripts (plain and flagged), so no first NOSCRIPT and its EVAL fall into the count. */
-async function loadPollScripts(url: string): Promise<void> {
-  const client = createClient({ url });
-  client.on("error", () => undefined);
-  await client.connect();
-  try {
-    for (const name of ["receiveMessage", "nextDue"]) {
-      for (const body of [script(name), script(name).flagged]) await client.sendCommand(["SCRIPT", "LOAD", body.source]);
-    }
-  } finally {
-    await client.quit();
   }
 }

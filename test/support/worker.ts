@@ -99,7 +99,12 @@ export class WorkerLog {
  */
 export async function loadPollScripts(ns: string, qname: string): Promise<void> {
   const { host, port } = await queueServer(ns, qname);
-  const client = createClient({ url: `redis://${host}:${port}` });
+  await loadPollScriptsAt(`redis://${host}:${port}`);
+}
+
+/** Loads the receive and look scripts (plain and flagged) on the server at `url`. */
+export async function loadPollScriptsAt(url: string): Promise<void> {
+  const client = createClient({ url });
   client.on("error", () => undefined);
   await client.connect();
   try {
