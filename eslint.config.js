@@ -1,6 +1,6 @@
 // ESLint flat config: ESLint's and typescript-eslint's recommended rules, the type-checked ones included,
 // over lib/ (test/ and bench/ are not linted yet). ESLint 8.57 and typescript-eslint 6.21 are the newest
-// that install on Node 18.0.0, the oldest Node package.json promises (test/engines.test.ts).
+// that install on Node 18.0.0, the oldest Node package.json promises (test/package/engines.test.ts).
 "use strict";
 
 const js = require("@eslint/js");

@@ -1,7 +1,7 @@
 /**
  * How big each part of the bench is. `full` is `npm run bench` (bench/README.md says how long the
  * last one took, from its record), `quick` is `npm run bench:quick` (under a minute, a smoke check whose numbers are too
- * small to quote), `tiny` is what test/bench.test.ts runs so the code path cannot rot (seconds;
+ * small to quote), `tiny` is what test/bench/bench.test.ts runs so the code path cannot rot (seconds;
  * rsmq-worker's intervals shortened, which only the test does).
  */
 export type Mode = "full" | "quick" | "tiny";

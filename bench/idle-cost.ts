@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "crypto";
 import RedisSMQ = require("../lib/index");
-import { nextDue } from "../lib/commands/next-due";
+import { nextDue } from "../lib/operations/next-due";
 import { internalsOf } from "../lib/internals";
 import { close, openNext, openOld } from "./clients";
 import { Monitor } from "./monitor";

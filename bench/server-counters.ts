@@ -2,7 +2,7 @@
  * The server's own counters, read before and after a measurement: CPU seconds (INFO cpu,
  * used_cpu_sys + used_cpu_user of the redis-server process) and calls per command (INFO
  * commandstats, which counts commands run inside scripts too, read with the demo's reader in
- * lib/cli/demo/command-stats.ts). Exact, and independent of the client library being measured.
+ * lib/cli/redis/command-stats.ts). Exact, and independent of the client library being measured.
  */
 import type { RedisClientType } from "redis";
 

@@ -12,7 +12,7 @@ import { close, open, type Lib, type QueueApi } from "./clients";
 import { LatencyProxy } from "./latency-proxy";
 import { Monitor } from "./monitor";
 import { probeClient, type Target } from "./redis";
-import { countsBetween, readCommandStats, totalOf } from "../lib/cli/demo/command-stats";
+import { countsBetween, readCommandStats, totalOf } from "../lib/cli/redis/command-stats";
 import { PROBE_COMMANDS } from "./server-counters";
 
 export interface WireCost {

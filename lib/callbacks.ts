@@ -1,4 +1,4 @@
-import { endStretch } from "./connection/pool-dispatch";
+import { endStretch } from "./transports/node-redis/pool-dispatch";
 import type { Callback } from "./types";
 
 /**
@@ -18,7 +18,7 @@ export interface CallbackMethod<O, T> {
 export function settle<T>(promise: Promise<T>, callback: Callback<T> | undefined): Promise<T> | undefined {
   if (typeof callback !== "function") return promise;
   // Each callback starts a stretch of its own: the calls it makes choose their connection afresh
-  // (callbacks queued together run back to back, see connection/pool-dispatch.ts).
+  // (callbacks queued together run back to back, see transports/node-redis/pool-dispatch.ts).
   promise.then(
     (result) => process.nextTick(succeeded, callback, result),
     (error: unknown) => process.nextTick(failed, callback, error),

@@ -30,7 +30,7 @@ import type { WorkerStats as WorkerCounters } from "./worker/worker-stats";
 import type * as Types from "./types";
 import type { RedisSMQEvents as Events } from "./redis-smq";
 import type * as Emitter from "./typed-emitter";
-import type { RsmqErrorName as ErrorName } from "./errors";
+import type { RsmqErrorName as ErrorName } from "./errors/rsmq-errors";
 
 // The class doubles as the module object, so default and named imports find it under both names.
 Object.defineProperty(RedisSMQClass, "default", { value: RedisSMQClass });

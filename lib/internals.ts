@@ -5,7 +5,7 @@
  * commands; this stays four members wide, plus the registry of running workers that quitAsync()
  * stops. Kept apart from the facade so that nothing below it imports it.
  */
-import type { ScriptCall } from "./commands/script-call";
+import type { ScriptCall } from "./operations/script-call";
 import type { KeyLayout } from "./keys";
 import type { RealtimeWakes } from "./wakes/realtime-wakes";
 

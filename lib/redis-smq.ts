@@ -3,38 +3,38 @@
  * call (one command, one round trip) that reads the queue's settings and the server's clock itself.
  */
 import type { RedisClientType } from "redis";
-import { ConnectionPool } from "./connection/connection-pool";
-import { openConnection, openSubscriber } from "./connection/open-connection";
-import type { QueueConnection } from "./connection/open-connection";
-import { connectionClosedError } from "./connection/closed-by-user";
-import { endsStretch } from "./connection/pool-dispatch";
+import { ConnectionPool } from "./transports/node-redis/connection-pool";
+import { openConnection, openSubscriber } from "./transports/open-transport";
+import type { QueueConnection } from "./transports/open-transport";
+import { connectionClosedError } from "./transports/closed-by-user";
+import { endsStretch } from "./transports/node-redis/pool-dispatch";
 import { settle, withCallback } from "./callbacks";
-import { changeMessageVisibility } from "./commands/change-message-visibility";
-import type { ScriptCall } from "./commands/script-call";
-import { createQueue } from "./commands/create-queue";
-import { deleteMessage } from "./commands/delete-message";
-import { peekDeadLetters } from "./commands/dead-letters";
-import { deleteMessages, nothingToDelete } from "./commands/delete-messages";
-import { deleteQueue } from "./commands/delete-queue";
-import { getQueueAttributes } from "./commands/get-queue-attributes";
-import { peekMessages } from "./commands/peek-messages";
+import { changeMessageVisibility } from "./operations/change-message-visibility";
+import type { ScriptCall } from "./operations/script-call";
+import { createQueue } from "./operations/create-queue";
+import { deleteMessage } from "./operations/delete-message";
+import { peekDeadLetters } from "./operations/dead-letters";
+import { deleteMessages, nothingToDelete } from "./operations/delete-messages";
+import { deleteQueue } from "./operations/delete-queue";
+import { getQueueAttributes } from "./operations/get-queue-attributes";
+import { peekMessages } from "./operations/peek-messages";
 import { planRedrive, redrive } from "./dead-letters/redrive";
-import { popMessage } from "./commands/pop-message";
-import { receiveMessages } from "./commands/receive-message";
-import { sendMessage } from "./commands/send-message";
-import type { SentMessage } from "./commands/send-message";
-import { setQueueAttributes } from "./commands/set-queue-attributes";
+import { popMessage } from "./operations/pop-message";
+import { receiveMessages } from "./operations/receive-message";
+import { sendMessage } from "./operations/send-message";
+import type { SentMessage } from "./operations/send-message";
+import { setQueueAttributes } from "./operations/set-queue-attributes";
 import { attachInternals } from "./internals";
 import type { RedisSMQInternals, StoppableWorker } from "./internals";
 import type { KeyLayout } from "./keys";
 import { resolveConstructorOptions } from "./options/constructor-options";
-import { ReportOnce } from "./report-once";
-import { CommandRunner } from "./scripts/command-runner";
-import { permissionError } from "./permission-errors";
+import { ReportOnce } from "./errors/report-once";
+import { CommandRunner } from "./operations/operation-runner";
+import { permissionError } from "./errors/permission-errors";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
 import { TypedEventEmitter } from "./typed-emitter";
-import { connectionWarning, UnheardErrors } from "./unheard-errors";
+import { connectionWarning, UnheardErrors } from "./errors/unheard-errors";
 import type {
   Callback,
   ChangeMessageVisibilityOptions,
@@ -188,7 +188,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     if (this.connection instanceof ConnectionPool) this.endStretchesOnReply(this.connection);
   }
 
-  /** Wraps each promise method so that its promise ends the stretch (see connection/pool-dispatch.ts). */
+  /** Wraps each promise method so that its promise ends the stretch (see transports/node-redis/pool-dispatch.ts). */
   private endStretchesOnReply(pool: ConnectionPool): void {
     for (const name of ENDS_STRETCH) {
       const method = this[name] as (options?: unknown) => Promise<unknown>;

@@ -5,10 +5,10 @@
  */
 import { internalsOf } from "../internals";
 import type { RedisSMQ } from "../redis-smq";
-import { peekMessages } from "../commands/peek-messages";
-import type { PeekResult } from "../commands/peek-messages";
-import { queueStats } from "../commands/queue-stats";
-import type { QueueStats } from "../commands/queue-stats";
+import { peekMessages } from "../operations/peek-messages";
+import type { PeekResult } from "../operations/peek-messages";
+import { queueStats } from "../operations/queue-stats";
+import type { QueueStats } from "../operations/queue-stats";
 
 /** A queue's settings, counters and messages by state (lua/queueStats-2.lua). */
 export async function readQueueStats(rsmq: RedisSMQ, qname: string): Promise<QueueStats> {

@@ -4,11 +4,11 @@
  * is the two-step move (two-step-move.ts): hold, copy into the dead-letter queue, delete from the
  * source, so a crash in between leaves the message in both queues, never in neither.
  */
-import { deadLetter, deadLetterCopy } from "../commands/dead-letters";
-import type { StopRecord } from "../commands/dead-letters";
-import { deleteMessage } from "../commands/delete-message";
-import { getQueueAttributes } from "../commands/get-queue-attributes";
-import { hideMessage } from "../commands/hide-message";
+import { deadLetter, deadLetterCopy } from "../operations/dead-letters";
+import type { StopRecord } from "../operations/dead-letters";
+import { deleteMessage } from "../operations/delete-message";
+import { getQueueAttributes } from "../operations/get-queue-attributes";
+import { hideMessage } from "../operations/hide-message";
 import type { RedisSMQInternals } from "../internals";
 import type { QueueMessage } from "../types";
 import { moveInTwoSteps } from "./two-step-move";

@@ -3,17 +3,17 @@
  * the queue reads is checked (one message style, see checks.ts) and given its default, so options
  * this refuses leave no connection open and send nothing. The connection keys (host, port,
  * socket, url, ...) keep rsmq 0.12.4's tolerance: they are translated where the client is made
- * (connection/client-options.ts), and a key nobody knows is warned about once, not refused.
+ * (options/connection/client-options.ts), and a key nobody knows is warned about once, not refused.
  */
 import type { RedisClusterOptions } from "redis";
-import { isClusterClient } from "../connection/cluster-connection";
-import { isV3Client } from "../connection/given-client";
-import type { ConnectionSettings } from "../connection/connection-settings";
-import { ON_DEMAND } from "../connection/pool-growth";
-import type { PoolGrowth } from "../connection/pool-growth";
-import { hasStringNumbers, isIoredis, isIoredisCluster, keyPrefixOf } from "../connection/ioredis-client";
-import { HONOR_NESTED_OPTIONS } from "../connection/nested-options";
-import type { ReplicaAcks } from "../connection/replica-acks";
+import { isClusterClient } from "../transports/cluster/cluster-connection";
+import { isV3Client } from "./connection/given-client";
+import type { ConnectionSettings } from "./connection/connection-settings";
+import { ON_DEMAND } from "../transports/node-redis/pool-growth";
+import type { PoolGrowth } from "../transports/node-redis/pool-growth";
+import { hasStringNumbers, isIoredis, isIoredisCluster, keyPrefixOf } from "../transports/ioredis/client-shape";
+import { HONOR_NESTED_OPTIONS } from "./connection/nested-options";
+import type { ReplicaAcks } from "../transports/replica-acks";
 import { halfHashTag, KeyLayout } from "../keys";
 import type { ConstructorOptions } from "../types";
 import { booleanOption, integerOption, numberOption, optionError } from "./checks";
@@ -24,7 +24,7 @@ export const CONSTRUCTOR_DEFAULTS = {
   ns: "rsmq",
   offlineTimeoutMs: 20_000,
   commandTimeoutMs: 10_000,
-  /** Left out: the wake subscription is checked with the Workers' polls (connection/subscriber-health.ts). */
+  /** Left out: the wake subscription is checked with the Workers' polls (transports/subscriber-health.ts). */
   subscriberPingMs: undefined,
   clusterRetryMs: 30_000,
   waitForReplicas: 0,
@@ -128,7 +128,7 @@ function replicaAcksOf(given: Record<string, unknown>): ReplicaAcks | undefined 
 
 /**
  * Single server, `connections` left out: one connection, and a second while calls pile up (see
- * connection/pool-growth.ts), so that an instance holds one command connection as rsmq 0.12.4's
+ * transports/node-redis/pool-growth.ts), so that an instance holds one command connection as rsmq 0.12.4's
  * did, except under load. Given, `connections` is how many are opened at once and kept. With a
  * client passed in, that client alone unless `connections` asks for more; a node-redis v3 client
  * only lends its settings to connections opened here, so it gets the default. Redis Cluster: the

@@ -6,7 +6,7 @@
  */
 import { formatDuration } from "./duration";
 import { isPoison } from "./poison-error";
-import { MAX_SECONDS } from "../validation";
+import { MAX_SECONDS } from "../operations/validation";
 import { rejectUnknownOptions } from "../options/unknown-options";
 import { describeValue, integerOption, optionError } from "../options/checks";
 

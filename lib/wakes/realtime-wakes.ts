@@ -3,7 +3,7 @@
  * listening on each queue's realtime channel, where rsmq's `realtime` senders (rsmq 0.12.4 ones
  * included) publish after every sendMessage.
  */
-import type { ChannelListener, Subscriber } from "../connection/subscribers";
+import type { ChannelListener, Subscriber } from "../transports/node-redis/subscribers";
 
 interface Channel {
   readonly listeners: Set<ChannelListener>;
@@ -53,7 +53,7 @@ export class RealtimeWakes {
 
   /**
    * A Worker's poll (its cap `capMs`): the subscription's health check rides it, when one is due
-   * (see connection/subscriber-health.ts). Opens nothing.
+   * (see transports/subscriber-health.ts). Opens nothing.
    */
   tick(capMs: number): void {
     this.subscriber?.tick(capMs);

@@ -3,8 +3,8 @@
  * are written against it, not against a RedisSMQ instance, so tests can hand them a fake queue.
  * redis-queue-port.ts builds the real one.
  */
-import type { ReceivedBatch } from "../commands/receive-message";
-import type { StopRecord } from "../commands/dead-letters";
+import type { ReceivedBatch } from "../operations/receive-message";
+import type { StopRecord } from "../operations/dead-letters";
 import type { QueueMessage } from "../types";
 
 /** One worker's queue: the calls its loop makes, and the wakes it listens for. */

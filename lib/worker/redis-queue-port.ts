@@ -5,10 +5,10 @@
  * wakes come from the in-process hub and the instance's shared realtime subscriber, whose health
  * check rides each poll (a receive or a look) of a Worker that listens on it.
  */
-import { deleteMessages } from "../commands/delete-messages";
-import { hideMessage } from "../commands/hide-message";
-import { nextDue } from "../commands/next-due";
-import { receiveMessages } from "../commands/receive-message";
+import { deleteMessages } from "../operations/delete-messages";
+import { hideMessage } from "../operations/hide-message";
+import { nextDue } from "../operations/next-due";
+import { receiveMessages } from "../operations/receive-message";
 import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
 import { internalsOf } from "../internals";
 import type { RedisSMQ } from "../redis-smq";

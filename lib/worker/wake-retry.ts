@@ -3,8 +3,8 @@
  * waits before trying again, what it reports, and the tries themselves. Meanwhile the worker still
  * polls at maxIdleSleepMs.
  */
-import type { ReportOnce } from "../report-once";
-import { isPermissionRefusal, permissionError } from "../permission-errors";
+import type { ReportOnce } from "../errors/report-once";
+import { isPermissionRefusal, permissionError } from "../errors/permission-errors";
 import type { Clock } from "./clock";
 
 /** The wait before the first new try after a refused or failed wake subscription. */

@@ -9,8 +9,8 @@
  */
 import type { EventEmitter } from "events";
 import type { QueueMessage } from "../types";
-import { ReportOnce } from "../report-once";
-import { UnheardErrors, workerWarning } from "../unheard-errors";
+import { ReportOnce } from "../errors/report-once";
+import { UnheardErrors, workerWarning } from "../errors/unheard-errors";
 import type { AbandonedOutcome, WorkerEvents } from "./worker-events";
 import { createWorkerStats } from "./worker-stats";
 import type { WorkerStats } from "./worker-stats";

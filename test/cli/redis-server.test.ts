@@ -1,11 +1,11 @@
 /**
- * The one redis-server starter (lib/cli/demo/redis-server.ts) that the demo, the test harness and
+ * The one redis-server starter (lib/cli/redis/redis-server.ts) that the demo, the test harness and
  * the cluster harness share: it resolves once the server answers, and every way a start can fail
  * ends within the bound with a RedisServerStartError whose code says which.
  */
 import { expect } from "chai";
 import { createClient } from "redis";
-import { RedisServerStartError, startRedisServer, type RedisServerProcess } from "../../lib/cli/demo/redis-server";
+import { RedisServerStartError, startRedisServer, type RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import { listening } from "../support/cli";
 import { testRedis } from "../support/server";
 import { waitFor } from "../support/worker";

@@ -151,7 +151,7 @@ describe("differential: intentional differences from rsmq 0.12.4", () => {
   describe("3. deleteQueue of a missing queue writes nothing", () => {
     it("keeps a registry entry without queue keys (rsmq removes it)", async () => {
       // In Redis Cluster the registry is in another slot than the queue, so deleteQueue is the
-      // queue's script and then an SREM of the name, always (lib/commands/delete-queue.ts): a
+      // queue's script and then an SREM of the name, always (lib/operations/delete-queue.ts): a
       // listed name without a queue is removed there, as rsmq does. Asserted below on a cluster.
       // A name in the registry whose queue keys are gone (e.g. deleted by hand, or expired).
       for (const { data, key } of [old, next]) await data.sAdd(key("QUEUES"), ["ghost", "real"]);

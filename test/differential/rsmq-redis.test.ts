@@ -1,6 +1,6 @@
 /**
  * What rsmq 0.12.4 code does with `rsmq.redis` and `rsmq.connected` beyond quitting it (that is
- * test/closing-rsmq-redis.test.ts), against rsmq 0.12.4 itself, with rsmq-next at several
+ * test/transports/closing-rsmq-redis.test.ts), against rsmq 0.12.4 itself, with rsmq-next at several
  * connections (the pool exposes only the first as `rsmq.redis`):
  * - listening to the client's own events (`ready`, `end`);
  * - reading `rsmq.connected`;

@@ -9,7 +9,7 @@
 import { expect } from "chai";
 import { createClient, type RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import type { ScriptCall } from "../../lib/commands/script-call";
+import type { ScriptCall } from "../../lib/operations/script-call";
 import { planRedrive, redrive } from "../../lib/dead-letters/redrive";
 import { internalsOf } from "../../lib/internals";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";

@@ -1,5 +1,5 @@
 /**
- * Helpers for the cluster-only suites (test/cluster/): plain connections to single nodes (what a
+ * Helpers for the cluster-only suites (test/transports/cluster/): plain connections to single nodes (what a
  * cluster client cannot do: KEYS on one master), queue names placed on chosen masters, a
  * child-process sender, and a ledger of sends and deliveries for the resharding and failover
  * suites (what was acknowledged, what was handled, what was lost or duplicated).

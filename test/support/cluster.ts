@@ -12,8 +12,8 @@ import { mkdirSync, mkdtempSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { commandOptions, createClient } from "redis";
-import { hashSlot, SLOT_COUNT } from "../../lib/connection/hash-slot";
-import { freePort, RedisServerStartError, startRedisServer, type RedisServerProcess } from "../../lib/cli/demo/redis-server";
+import { hashSlot, SLOT_COUNT } from "../../lib/transports/cluster/hash-slot";
+import { freePort, RedisServerStartError, startRedisServer, type RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import { installExitHook, liveProcesses, liveTempDirs, removeTempDir } from "./leftovers";
 import { makeTestCertificates, tlsUnavailableReason, type TestCertificates } from "./test-tls";
 

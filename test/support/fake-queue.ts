@@ -5,8 +5,8 @@
  * exactly what the loop did, call by call.
  */
 import { EventEmitter } from "events";
-import type { ReceivedBatch } from "../../lib/commands/receive-message";
-import type { StopRecord } from "../../lib/commands/dead-letters";
+import type { ReceivedBatch } from "../../lib/operations/receive-message";
+import type { StopRecord } from "../../lib/operations/dead-letters";
 import type { QueueMessage } from "../../lib/types";
 import type { QueuePort } from "../../lib/worker/queue-port";
 import { WorkerLoop } from "../../lib/worker/worker-loop";

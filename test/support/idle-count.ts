@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from "child_process";
 import { join } from "path";
-import { startRedisServer, type RedisServerProcess } from "../../lib/cli/demo/redis-server";
+import { startRedisServer, type RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import type { IdleInstanceConfig } from "./idle-instance";
 import { MonitorWatch, type MonitoredLine } from "./monitor-socket";
 import { delay, loadPollScriptsAt, waitFor } from "./worker";

@@ -8,7 +8,7 @@
  * `{ server: "single" }` to read the single server instead, whatever the target (rsmq 0.12.4).
  */
 import { createClient, type RedisClientType } from "redis";
-import { countsBetween, readCommandStats } from "../../lib/cli/demo/command-stats";
+import { countsBetween, readCommandStats } from "../../lib/cli/redis/command-stats";
 import { MonitorWatch } from "./monitor-socket";
 import { onCluster, testCluster, testRedis } from "./server";
 

@@ -11,7 +11,7 @@
 import { expect } from "chai";
 import { getEventListeners } from "events";
 import { PoisonError } from "../../lib/retry/poison-error";
-import type { ReceivedBatch } from "../../lib/commands/receive-message";
+import type { ReceivedBatch } from "../../lib/operations/receive-message";
 import { settle } from "../support/fake-clock";
 import { batch, fakeWorker, held, message, type LoopEvent } from "../support/fake-queue";
 

@@ -5,8 +5,8 @@ import { run } from "../context";
 import { withQueue } from "../connect";
 import { ago, duration, stamp } from "../format";
 import type { Output } from "../output";
-import { LOOK_AT_MOST } from "../../commands/queue-stats";
-import type { QueueStats } from "../../commands/queue-stats";
+import { LOOK_AT_MOST } from "../../operations/queue-stats";
+import type { QueueStats } from "../../operations/queue-stats";
 import { readQueueStats } from "../queue-reads";
 import { pause, stopOnSignals } from "../stop-signal";
 

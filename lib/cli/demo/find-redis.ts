@@ -7,8 +7,8 @@ import { createClient } from "redis";
 import { explainConnectFailure, isPlainServerForTls } from "../connect-failure";
 import { CliError, connectionProblem, plainServerForTls } from "../errors";
 import { redactUrl } from "../format";
-import { RedisServerStartError, startRedisServer } from "./redis-server";
-import type { RedisServerProcess } from "./redis-server";
+import { RedisServerStartError, startRedisServer } from "../redis/redis-server";
+import type { RedisServerProcess } from "../redis/redis-server";
 
 export interface DemoRedis {
   readonly url: string;

@@ -11,8 +11,8 @@ import type { RedisClientType } from "redis";
 import type { Worker } from "../../worker/worker";
 import { CliError } from "../errors";
 import { duration } from "../format";
-import { measure, perHour } from "./command-stats";
-import type { WindowCounts } from "./command-stats";
+import { measure, perHour } from "../redis/command-stats";
+import type { WindowCounts } from "../redis/command-stats";
 
 export interface IdleCycle extends WindowCounts {
   /** The Worker's cap: one poll per this many ms when idle. */

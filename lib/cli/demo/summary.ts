@@ -2,8 +2,8 @@
 import type { WorkerStats } from "../../worker/worker-stats";
 import { duration, preview } from "../format";
 import type { Output } from "../output";
-import { describeCounts } from "./command-stats";
-import type { WindowCounts } from "./command-stats";
+import { describeCounts } from "../redis/command-stats";
+import type { WindowCounts } from "../redis/command-stats";
 import type { IdleCycle } from "./idle-cycle";
 
 export interface DemoSummary {

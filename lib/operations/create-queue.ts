@@ -1,0 +1,37 @@
+import { failIfCode, integerArg } from "./script-call";
+import type { ScriptCall } from "./script-call";
+import type { KeyLayout } from "../keys";
+import { isGiven, validateMaxsize, validateQname, validateSeconds } from "./validation";
+import type { CreateQueueOptions } from "../types";
+
+/** Defaults rsmq 0.12.4 applies when an option is absent. */
+export const QUEUE_DEFAULTS = { vt: 30, delay: 0, maxsize: 65536 } as const;
+
+/**
+ * One script where the registry shares the queue's slot. Otherwise (Redis Cluster) the name is
+ * listed first and the queue written second: a crash in between leaves a listed name with no
+ * queue, which sends and receives report as queueNotFound and the next createQueue completes;
+ * never a queue that takes messages but is not listed.
+ */
+export function createQueue(layout: KeyLayout, options: Partial<CreateQueueOptions>): ScriptCall<1> {
+  const qname = validateQname(options.qname);
+  const vt = validateSeconds("vt", isGiven(options.vt) ? options.vt : QUEUE_DEFAULTS.vt);
+  const delay = validateSeconds("delay", isGiven(options.delay) ? options.delay : QUEUE_DEFAULTS.delay);
+  const maxsize = validateMaxsize(isGiven(options.maxsize) ? options.maxsize : QUEUE_DEFAULTS.maxsize);
+  const keys = layout.queue(qname);
+  const settings = [integerArg(vt), integerArg(delay), integerArg(maxsize)];
+  const parse = (reply: unknown): 1 => {
+    failIfCode(reply);
+    return 1;
+  };
+  if (layout.registryWithQueues) {
+    return { script: "createQueue", keys: [keys.hash, keys.registry], args: [qname, ...settings], parse };
+  }
+  return {
+    before: { args: ["SADD", keys.registry, qname], key: keys.registry },
+    script: "createQueueHash",
+    keys: [keys.hash],
+    args: settings,
+    parse,
+  };
+}

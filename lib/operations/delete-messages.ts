@@ -1,0 +1,25 @@
+import type { ScriptCall } from "./script-call";
+import type { KeyLayout } from "../keys";
+import { validateIds, validateQname } from "./validation";
+import type { DeleteMessagesOptions } from "../types";
+
+export function deleteMessages(layout: KeyLayout, options: Partial<DeleteMessagesOptions>): ScriptCall<Array<0 | 1>> {
+  const qname = validateQname(options.qname);
+  const ids = validateIds(options.ids);
+  const keys = layout.queue(qname);
+  return {
+    script: "deleteMessages",
+    keys: [keys.messages, keys.hash],
+    args: ids,
+    parse: (reply) => (reply as unknown[]).map((found) => (found === 1 ? 1 : 0)),
+  };
+}
+
+/**
+ * Whether there is nothing to delete: `ids` is an empty list, what a receive gives when nothing was
+ * due. The queue name is still checked; such a call resolves `[]` without a round trip.
+ */
+export function nothingToDelete(options: Partial<DeleteMessagesOptions>): boolean {
+  validateQname(options.qname);
+  return Array.isArray(options.ids) && options.ids.length === 0;
+}

@@ -1,0 +1,29 @@
+import { failIfCode } from "./script-call";
+import type { ScriptCall } from "./script-call";
+import type { KeyLayout } from "../keys";
+import { validateQname } from "./validation";
+import type { DeleteQueueOptions } from "../types";
+
+/**
+ * One script where the registry shares the queue's slot. Otherwise (Redis Cluster) the queue goes
+ * first and its name second, and only when there was a queue to delete: a delete that finds no
+ * queue must not unlist one that a concurrent createQueue (name listed first) is about to write.
+ */
+export function deleteQueue(layout: KeyLayout, options: Partial<DeleteQueueOptions>): ScriptCall<1> {
+  const qname = validateQname(options.qname);
+  const keys = layout.queue(qname);
+  const parse = (reply: unknown): 1 => {
+    failIfCode(reply);
+    return 1;
+  };
+  if (layout.registryWithQueues) {
+    return { script: "deleteQueue", keys: [keys.hash, keys.messages, keys.registry], args: [qname], parse };
+  }
+  return {
+    script: "deleteQueueKeys",
+    keys: [keys.hash, keys.messages],
+    args: [],
+    after: { args: ["SREM", keys.registry, qname], key: keys.registry, onlyIf: (reply) => reply === 1 },
+    parse,
+  };
+}

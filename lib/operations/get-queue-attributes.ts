@@ -1,0 +1,15 @@
+import type { ScriptCall } from "./script-call";
+import { parseAttributes } from "./attributes-reply";
+import type { KeyLayout } from "../keys";
+import { validateQname } from "./validation";
+import type { GetQueueAttributesOptions, QueueAttributes } from "../types";
+
+export function getQueueAttributes(layout: KeyLayout, options: Partial<GetQueueAttributesOptions>): ScriptCall<QueueAttributes> {
+  const keys = layout.queue(validateQname(options.qname));
+  return {
+    script: "getQueueAttributes",
+    keys: [keys.hash, keys.messages],
+    args: [],
+    parse: parseAttributes,
+  };
+}

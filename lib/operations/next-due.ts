@@ -1,0 +1,24 @@
+import { failIfCode } from "./script-call";
+import type { ScriptCall } from "./script-call";
+import type { KeyLayout } from "../keys";
+import { validateQname } from "./validation";
+
+const EMPTY_QUEUE = -1;
+
+/**
+ * Whether a message is due: ms until the earliest message is visible (0: due now), null for an
+ * empty queue. Read-only (lua/nextDue-2.lua), so it answers during a write pause and on a full server.
+ */
+export function nextDue(layout: KeyLayout, qname: unknown): ScriptCall<number | null> {
+  const keys = layout.queue(validateQname(qname));
+  return {
+    script: "nextDue",
+    keys: [keys.messages, keys.hash],
+    args: [],
+    parse(reply) {
+      failIfCode(reply);
+      const ms = Number((reply as unknown[])[0]);
+      return ms === EMPTY_QUEUE ? null : ms;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The first messages of a queue in receive order, without receiving them, each with its state
+ * (visible, in flight, delayed) and due time by the server's clock: one read-only script call
+ * (lua/peekMessages-2.lua). `peekMessages` and the command line's `peek` run it.
+ */
+import { failIfCode, integerArg } from "./script-call";
+import type { ScriptCall } from "./script-call";
+import { parseWhy } from "./dead-letters";
+import type { KeyLayout } from "../keys";
+import type { MessageState, MessageWithState } from "../types";
+import { validateBatchSize, validateQname } from "./validation";
+
+/** What the script saw: the messages, with the server's time and the queue's size at that moment. */
+export interface PeekResult {
+  qname: string;
+  /** The server's time when it looked, epoch ms. */
+  now: number;
+  /** Messages in the queue. */
+  total: number;
+  messages: MessageWithState[];
+}
+
+/** A message's state from its score (`dueAt`) and receive count, at the server's time `now`. */
+export function stateOf(dueAt: number, receiveCount: number, now: number): MessageState {
+  if (dueAt <= now) return "visible";
+  return receiveCount > 0 ? "inFlight" : "delayed";
+}
+
+/** The first `count` messages of `qname` (10 when not given) with their states. */
+export function peekMessages(layout: KeyLayout, options: { qname?: unknown; count?: unknown }): ScriptCall<PeekResult> {
+  const qname = validateQname(options.qname);
+  const keys = layout.queue(qname);
+  const count = validateBatchSize("count", options.count ?? 10);
+  return {
+    script: "peekMessages",
+    keys: [keys.messages, keys.hash],
+    args: [integerArg(count)],
+    parse(reply) {
+      failIfCode(reply);
+      const [nowText, total, ...fields] = reply as unknown[];
+      const now = Number(nowText);
+      const messages: MessageWithState[] = [];
+      for (let i = 0; i < fields.length; i += 5) {
+        const id = String(fields[i]);
+        const dueAt = Number(fields[i + 2]);
+        const receiveCount = parseInt(String(fields[i + 3]), 10) || 0;
+        const deadLetter = parseWhy(fields[i + 4]);
+        messages.push({
+          id,
+          message: fields[i + 1] === null ? "" : String(fields[i + 1]),
+          sent: parseInt(id.slice(0, 10), 36) / 1000,
+          ...(deadLetter ? { deadLetter } : {}),
+          state: stateOf(dueAt, receiveCount, now),
+          dueAt,
+          receiveCount,
+        });
+      }
+      return { qname, now, total: Number(total), messages };
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { failIfCode } from "./script-call";
+import type { ScriptCall } from "./script-call";
+import { toQueueMessage } from "./message-reply";
+import type { KeyLayout } from "../keys";
+import { validateQname } from "./validation";
+import type { PopMessageOptions, QueueMessage } from "../types";
+
+export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions>): ScriptCall<QueueMessage | {}> {
+  const keys = layout.queue(validateQname(options.qname));
+  return {
+    script: "popMessage",
+    keys: [keys.messages, keys.hash],
+    args: [],
+    parse(reply) {
+      failIfCode(reply);
+      const fields = reply as unknown[];
+      return fields.length === 0 ? {} : toQueueMessage(fields[0], fields[1], fields[2], fields[3]);
+    },
+  };
+}

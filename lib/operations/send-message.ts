@@ -1,0 +1,52 @@
+import { failIfCode, integerArg } from "./script-call";
+import type { ScriptCall } from "./script-call";
+import { randomIdPart } from "./random-id-part";
+import type { KeyLayout } from "../keys";
+import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./validation";
+import type { SendMessageOptions } from "../types";
+
+/** A stored message, and the refusal of its realtime notification if Redis refused it. */
+export interface SentMessage {
+  readonly id: string;
+  /** The realtime channel the notification was for. */
+  readonly channel: string;
+  /** Redis' error for the notification (an ACL user without the channel, ...); the message is stored all the same. */
+  readonly notificationRefused?: Error;
+  /** The command of the notification that Redis refused: ZCARD, PUBLISH or SPUBLISH. */
+  readonly refusedCommand?: string;
+}
+
+export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): ScriptCall<SentMessage> {
+  const qname = validateQname(options.qname);
+  const delay = isGiven(options.delay) ? integerArg(validateSeconds("delay", options.delay)) : "";
+  const message = validateMessage(options.message);
+  const keys = layout.queue(qname);
+  return {
+    script: "sendMessage",
+    keys: [keys.messages, keys.hash],
+    args: sendArgs(randomIdPart(), delay, message, realtime ? keys.realtimeChannel : "", layout.cluster),
+    parse(reply) {
+      failIfCode(reply);
+      const channel = keys.realtimeChannel;
+      // { id, error, command }: stored, but the notification was refused (see lua/sendMessage-2.lua).
+      if (Array.isArray(reply)) {
+        return { id: String(reply[0]), channel, notificationRefused: new Error(String(reply[1])), refusedCommand: String(reply[2]) };
+      }
+      return { id: String(reply), channel };
+    },
+  };
+}
+
+/**
+ * The script's ARGV (see lua/sendMessage-2.lua), without the trailing arguments it does not need:
+ * each argument costs the server a string to build on every send. The length is left off when it
+ * is at most MIN_MAXSIZE, since no queue's maxsize is below that; the channel and its kind when
+ * realtime is off.
+ */
+function sendArgs(randomPart: string, delay: string, message: string, channel: string, cluster: boolean): string[] {
+  const args = [randomPart, delay, message];
+  const lengthNeeded = message.length > MIN_MAXSIZE;
+  if (lengthNeeded || channel !== "") args.push(String(message.length));
+  if (channel !== "") args.push(channel, cluster ? "sharded" : "");
+  return args;
+}

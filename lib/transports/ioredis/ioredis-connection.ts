@@ -1,0 +1,148 @@
+/**
+ * The connection behind a RedisSMQ instance given an ioredis 5 client (standalone, Sentinel-managed
+ * or Cluster): always borrowed, never closed here. ioredis routes each command itself (in a
+ * cluster by the command's first key, following MOVED and ASK), reconnects on its own and, under
+ * Sentinel, asks the sentinels for the primary on every reconnect. What is added here: every call
+ * bounded by offlineTimeoutMs and commandTimeoutMs (LinkWatchdog: a call made while the client is
+ * not ready is held here and sent once it is, so one that waited too long never runs), connection
+ * state as `connect`, `disconnect` and `error` events, and WAIT on the connection that wrote.
+ */
+import type { ConnectionEvents } from "../node-redis/single-connection";
+import { IOREDIS_CLOSED } from "../closed-by-user";
+import type { CommandSender } from "../command-sender";
+import type { AnyIoredis } from "./client-shape";
+import { ioredisLink, translateIoredisError } from "./ioredis-link";
+import { LinkWatchdog } from "../watchdog/link-watchdog";
+import type { LinkBounds } from "../watchdog/link-watchdog";
+import { awaitReplicas } from "../replica-acks";
+import type { ReplicaAcks, ReplicatedWriter } from "../replica-acks";
+
+export class IoredisConnection implements CommandSender, ReplicatedWriter {
+  readonly cluster: boolean;
+  /**
+   * False on a cluster client with `scaleReads` other than "master": it would send EVALSHA_RO to
+   * replicas, and every call of this library is meant for the master (see docs/cluster.md).
+   */
+  readonly readOnlyScriptCommands: boolean;
+  private ready: boolean;
+  private everReady: boolean;
+  private epoch = 0;
+  private readonly watchdog: LinkWatchdog;
+  private readonly detach: () => void;
+
+  constructor(
+    /** The caller's client, used as it is and never closed here. */
+    readonly client: AnyIoredis,
+    /** offlineTimeoutMs and commandTimeoutMs, for the subscriber connection too. */
+    readonly bounds: LinkBounds,
+    /** How often the subscriber connection is PINGed (undefined: with the Workers' polls; 0: never). */
+    readonly subscriberPingMs: number | undefined,
+    private readonly events: ConnectionEvents,
+  ) {
+    this.cluster = client.isCluster === true;
+    this.readOnlyScriptCommands = client.isCluster !== true || (client.options.scaleReads ?? "master") === "master";
+    this.watchdog = new LinkWatchdog(ioredisLink(client), bounds);
+    this.detach = this.listen();
+    this.ready = client.status === "ready";
+    this.everReady = this.ready;
+    // Emitted on the next tick so listeners added right after construction hear it.
+    if (this.ready) process.nextTick(() => this.events.connect());
+    // A client made with `lazyConnect` connects on its first command; here calls wait for `ready`.
+    else if (client.status === "wait") client.connect().catch(() => undefined);
+  }
+
+  /** Whether the connection is up right now. */
+  get connected(): boolean {
+    return this.ready;
+  }
+
+  /** Counts reconnects: after one, the server may be another (a replica promoted by Sentinel, a restart). */
+  get connectionEpoch(): number {
+    return this.epoch;
+  }
+
+  sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
+    const [command, ...rest] = args;
+    return this.bounded(() => this.client.call(command, ...rest));
+  }
+
+  /**
+   * The write and its WAIT in one pipeline: one round trip, on one connection (in a cluster, the
+   * write's node, as a pipeline goes to the node of its keys and WAIT has none).
+   */
+  async sendReplicated(args: string[], _key: string | undefined, acks: ReplicaAcks): Promise<unknown> {
+    const [command, ...rest] = args;
+    const wait = ["WAIT", String(acks.replicas), String(acks.timeoutMs)];
+    // WAIT waits on the server by design, up to waitForReplicasMs: that is not silence.
+    const results = await this.bounded(
+      () =>
+        this.client
+          .pipeline()
+          .call(command, ...rest)
+          .call(wait[0], ...wait.slice(1))
+          .exec(),
+      acks.timeoutMs,
+    );
+    const [write, confirmed] = results ?? [];
+    if (!write || !confirmed) throw new Error("rsmq-next: the ioredis pipeline of a write and its WAIT returned no results");
+    if (write[0]) throw translateIoredisError(write[0], this.client);
+    await awaitReplicas(
+      () => (confirmed[0] ? Promise.reject(translateIoredisError(confirmed[0], this.client)) : Promise.resolve(confirmed[1])),
+      acks,
+    );
+    return write[1];
+  }
+
+  /** Leaves the caller's client open: only stops listening to it. */
+  close(): Promise<"OK"> {
+    this.watchdog.close();
+    this.detach();
+    this.ready = false;
+    return Promise.resolve("OK");
+  }
+
+  /**
+   * A call within the bounds. Sent at once, for ioredis to refuse, on a client closed for good and
+   * on one made with `enableOfflineQueue: false` that is not ready: its owner asked for calls to
+   * fail fast rather than wait for a connection.
+   */
+  private async bounded<T>(send: () => Promise<T>, extraMs = 0): Promise<T> {
+    const failFast = this.client.status === "end" || (this.client.status !== "ready" && this.client.options.enableOfflineQueue === false);
+    try {
+      return await (failFast ? send() : this.watchdog.call(send, extraMs));
+    } catch (error) {
+      throw translateIoredisError(error, this.client);
+    }
+  }
+
+  private listen(): () => void {
+    const onReady = (): void => {
+      if (this.everReady) this.epoch += 1;
+      this.ready = true;
+      this.everReady = true;
+      this.events.connect();
+    };
+    const onLost = (): void => {
+      if (!this.ready) return;
+      this.ready = false;
+      this.events.disconnect();
+    };
+    const onError = (error: Error): void => this.events.error(error);
+    // `end`: the client reconnects by itself no more (quit(), disconnect(), or its retryStrategy gave
+    // up). Never this library's doing: close() here only stops listening.
+    const onEnd = (): void => {
+      this.events.closed?.(IOREDIS_CLOSED);
+      onLost();
+    };
+    this.client.on("ready", onReady);
+    this.client.on("close", onLost);
+    this.client.on("end", onEnd);
+    this.client.on("error", onError);
+    return () => {
+      this.client.off("ready", onReady);
+      this.client.off("close", onLost);
+      this.client.off("end", onEnd);
+      this.client.off("error", onError);
+    };
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The Redis connection behind a RedisSMQ instance: opened here (and then owned and closed here),
+ * or the caller's node-redis v4 client (borrowed: never closed here). Connection state becomes
+ * `connect`, `disconnect` and `error` events. A connection opened here always has an `error`
+ * listener, so an outage never crashes the process; node-redis reconnects on its own and holds
+ * calls made meanwhile in its offline queue until the server is back.
+ */
+import { createClient } from "redis";
+import type { RedisClientOptions, RedisClientType } from "redis";
+import { ClientCloser } from "./client-closer";
+import { toClientOptions } from "../../options/connection/client-options";
+import { ignoredNestedKeys, warnIgnoredNestedOnce } from "../../options/connection/nested-options";
+import { LinkWatchdog, nodeRedisLink } from "../watchdog/link-watchdog";
+import type { LinkBounds } from "../watchdog/link-watchdog";
+import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "../../options/connection/given-client";
+import { awaitReplicas, unconfirmedWrite } from "../replica-acks";
+import type { ReplicaAcks, ReplicatedWriter } from "../replica-acks";
+import type { CommandSender } from "../command-sender";
+import type { ConnectionSettings } from "../../options/connection/connection-settings";
+import { NODE_REDIS_CLOSED } from "../closed-by-user";
+import type { ClosedByUser } from "../closed-by-user";
+
+export interface ConnectionEvents {
+  connect(): void;
+  disconnect(): void;
+  error(error: Error): void;
+  /** The user closed the client they can reach (see closed-by-user.ts); never for a close of this library's. */
+  closed?: ClosedByUser;
+}
+
+export class Connection implements CommandSender, ReplicatedWriter {
+  readonly cluster = false;
+  /** The node-redis v4 client in use. */
+  readonly client: RedisClientType;
+  /** Whether this instance opened the client and so must close it. */
+  readonly owned: boolean;
+  /** Where commands go: the client, or its `.v4` face in legacyMode. */
+  private readonly commands: RedisClientType;
+  private ready = false;
+  /** Closes an owned client at any point of its life, a connection attempt in flight included. */
+  private readonly closer = new ClientCloser();
+  /** Whether the connection has been up at least once. */
+  private everReady = false;
+  /** Set while this library drops a silent link: the `end` that causes is its own, not the user's. */
+  private reopening = false;
+  /** Reconnects so far: what the script runner learnt of the server holds for one epoch only. */
+  private epoch = 0;
+  private readonly detach: () => void;
+  /** Bounds every call (offlineTimeoutMs, commandTimeoutMs); drops a silent link of an owned client. */
+  private readonly watchdog: LinkWatchdog;
+  /** offlineTimeoutMs and commandTimeoutMs, for the subscriber connection too. */
+  readonly bounds: LinkBounds;
+  /** How often the subscriber connection is PINGed (undefined: with the Workers' polls; 0: never). */
+  readonly subscriberPingMs: number | undefined;
+
+  /**
+   * Opens the connection the settings describe, or borrows their `client`; with `duplicateOf`,
+   * opens (and owns) a duplicate of that client instead: a pool's further connections beside a
+   * client passed in.
+   */
+  constructor(
+    settings: ConnectionSettings,
+    private readonly events: ConnectionEvents,
+    duplicateOf?: RedisClientType,
+  ) {
+    const bounds = settings.bounds;
+    this.bounds = bounds;
+    this.subscriberPingMs = settings.subscriberPingMs;
+    const given = settings.given.client;
+    if (duplicateOf) {
+      const { socket } = (duplicateOf as { options?: RedisClientOptions }).options ?? {};
+      const overrides = this.closer.guard({ legacyMode: false, socket }) as Parameters<RedisClientType["duplicate"]>[0];
+      this.client = duplicateOf.duplicate(overrides) as RedisClientType;
+      this.owned = true;
+    } else if (isV4Client(given)) {
+      this.client = given;
+      this.owned = false;
+    } else {
+      let options = settings.given;
+      if (isV3Client(given)) {
+        warnV3ClientOnce();
+        options = { ...options, ...definedOnly(settingsOfV3Client(given)) };
+      }
+      const honor = settings.honorNestedOptions;
+      const clientOptions = toClientOptions(options, honor);
+      warnIgnoredNestedOnce(ignoredNestedKeys(options, honor), clientOptions, toClientOptions(options, true));
+      this.client = createClient(this.closer.guard(clientOptions)) as RedisClientType;
+      this.owned = true;
+    }
+    // A client in node-redis' legacyMode keeps the promise API under `.v4`.
+    this.commands = (this.client as { options?: { legacyMode?: boolean } }).options?.legacyMode
+      ? (this.client as unknown as { v4: RedisClientType }).v4
+      : this.client;
+    this.detach = this.listen();
+    // A borrowed client's calls are bounded too, but its socket is the caller's to manage.
+    this.watchdog = new LinkWatchdog(
+      nodeRedisLink(this.client, (error) => this.closer.causedBy(error)),
+      bounds,
+      this.owned ? () => this.dropLink() : undefined,
+    );
+    if (this.client.isReady) {
+      this.ready = true;
+      this.everReady = true;
+      // Emitted on the next tick so listeners added right after construction hear it.
+      process.nextTick(() => this.events.connect());
+    } else if (!this.client.isOpen) {
+      // node-redis retries until it connects; failures along the way arrive as `error` events.
+      this.closer.connect(this.client);
+    }
+  }
+
+  /** Whether the connection is up right now. */
+  get connected(): boolean {
+    return this.ready;
+  }
+
+  /** Counts reconnects: after one, the server may be another (restarted, replaced, upgraded). */
+  get connectionEpoch(): number {
+    return this.epoch;
+  }
+
+  sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
+    return this.watchdog.call((signal) => this.commands.sendCommand(args, { signal }));
+  }
+
+  async sendReplicated(args: string[], _key: string | undefined, acks: ReplicaAcks): Promise<unknown> {
+    const reply = await this.sendCommand(args);
+    // Reconnecting: WAIT now would wait for, and go out on, the next connection, which wrote
+    // nothing. (Before the first `ready`, replies to queued commands can arrive while isReady is
+    // still false.) The reply just arrived, so a ready client still has the socket that carried it.
+    if (this.everReady && !this.client.isReady) throw unconfirmedWrite(acks, "the connection was lost after the write");
+    // WAIT waits on the server by design, up to waitForReplicasMs: that is not silence.
+    await awaitReplicas((wait) => this.watchdog.call((signal) => this.commands.sendCommand(wait, { signal }), acks.timeoutMs), acks);
+    return reply;
+  }
+
+  /** Closes an owned connection (QUIT when up; see ClientCloser); leaves a borrowed one open. */
+  async close(): Promise<"OK"> {
+    if (!this.owned) {
+      this.watchdog.close();
+      this.detach();
+      this.ready = false;
+      return "OK";
+    }
+    await this.closer.close(() => this.watchdog.call((signal) => this.commands.sendCommand(["QUIT"], { signal })));
+    this.watchdog.close();
+    this.detach();
+    return "OK";
+  }
+
+  /** Drops the silent link of an owned client for a new one (see ClientCloser.drop): its `end` is no news. */
+  private async dropLink(): Promise<void> {
+    this.reopening = true;
+    try {
+      await this.closer.drop(this.client);
+    } finally {
+      this.reopening = false;
+    }
+  }
+
+  private listen(): () => void {
+    const onReady = (): void => {
+      // A connect that finished after close() is being closed: it is no news.
+      if (this.closer.closed) return;
+      if (this.everReady) this.epoch += 1;
+      this.ready = true;
+      this.everReady = true;
+      this.events.connect();
+    };
+    const onLost = (): void => {
+      if (!this.ready) return;
+      this.ready = false;
+      this.events.disconnect();
+    };
+    // node-redis emits `end` only from quit() and disconnect(): when not this library's, the user's.
+    // Told before the loss, so that a pool closing its other connections does not check them first.
+    const onEnd = (): void => {
+      if (!this.closer.closed && !this.reopening) this.events.closed?.(NODE_REDIS_CLOSED);
+      onLost();
+    };
+    const onError = (error: Error): void => {
+      onLost();
+      // What close() itself causes, or a drop of a stuck attempt, is no news.
+      if (!this.closer.closed && !this.closer.causedBy(error)) this.events.error(error);
+    };
+    this.client.on("ready", onReady);
+    this.client.on("end", onEnd);
+    this.client.on("error", onError);
+    return () => {
+      this.client.off("ready", onReady);
+      this.client.off("end", onEnd);
+      // An owned client keeps ClientCloser's `error` listener: a late socket error crashes nothing.
+      this.client.off("error", onError);
+    };
+  }
+}
+
+function definedOnly(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined && value !== null));
+}

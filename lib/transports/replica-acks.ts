@@ -1,0 +1,59 @@
+/**
+ * Optional replica acknowledgement of writes (`waitForReplicas`): after each write, WAIT on the
+ * connection that ran it until that many replicas have it. Redis replicates asynchronously, so
+ * without this a write acknowledged by a master that dies a moment later can be missing on the
+ * replica that replaces it; with it, a call resolves only once its write is on a replica.
+ */
+import { rsmqError } from "../errors/rsmq-errors";
+import type { CommandSender } from "./command-sender";
+
+/** `waitForReplicas` and `waitForReplicasMs`, checked (see options/constructor-options.ts). */
+export interface ReplicaAcks {
+  /** How many replicas must confirm each write (1 and up: no ReplicaAcks at all means off). */
+  readonly replicas: number;
+  /** How long each WAIT may take, in ms. */
+  readonly timeoutMs: number;
+}
+
+/** A connection that can send a write and WAIT for it on the very connection that ran it. */
+export interface ReplicatedWriter {
+  /**
+   * Sends a write (`key` routes it in a cluster) and resolves its reply once `acks.replicas`
+   * replicas confirm it. Rejects the write's own error when it did not run, and
+   * `replicationTimeout` when it ran but is not confirmed: not in time, or the connection that
+   * ran it was lost before WAIT answered (WAIT anywhere else would confirm nothing).
+   */
+  sendReplicated(args: string[], key: string | undefined, acks: ReplicaAcks): Promise<unknown>;
+}
+
+/**
+ * Sends WAIT with `sendWait`, which must put it on the connection that carried the write. Rejects
+ * `replicationTimeout` when fewer replicas confirmed in time, or when WAIT itself failed (the
+ * connection was lost): either way the write may stand, unconfirmed, so the caller should treat
+ * the call as failed (retrying a send may then deliver a message twice, never lose it).
+ */
+export async function awaitReplicas(sendWait: (args: string[]) => Promise<unknown>, acks: ReplicaAcks): Promise<void> {
+  let confirmed: number;
+  try {
+    confirmed = Number(await sendWait(["WAIT", String(acks.replicas), String(acks.timeoutMs)]));
+  } catch (error) {
+    throw unconfirmedWrite(acks, `WAIT failed: ${(error as Error).message}`);
+  }
+  if (confirmed < acks.replicas) {
+    throw rsmqError("replicationTimeout", `Write reached ${confirmed} of ${replicasText(acks)} within ${acks.timeoutMs} ms`);
+  }
+}
+
+/** The error for a write that ran but whose replication could not be checked. */
+export function unconfirmedWrite(acks: ReplicaAcks, why: string): Error {
+  return rsmqError("replicationTimeout", `Write ran, but could not be confirmed by ${replicasText(acks)}: ${why}`);
+}
+
+/** A sender for the ScriptRunner whose every command is a write confirmed by replicas. */
+export function replicatedSender(writer: ReplicatedWriter, acks: ReplicaAcks): CommandSender {
+  return { sendCommand: (args, firstKey) => writer.sendReplicated(args, firstKey, acks) };
+}
+
+function replicasText(acks: ReplicaAcks): string {
+  return `${acks.replicas} replica${acks.replicas === 1 ? "" : "s"}`;
+}

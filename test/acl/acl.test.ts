@@ -1,0 +1,237 @@
+/**
+ * The ACL lines of docs/acl.md are the least each role needs, on the run's target: read from that file
+ * (so the documentation cannot drift), each is given to a new user (on a cluster, on every node),
+ * that user runs the role's operations without an error, and then, one command at a time, the
+ * user loses that command and some operation of the role fails with a `noPermission` error that
+ * names it (a rejection, or the `error` event of the instance or Worker, for what no call fails).
+ */
+import { expect } from "chai";
+import type { RedisClientType } from "redis";
+import RedisSMQ = require("../../lib");
+import { commandsOf, forTest, PASSWORD, documentedRules, type Role } from "../support/acl-rules";
+import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
+import { connectionOptionsAs, onEveryServer, subscribersOf, waitFor } from "../support/worker";
+
+const { Worker, PoisonError } = RedisSMQ;
+
+describe("ACL: the least-privilege users of docs/acl.md", () => {
+  let ns: string;
+  let user: string;
+  let setup: RedisSMQ;
+  let admin: RedisClientType;
+  let asUser: RedisSMQ;
+  let realtimeUser: RedisSMQ;
+  /** Every error the user's instances, their Workers and the operations reported. */
+  let errors: Error[] = [];
+  let runs = 0;
+
+  beforeEach(async () => {
+    ns = uniqueNs("acl");
+    user = `acl-${ns}`;
+    errors = [];
+    setup = new RedisSMQ(connectionOptions(ns));
+    admin = await plainClient();
+  });
+  afterEach(async () => {
+    // Instances quit before their user goes (DELUSER drops the user's connections).
+    await asUser?.quitAsync().catch(() => undefined);
+    await realtimeUser?.quitAsync().catch(() => undefined);
+    await onEveryServer(["ACL", "DELUSER", user]);
+    await setup.quitAsync();
+    await admin.quit();
+  });
+
+  async function createUser(rules: string[]): Promise<void> {
+    await onEveryServer(["ACL", "SETUSER", user, ...forTest(rules, ns)]);
+    await openAsUser();
+  }
+
+  async function closeUser(): Promise<void> {
+    await asUser?.quitAsync().catch(() => undefined);
+    await realtimeUser?.quitAsync().catch(() => undefined);
+  }
+
+  /** New connections as the user: what a connection needs only when it opens (CLUSTER SLOTS) is asked again. */
+  async function openAsUser(): Promise<void> {
+    await closeUser();
+    asUser = new RedisSMQ(connectionOptionsAs(ns, user, PASSWORD));
+    realtimeUser = new RedisSMQ({ ...connectionOptionsAs(ns, user, PASSWORD), realtime: true });
+    // Each reports into the list of the run it was opened for.
+    const sink = errors;
+    for (const instance of [asUser, realtimeUser]) instance.on("error", (error) => sink.push(error));
+  }
+
+  /** Runs `operation`, keeping its rejection with the other errors. */
+  async function attempt(operation: () => Promise<unknown>): Promise<void> {
+    const sink = errors;
+    try {
+      await operation();
+    } catch (error) {
+      sink.push(error as Error);
+    }
+  }
+
+  /** Fresh queue names for one run, so that nothing of an earlier run (a held message, a report made once) is in the way. */
+  function queueNames(): { qname: string; dlq: string } {
+    runs += 1;
+    return { qname: `q${runs}`, dlq: `q${runs}-dlq` };
+  }
+
+  async function produce(qname: string): Promise<void> {
+    await attempt(() => asUser.sendMessageAsync({ qname, message: "plain" }));
+    await attempt(() => realtimeUser.sendMessageAsync({ qname, message: "realtime" }));
+  }
+
+  async function consume(qname: string): Promise<void> {
+    for (const message of ["a", "b", "c", "d"]) await setup.sendMessageAsync({ qname, message });
+    await attempt(async () => {
+      const received = (await asUser.receiveMessageAsync({ qname })) as RedisSMQ.QueueMessage;
+      await asUser.changeMessageVisibilityAsync({ qname, id: received.id, vt: 0 });
+      await asUser.deleteMessageAsync({ qname, id: received.id });
+    });
+    await attempt(async () => {
+      const { messages } = await asUser.receiveMessagesAsync({ qname, count: 2 });
+      await asUser.deleteMessagesAsync({ qname, ids: messages.map(({ id }) => id) });
+    });
+    await attempt(() => asUser.popMessageAsync({ qname }));
+  }
+
+  /**
+   * A Worker with wakes that dead-letters a poison message into `dlq`; returns once the message
+   * stopped and the wake subscription is in place, or an error was reported, and the worker stopped.
+   */
+  async function workPoison(qname: string, dlq: string): Promise<void> {
+    await setup.sendMessageAsync({ qname, message: "poison" });
+    const worker = new Worker(asUser, {
+      qname,
+      deadLetterQueue: dlq,
+      maxIdleSleepMs: 60_000,
+      stopTimeoutMs: 2_000,
+      handler: () => {
+        throw new PoisonError("poison");
+      },
+    });
+    let stopped = false;
+    worker.on("stop", () => void (stopped = true));
+    worker.on("error", (error) => errors.push(error));
+    worker.start();
+    const channel = keysOf(ns, qname).realtimeChannel;
+    try {
+      await waitFor(
+        async () => errors.some(isRefusal) || (stopped && (await subscribersOf(admin, channel)) === 1),
+        "the poison message dead-lettered and the wake subscription, or a refusal",
+      );
+    } finally {
+      await worker.stop();
+    }
+  }
+
+  /** What each role does, in one quick pass; admin also creates and deletes its queues and redrives. */
+  const operations: Record<Role, (names: { qname: string; dlq: string }) => Promise<void>> = {
+    producer: async ({ qname }) => {
+      await setup.createQueueAsync({ qname });
+      await produce(qname);
+    },
+    worker: async ({ qname, dlq }) => {
+      await setup.createQueueAsync({ qname });
+      await setup.createQueueAsync({ qname: dlq });
+      await consume(qname);
+      await workPoison(qname, dlq);
+    },
+    admin: async ({ qname, dlq }) => {
+      await attempt(() => asUser.createQueueAsync({ qname }));
+      // When that was refused, the rest still needs the queue (queueExists otherwise).
+      await setup.createQueueAsync({ qname }).catch(() => undefined);
+      await attempt(() => asUser.setQueueAttributesAsync({ qname, vt: 20 }));
+      await attempt(() => asUser.getQueueAttributesAsync({ qname }));
+      await attempt(() => asUser.listQueuesAsync());
+      await produce(qname);
+      await consume(qname);
+      // The dead-letter queue does not exist yet: the Worker creates it.
+      await workPoison(qname, dlq);
+      await attempt(() => asUser.peekMessagesAsync({ qname: dlq }));
+      await attempt(() => asUser.peekDeadLettersAsync({ qname: dlq }));
+      await attempt(() => asUser.redriveAsync({ from: dlq }));
+      await attempt(() => asUser.deleteQueueAsync({ qname: dlq }));
+      await attempt(() => asUser.deleteQueueAsync({ qname }));
+    },
+  };
+
+  const isRefusal = (error: Error): boolean => error.name === "noPermission";
+  /** Commands whose refusal rsmq-next answers with a fallback instead of an error (docs/acl.md says which). */
+  const FALLS_BACK = new Set(["evalsha_ro", "eval_ro"]);
+
+  for (const role of ["producer", "worker", "admin"] as const) {
+    it(`${role}: its documented line lets it do its work, and each command fewer is named in a noPermission error`, async function () {
+      this.timeout(60_000);
+      const rules = documentedRules(onCluster()).get(role)!;
+      await createUser(rules);
+
+      await operations[role](queueNames());
+      expect(errors.map(String), "errors with every command of the line").to.deep.equal([]);
+
+      for (const command of commandsOf(rules)) {
+        await onEveryServer(["ACL", "SETUSER", user, `-${command}`]);
+        // Without cached scripts every script goes EVALSHA, NOSCRIPT, EVAL, so EVAL is needed too.
+        await onEveryServer(["SCRIPT", "FLUSH"]);
+        const reported: Error[] = (errors = []);
+        await openAsUser();
+        if (FALLS_BACK.has(command)) {
+          // Read-only scripts then go by EVALSHA and EVAL (and wait out a write pause): the work still succeeds.
+          await operations[role](queueNames());
+          await closeUser();
+          expect(reported.map(String), `errors without +${command}`).to.deep.equal([]);
+          await onEveryServer(["ACL", "SETUSER", user, `+${command}`]);
+          continue;
+        }
+        const naming = (): Error[] => reported.filter((error) => isRefusal(error) && error.message.includes(`+${command}`));
+        // A connection refused as it opens (no CLUSTER SLOTS) keeps the calls waiting for it: its
+        // reported refusal is the answer then, and the calls end when the instance quits.
+        const work = operations[role](queueNames());
+        work.catch(() => undefined);
+        await Promise.race([work, waitFor(() => naming().length > 0, `a noPermission error naming +${command}`)]);
+        // Nothing of this run may go on into the next: the calls still waiting end as the instances quit.
+        await closeUser();
+        await work;
+        expect(naming(), `a noPermission error naming +${command}; got ${JSON.stringify(reported.map(String))}`).to.not.deep.equal([]);
+        await onEveryServer(["ACL", "SETUSER", user, `+${command}`]);
+      }
+    });
+  }
+
+  it("worker: its line also covers visibility extension and retries", async function () {
+    this.timeout(20_000);
+    await createUser(documentedRules(onCluster()).get("worker")!);
+    const { qname, dlq } = queueNames();
+    await setup.createQueueAsync({ qname });
+    await setup.createQueueAsync({ qname: dlq });
+    for (const message of ["slow", "flaky"]) await setup.sendMessageAsync({ qname, message });
+    const handled: string[] = [];
+    let failedOnce = false;
+    const worker = new Worker(asUser, {
+      qname,
+      vt: 1,
+      deadLetterQueue: dlq,
+      retry: { maxDeliveries: 3, initialDelayMs: 10, maxDelayMs: 10 },
+      handler: async (message) => {
+        if (message.message === "flaky" && !failedOnce) {
+          failedOnce = true;
+          throw new Error("first delivery fails");
+        }
+        // Held until the worker extended its visibility (vt 1 s: extended after 0.5 s).
+        if (message.message === "slow") await waitFor(() => worker.counters.extensions > 0, "an extension");
+        handled.push(message.message);
+      },
+    });
+    worker.on("error", (error) => errors.push(error));
+    worker.start();
+    try {
+      await waitFor(() => handled.length === 2, "both messages handled");
+    } finally {
+      await worker.stop();
+    }
+    expect(handled.sort()).to.deep.equal(["flaky", "slow"]);
+    expect(worker.counters.extensions).to.be.above(0);
+    expect(errors.map(String)).to.deep.equal([]);
+  });
+});
