@@ -1,21 +1,25 @@
 /**
- * The Worker's loop: receive up to the free handler slots; while a full batch comes back, receive
- * again at once; when fewer came back, nothing else is due, so sleep as sleep-policy.ts decides
- * (until the next due time the same reply carried, held between minIdleSleepMs and
- * maxIdleSleepMs). A send in this process, a realtime publish from another, a retry this worker
- * scheduled, or stop() cuts the sleep short. After a failed call it backs off (100 ms doubling to
- * 15 s), which the same wakes cut short too, but no sooner than 100 ms after the failure.
+ * The Worker's loop: receive, hand each message to its handler, and sleep while nothing is due.
  *
- * It reaches the queue only through a QueuePort and time only through a Clock, both passed in, so
- * it runs the same against Redis and against a fake queue and a fake clock.
+ * - It receives up to the free handler slots; while a full batch comes back, it receives again.
+ * - When fewer came back, nothing else is due: it sleeps as sleep-policy.ts decides (until the
+ *   next due time the same reply carried, held between minIdleSleepMs and maxIdleSleepMs).
+ * - A send in this process, a realtime publish from another, a retry this worker scheduled, or
+ *   stop() cuts the sleep short.
+ * - After a failed call it backs off (100 ms doubling to 15 s), which the same wakes cut short
+ *   too, but no sooner than 100 ms after the failure.
+ * - It reaches the queue only through a QueuePort and time only through a Clock, both passed in,
+ *   so it runs the same against Redis and against a fake queue and a fake clock.
  */
 import type { EventEmitter } from "events";
 import type { QueueMessage } from "../types";
 import type { Clock } from "./clock";
+import { KnownDue } from "./known-due";
 import { handleMessage } from "./message-handling";
 import type { Handling } from "./message-handling";
 import type { QueuePort } from "./queue-port";
-import { backOffLeftAfterWake, looksFirst, planIdleSleep, receiveRetryDelay } from "./sleep-policy";
+import { backOffLeftAfterWake, looksFirst, receiveRetryDelay } from "./sleep-policy";
+import { unlessAborted } from "./unless-aborted";
 import { VisibilityExtender } from "./visibility-extender";
 import type { WakeReason, WakeableSleep } from "./wakeable-sleep";
 import { keepSubscribing } from "./wake-retry";
@@ -31,6 +35,9 @@ export interface WorkerPorts {
 
 /** What a loop call that failed (and was reported and backed off) resolves to. */
 const FAILED = Symbol("failed");
+
+/** The loop's next poll: a look (read-only) before it receives, or a receive; none once stopped. */
+type NextPoll = "look" | "receive" | "stop";
 
 /** A Worker's loop and lifecycle: start, the polls and sleeps, the handlers, stop. */
 export class WorkerLoop {
@@ -53,8 +60,8 @@ export class WorkerLoop {
   /** Ends the error back-off running, as a wake does (see backOffLeftAfterWake). */
   private wakeBackOff: (() => void) | undefined;
   private wokenWhileBusy = false;
-  /** Local epoch ms at which a message this worker let go becomes due again. */
-  private knownDueAt: number | undefined;
+  /** When a message this worker let go (a retry it scheduled) is due: it shortens the idle sleep. */
+  private readonly knownDue = new KnownDue();
   private slotFreed: (() => void) | undefined;
   private readonly unsubscribers: Array<() => unknown> = [];
   /** Takes the worker off its RedisSMQ instance's list. */
@@ -139,70 +146,72 @@ export class WorkerLoop {
   }
 
   private async loop(): Promise<void> {
-    const { concurrency, batchSize } = this.options;
-    // Set after a blind idle sleep (see looksFirst): the next poll looks before it receives.
-    let lookFirst = false;
-    while (!this.stopped) {
-      const free = concurrency - this.running.size;
+    // After a blind idle sleep (see looksFirst) the next poll looks before it receives.
+    let next: NextPoll = "receive";
+    while (next !== "stop" && !this.stopped) {
+      const free = this.options.concurrency - this.running.size;
       if (free <= 0) {
         await new Promise<void>((resolve) => (this.slotFreed = resolve));
         this.slotFreed = undefined;
         continue;
       }
-      const count = Math.min(batchSize, free);
       this.wokenWhileBusy = false;
-      if (lookFirst) {
-        lookFirst = false;
-        const knownBefore = this.knownDueAt;
-        const dueMs = await this.attempt(() => this.queue.nextDue());
-        if (dueMs === undefined) break;
-        if (dueMs === FAILED) continue;
-        this.forgetKnownDue(knownBefore);
-        this.reporter.stats.looks += 1;
-        this.reporter.tell("look", dueMs);
-        if (dueMs !== 0 && !this.stopped && !this.wokenWhileBusy) {
-          lookFirst = await this.idle(dueMs);
-          continue;
-        }
-      }
-      const knownBefore = this.knownDueAt;
-      const batch = await this.attempt(() => this.queue.receive(count));
-      if (batch === undefined) break;
-      if (batch === FAILED) continue;
-      this.forgetKnownDue(knownBefore);
-      this.reporter.stats.receives += 1;
-      if (batch.messages.length === 0) this.reporter.stats.emptyReceives += 1;
-      this.reporter.tell("receive", batch.messages.length, batch.nextDueMs);
-      for (const message of batch.messages) this.dispatch(message, batch.vt);
-      // A full batch means more may be due: receive again at once.
-      if (batch.messages.length === count || this.stopped || this.wokenWhileBusy) continue;
-      lookFirst = await this.idle(batch.nextDueMs ?? null);
+      const looked: NextPoll | "due" = next === "look" ? await this.look() : "due";
+      next = looked === "due" ? await this.receive(Math.min(this.options.batchSize, free)) : looked;
     }
   }
 
-  /** Sleeps as planned for `nextDueMs`; resolves whether the next poll should only look. */
-  private async idle(nextDueMs: number | null): Promise<boolean> {
+  /** A read-only look; "due" when a message is due (or a wake came, or a stop): receive now. */
+  private async look(): Promise<NextPoll | "due"> {
+    const dueMs = await this.poll(() => this.queue.nextDue());
+    if (dueMs === undefined) return "stop";
+    if (dueMs === FAILED) return "receive";
+    this.reporter.stats.looks += 1;
+    this.reporter.tell("look", dueMs);
+    if (dueMs === 0 || this.stopped || this.wokenWhileBusy) return "due";
+    return this.idle(dueMs);
+  }
+
+  /** Receives up to `count` messages and dispatches them; then sleeps unless more may be due. */
+  private async receive(count: number): Promise<NextPoll> {
+    const batch = await this.poll(() => this.queue.receive(count));
+    if (batch === undefined) return "stop";
+    if (batch === FAILED) return "receive";
+    const { stats } = this.reporter;
+    stats.receives += 1;
+    if (batch.messages.length === 0) stats.emptyReceives += 1;
+    this.reporter.tell("receive", batch.messages.length, batch.nextDueMs);
+    for (const message of batch.messages) this.dispatch(message, batch.vt);
+    // A full batch means more may be due: receive again at once.
+    if (batch.messages.length === count || this.stopped || this.wokenWhileBusy) return "receive";
+    return this.idle(batch.nextDueMs ?? null);
+  }
+
+  /** Sleeps as planned for `nextDueMs`; resolves with the poll to make next. */
+  private async idle(nextDueMs: number | null): Promise<NextPoll> {
     const { minIdleSleepMs: minMs, maxIdleSleepMs: maxMs } = this.options;
-    const plan = planIdleSleep({ nextDueMs, minMs, maxMs, knownDueAt: this.knownDueAt, now: this.clock.now() });
-    this.knownDueAt = plan.knownDueAt;
-    if (plan.ms <= 0) return false;
-    const reason = await this.pause(plan.ms, "idle");
-    const knownDueReached = this.knownDueAt !== undefined && this.knownDueAt <= this.clock.now();
-    return looksFirst({ nextDueMs, plannedMs: plan.ms, maxMs, reason, knownDueReached });
+    const ms = this.knownDue.planSleep({ nextDueMs, minMs, maxMs, now: this.clock.now() });
+    if (ms <= 0) return "receive";
+    const reason = await this.pause(ms, "idle");
+    const knownDueReached = this.knownDue.reached(this.clock.now());
+    return looksFirst({ nextDueMs, plannedMs: ms, maxMs, reason, knownDueReached }) ? "look" : "receive";
   }
 
   /**
-   * One call of the loop: its reply; undefined once the worker stops; FAILED after an error,
-   * which is reported and followed by the back-off for consecutive failures.
+   * One poll: its reply; undefined once the worker stops (see unlessAborted); FAILED after an
+   * error, which is reported and followed by the back-off for consecutive failures. A reply
+   * replaces the known due time (see KnownDue.pollStarted).
    *
-   * While Redis is down a call waits in node-redis' offline queue until the server is back; stop()
-   * must not wait for that. A receive abandoned here that still returns messages leaves them
-   * hidden until their vt ends: they reappear, nothing is lost.
+   * A receive abandoned at a stop that still returns messages leaves them hidden until their vt
+   * ends: they reappear, nothing is lost.
    */
-  private async attempt<T>(call: () => Promise<T>): Promise<T | undefined | typeof FAILED> {
+  private async poll<T>(call: () => Promise<T>): Promise<T | undefined | typeof FAILED> {
+    const replied = this.knownDue.pollStarted();
     try {
-      const reply = await this.unlessStopped(call());
-      if (reply !== undefined) this.consecutiveFailures = 0;
+      const reply = await unlessAborted(call(), this.stopController.signal);
+      if (reply === undefined) return reply;
+      this.consecutiveFailures = 0;
+      replied();
       return reply;
     } catch (error) {
       this.reporter.error(error);
@@ -210,27 +219,6 @@ export class WorkerLoop {
       await this.pause(receiveRetryDelay(this.consecutiveFailures), "backOff");
       return FAILED;
     }
-  }
-
-  /** `promise`'s outcome, or undefined as soon as the worker stops (whichever comes first). */
-  private unlessStopped<T>(promise: Promise<T>): Promise<T | undefined> {
-    const signal = this.stopController.signal;
-    if (signal.aborted) return Promise.resolve(undefined);
-    return new Promise<T | undefined>((resolve, reject) => {
-      const onStop = (): void => resolve(undefined);
-      signal.addEventListener("abort", onStop, { once: true });
-      // A late rejection after the stop lands here and is dropped: no unhandled rejection.
-      promise.then(
-        (value) => {
-          signal.removeEventListener("abort", onStop);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onStop);
-          reject(error);
-        },
-      );
-    });
   }
 
   /**
@@ -268,19 +256,9 @@ export class WorkerLoop {
     else this.wokenWhileBusy = true;
   }
 
-  /**
-   * A poll that started after the worker let a message go saw that message's due time on the
-   * server, so its reply is the better guide. Keeping the worker's own note would cut the next
-   * sleep short by the few ms its clock reading lags the server's, for one more, empty, receive.
-   * A message let go while the poll was in flight keeps its note.
-   */
-  private forgetKnownDue(knownBeforePoll: number | undefined): void {
-    if (this.knownDueAt === knownBeforePoll) this.knownDueAt = undefined;
-  }
-
   /** Wakes the worker when a message it let go becomes due again. */
   private wakeAt(dueAt: number): void {
-    if (this.knownDueAt === undefined || dueAt < this.knownDueAt) this.knownDueAt = dueAt;
+    this.knownDue.note(dueAt);
     this.sleep?.shortenTo(dueAt - this.clock.now());
   }
 

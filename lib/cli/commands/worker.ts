@@ -6,18 +6,22 @@
 import type { Command } from "commander";
 import { integer, seconds } from "../arguments";
 import { run } from "../context";
+import type { Context } from "../context";
 import { closeQueue, openQueue } from "../connect";
 import { plural } from "../format";
 import { ExecHandler } from "../exec-handler";
 import { stopOnSignals } from "../stop-signal";
 import { reportWorkerEvents } from "../worker-events";
+import type { Output } from "../output";
 import type { Worker } from "../../worker/worker";
+import type { WorkerStats } from "../../worker/worker-stats";
 import { RetryPolicy } from "../../retry/retry-policy";
 import { QNAME_FORMAT, RESERVED_QNAME } from "../../operations/validation";
 import { usageError } from "../errors";
 import type { RedisSMQ } from "../../redis-smq";
 
-interface WorkerCommandOptions {
+/** The worker command's options, as commander parsed them. */
+export interface WorkerCommandOptions {
   exec: string;
   concurrency: number;
   vt?: number;
@@ -29,6 +33,7 @@ interface WorkerCommandOptions {
   untilEmpty?: boolean;
 }
 
+/** Adds `worker` to the program. */
 export function register(program: Command): void {
   program
     .command("worker")
@@ -59,88 +64,112 @@ export function register(program: Command): void {
     )
     .option("--until-empty", "stop once the queue holds no messages at all (delayed and retrying ones included)")
     .action((qname: string, options: WorkerCommandOptions, command: Command) =>
-      run(command, async (context) => {
-        const { server, out, errors } = context;
-        errors.qname = qname;
-        // Checked here, not left to the Worker, so that it is a usage error (exit 2) naming the flag.
-        if (options.dlq !== undefined && (!QNAME_FORMAT.test(options.dlq) || options.dlq === RESERVED_QNAME)) {
-          throw usageError(`invalid queue name "${options.dlq}" for --dlq`, "a queue name is 1 to 160 of a-z A-Z 0-9 _ -, and not QUEUES");
-        }
-        const retry = new RetryPolicy({ maxDeliveries: options.maxDeliveries, initialDelayMs: options.retryDelay });
-        const exec = new ExecHandler({
-          command: options.exec,
-          qname,
-          ns: server.ns,
-          poisonExitCode: options.poisonExit,
-          stdout: out.json ? out.streams.err : out.streams.out,
-          stderr: out.streams.err,
-        });
-        let forced = false;
-        const stop = stopOnSignals(() => {
-          forced = true;
-          exec.killAll();
-        });
-        let rsmq: RedisSMQ | undefined;
-        try {
-          rsmq = await openQueue(server, { persistent: true });
-          const { Worker } = await import("../../worker/worker");
-          await rsmq.getQueueAttributesAsync({ qname }); // a missing queue is an error now, not an idle worker
-          const started = new Map<string, number>();
-          const worker = new Worker(rsmq, {
-            qname,
-            concurrency: options.concurrency,
-            vt: options.vt,
-            retry,
-            deadLetterQueue: options.dlq,
-            maxIdleSleepMs: options.maxIdleSleep,
-            signal: stop.signal,
-            // The handler's abort signal is ignored: on Ctrl-C running commands may finish.
-            handler: (message) => {
-              started.set(message.id, Date.now());
-              return exec.handler(message);
-            },
-          });
-          reportWorkerEvents(worker, rsmq, context, started);
-          const dlq = options.dlq ?? `${qname}-dlq`;
-          if (out.json)
-            out.event({
-              event: "started",
-              qname,
-              ns: server.ns,
-              concurrency: options.concurrency,
-              retry: retry.describe(),
-              deadLetterQueue: dlq,
-            });
-          else
-            out.note(
-              `worker on ${qname} (${errors.server}, ns ${server.ns}), concurrency ${options.concurrency}; retries: ${retry.describe()}; dead letters to ${dlq}. Ctrl-C to stop.`,
-            );
-          if (options.untilEmpty) stopWhenEmpty(worker, rsmq, qname, exec);
-          stop.signal.addEventListener("abort", () => {
-            if (exec.running > 0 && !out.json)
-              out.note(`stopping: waiting for ${plural(exec.running, "running command")} (Ctrl-C again to kill)`);
-          });
-          const stopped = new Promise<void>((resolve) => worker.once("stopped", resolve));
-          worker.start();
-          // A Ctrl-C that came before the worker existed never reached it.
-          if (stop.signal.aborted) void worker.stop();
-          await stopped;
-          // Commands still running after the worker's stop timeout (30 s): their messages reappear after vt.
-          if (exec.running > 0) {
-            forced = true;
-            exec.killAll();
-          }
-          const counters = worker.counters;
-          if (out.json) out.event({ event: "stopped", counters });
-          else
-            out.note(
-              `stopped: ${plural(counters.handled, "message")} handled, ${counters.retried} retried, ${counters.deadLettered} dead-lettered${forced ? " (commands killed)" : ""}`,
-            );
-        } finally {
-          stop.dispose();
-          if (rsmq) await closeQueue(rsmq).catch(() => undefined);
-        }
-      }),
+      run(command, (context) => runWorkerCommand(qname, options, context)),
+    );
+}
+
+/**
+ * The worker command's action: checks --dlq, opens the queue (a missing one is an error), runs the
+ * Worker until a stop signal (or --until-empty) stops it, kills what still runs, and closes.
+ */
+export async function runWorkerCommand(qname: string, options: WorkerCommandOptions, context: Context): Promise<void> {
+  const { server, out, errors } = context;
+  errors.qname = qname;
+  checkDeadLetterQueueName(options.dlq);
+  const retry = new RetryPolicy({ maxDeliveries: options.maxDeliveries, initialDelayMs: options.retryDelay });
+  const exec = execHandler(qname, options, context);
+  let forced = false;
+  const stop = stopOnSignals(() => {
+    forced = true;
+    exec.killAll();
+  });
+  let rsmq: RedisSMQ | undefined;
+  try {
+    rsmq = await openQueue(server, { persistent: true });
+    const { Worker } = await import("../../worker/worker");
+    await rsmq.getQueueAttributesAsync({ qname }); // a missing queue is an error now, not an idle worker
+    const started = new Map<string, number>();
+    const worker = new Worker(rsmq, {
+      qname,
+      concurrency: options.concurrency,
+      vt: options.vt,
+      retry,
+      deadLetterQueue: options.dlq,
+      maxIdleSleepMs: options.maxIdleSleep,
+      signal: stop.signal,
+      // The handler's abort signal is ignored: on Ctrl-C running commands may finish.
+      handler: (message) => {
+        started.set(message.id, Date.now());
+        return exec.handler(message);
+      },
+    });
+    reportWorkerEvents(worker, rsmq, context, started);
+    reportStart(context, qname, options, retry);
+    if (options.untilEmpty) stopWhenEmpty(worker, rsmq, qname, exec);
+    stop.signal.addEventListener("abort", () => {
+      if (exec.running > 0 && !out.json)
+        out.note(`stopping: waiting for ${plural(exec.running, "running command")} (Ctrl-C again to kill)`);
+    });
+    const stopped = new Promise<void>((resolve) => worker.once("stopped", resolve));
+    worker.start();
+    // A Ctrl-C that came before the worker existed never reached it.
+    if (stop.signal.aborted) void worker.stop();
+    await stopped;
+    // Commands still running after the worker's stop timeout (30 s): their messages reappear after vt.
+    if (exec.running > 0) {
+      forced = true;
+      exec.killAll();
+    }
+    reportStop(out, worker.counters, forced);
+  } finally {
+    stop.dispose();
+    if (rsmq) await closeQueue(rsmq).catch(() => undefined);
+  }
+}
+
+/** Runs --exec per message; with --json the command's own stdout goes to stderr, beside the events on stdout. */
+function execHandler(qname: string, options: WorkerCommandOptions, { server, out }: Context): ExecHandler {
+  return new ExecHandler({
+    command: options.exec,
+    qname,
+    ns: server.ns,
+    poisonExitCode: options.poisonExit,
+    stdout: out.json ? out.streams.err : out.streams.out,
+    stderr: out.streams.err,
+  });
+}
+
+/** Checked here, not left to the Worker, so that it is a usage error (exit 2) naming the flag. */
+function checkDeadLetterQueueName(dlq: string | undefined): void {
+  if (dlq !== undefined && (!QNAME_FORMAT.test(dlq) || dlq === RESERVED_QNAME)) {
+    throw usageError(`invalid queue name "${dlq}" for --dlq`, "a queue name is 1 to 160 of a-z A-Z 0-9 _ -, and not QUEUES");
+  }
+}
+
+/** The "started" event (--json) or note: the queue, the concurrency, the retries and the dead-letter queue. */
+function reportStart({ server, out, errors }: Context, qname: string, options: WorkerCommandOptions, retry: RetryPolicy): void {
+  const dlq = options.dlq ?? `${qname}-dlq`;
+  if (out.json)
+    out.event({
+      event: "started",
+      qname,
+      ns: server.ns,
+      concurrency: options.concurrency,
+      retry: retry.describe(),
+      deadLetterQueue: dlq,
+    });
+  else
+    out.note(
+      `worker on ${qname} (${errors.server}, ns ${server.ns}), concurrency ${options.concurrency}; retries: ${retry.describe()}; dead letters to ${dlq}. Ctrl-C to stop.`,
+    );
+}
+
+/** The "stopped" event (--json) or note, with the Worker's counters. */
+function reportStop(out: Output, counters: WorkerStats, forced: boolean): void {
+  if (out.json) out.event({ event: "stopped", counters });
+  else
+    out.note(
+      `stopped: ${plural(counters.handled, "message")} handled, ${counters.retried} retried, ${counters.deadLettered} dead-lettered${forced ? " (commands killed)" : ""}`,
     );
 }
 

@@ -6,6 +6,9 @@ import { describeCounts } from "../redis/command-stats";
 import type { WindowCounts } from "../redis/command-stats";
 import type { IdleCycle } from "./idle-cycle";
 
+/** The rsmq 0.12.4-style poll's commands, projected to an hour; its polls, and its pause after an empty one. */
+export type RsmqPollCounts = WindowCounts & { perHour: number; polls: number; intervalMs: number };
+
 export interface DemoSummary {
   server: string;
   redisVersion: string;
@@ -32,7 +35,7 @@ export interface DemoSummary {
   idle: {
     /** Over one whole idle cycle of the Worker: one poll (a look or a receive) per cap, and the health check riding it. */
     worker: IdleCycle;
-    rsmqPoll: WindowCounts & { perHour: number; polls: number; intervalMs: number };
+    rsmqPoll: RsmqPollCounts;
   };
   elapsedMs: number;
 }
