@@ -19,6 +19,9 @@ import { allKeys } from "../support/inspect";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
 import { exactState } from "../support/state";
 import { connectionOptionsAs, onEveryServer } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 /**
  * Commands that scripts write with: each one's loss must be refused by some probe. In a cluster the

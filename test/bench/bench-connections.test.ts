@@ -6,6 +6,9 @@
 import { expect } from "chai";
 import { connectionsTable, measureConnections, type ConnectionsResult } from "../../bench/connections";
 import { singleServerOnly, testRedis } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 describe("bench: the connections part (tiny run)", function () {
   this.timeout(60_000);

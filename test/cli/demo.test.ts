@@ -11,6 +11,9 @@ import * as path from "path";
 import { plainClient, uniqueNs } from "../support/server";
 import { at, json, listening, runCli, startCli, unusedPort } from "../support/cli";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const FAST = { RSMQ_NEXT_DEMO_SCALE: "0.1" };
 

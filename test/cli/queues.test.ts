@@ -7,6 +7,9 @@ import RedisSMQ = require("../../lib/index");
 import { connectionOptions, uniqueNs } from "../support/server";
 import { at, json, jsonLines, runCli, startCli } from "../support/cli";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 describe("CLI: queues, create, delete-queue, stats", () => {
   let ns: string;

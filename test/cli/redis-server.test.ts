@@ -9,6 +9,9 @@ import { RedisServerStartError, startRedisServer, type RedisServerProcess } from
 import { listening } from "../support/cli";
 import { testRedis } from "../support/server";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 async function startFailure(start: Promise<RedisServerProcess>): Promise<RedisServerStartError> {
   const error = await start.then(

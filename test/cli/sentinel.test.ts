@@ -11,6 +11,9 @@ import { runCli } from "../support/cli";
 import { startSentinelSetup, type SentinelSetup } from "../support/sentinel";
 import { freePort } from "../support/redis-server";
 import { uniqueNs } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const PASSWORD = "s3cret-sentinel";
 

@@ -14,6 +14,9 @@ import { connectionOptions, testRedis, uniqueNs } from "../support/server";
 import { startLocalRedis } from "../support/redis-server";
 import { at, json, runCli, unusedPort, type CliResult } from "../support/cli";
 import { SilentListener } from "../support/silent-listener";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const ROOT = path.resolve(__dirname, "../../..");
 

@@ -7,6 +7,9 @@ import { expect } from "chai";
 import { singleServerOnly } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";
 import { exactState, fails, ok, open, outcome, type Api, type Callback, type Instance, type Outcome } from "../support/differential";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 const QUEUE_NOT_FOUND = fails("queueNotFound", "Queue not found");
 const UNKNOWN_ID = "0123456789abcdefghijABCDEFGHIJ01";

@@ -12,6 +12,9 @@ import RedisSMQ = require("../../lib/index");
 import { optionsFor, type Library } from "../support/differential";
 import { onIoredis, singleServerClient, singleServerOnly, uniqueNs } from "../support/server";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const SCRIPT_LOADS = ["scriptload:popMessage", "scriptload:receiveMessage", "scriptload:changeMessageVisibility"] as const;
 const EVENTS = ["connect", ...SCRIPT_LOADS] as const;

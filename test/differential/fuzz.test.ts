@@ -33,6 +33,9 @@ import {
 } from "../support/differential";
 import { RULES, visibleScores } from "../support/fuzz-rules";
 import { WriteWatch } from "../support/written-data";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 /** A whole number from the environment, or `fallback`; anything else stops the run with the reason. */
 function setting(name: string, fallback: number): number {

@@ -9,6 +9,9 @@ import { asMessage, openNextRsmq, openOldRsmq, rejectionOf, type QueueAttributes
 import { plainClient, uniqueNs } from "../support/server";
 import { snapshot, type Snapshot } from "../support/state";
 import { WriteWatch, watchedAsync } from "../support/written-data";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 type LibraryName = "rsmq 0.12.4" | "rsmq-next";
 const OLD: LibraryName = "rsmq 0.12.4";

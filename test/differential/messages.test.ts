@@ -5,6 +5,9 @@
  * Each scenario also pins the expected results.
  */
 import { QUEUE_NOT_FOUND, expectSameAsRsmq, fails, ok, outcome, viaCallback, type Api, type Outcome } from "../support/differential";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const TOO_LONG = fails("messageTooLong", "Message too long");
 

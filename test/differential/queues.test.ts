@@ -8,6 +8,9 @@
  * sent within the current second rsmq counts it in hiddenmsgs (intentional difference 4).
  */
 import { QUEUE_NOT_FOUND, expectSameAsRsmq, fails, ok, outcome, viaCallback, type Api, type Outcome } from "../support/differential";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 interface Counts {
   vt?: number;

@@ -15,6 +15,9 @@ import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
 import { singleServerOnly, singleServerOptions, testRedis, uniqueNs } from "../support/server";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 type Library = "rsmq" | "next";
 

@@ -16,6 +16,9 @@ import RedisSMQ = require("../../lib/index");
 import { codeBlocks, readDoc, repositoryRoot, section } from "../support/markdown";
 import { singleServerOptions, uniqueNs } from "../support/server";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** The connection options every quick-start block opens with, as the README writes them. */
 const README_CONNECTION = '{ host: "127.0.0.1", port: 6379, ns: "rsmq" }';

@@ -14,6 +14,9 @@ import { clientKillStorm, clientPause, debugSleep, killAndRestartWithAof, script
 import { fullServer } from "./scenarios/full-server";
 import { workerKilledMidHandler } from "./scenarios/worker-killed";
 import { mixedFleet } from "./scenarios/mixed-fleet";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const scenarios: Array<[title: string, run: () => Promise<Verdict>, timeoutMs?: number]> = [
   ["kill -9 of the server and a restart from its AOF, under a producer and a Worker", killAndRestartWithAof],

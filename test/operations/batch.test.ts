@@ -11,6 +11,9 @@ import { connectionOptions, plainClient, uniqueNs } from "../support/server";
 import { snapshot } from "../support/state";
 import { WriteWatch, watchedAsync } from "../support/written-data";
 import { clientCommands, monitor } from "../support/wire";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 type QueueMessage = RedisSMQ.QueueMessage;
 

@@ -15,6 +15,9 @@ import { asMessage, openNextRsmq, openOldRsmq, type Rsmq } from "../support/old-
 import { keysOf, onCluster, plainClient, singleServerClient, uniqueNs } from "../support/server";
 import { clientCommands, commandStatsDuring, monitor, type WireOptions } from "../support/wire";
 import RedisSMQ = require("../../lib");
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 /** Everything one library's cases run against. */
 interface Lab {

@@ -10,6 +10,9 @@ import RedisSMQ = require("../../lib");
 import { CONSTRUCTOR_DEFAULTS, resolveConstructorOptions } from "../../lib/options/constructor-options";
 import { describeValue } from "../../lib/options/checks";
 import { singleServerOptions, uniqueNs } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** A TCP proxy to the test Redis that counts the connections it accepts. */
 class CountingProxy {

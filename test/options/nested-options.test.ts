@@ -13,6 +13,9 @@ import RedisSMQ = require("../../lib");
 import { builtEntry, runChild } from "../support/child-process";
 import { startLocalRedis, type TestRedis } from "../support/redis-server";
 import { singleServerOnly, testRedis, uniqueNs } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 type Options = Record<string, unknown> & { ns: string };
 

@@ -11,6 +11,9 @@ import { formatDuration } from "../../lib/retry/duration";
 import { connectionOptions, uniqueNs } from "../support/server";
 import { delay } from "../support/worker";
 import { watchDuring } from "../support/retry";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { RetryPolicy, Worker } = RedisSMQ;
 

@@ -29,6 +29,9 @@ import {
   watchDuring,
 } from "../support/retry";
 import { exactState } from "../support/state";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker, PoisonError } = RedisSMQ;
 

@@ -18,6 +18,9 @@ import { documentedRules, forTest, PASSWORD } from "../support/acl-rules";
 import { singleServerClient, singleServerOptions, uniqueNs } from "../support/server";
 import { MonitorWatch } from "../support/monitor-socket";
 import { connectionOptionsAs } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** Every read-only call of an instance, on queue `q`, with what it answered. */
 async function everyRead(rsmq: RedisSMQ): Promise<string[]> {

@@ -15,6 +15,9 @@ import { internalsOf } from "../../lib/internals";
 import { connectionOptions, onCluster, plainClient, testCluster, testRedis, uniqueNs } from "../support/server";
 import { exactState } from "../support/state";
 import { Cleanup, WorkerLog, queueServer, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 

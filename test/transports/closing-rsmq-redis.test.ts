@@ -11,6 +11,9 @@ import RedisSMQ = require("../../lib");
 import { expectClosedCleanly, runClosing, WHILE } from "../support/closing-child";
 import type { Activity, ClosingSetup } from "../support/closing-child";
 import { testRedis, uniqueNs } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /**
  * The bound on the child's exit: a hang is for ever, and a loaded machine needs up to 8 s for the

@@ -14,6 +14,9 @@ import RedisSMQ = require("../../lib");
 import { builtEntry, runChild } from "../support/child-process";
 import { connectionOptions, plainClient, testRedis, uniqueNs } from "../support/server";
 import { SilentListener } from "../support/silent-listener";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** The node-redis v3 that rsmq 0.12.4 itself depends on (what rsmq users pass as `client`). */
 interface V3Client extends EventEmitter {

@@ -5,6 +5,9 @@
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { Cleanup, freshQueue, WorkerLog, delay, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 

@@ -6,6 +6,9 @@
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { Cleanup, freshQueue, WorkerLog, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;

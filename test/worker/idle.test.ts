@@ -8,6 +8,9 @@ import RedisSMQ = require("../../lib/index");
 import { onCluster } from "../support/server";
 import { commandStatsDuring } from "../support/wire";
 import { Cleanup, freshQueue, ReceiveCounter, WorkerLog, loadPollScripts, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 

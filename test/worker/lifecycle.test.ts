@@ -9,6 +9,9 @@ import RedisSMQ = require("../../lib/index");
 import { builtEntry, runChild } from "../support/child-process";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { Cleanup, freshQueue, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;

@@ -14,6 +14,9 @@ import { PoisonError } from "../../lib/retry/poison-error";
 import type { ReceivedBatch } from "../../lib/operations/receive-message";
 import { settle } from "../support/fake-clock";
 import { batch, fakeWorker, held, message, type LoopEvent } from "../support/fake-queue";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const CAP = 60_000;
 

@@ -8,6 +8,9 @@ import RedisSMQ = require("../../lib/index");
 import { resolveWorkerOptions, type WorkerOptions } from "../../lib/worker/worker-options";
 import { connectionOptions, singleServerOptions, uniqueNs } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 const handler = async (): Promise<void> => undefined;

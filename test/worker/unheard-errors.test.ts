@@ -8,6 +8,9 @@ import { createServer, type AddressInfo } from "net";
 import RedisSMQ = require("../../lib/index");
 import { connectionOptions, onCluster, uniqueNs } from "../support/server";
 import { Cleanup, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 

@@ -10,6 +10,9 @@ import RedisSMQ = require("../../lib/index");
 import { WAKE_RETRY_FIRST_MS } from "../../lib/worker/wake-retry";
 import { connectionOptions, keysOf, onCluster, plainClient, testCluster, testRedis, uniqueNs } from "../support/server";
 import { Cleanup, connectionOptionsAs, onEveryServer, sendFromChildProcess, subscribersOf, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 

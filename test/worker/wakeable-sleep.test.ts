@@ -6,6 +6,9 @@
 import { expect } from "chai";
 import { MAX_TIMER_MS, wakeableSleep, type WakeReason } from "../../lib/worker/wakeable-sleep";
 import { delay } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 /** Whether `promise` is still pending after `ms`. */
 async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {

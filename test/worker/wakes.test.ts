@@ -28,6 +28,9 @@ import {
   subscribersOf,
   waitFor,
 } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 type Worker = RedisSMQ.Worker;

@@ -11,6 +11,9 @@ import { startTestCluster, type TestCluster } from "../../support/cluster";
 import { DeliveryLedger, Producer, queueNamesPerMaster } from "../../support/cluster-tools";
 import { keysOf, onCluster, uniqueNs } from "../../support/server";
 import { delay, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 const { Worker } = RedisSMQ;
 

@@ -14,6 +14,9 @@ import { startTestCluster, type ClusterNode, type TestCluster } from "../../supp
 import { DeliveryLedger, NodeClients, Producer, queueNamesPerMaster, sendFromChildProcess } from "../../support/cluster-tools";
 import { keysOf, onCluster, uniqueNs } from "../../support/server";
 import { WorkerLog, delay, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 const { Worker } = RedisSMQ;
 

@@ -24,6 +24,9 @@ import { rejectionOf } from "../../support/old-rsmq";
 import { onCluster, uniqueNs } from "../../support/server";
 import { waitFor } from "../../support/worker";
 import { tlsUnavailableReason } from "../../support/test-tls";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 const PASSWORD = "rsmq-secret";
 const USER = { username: "alice", password: "alice-secret" };

@@ -15,6 +15,9 @@ import { MonitorWatch, type MonitoredLine } from "../../support/monitor-socket";
 import { allKeys } from "../../support/inspect";
 import { asMessage, rejectionOf } from "../../support/old-rsmq";
 import { connectionOptions, keysOf, onCluster, plainClient, testCluster, uniqueNs } from "../../support/server";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 describe("cluster: queue registry", function () {
   this.timeout(30_000);

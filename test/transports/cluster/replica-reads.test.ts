@@ -15,6 +15,9 @@ import type { ClusterNode, TestCluster } from "../../support/cluster";
 import { MonitorWatch } from "../../support/monitor-socket";
 import { keysOf, onCluster, testCluster, uniqueNs } from "../../support/server";
 import { Cleanup } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 describe("cluster: reads go to the masters, also with a client that sends read-only commands to replicas", function () {
   this.timeout(30_000);

@@ -12,6 +12,9 @@ import { startTestCluster, type ClusterNode, type TestCluster } from "../../supp
 import { DeliveryLedger, NodeClients, Producer, sendFromChildProcess } from "../../support/cluster-tools";
 import { keysOf, onCluster, uniqueNs } from "../../support/server";
 import { WorkerLog, delay, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 const { Worker } = RedisSMQ;
 

@@ -13,6 +13,9 @@ import { startLocalRedis, type TestRedis } from "../../support/redis-server";
 import { singleServerOptions, uniqueNs } from "../../support/server";
 import { SilentProxy } from "../../support/silent-proxy";
 import { Cleanup, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("single", "ioredis");
 
 describe("an ioredis client: bounds", () => {
   const cleanup = new Cleanup();

@@ -8,6 +8,9 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../../lib");
 import { rejectionOf } from "../../support/old-rsmq";
 import { ioredisClient, singleServerClient, uniqueNs } from "../../support/server";
+import { runsOn } from "../../support/targets";
+
+runsOn("single", "ioredis");
 
 /** The connections the server has open now, from CLIENT LIST. */
 async function connectionCount(client: RedisClientType): Promise<number> {

@@ -13,6 +13,9 @@ import { subscribersOf } from "../../support/inspect";
 import { startLocalRedis, type TestRedis } from "../../support/redis-server";
 import { uniqueNs } from "../../support/server";
 import { Cleanup, WorkerLog, sendFromChild, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("single", "ioredis");
 
 const { Worker } = RedisSMQ;
 

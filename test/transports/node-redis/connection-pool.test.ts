@@ -22,6 +22,9 @@ import { rejectionOf } from "../../support/old-rsmq";
 import { singleServerClient, singleServerOnly, singleServerOptions, uniqueNs } from "../../support/server";
 import { startLocalRedis } from "../../support/redis-server";
 import { Cleanup, waitFor, WorkerLog } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("single");
 
 const WHY = "counts and kills connections of one server";
 

@@ -15,6 +15,9 @@ import { startSentinelSetup, type SentinelSetup, type SentinelSetupNode } from "
 import { SentinelLoad, errorCounts, sentinelClient, type Stream } from "../../support/sentinel-load";
 import { uniqueNs } from "../../support/server";
 import { WorkerLog, sendFromChild, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("single");
 
 const { Worker } = RedisSMQ;
 
