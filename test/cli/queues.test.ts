@@ -167,7 +167,7 @@ describe("CLI: queues, create, delete-queue, stats", () => {
       const lines = result.stdout.split("\n");
       expect(lines[0]).to.equal(`queue       q  (namespace ${ns})`);
       expect(lines[1]).to.equal("messages    3: 1 visible, 1 in flight, 1 delayed");
-      expect(lines[2]).to.match(/^next due    in \d+(\.\d)?s$/);
+      expect(lines[2]).to.match(/^next due {4}in \d+(\.\d)?s$/);
       expect(lines).to.include.members(["sent        3", "received    1", "settings    vt 60s, delay 0s, maxsize 65536"]);
     });
 

@@ -8,7 +8,8 @@
  * stands alone: each runs alone in a fresh namespace, then all three in order in one namespace.
  */
 import { expect } from "chai";
-import { spawn, type ChildProcess } from "child_process";
+import { spawn } from "child_process";
+import type { ChildProcess } from "child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
@@ -82,8 +83,8 @@ describe("README: the quick start runs as written", function () {
     const child = spawn(process.execPath, [name], { cwd: path.join(project, ns), stdio: ["ignore", "pipe", "pipe"] });
     running.push(child);
     let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const exit = new Promise<number | null>((resolve) => child.once("close", resolve));
     return { child, output: () => output, exit };
   }

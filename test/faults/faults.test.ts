@@ -8,7 +8,8 @@
  * Rerun: npm run test:faults
  */
 import { spawnSync } from "child_process";
-import { assertHeld, type Verdict } from "./support/ledger";
+import { assertHeld } from "./support/ledger";
+import type { Verdict } from "./support/ledger";
 import { printTable, record } from "./support/results";
 import { clientKillStorm, clientPause, debugSleep, killAndRestartWithAof, scriptFlushStorm } from "./scenarios/server-faults";
 import { fullServer } from "./scenarios/full-server";

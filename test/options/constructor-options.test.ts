@@ -4,7 +4,8 @@
  * before any connection is opened.
  */
 import { expect } from "chai";
-import { connect, createServer, type Server, type Socket } from "net";
+import { connect, createServer } from "net";
+import type { Server, Socket } from "net";
 import { createClient } from "redis";
 import RedisSMQ = require("../../lib");
 import { CONSTRUCTOR_DEFAULTS, resolveConstructorOptions } from "../../lib/options/constructor-options";

@@ -7,7 +7,8 @@
  *   Worker's look-up answer at once instead of waiting out the pause.
  */
 import { expect } from "chai";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
 import { readPeek, readQueueStats } from "../../lib/cli/queue-reads";
 import { nextDue } from "../../lib/operations/next-due";

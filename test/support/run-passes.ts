@@ -17,7 +17,8 @@
 import { spawn } from "child_process";
 import * as path from "path";
 import { selectSuites } from "./suite-targets";
-import { TARGETS, type Target } from "./targets";
+import { TARGETS } from "./targets";
+import type { Target } from "./targets";
 
 const root = path.resolve(__dirname, "../../..");
 const mocha = path.join(root, "node_modules/mocha/bin/mocha.js");

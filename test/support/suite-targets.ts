@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync } from "fs";
 import * as path from "path";
-import { TARGETS, type Target } from "./targets";
+import { TARGETS } from "./targets";
+import type { Target } from "./targets";
 
 /** Each target's built suite files, relative to the repository root, and what is wrong with any suite. */
 export interface SuiteSelection {

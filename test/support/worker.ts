@@ -10,7 +10,8 @@ import { join } from "path";
 import { createClient } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { script } from "../../lib/scripts/script-files";
-import { MonitorWatch, type MonitoredLine } from "./monitor-socket";
+import { MonitorWatch } from "./monitor-socket";
+import type { MonitoredLine } from "./monitor-socket";
 import {
   connectionOptions,
   connectionOptionsWith,

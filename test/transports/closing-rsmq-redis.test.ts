@@ -6,7 +6,8 @@
  * Redis Cluster and an ioredis Cluster: test/transports/cluster/closing-rsmq-redis.test.ts.
  */
 import { expect } from "chai";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
 import { expectClosedCleanly, runClosing, WHILE } from "../support/closing-child";
 import type { Activity, ClosingSetup } from "../support/closing-child";

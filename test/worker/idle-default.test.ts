@@ -14,7 +14,8 @@
 import { expect } from "chai";
 import { spawnSync } from "child_process";
 import { DEFAULT_MAX_IDLE_SLEEP_MS } from "../../lib/worker/worker-options";
-import { IdleCount, type IdleResult } from "../support/idle-count";
+import { IdleCount } from "../support/idle-count";
+import type { IdleResult } from "../support/idle-count";
 import { onCluster, onIoredis } from "../support/server";
 import { runsOn } from "../support/targets";
 

@@ -32,7 +32,7 @@ async function refusalsOf(user: string): Promise<number> {
     client.on("error", () => undefined);
     await client.connect();
     try {
-      const entries = (await client.sendCommand(["ACL", "LOG"])) as unknown[][];
+      const entries = await client.sendCommand<unknown[][]>(["ACL", "LOG"]);
       for (const entry of entries) {
         const fields = new Map<string, unknown>();
         for (let i = 0; i + 1 < entry.length; i += 2) fields.set(String(entry[i]), entry[i + 1]);

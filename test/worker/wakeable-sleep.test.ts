@@ -4,7 +4,8 @@
  * (Node would run such a timer after 1 ms), whether the length comes from `ms` or from the clock.
  */
 import { expect } from "chai";
-import { MAX_TIMER_MS, wakeableSleep, type WakeReason } from "../../lib/worker/wakeable-sleep";
+import { MAX_TIMER_MS, wakeableSleep } from "../../lib/worker/wakeable-sleep";
+import type { WakeReason } from "../../lib/worker/wakeable-sleep";
 import { delay } from "../support/worker";
 import { runsOn } from "../support/targets";
 

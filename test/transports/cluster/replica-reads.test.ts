@@ -8,7 +8,8 @@
  */
 import { expect } from "chai";
 import { Cluster } from "ioredis";
-import { createCluster, type RedisClusterType } from "redis";
+import { createCluster } from "redis";
+import type { RedisClusterType } from "redis";
 import RedisSMQ = require("../../../lib");
 import { readQueueStats } from "../../../lib/cli/queue-reads";
 import type { ClusterNode, TestCluster } from "../../support/cluster";

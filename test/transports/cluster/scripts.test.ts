@@ -5,7 +5,8 @@
  * once.
  */
 import { expect } from "chai";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../../lib");
 import { script } from "../../../lib/scripts/script-files";
 import { connectionOptions, keysOf, onCluster, plainClient, testCluster, uniqueNs } from "../../support/server";

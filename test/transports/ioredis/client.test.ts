@@ -14,7 +14,7 @@ runsOn("single", "ioredis");
 
 /** The connections the server has open now, from CLIENT LIST. */
 async function connectionCount(client: RedisClientType): Promise<number> {
-  const list = (await client.sendCommand(["CLIENT", "LIST"])) as string;
+  const list = await client.sendCommand<string>(["CLIENT", "LIST"]);
   return list.trim().split("\n").length;
 }
 

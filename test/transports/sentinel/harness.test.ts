@@ -7,7 +7,8 @@
  */
 import { expect } from "chai";
 import { Redis } from "ioredis";
-import { startSentinelSetup, type SentinelSetup, type SentinelSetupNode } from "../../support/sentinel";
+import { startSentinelSetup } from "../../support/sentinel";
+import type { SentinelSetup, SentinelSetupNode } from "../../support/sentinel";
 import { runsOn } from "../../support/targets";
 
 runsOn("single");
