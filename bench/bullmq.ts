@@ -4,7 +4,8 @@
  * added with `removeOnComplete: true`, so a processed job is deleted, as an rsmq message is.
  */
 import { randomBytes } from "crypto";
-import { Queue, Worker, type ConnectionOptions } from "bullmq";
+import { Queue, Worker } from "bullmq";
+import type { ConnectionOptions } from "bullmq";
 import type { IdleSubject } from "./idle-cost";
 import type { Target } from "./redis";
 

@@ -10,11 +10,13 @@
 import { randomBytes } from "crypto";
 import { loadavg } from "os";
 import RedisSMQ = require("../lib/index");
-import { BODY, close, isMessage, openOld, type QueueApi } from "./clients";
+import { BODY, close, isMessage, openOld } from "./clients";
+import type { QueueApi } from "./clients";
 import type { Target } from "./redis";
 import { probeClient } from "./redis";
 import { median } from "./stats";
-import { measureThroughput, type Kind, type ThroughputCase, type ThroughputSample } from "./throughput";
+import { measureThroughput } from "./throughput";
+import type { Kind, ThroughputCase, ThroughputSample } from "./throughput";
 
 /** The connection counts measured. */
 export const CONNECTION_COUNTS = [1, 2, 3, 4];

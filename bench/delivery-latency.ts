@@ -12,14 +12,18 @@
  * samples, whose figures are set by their poll intervals, run as several independent
  * consumer/queue pairs side by side to keep the run short.
  */
-import { fork, type ChildProcess } from "child_process";
+import { fork } from "child_process";
+import type { ChildProcess } from "child_process";
 import { randomBytes } from "crypto";
 import { join } from "path";
 import RedisSMQ = require("../lib/index");
-import { close, openNext, openOld, type Lib, type Message, type QueueApi } from "./clients";
-import { pollEvery, rsmqWorkerLoop, RSMQ_WORKER_DEFAULT_INTERVALS, type Poller } from "./pollers";
+import { close, openNext, openOld } from "./clients";
+import type { Lib, Message, QueueApi } from "./clients";
+import { pollEvery, rsmqWorkerLoop, RSMQ_WORKER_DEFAULT_INTERVALS } from "./pollers";
+import type { Poller } from "./pollers";
 import type { Target } from "./redis";
-import { summarize, type Summary } from "./stats";
+import { summarize } from "./stats";
+import type { Summary } from "./stats";
 import { dueAtMs, wallClockMs } from "./wall-clock";
 
 export interface DeliveryResult {

@@ -12,7 +12,8 @@ import { internalsOf } from "../lib/internals";
 import { close, openNext, openOld } from "./clients";
 import { Monitor } from "./monitor";
 import { pollEvery, rsmqWorkerLoop } from "./pollers";
-import { probeClient, type Target } from "./redis";
+import { probeClient } from "./redis";
+import type { Target } from "./redis";
 
 export interface Running {
   stop(): Promise<void>;

@@ -4,7 +4,8 @@
  * trip starts whenever the client sends after the server last spoke (or for the first time).
  * With delay 0 it only counts. Order is kept: chunks in one direction leave in arrival order.
  */
-import { connect, createServer, type Server, type Socket } from "net";
+import { connect, createServer } from "net";
+import type { Server, Socket } from "net";
 import type { Endpoint } from "./clients";
 
 export class LatencyProxy {

@@ -105,7 +105,7 @@ export function quietRule(record: LoadRecord): string {
   const { limit } = machineState(record);
   return (
     `"quiet" means every 1-minute load average recorded (at the start and end of each part) stayed below ${formatLoad(limit)}, ` +
-    `${QUIET_LOAD_PER_CORE === 1 ? "the core count" : `${QUIET_LOAD_PER_CORE} × the core count`}`
+    `${QUIET_LOAD_PER_CORE === 1 ? "the core count" : `${String(QUIET_LOAD_PER_CORE)} × the core count`}`
   );
 }
 

@@ -15,7 +15,7 @@ export function endMarker(name: string): string {
 /** Where `marker` stands on a line of its own (so prose that quotes a marker is not one). */
 function occurrences(text: string, marker: string): number[] {
   const line = new RegExp(`^[ \\t]*${marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[ \\t\\r]*$`, "gm");
-  return [...text.matchAll(line)].map((match) => match.index! + match[0].indexOf(marker));
+  return [...text.matchAll(line)].map((match) => match.index + match[0].indexOf(marker));
 }
 
 /**

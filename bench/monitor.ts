@@ -19,6 +19,7 @@ export class Monitor {
 
   /** Opens the connection; resolves once the server acknowledged MONITOR. */
   static async open(target: Target): Promise<Monitor> {
+    // eslint-disable-next-line prefer-const -- the callback reads it before it is assigned (a `const` would throw there)
     let monitor: Monitor | undefined;
     const early: string[] = [];
     const socket = await openMonitor(target.host, target.port, (line) => (monitor ? monitor.record(line) : early.push(line)));

@@ -6,10 +6,12 @@
  */
 import { randomBytes } from "crypto";
 import type RedisSMQ = require("../lib/index");
-import { BODY, close, isMessage, open, type Lib, type QueueApi } from "./clients";
+import { BODY, close, isMessage, open } from "./clients";
+import type { Lib, QueueApi } from "./clients";
 import { LatencyProxy } from "./latency-proxy";
 import type { Target } from "./redis";
-import { summarize, type Summary } from "./stats";
+import { summarize } from "./stats";
+import type { Summary } from "./stats";
 
 export interface OperationLatency {
   operation: string;

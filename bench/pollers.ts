@@ -8,7 +8,8 @@
  *   (seconds), staying on the last one; defaults `interval: [0, 1, 5, 10]`, `invisibletime: 30`.
  *   It deletes a handled message without waiting for the reply, then schedules the next receive.
  */
-import { isMessage, type Message, type QueueApi } from "./clients";
+import { isMessage } from "./clients";
+import type { Message, QueueApi } from "./clients";
 
 /** rsmq-worker's default back-off intervals, in seconds. */
 export const RSMQ_WORKER_DEFAULT_INTERVALS = [0, 1, 5, 10];

@@ -3,7 +3,8 @@
  * fork(), it opens rsmq-next or rsmq 0.12.4 with `realtime: true` and, for each `{ qname, delay }`
  * it is sent, stamps the body with the wall clock and calls sendMessage.
  */
-import { close, open, type Lib } from "./clients";
+import { close, open } from "./clients";
+import type { Lib } from "./clients";
 import { wallClockMs } from "./wall-clock";
 
 interface Setup {

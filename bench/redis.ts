@@ -4,8 +4,10 @@
  * commandstats) see only the bench. With REDIS_URL every "server" is that one server, and
  * measurements that would run side by side run one after another instead.
  */
-import { createClient, type RedisClientType } from "redis";
-import { startTestRedis, type TestRedis } from "../test/support/redis-server";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
+import { startTestRedis } from "../test/support/redis-server";
+import type { TestRedis } from "../test/support/redis-server";
 
 /** Where a measurement connects. */
 export interface Target {

@@ -9,18 +9,25 @@ import { cpus, loadavg, platform, release, totalmem } from "os";
 import { BULLMQ_VERSION, bullmqIdleSubject } from "./bullmq";
 import { LIB_VERSION } from "./clients";
 import type { BenchConfig } from "./config";
-import { pollerDelivery, workerDelivery, type DeliveryResult } from "./delivery-latency";
+import { pollerDelivery, workerDelivery } from "./delivery-latency";
+import type { DeliveryResult } from "./delivery-latency";
 import { recordPart, PART } from "./machine-load";
 import type { PartRecord } from "./machine-load";
-import { measureIdle, rsmqPollSubject, rsmqWorkerSubject, workerSubject, type IdleCost, type IdleSubject } from "./idle-cost";
-import { measureNetworkLatency, type OperationLatency } from "./network-latency";
-import { measureMemory, type MemoryResult } from "./memory";
+import { measureIdle, rsmqPollSubject, rsmqWorkerSubject, workerSubject } from "./idle-cost";
+import type { IdleCost, IdleSubject } from "./idle-cost";
+import { measureNetworkLatency } from "./network-latency";
+import type { OperationLatency } from "./network-latency";
+import { measureMemory } from "./memory";
+import type { MemoryResult } from "./memory";
 import { ratiosOf } from "./ratios";
-import { probeClient, type Target } from "./redis";
+import { probeClient } from "./redis";
+import type { Target } from "./redis";
 import { median } from "./stats";
 import { resolveConstructorOptions } from "../lib/options/constructor-options";
-import { measureThroughput, throughputCases, type Kind, type ThroughputSample } from "./throughput";
-import { measureWireCost, type WireCost } from "./wire-cost";
+import { measureThroughput, throughputCases } from "./throughput";
+import type { Kind, ThroughputSample } from "./throughput";
+import { measureWireCost } from "./wire-cost";
+import type { WireCost } from "./wire-cost";
 
 export interface SuiteTargets {
   /** Wire cost, throughput, network latency, Worker delivery. */

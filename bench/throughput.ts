@@ -11,9 +11,11 @@
 import { randomBytes } from "crypto";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
-import { BODY, close, isMessage, openNext, open, type QueueApi } from "./clients";
+import { BODY, close, isMessage, openNext, open } from "./clients";
+import type { QueueApi } from "./clients";
 import { bullmqAdd, bullmqFill, bullmqProcessor, bullmqQueue } from "./bullmq";
-import { probeClient, type Target } from "./redis";
+import { probeClient } from "./redis";
+import type { Target } from "./redis";
 import { serverCpuMicros } from "./server-counters";
 
 export type Kind = "send" | "receive+delete" | "floor";

@@ -8,10 +8,12 @@
 import { randomBytes } from "crypto";
 import type { RedisClientType } from "redis";
 import type RedisSMQ = require("../lib/index");
-import { close, open, type Lib, type QueueApi } from "./clients";
+import { close, open } from "./clients";
+import type { Lib, QueueApi } from "./clients";
 import { LatencyProxy } from "./latency-proxy";
 import { Monitor } from "./monitor";
-import { probeClient, type Target } from "./redis";
+import { probeClient } from "./redis";
+import type { Target } from "./redis";
 import { countsBetween, readCommandStats, totalOf } from "../lib/cli/redis/command-stats";
 import { PROBE_COMMANDS } from "./server-counters";
 

@@ -14,11 +14,15 @@ import { createQueue } from "../../lib/operations/create-queue";
 import { deadLetter, deadLetterCopy, redrive, redriveClaim, redriveCopy } from "../../lib/operations/dead-letters";
 import { deleteQueue } from "../../lib/operations/delete-queue";
 import { internalsOf } from "../../lib/internals";
-import { commandsOf, forTest, PASSWORD, documentedRules, type Role } from "../support/acl-rules";
+import { commandsOf, forTest, PASSWORD, documentedRules } from "../support/acl-rules";
+import type { Role } from "../support/acl-rules";
 import { allKeys } from "../support/inspect";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
 import { exactState } from "../support/state";
 import { connectionOptionsAs, onEveryServer } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 /**
  * Commands that scripts write with: each one's loss must be refused by some probe. In a cluster the

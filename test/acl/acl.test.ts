@@ -8,9 +8,13 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
-import { commandsOf, forTest, PASSWORD, documentedRules, type Role } from "../support/acl-rules";
+import { commandsOf, forTest, PASSWORD, documentedRules } from "../support/acl-rules";
+import type { Role } from "../support/acl-rules";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
 import { connectionOptionsAs, onEveryServer, subscribersOf, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 const { Worker, PoisonError } = RedisSMQ;
 

@@ -12,6 +12,9 @@ import { at, runCli } from "../support/cli";
 import { rejectionOf } from "../support/old-rsmq";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
 import { connectionOptionsAs, onEveryServer, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 const PASSWORD = "secret";
 

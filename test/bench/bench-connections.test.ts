@@ -4,8 +4,12 @@
  * round, and the table. It checks that figures exist and are coherent, never how fast anything was.
  */
 import { expect } from "chai";
-import { connectionsTable, measureConnections, type ConnectionsResult } from "../../bench/connections";
+import { connectionsTable, measureConnections } from "../../bench/connections";
+import type { ConnectionsResult } from "../../bench/connections";
 import { singleServerOnly, testRedis } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 describe("bench: the connections part (tiny run)", function () {
   this.timeout(60_000);

@@ -39,6 +39,9 @@ import type { BenchResults } from "../../bench/suite";
 import { resolveConstructorOptions } from "../../lib/options/constructor-options";
 import { figureProblems } from "../support/bench-figures";
 import { testRedis } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 describe("bench (tiny run of bench:quick's code path)", function () {
   this.timeout(60_000);

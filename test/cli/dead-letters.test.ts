@@ -7,6 +7,9 @@ import RedisSMQ = require("../../lib/index");
 import { connectionOptions, uniqueNs } from "../support/server";
 import { at, json, runCli } from "../support/cli";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 const { Worker, PoisonError } = RedisSMQ;
 

@@ -11,6 +11,9 @@ import * as path from "path";
 import { plainClient, uniqueNs } from "../support/server";
 import { at, json, listening, runCli, startCli, unusedPort } from "../support/cli";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const FAST = { RSMQ_NEXT_DEMO_SCALE: "0.1" };
 
@@ -108,14 +111,14 @@ describe("CLI: demo", function () {
       );
     expect(match, result.stdout).to.not.equal(null);
     expect(result.stdout).to.include("Summary (measured on the server");
-    expect(result.stdout).to.match(/^  messages sent +206 +200 in a burst, 5 delayed, 1 poison$/m);
-    expect(result.stdout).to.match(/^  handled +205 /m);
-    expect(result.stdout).to.match(/^  retries +20 /m);
-    expect(result.stdout).to.match(/^  dead-lettered +1 +poison: /m);
+    expect(result.stdout).to.match(/^ {2}messages sent +206 +200 in a burst, 5 delayed, 1 poison$/m);
+    expect(result.stdout).to.match(/^ {2}handled +205 /m);
+    expect(result.stdout).to.match(/^ {2}retries +20 /m);
+    expect(result.stdout).to.match(/^ {2}dead-lettered +1 +poison: /m);
     expect(result.stdout).to.match(
-      /^  rsmq-next Worker +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, one idle cycle \(it polls once per 3s, its cap\), 2 of them sent \(~[\d,]+\/h: the poll and the wake subscription's PING; the rest ran inside the poll's script\): /m,
+      /^ {2}rsmq-next Worker +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, one idle cycle \(it polls once per 3s, its cap\), 2 of them sent \(~[\d,]+\/h: the poll and the wake subscription's PING; the rest ran inside the poll's script\): /m,
     );
-    expect(result.stdout).to.match(/^  100 ms poll, rsmq 0\.12\.4 style +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, \d+ polls: /m);
+    expect(result.stdout).to.match(/^ {2}100 ms poll, rsmq 0\.12\.4 style +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, \d+ polls: /m);
     expect(result.stdout).not.to.include("\x1b[");
     expect(await listening(Number(match![1]))).to.equal(false);
   });

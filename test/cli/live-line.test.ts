@@ -6,6 +6,9 @@
 import { expect } from "chai";
 import { Writable } from "stream";
 import { LiveLine, progressBar } from "../../lib/cli/live-line";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const HIDE = "\x1b[?25l";
 const SHOW = "\x1b[?25h";

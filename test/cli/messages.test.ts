@@ -6,6 +6,9 @@ import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { connectionOptions, uniqueNs } from "../support/server";
 import { at, json, runCli } from "../support/cli";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 const ID = /^[a-z0-9]{10}[A-Za-z0-9]{22}$/;
 

@@ -5,10 +5,14 @@
  */
 import { expect } from "chai";
 import { createClient } from "redis";
-import { RedisServerStartError, startRedisServer, type RedisServerProcess } from "../../lib/cli/redis/redis-server";
+import { RedisServerStartError, startRedisServer } from "../../lib/cli/redis/redis-server";
+import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import { listening } from "../support/cli";
 import { testRedis } from "../support/server";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 async function startFailure(start: Promise<RedisServerProcess>): Promise<RedisServerStartError> {
   const error = await start.then(

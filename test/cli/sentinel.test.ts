@@ -8,9 +8,13 @@
 import { expect } from "chai";
 import * as path from "path";
 import { runCli } from "../support/cli";
-import { startSentinelSetup, type SentinelSetup } from "../support/sentinel";
+import { startSentinelSetup } from "../support/sentinel";
+import type { SentinelSetup } from "../support/sentinel";
 import { freePort } from "../support/redis-server";
 import { uniqueNs } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const PASSWORD = "s3cret-sentinel";
 

@@ -10,6 +10,9 @@ import { connectionOptions, singleServerOnly, uniqueNs } from "../support/server
 import { at, listening, unusedPort } from "../support/cli";
 import { plainScreen, startInTerminal, terminalUnavailableReason } from "../support/terminal";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 describe("CLI: on a terminal", function () {
   this.timeout(30_000);

@@ -12,8 +12,12 @@ import * as path from "path";
 import RedisSMQ = require("../../lib/index");
 import { connectionOptions, testRedis, uniqueNs } from "../support/server";
 import { startLocalRedis } from "../support/redis-server";
-import { at, json, runCli, unusedPort, type CliResult } from "../support/cli";
+import { at, json, runCli, unusedPort } from "../support/cli";
+import type { CliResult } from "../support/cli";
 import { SilentListener } from "../support/silent-listener";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const ROOT = path.resolve(__dirname, "../../..");
 

@@ -8,6 +8,9 @@ import RedisSMQ = require("../../lib/index");
 import { connectionOptions, uniqueNs } from "../support/server";
 import { at, jsonLines, runCli, startCli } from "../support/cli";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 describe("CLI: worker --exec", () => {
   let ns: string;

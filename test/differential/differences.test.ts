@@ -6,7 +6,11 @@
 import { expect } from "chai";
 import { singleServerOnly } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";
-import { exactState, fails, ok, open, outcome, type Api, type Callback, type Instance, type Outcome } from "../support/differential";
+import { exactState, fails, ok, open, outcome } from "../support/differential";
+import type { Api, Callback, Instance, Outcome } from "../support/differential";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 const QUEUE_NOT_FOUND = fails("queueNotFound", "Queue not found");
 const UNKNOWN_ID = "0123456789abcdefghijABCDEFGHIJ01";
@@ -177,7 +181,7 @@ describe("differential: intentional differences from rsmq 0.12.4", () => {
       const shared = await open("rsmq", next.ns);
       try {
         await next.api.createQueueAsync({ qname: "q" });
-        const serverSecond = async (): Promise<string> => ((await next.data.sendCommand(["TIME"])) as string[])[0];
+        const serverSecond = async (): Promise<string> => (await next.data.sendCommand<string[]>(["TIME"]))[0];
         let compared = false;
         for (let attempt = 0; attempt < 5 && !compared; attempt++) {
           const start = await serverSecond();

@@ -9,9 +9,13 @@ import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
-import { optionsFor, type Library } from "../support/differential";
+import { optionsFor } from "../support/differential";
+import type { Library } from "../support/differential";
 import { onIoredis, singleServerClient, singleServerOnly, uniqueNs } from "../support/server";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const SCRIPT_LOADS = ["scriptload:popMessage", "scriptload:receiveMessage", "scriptload:changeMessageVisibility"] as const;
 const EVENTS = ["connect", ...SCRIPT_LOADS] as const;
@@ -53,7 +57,7 @@ async function within<T>(ms: number, what: string, promise: Promise<T>): Promise
 
 /** The ids of the normal client connections on the single server. */
 async function clientIds(admin: RedisClientType): Promise<Set<string>> {
-  const list = (await admin.sendCommand(["CLIENT", "LIST", "TYPE", "normal"])) as string;
+  const list = await admin.sendCommand<string>(["CLIENT", "LIST", "TYPE", "normal"]);
   return new Set([...list.matchAll(/^id=(\d+) /gm)].map((match) => match[1]));
 }
 

@@ -19,20 +19,15 @@
  * server's TIME around the step; only then are clock readings compared as tokens.
  */
 import * as fc from "fast-check";
-import { MESSAGE_ID, type Snapshot } from "../support/state";
-import {
-  RSMQ_ERROR_NAMES,
-  idTokens,
-  namespacedSnapshot,
-  open,
-  outcome,
-  viaCallback,
-  type Api,
-  type Instance,
-  type Outcome,
-} from "../support/differential";
+import { MESSAGE_ID } from "../support/state";
+import type { Snapshot } from "../support/state";
+import { RSMQ_ERROR_NAMES, idTokens, namespacedSnapshot, open, outcome, viaCallback } from "../support/differential";
+import type { Api, Instance, Outcome } from "../support/differential";
 import { RULES, visibleScores } from "../support/fuzz-rules";
 import { WriteWatch } from "../support/written-data";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 /** A whole number from the environment, or `fallback`; anything else stops the run with the reason. */
 function setting(name: string, fallback: number): number {

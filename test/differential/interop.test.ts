@@ -5,10 +5,15 @@
  */
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
-import { asMessage, openNextRsmq, openOldRsmq, rejectionOf, type QueueAttributes, type Rsmq } from "../support/old-rsmq";
+import { asMessage, openNextRsmq, openOldRsmq, rejectionOf } from "../support/old-rsmq";
+import type { QueueAttributes, Rsmq } from "../support/old-rsmq";
 import { plainClient, uniqueNs } from "../support/server";
-import { snapshot, type Snapshot } from "../support/state";
+import { snapshot } from "../support/state";
+import type { Snapshot } from "../support/state";
 import { WriteWatch, watchedAsync } from "../support/written-data";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 type LibraryName = "rsmq 0.12.4" | "rsmq-next";
 const OLD: LibraryName = "rsmq 0.12.4";

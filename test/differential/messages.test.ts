@@ -4,7 +4,11 @@
  * the Redis state left behind (bodies, rc/fr fields, scores as seconds from now) must match.
  * Each scenario also pins the expected results.
  */
-import { QUEUE_NOT_FOUND, expectSameAsRsmq, fails, ok, outcome, viaCallback, type Api, type Outcome } from "../support/differential";
+import { QUEUE_NOT_FOUND, expectSameAsRsmq, fails, ok, outcome, viaCallback } from "../support/differential";
+import type { Api, Outcome } from "../support/differential";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const TOO_LONG = fails("messageTooLong", "Message too long");
 

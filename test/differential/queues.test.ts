@@ -7,7 +7,11 @@
  * getQueueAttributes is only called when every message is hidden or gone: for a visible message
  * sent within the current second rsmq counts it in hiddenmsgs (intentional difference 4).
  */
-import { QUEUE_NOT_FOUND, expectSameAsRsmq, fails, ok, outcome, viaCallback, type Api, type Outcome } from "../support/differential";
+import { QUEUE_NOT_FOUND, expectSameAsRsmq, fails, ok, outcome, viaCallback } from "../support/differential";
+import type { Api, Outcome } from "../support/differential";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 interface Counts {
   vt?: number;

@@ -10,11 +10,15 @@
  * - SELECT on it, which moves the instance to another database (with one connection).
  */
 import { expect } from "chai";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
 import { singleServerOnly, singleServerOptions, testRedis, uniqueNs } from "../support/server";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
 
 type Library = "rsmq" | "next";
 
@@ -166,12 +170,12 @@ describe("differential: rsmq.redis and rsmq.connected, as rsmq 0.12.4 code uses 
       const rsmq = open("next", ns, { client, connections: 2 });
       await rsmq.createQueueAsync({ qname: "q" });
       const keys = await new Promise<string[]>((resolve, reject) =>
-        (rsmq.redis as unknown as V3Client).keys(`${ns}:*`, (error, found) => (error ? reject(error) : resolve(found))),
+        (rsmq.redis as V3Client).keys(`${ns}:*`, (error, found) => (error ? reject(error) : resolve(found))),
       );
       expect(keys.map((key) => key.slice(ns.length)).sort()).to.deep.equal([":QUEUES", ":q:Q"]);
       // Closed, the instance is closed too. (Not by its legacy quit(callback): node-redis 4 sends
       // that QUIT as a plain command and reconnects, node-redis issue #2273; disconnect() closes it.)
-      await (rsmq.redis as unknown as RedisClientType).disconnect();
+      await (rsmq.redis as RedisClientType).disconnect();
       const error = await rsmq.listQueuesAsync().catch((reason: Error) => reason);
       expect((error as Error).name).to.equal("connectionClosed");
     } finally {

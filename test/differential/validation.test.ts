@@ -6,7 +6,11 @@
 import { expect } from "chai";
 import { inspect } from "util";
 import { monitor } from "../support/wire";
-import { exactState, fails, open, outcome, type Api, type Instance, type Outcome } from "../support/differential";
+import { exactState, fails, open, outcome } from "../support/differential";
+import type { Api, Instance, Outcome } from "../support/differential";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 type Method =
   | "createQueueAsync"

@@ -13,6 +13,9 @@ import { machineState } from "../../bench/machine-load";
 import type { RunRecord } from "../../bench/readme-blocks";
 import { figureProblems } from "../support/bench-figures";
 import { readDoc, repositoryRoot } from "../support/markdown";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 function latestFullRun(): { file: string; record: RunRecord } {
   const dir = path.join(repositoryRoot, "bench", "results");

@@ -8,6 +8,9 @@
 import { expect } from "chai";
 import { execFile } from "child_process";
 import * as path from "path";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const packageRoot = path.resolve(__dirname, "../../..");
 const typedoc = path.join(packageRoot, "node_modules/typedoc/bin/typedoc");

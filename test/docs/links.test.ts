@@ -12,6 +12,9 @@ import { execFile } from "child_process";
 import { existsSync, readdirSync, statSync } from "fs";
 import * as path from "path";
 import { codeBlocks, headingAnchors, linkTargets, readDoc, repositoryRoot } from "../support/markdown";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /**
  * Files a shipped document may link to that the package leaves out: the bench's raw records (a

@@ -8,7 +8,8 @@
  * stands alone: each runs alone in a fresh namespace, then all three in order in one namespace.
  */
 import { expect } from "chai";
-import { spawn, type ChildProcess } from "child_process";
+import { spawn } from "child_process";
+import type { ChildProcess } from "child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
@@ -16,6 +17,9 @@ import RedisSMQ = require("../../lib/index");
 import { codeBlocks, readDoc, repositoryRoot, section } from "../support/markdown";
 import { singleServerOptions, uniqueNs } from "../support/server";
 import { waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** The connection options every quick-start block opens with, as the README writes them. */
 const README_CONNECTION = '{ host: "127.0.0.1", port: 6379, ns: "rsmq" }';
@@ -79,8 +83,8 @@ describe("README: the quick start runs as written", function () {
     const child = spawn(process.execPath, [name], { cwd: path.join(project, ns), stdio: ["ignore", "pipe", "pipe"] });
     running.push(child);
     let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const exit = new Promise<number | null>((resolve) => child.once("close", resolve));
     return { child, output: () => output, exit };
   }

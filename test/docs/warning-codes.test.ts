@@ -7,6 +7,9 @@ import { expect } from "chai";
 import { readdirSync, readFileSync } from "fs";
 import * as path from "path";
 import { readDoc, repositoryRoot, section } from "../support/markdown";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** Every .ts file under `dir`, recursively. */
 function sources(dir: string): string[] {

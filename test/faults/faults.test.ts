@@ -8,12 +8,16 @@
  * Rerun: npm run test:faults
  */
 import { spawnSync } from "child_process";
-import { assertHeld, type Verdict } from "./support/ledger";
+import { assertHeld } from "./support/ledger";
+import type { Verdict } from "./support/ledger";
 import { printTable, record } from "./support/results";
 import { clientKillStorm, clientPause, debugSleep, killAndRestartWithAof, scriptFlushStorm } from "./scenarios/server-faults";
 import { fullServer } from "./scenarios/full-server";
 import { workerKilledMidHandler } from "./scenarios/worker-killed";
 import { mixedFleet } from "./scenarios/mixed-fleet";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const scenarios: Array<[title: string, run: () => Promise<Verdict>, timeoutMs?: number]> = [
   ["kill -9 of the server and a restart from its AOF, under a producer and a Worker", killAndRestartWithAof],

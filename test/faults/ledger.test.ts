@@ -4,6 +4,9 @@
  */
 import { expect } from "chai";
 import { Ledger, assertHeld } from "./support/ledger";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const VT = { vtMs: 1000 };
 

@@ -11,6 +11,9 @@ import { connectionOptions, plainClient, uniqueNs } from "../support/server";
 import { snapshot } from "../support/state";
 import { WriteWatch, watchedAsync } from "../support/written-data";
 import { clientCommands, monitor } from "../support/wire";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 type QueueMessage = RedisSMQ.QueueMessage;
 
@@ -212,7 +215,7 @@ describe("batch APIs", () => {
       await sendInOrder(rsmq, ["a"]);
       let sync = true;
       const result = await new Promise<RedisSMQ.ReceivedMessages>((resolve, reject) => {
-        rsmq.receiveMessages({ qname: "q", count: 2 }, (error, value) => (error ? reject(error) : resolve(value!)));
+        rsmq.receiveMessages({ qname: "q", count: 2 }, (error, value) => (error ? reject(error) : resolve(value)));
         sync = false;
       });
       expect(sync).to.equal(false);
@@ -322,7 +325,7 @@ describe("batch APIs", () => {
     it("has a callback form", async () => {
       const [id] = await sendInOrder(rsmq, ["a"]);
       const result = await new Promise<Array<0 | 1>>((resolve, reject) =>
-        rsmq.deleteMessages({ qname: "q", ids: [id] }, (error, value) => (error ? reject(error) : resolve(value!))),
+        rsmq.deleteMessages({ qname: "q", ids: [id] }, (error, value) => (error ? reject(error) : resolve(value))),
       );
       expect(result).to.deep.equal([1]);
     });

@@ -10,6 +10,9 @@ import { connectionOptions, plainClient, singleServerOnly, singleServerOptions, 
 import { exactState } from "../support/state";
 import { clientCommands, monitor } from "../support/wire";
 import { rejectionOf } from "../support/old-rsmq";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 type Result = RedisSMQ.ReceiveOrNextDue;
 

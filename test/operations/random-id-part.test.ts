@@ -5,6 +5,9 @@
  */
 import { expect } from "chai";
 import { randomIdPart, symbolOfByte } from "../../lib/operations/random-id-part";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 describe("randomIdPart", () => {
   it("maps every byte value to one of the 62 symbols 4 times each, and skips the other 8", () => {

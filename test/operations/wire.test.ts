@@ -11,10 +11,15 @@
  */
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
-import { asMessage, openNextRsmq, openOldRsmq, type Rsmq } from "../support/old-rsmq";
+import { asMessage, openNextRsmq, openOldRsmq } from "../support/old-rsmq";
+import type { Rsmq } from "../support/old-rsmq";
 import { keysOf, onCluster, plainClient, singleServerClient, uniqueNs } from "../support/server";
-import { clientCommands, commandStatsDuring, monitor, type WireOptions } from "../support/wire";
+import { clientCommands, commandStatsDuring, monitor } from "../support/wire";
+import type { WireOptions } from "../support/wire";
 import RedisSMQ = require("../../lib");
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 /** Everything one library's cases run against. */
 interface Lab {

@@ -4,12 +4,16 @@
  * before any connection is opened.
  */
 import { expect } from "chai";
-import { connect, createServer, type Server, type Socket } from "net";
+import { connect, createServer } from "net";
+import type { Server, Socket } from "net";
 import { createClient } from "redis";
 import RedisSMQ = require("../../lib");
 import { CONSTRUCTOR_DEFAULTS, resolveConstructorOptions } from "../../lib/options/constructor-options";
 import { describeValue } from "../../lib/options/checks";
 import { singleServerOptions, uniqueNs } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** A TCP proxy to the test Redis that counts the connections it accepts. */
 class CountingProxy {

@@ -7,12 +7,17 @@
  * rsmq-next follow the nested object instead. Databases 0-3 only.
  */
 import { expect } from "chai";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib");
 import { builtEntry, runChild } from "../support/child-process";
-import { startLocalRedis, type TestRedis } from "../support/redis-server";
+import { startLocalRedis } from "../support/redis-server";
+import type { TestRedis } from "../support/redis-server";
 import { singleServerOnly, testRedis, uniqueNs } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 type Options = Record<string, unknown> & { ns: string };
 

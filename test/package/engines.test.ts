@@ -8,6 +8,9 @@ import { expect } from "chai";
 import { readFileSync } from "fs";
 import * as path from "path";
 import * as semver from "semver";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const packageRoot = path.resolve(__dirname, "../../..");
 

@@ -12,6 +12,9 @@ import { tmpdir } from "os";
 import * as path from "path";
 import OldRSMQ = require("rsmq");
 import { connectionOptions, testRedis, uniqueNs } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** build/test/ -> the package root; `require(packageRoot)` goes through package.json like a user's require. */
 const packageRoot = path.resolve(__dirname, "../../..");

@@ -12,8 +12,12 @@ import { expect } from "chai";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
-import { cloneAt, headCommit, installIntoNewApp, pack, provideDependencies, run, type Packed, type Run } from "../support/fresh-package";
+import { cloneAt, headCommit, installIntoNewApp, pack, provideDependencies, run } from "../support/fresh-package";
+import type { Packed, Run } from "../support/fresh-package";
 import { testRedis, uniqueNs } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** build/test/ -> the checkout. */
 const checkout = path.resolve(__dirname, "../../..");

@@ -27,6 +27,9 @@ import {
   watchDuring,
 } from "../support/retry";
 import { exactState } from "../support/state";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 type QueueMessage = RedisSMQ.QueueMessage;
 

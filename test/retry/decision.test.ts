@@ -6,6 +6,9 @@
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { isPoison, PoisonError as PoisonErrorDirect } from "../../lib/retry/poison-error";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { RetryPolicy, PoisonError } = RedisSMQ;
 

@@ -6,11 +6,15 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { RETRY_DEFAULTS, type Jitter, type RetryPolicyOptions } from "../../lib/retry/retry-policy";
+import { RETRY_DEFAULTS } from "../../lib/retry/retry-policy";
+import type { Jitter, RetryPolicyOptions } from "../../lib/retry/retry-policy";
 import { formatDuration } from "../../lib/retry/duration";
 import { connectionOptions, uniqueNs } from "../support/server";
 import { delay } from "../support/worker";
 import { watchDuring } from "../support/retry";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { RetryPolicy, Worker } = RedisSMQ;
 

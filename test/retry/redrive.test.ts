@@ -7,7 +7,8 @@
  * masters, on the cluster target).
  */
 import { expect } from "chai";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import type { ScriptCall } from "../../lib/operations/script-call";
 import { planRedrive, redrive } from "../../lib/dead-letters/redrive";
@@ -29,6 +30,9 @@ import {
   watchDuring,
 } from "../support/retry";
 import { exactState } from "../support/state";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker, PoisonError } = RedisSMQ;
 

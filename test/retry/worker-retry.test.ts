@@ -11,6 +11,9 @@ import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/ser
 import { Cleanup, delay, waitFor } from "../support/worker";
 import { asMessage } from "../support/old-rsmq";
 import { CommandWatch, loadScripts, messageFields, nodeOfQueue, oldRsmqOr, serverNowMs, watchDuring } from "../support/retry";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker, PoisonError } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;

@@ -7,6 +7,9 @@ import { expect } from "chai";
 import { readdirSync, readFileSync } from "fs";
 import * as path from "path";
 import { analyseScript, checkScript, documentedKeys, uncheckedAfterWrite } from "../support/lua-key-check";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** lua/ of this package (the test runs from build/test/). */
 const LUA_DIR = path.resolve(__dirname, "../../../lua");

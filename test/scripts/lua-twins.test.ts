@@ -24,6 +24,9 @@ import { script } from "../../lib/scripts/script-files";
 import { serverNowMs } from "../support/inspect";
 import { CommandWatch, loadScripts } from "../support/retry";
 import { singleServerClient, singleServerOptions, singleServerOnly, uniqueNs } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 type QueueMessage = RedisSMQ.QueueMessage;
 

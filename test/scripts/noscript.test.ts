@@ -9,6 +9,9 @@ import { asMessage, openNextRsmq, rejectionOf } from "../support/old-rsmq";
 import { plainClient, testRedis, uniqueNs } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";
 import RedisSMQ = require("../../lib");
+import { runsOn } from "../support/targets";
+
+runsOn("single", "ioredis");
 
 /**
  * Resolves on the instance's next `event`. (events.once would also reject on the `error` events a

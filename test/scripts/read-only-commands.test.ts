@@ -7,10 +7,12 @@
  * the first call and costs one refused command per connection, not per call.
  */
 import { expect } from "chai";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import Redis from "ioredis";
 import RedisSMQ = require("../../lib");
-import { startRedisServer, type RedisServerProcess } from "../../lib/cli/redis/redis-server";
+import { startRedisServer } from "../../lib/cli/redis/redis-server";
+import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import { readPeek, readQueueStats } from "../../lib/cli/queue-reads";
 import { nextDue } from "../../lib/operations/next-due";
 import { internalsOf } from "../../lib/internals";
@@ -18,6 +20,9 @@ import { documentedRules, forTest, PASSWORD } from "../support/acl-rules";
 import { singleServerClient, singleServerOptions, uniqueNs } from "../support/server";
 import { MonitorWatch } from "../support/monitor-socket";
 import { connectionOptionsAs } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** Every read-only call of an instance, on queue `q`, with what it answered. */
 async function everyRead(rsmq: RedisSMQ): Promise<string[]> {

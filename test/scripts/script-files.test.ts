@@ -7,6 +7,9 @@ import { expect } from "chai";
 import { readdirSync } from "fs";
 import * as path from "path";
 import { SCRIPT_KINDS, script } from "../../lib/scripts/script-files";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const LUA_DIR = path.resolve(__dirname, "../../../lua");
 const names = readdirSync(LUA_DIR)

@@ -7,7 +7,8 @@
  *   Worker's look-up answer at once instead of waiting out the pause.
  */
 import { expect } from "chai";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
 import { readPeek, readQueueStats } from "../../lib/cli/queue-reads";
 import { nextDue } from "../../lib/operations/next-due";
@@ -15,6 +16,9 @@ import { internalsOf } from "../../lib/internals";
 import { connectionOptions, onCluster, plainClient, testCluster, testRedis, uniqueNs } from "../support/server";
 import { exactState } from "../support/state";
 import { Cleanup, WorkerLog, queueServer, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 

@@ -3,7 +3,8 @@
  * way a user or a script does: arguments, stdin, environment in; exit code, stdout, stderr out.
  * `npm test` builds dist/ first; by hand, run `npx tsc -p tsconfig.json` before the tests.
  */
-import { spawn, type ChildProcess } from "child_process";
+import { spawn } from "child_process";
+import type { ChildProcess } from "child_process";
 import { connect } from "net";
 import { freePort } from "./redis-server";
 import * as path from "path";
@@ -42,10 +43,10 @@ export function startCli(
   const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.env), stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  child.stdin!.on("error", () => undefined);
-  child.stdin!.end(options.input ?? "");
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  child.stdin.on("error", () => undefined);
+  child.stdin.end(options.input ?? "");
   const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 15_000);
   const finished = new Promise<CliResult>((resolve) => {
     child.on("close", (code, signal) => {

@@ -6,7 +6,8 @@
  * wake subscription) must not keep it alive.
  */
 import { expect } from "chai";
-import { builtEntry, runChild, type ChildOutcome } from "./child-process";
+import { builtEntry, runChild } from "./child-process";
+import type { ChildOutcome } from "./child-process";
 
 /** How the child builds its instance and what it closes afterwards. */
 export interface ClosingSetup {

@@ -7,15 +7,18 @@
  * (same CLUSTER NODES, cluster_state:ok, every slot on a live master, replicas in sync), so the
  * next step of a test sees one settled cluster whichever node its client happens to ask.
  */
-import { spawn, spawnSync, type ChildProcess } from "child_process";
+import { spawn, spawnSync } from "child_process";
+import type { ChildProcess } from "child_process";
 import { mkdirSync, mkdtempSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { commandOptions, createClient } from "redis";
 import { hashSlot, SLOT_COUNT } from "../../lib/transports/cluster/hash-slot";
-import { freePort, RedisServerStartError, startRedisServer, type RedisServerProcess } from "../../lib/cli/redis/redis-server";
+import { freePort, RedisServerStartError, startRedisServer } from "../../lib/cli/redis/redis-server";
+import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import { installExitHook, liveProcesses, liveTempDirs, removeTempDir } from "./leftovers";
-import { makeTestCertificates, tlsUnavailableReason, type TestCertificates } from "./test-tls";
+import { makeTestCertificates, tlsUnavailableReason } from "./test-tls";
+import type { TestCertificates } from "./test-tls";
 
 /** Number of hash slots in a Redis Cluster. */
 export { SLOT_COUNT };
@@ -338,8 +341,8 @@ function runRedisCli(args: string[]): Promise<string> {
   const child = spawn("redis-cli", args, { stdio: ["ignore", "pipe", "pipe"] });
   trackChild(child);
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
     child.once("error", (error) => reject(new Error(`cannot run redis-cli: ${error.message}`)));
@@ -687,7 +690,7 @@ class LocalCluster implements TestCluster {
 
   private async sendForBuffers(node: ClusterNode, args: string[]): Promise<Buffer[]> {
     const client = await this.client(node.port);
-    return (await client.sendCommand(args, commandOptions({ returnBuffers: true }))) as Buffer[];
+    return await client.sendCommand<Buffer[]>(args, commandOptions({ returnBuffers: true }));
   }
 
   private async sendTo(port: number, args: Array<string | Buffer>): Promise<unknown> {

@@ -12,7 +12,8 @@ import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
 import { allKeys } from "./inspect";
 import { connectionOptions, keysOf, plainClient, singleServerClient, singleServerOptions, uniqueNs } from "./server";
-import { MESSAGE_ID, snapshot, type Snapshot } from "./state";
+import { MESSAGE_ID, snapshot } from "./state";
+import type { Snapshot } from "./state";
 import { WriteWatch } from "./written-data";
 
 export type Callback = (err: unknown, result?: unknown) => void;

@@ -40,7 +40,6 @@ export class FakeClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): WakeableSleep {
     let finish: (reason: WakeReason) => void = () => undefined;
     const done = new Promise<WakeReason>((resolve) => (finish = resolve));
-    const clock = this;
     const state = {
       ms,
       startedAt: this.time,
@@ -48,12 +47,12 @@ export class FakeClock implements Clock {
       reason: undefined as WakeReason | undefined,
       done,
       wake: () => end("woken"),
-      shortenTo(by: number) {
+      shortenTo: (by: number): void => {
         if (state.reason !== undefined) return;
-        const candidate = clock.time + Math.max(0, by);
+        const candidate = this.time + Math.max(0, by);
         if (candidate >= state.endsAt) return;
         state.endsAt = candidate;
-        if (state.endsAt <= clock.time) end("timeout");
+        if (state.endsAt <= this.time) end("timeout");
       },
     };
     const onAbort = (): void => end("aborted");

@@ -10,7 +10,8 @@ import type { StopRecord } from "../../lib/operations/dead-letters";
 import type { QueueMessage } from "../../lib/types";
 import type { QueuePort } from "../../lib/worker/queue-port";
 import { WorkerLoop } from "../../lib/worker/worker-loop";
-import { resolveWorkerOptions, type WorkerOptions } from "../../lib/worker/worker-options";
+import { resolveWorkerOptions } from "../../lib/worker/worker-options";
+import type { WorkerOptions } from "../../lib/worker/worker-options";
 import { FakeClock, settle } from "./fake-clock";
 
 type Reply<T> = T | Error | Promise<T>;

@@ -7,11 +7,14 @@
  * It takes minutes of waiting and no work, so a suite starts it at the beginning of the run
  * (`IdleCount.start` in a root `before`) and reads `result` at the end: the wait overlaps the rest.
  */
-import { spawn, type ChildProcess } from "child_process";
+import { spawn } from "child_process";
+import type { ChildProcess } from "child_process";
 import { join } from "path";
-import { startRedisServer, type RedisServerProcess } from "../../lib/cli/redis/redis-server";
+import { startRedisServer } from "../../lib/cli/redis/redis-server";
+import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import type { IdleInstanceConfig } from "./idle-instance";
-import { MonitorWatch, type MonitoredLine } from "./monitor-socket";
+import { MonitorWatch } from "./monitor-socket";
+import type { MonitoredLine } from "./monitor-socket";
 import { delay, loadPollScriptsAt, waitFor } from "./worker";
 
 /** One Worker event, as the child printed it. */

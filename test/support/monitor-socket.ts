@@ -4,8 +4,10 @@
  * when everything sent so far has been seen (`MonitorWatch`).
  */
 import { randomBytes } from "crypto";
-import { connect, type Socket } from "net";
-import { createClient, type RedisClientType } from "redis";
+import { connect } from "net";
+import type { Socket } from "net";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 
 /**
  * A raw MONITOR connection: every command line the server reports, handed to `onLine` without

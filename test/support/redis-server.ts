@@ -3,7 +3,8 @@
  * stopped afterwards; with REDIS_URL, that server; with TEST_REDIS=container, a testcontainers
  * container (needs a Docker engine). Only the local server can be restarted by a test.
  */
-import { freePort, startRedisServer, type RedisServerProcess } from "../../lib/cli/redis/redis-server";
+import { freePort, startRedisServer } from "../../lib/cli/redis/redis-server";
+import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 
 export interface TestRedis {
   readonly url: string;

@@ -12,7 +12,8 @@ import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
 import type { StopRecord } from "../../lib/operations/dead-letters";
 import { script } from "../../lib/scripts/script-files";
 import { MonitorWatch } from "./monitor-socket";
-import { openOldRsmq, type Rsmq } from "./old-rsmq";
+import { openOldRsmq } from "./old-rsmq";
+import type { Rsmq } from "./old-rsmq";
 import { isCluster } from "./inspect";
 import { keysOf, onCluster, testCluster, testRedis } from "./server";
 

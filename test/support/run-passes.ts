@@ -8,23 +8,57 @@
  * The single-server pass prints as it runs; the other passes' output is held and printed whole
  * after it, so each pass's lines (and its "N passing" summary, which .ci/run adds up) stay intact.
  * With REDIS_URL or TEST_REDIS the passes would share one server, so they run one after the other,
- * as they do with RSMQ_TEST_SERIAL=1. Arguments after `npm test --` go to both passes.
+ * as they do with RSMQ_TEST_SERIAL=1. Arguments after `npm test --` go to every pass.
+ *
+ * Each pass runs the suites whose `runsOn(...)` line names its target (suite-targets.ts); a suite
+ * without one fails the run before any pass starts. `--only <target>` runs that one pass alone
+ * (`npm run test:cluster`, `npm run test:ioredis`).
  */
 import { spawn } from "child_process";
 import * as path from "path";
+import { selectSuites } from "./suite-targets";
+import { TARGETS } from "./targets";
+import type { Target } from "./targets";
 
 const root = path.resolve(__dirname, "../../..");
 const mocha = path.join(root, "node_modules/mocha/bin/mocha.js");
-const extra = process.argv.slice(2);
+const { only, extra } = parseArguments(process.argv.slice(2));
 
 interface Pass {
   args: string[];
   env: NodeJS.ProcessEnv;
 }
 
-const single: Pass = { args: extra, env: process.env };
-const cluster: Pass = { args: ["--config", ".mocharc.cluster.json", ...extra], env: { ...process.env, RSMQ_TEST_TARGET: "cluster" } };
-const ioredis: Pass = { args: ["--config", ".mocharc.ioredis.json", ...extra], env: { ...process.env, RSMQ_TEST_TARGET: "ioredis" } };
+// The files of each pass, from each suite's runsOn(...) line.
+const suites = selectSuites(root);
+if (suites.problems.length > 0) {
+  process.stderr.write(
+    `\n  Every suite must declare its targets (test/support/targets.ts):\n${suites.problems.map((problem) => `    ${problem}\n`).join("")}\n`,
+  );
+  process.exit(1);
+}
+
+const single: Pass = { args: ["--config", ".mocharc.json", ...suites.files.single, ...extra], env: process.env };
+const cluster: Pass = {
+  args: ["--config", ".mocharc.cluster.json", ...suites.files.cluster, ...extra],
+  env: { ...process.env, RSMQ_TEST_TARGET: "cluster" },
+};
+const ioredis: Pass = {
+  args: ["--config", ".mocharc.ioredis.json", ...suites.files.ioredis, ...extra],
+  env: { ...process.env, RSMQ_TEST_TARGET: "ioredis" },
+};
+const passes: Record<Target, Pass> = { single, cluster, ioredis };
+
+/** `--only <target>` (one pass alone), and the arguments for mocha. */
+function parseArguments(args: string[]): { only?: Target; extra: string[] } {
+  if (args[0] !== "--only") return { extra: args };
+  const target = TARGETS.find((known) => known === args[1]);
+  if (!target) {
+    process.stderr.write(`--only takes one of ${TARGETS.join(", ")}, got ${String(args[1])}\n`);
+    process.exit(2);
+  }
+  return { only: target, extra: args.slice(2) };
+}
 
 /** Runs one pass; with `held`, its output is collected and returned instead of printed. */
 function run(pass: Pass, held: boolean): Promise<{ code: number; output: Buffer[] }> {
@@ -43,6 +77,7 @@ function run(pass: Pass, held: boolean): Promise<{ code: number; output: Buffer[
 }
 
 async function main(): Promise<number> {
+  if (only) return (await run(passes[only], false)).code;
   const serial = Boolean(process.env.REDIS_URL || process.env.TEST_REDIS || process.env.RSMQ_TEST_SERIAL === "1");
   if (serial) {
     for (const pass of [single, cluster, ioredis]) {

@@ -4,7 +4,8 @@
  * `failoverDetector`), to a queue of its own, consumed by a Worker (concurrency 4) on a shared
  * consumer instance, with a ledger per stream: what was acknowledged, handled, lost, duplicated.
  */
-import { Redis, type RedisOptions } from "ioredis";
+import { Redis } from "ioredis";
+import type { RedisOptions } from "ioredis";
 import RedisSMQ = require("../../lib/index");
 import { DeliveryLedger, Producer } from "./cluster-tools";
 import type { SentinelSetup } from "./sentinel";

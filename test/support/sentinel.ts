@@ -13,7 +13,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { createClient } from "redis";
-import { freePort, RedisServerStartError, startRedisServer, type RedisServerProcess } from "../../lib/cli/redis/redis-server";
+import { freePort, RedisServerStartError, startRedisServer } from "../../lib/cli/redis/redis-server";
+import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import { installExitHook, liveProcesses, liveTempDirs, removeTempDir } from "./leftovers";
 
 const HOST = "127.0.0.1";

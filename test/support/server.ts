@@ -13,11 +13,15 @@
  * suite hook, after the run).
  */
 import { randomBytes } from "crypto";
-import Redis, { type RedisOptions } from "ioredis";
-import { createClient, createCluster, type RedisClientType, type RedisClusterType } from "redis";
+import Redis from "ioredis";
+import type { RedisOptions } from "ioredis";
+import { createClient, createCluster } from "redis";
+import type { RedisClientType, RedisClusterType } from "redis";
 import { KeyLayout } from "../../lib/keys";
-import { clusterUnavailableReason, startTestCluster, type TestCluster } from "./cluster";
-import { startTestRedis, type TestRedis } from "./redis-server";
+import { clusterUnavailableReason, startTestCluster } from "./cluster";
+import type { TestCluster } from "./cluster";
+import { startTestRedis } from "./redis-server";
+import type { TestRedis } from "./redis-server";
 
 let server: TestRedis | undefined;
 let cluster: TestCluster | undefined;

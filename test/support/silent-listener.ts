@@ -3,7 +3,8 @@
  * port or a server frozen in a long command looks to a client: the TCP connect succeeds, and the
  * handshake (CLIENT SETINFO, AUTH, SELECT) waits for ever.
  */
-import { createServer, type Server, type Socket } from "net";
+import { createServer } from "net";
+import type { Server, Socket } from "net";
 
 export class SilentListener {
   private readonly sockets = new Set<Socket>();

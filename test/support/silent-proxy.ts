@@ -4,7 +4,8 @@
  * as when a NAT or load balancer forgets a flow or a cable is pulled (a half-open connection).
  * Connections opened after that are forwarded as usual, as a new flow through the same network.
  */
-import { connect, createServer, type Server, type Socket } from "net";
+import { connect, createServer } from "net";
+import type { Server, Socket } from "net";
 
 export class SilentProxy {
   private readonly pairs = new Set<{ client: Socket; server: Socket; silent: boolean }>();

@@ -5,7 +5,8 @@
  * echo included. The terminal is util-linux `script`, found on every Linux; elsewhere the tests
  * that need it skip, saying why.
  */
-import { spawn, spawnSync, type ChildProcess } from "child_process";
+import { spawn, spawnSync } from "child_process";
+import type { ChildProcess } from "child_process";
 import { CLI, cleanEnv } from "./cli";
 
 export interface TerminalRun {
@@ -39,9 +40,9 @@ export function startInTerminal(args: readonly string[], options: { env?: Record
     stdio: ["pipe", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stdin!.on("error", () => undefined);
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stdin.on("error", () => undefined);
   const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
   const finished = new Promise<{ status: number | null; output: string }>((resolve) => {
     child.on("close", (status) => {
@@ -49,7 +50,7 @@ export function startInTerminal(args: readonly string[], options: { env?: Record
       resolve({ status, output });
     });
   });
-  return { child, type: (text) => child.stdin!.write(text), output: () => output, finished };
+  return { child, type: (text) => child.stdin.write(text), output: () => output, finished };
 }
 
 /** The output without colour and cursor codes, and with the terminal's CRLF as LF. */

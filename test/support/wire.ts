@@ -7,7 +7,8 @@
  * scripts run), so "one EVALSHA" or "nothing sent" holds for the cluster as a whole. Pass
  * `{ server: "single" }` to read the single server instead, whatever the target (rsmq 0.12.4).
  */
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import { countsBetween, readCommandStats } from "../../lib/cli/redis/command-stats";
 import { MonitorWatch } from "./monitor-socket";
 import { onCluster, testCluster, testRedis } from "./server";

@@ -10,7 +10,8 @@ import { join } from "path";
 import { createClient } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { script } from "../../lib/scripts/script-files";
-import { MonitorWatch, type MonitoredLine } from "./monitor-socket";
+import { MonitorWatch } from "./monitor-socket";
+import type { MonitoredLine } from "./monitor-socket";
 import {
   connectionOptions,
   connectionOptionsWith,
@@ -287,4 +288,40 @@ export async function freshQueue(cleanup: Cleanup, qname = "q"): Promise<FreshQu
   const sender = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
   await rsmq.createQueueAsync({ qname });
   return { ns, rsmq, sender };
+}
+
+/** What {@link freshQueueEachTest} gives a suite: the running test's {@link FreshQueue}, and the suite's cleanup. */
+export interface FreshQueueEachTest extends FreshQueue {
+  /** Closes what a test opened; run after each test. */
+  readonly cleanup: Cleanup;
+}
+
+/**
+ * The usual setup of a Worker suite, called at the top of its `describe`: `freshQueue` before each
+ * test and `cleanup.run()` after it. `ns`, `rsmq` and `sender` read the running test's, so read
+ * them inside a test or hook, never when the suite is declared.
+ */
+export function freshQueueEachTest(qname = "q"): FreshQueueEachTest {
+  const cleanup = new Cleanup();
+  let current: FreshQueue | undefined;
+  beforeEach(async () => {
+    current = await freshQueue(cleanup, qname);
+  });
+  afterEach(() => cleanup.run());
+  const now = (): FreshQueue => {
+    if (!current) throw new Error("freshQueueEachTest(): ns, rsmq and sender exist once a test's beforeEach ran");
+    return current;
+  };
+  return {
+    cleanup,
+    get ns() {
+      return now().ns;
+    },
+    get rsmq() {
+      return now().rsmq;
+    },
+    get sender() {
+      return now().sender;
+    },
+  };
 }

@@ -6,11 +6,15 @@
  * Redis Cluster and an ioredis Cluster: test/transports/cluster/closing-rsmq-redis.test.ts.
  */
 import { expect } from "chai";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
 import { expectClosedCleanly, runClosing, WHILE } from "../support/closing-child";
 import type { Activity, ClosingSetup } from "../support/closing-child";
 import { testRedis, uniqueNs } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /**
  * The bound on the child's exit: a hang is for ever, and a loaded machine needs up to 8 s for the

@@ -14,6 +14,9 @@ import { singleServerOnly, singleServerOptions, uniqueNs } from "../support/serv
 import { SilentListener } from "../support/silent-listener";
 import { SilentProxy } from "../support/silent-proxy";
 import { Cleanup, WorkerLog, sendFromChild, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const { Worker } = RedisSMQ;
 const THROUGH_PROXY = "a proxy in front of the single redis-server";

@@ -5,15 +5,21 @@
  */
 import { expect } from "chai";
 import { execFile } from "child_process";
-import { once, type EventEmitter } from "events";
+import { once } from "events";
+import type { EventEmitter } from "events";
 import { existsSync } from "fs";
-import { createServer, type AddressInfo } from "net";
+import { createServer } from "net";
+import type { AddressInfo } from "net";
 import * as path from "path";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
 import { builtEntry, runChild } from "../support/child-process";
 import { connectionOptions, plainClient, testRedis, uniqueNs } from "../support/server";
 import { SilentListener } from "../support/silent-listener";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 /** The node-redis v3 that rsmq 0.12.4 itself depends on (what rsmq users pass as `client`). */
 interface V3Client extends EventEmitter {

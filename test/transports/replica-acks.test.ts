@@ -9,6 +9,9 @@ import RedisSMQ = require("../../lib");
 import { rejectionOf } from "../support/old-rsmq";
 import { connectionOptions, onCluster, uniqueNs } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 /** The commands a client sent, without what replicas and the cluster bus send on their own. */
 const sentByClients = (names: string[]): string[] => names.filter((name) => name !== "replconf" && name !== "ping");

@@ -7,6 +7,9 @@
  */
 import { expect } from "chai";
 import { checkDue, checkSlackMs, SubscriberHealth } from "../../lib/transports/subscriber-health";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const CAP = 30_000;
 

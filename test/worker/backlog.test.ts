@@ -4,25 +4,22 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { Cleanup, freshQueue, WorkerLog, delay, waitFor } from "../support/worker";
+import { freshQueueEachTest, WorkerLog, delay, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 
 describe("Worker: backlog", () => {
-  const cleanup = new Cleanup();
-  let rsmq: RedisSMQ;
-  let sender: RedisSMQ;
-
-  beforeEach(async () => {
-    ({ rsmq, sender } = await freshQueue(cleanup));
-  });
-  afterEach(() => cleanup.run());
+  const fresh = freshQueueEachTest();
+  const { cleanup } = fresh;
 
   async function sendMany(count: number): Promise<string[]> {
     const ids: string[] = [];
     for (let start = 0; start < count; start += 50) {
       const chunk = Array.from({ length: Math.min(50, count - start) }, (_, i) => `m${start + i}`);
-      ids.push(...(await Promise.all(chunk.map((message) => sender.sendMessageAsync({ qname: "q", message })))));
+      ids.push(...(await Promise.all(chunk.map((message) => fresh.sender.sendMessageAsync({ qname: "q", message })))));
     }
     return ids;
   }
@@ -33,7 +30,7 @@ describe("Worker: backlog", () => {
     let active = 0;
     let maxActive = 0;
     const worker = cleanup.worker(
-      new Worker(rsmq, {
+      new Worker(fresh.rsmq, {
         qname: "q",
         ...options,
         maxIdleSleepMs: 60_000,
@@ -73,7 +70,7 @@ describe("Worker: backlog", () => {
     const result = await drain(ids, { concurrency: 5 });
     expectDrained(ids, result, 5);
     expect(result.maxActive).to.equal(5);
-    const attributes = await rsmq.getQueueAttributesAsync({ qname: "q" });
+    const attributes = await fresh.rsmq.getQueueAttributesAsync({ qname: "q" });
     expect(attributes).to.deep.include({ msgs: 0, totalrecv: 200 });
   });
 
@@ -82,7 +79,7 @@ describe("Worker: backlog", () => {
     const result = await drain(ids, { concurrency: 3, batchSize: 50 });
     expectDrained(ids, result, 3);
     expect(result.maxActive).to.be.at.most(3);
-    expect((await rsmq.getQueueAttributesAsync({ qname: "q" })).totalrecv).to.equal(100);
+    expect((await fresh.rsmq.getQueueAttributesAsync({ qname: "q" })).totalrecv).to.equal(100);
   });
 
   it("drains in batches: concurrency 50 with batchSize 25 takes full batches of 25", async () => {
@@ -97,7 +94,7 @@ describe("Worker: backlog", () => {
   it("handles a backlog that arrives while it runs, exactly once", async () => {
     const calls = new Map<string, number>();
     const worker = cleanup.worker(
-      new Worker(rsmq, {
+      new Worker(fresh.rsmq, {
         qname: "q",
         concurrency: 4,
         maxIdleSleepMs: 60_000,

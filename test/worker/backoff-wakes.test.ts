@@ -10,6 +10,9 @@ import RedisSMQ = require("../../lib/index");
 import { openOldRsmq } from "../support/old-rsmq";
 import { connectionOptions, keysOf, plainClient, singleServerOnly, uniqueNs } from "../support/server";
 import { Cleanup, WorkerLog, subscribersOf, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 

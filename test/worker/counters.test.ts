@@ -5,24 +5,21 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { Cleanup, freshQueue, WorkerLog, waitFor } from "../support/worker";
+import { freshQueueEachTest, WorkerLog, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;
 
 describe("Worker: counters and events", () => {
-  const cleanup = new Cleanup();
-  let rsmq: RedisSMQ;
-  let sender: RedisSMQ;
-
-  beforeEach(async () => {
-    ({ rsmq, sender } = await freshQueue(cleanup));
-  });
-  afterEach(() => cleanup.run());
+  const fresh = freshQueueEachTest();
+  const { cleanup } = fresh;
 
   it("each counter matches its events through receives, a failure, a retry, sleeps and wakes", async () => {
     const worker = cleanup.worker(
-      new Worker(rsmq, {
+      new Worker(fresh.rsmq, {
         qname: "q",
         concurrency: 2,
         vt: 1,
@@ -42,8 +39,8 @@ describe("Worker: counters and events", () => {
     expect(log.sleeps()[0]).to.equal(300);
 
     const [okId, failId] = await Promise.all([
-      sender.sendMessageAsync({ qname: "q", message: "ok" }),
-      sender.sendMessageAsync({ qname: "q", message: "fail" }),
+      fresh.sender.sendMessageAsync({ qname: "q", message: "ok" }),
+      fresh.sender.sendMessageAsync({ qname: "q", message: "fail" }),
     ]);
     await waitFor(() => worker.counters.handled === 2, "both handled", 10_000);
     await worker.stop();
@@ -87,9 +84,9 @@ describe("Worker: counters and events", () => {
   });
 
   it("a full batch reports no next due time (undefined: not looked up)", async () => {
-    await Promise.all(["a", "b", "c"].map((message) => sender.sendMessageAsync({ qname: "q", message })));
+    await Promise.all(["a", "b", "c"].map((message) => fresh.sender.sendMessageAsync({ qname: "q", message })));
     const worker = cleanup.worker(
-      new Worker(rsmq, { qname: "q", concurrency: 3, maxIdleSleepMs: 60_000, realtimeWakes: false, handler: () => undefined }),
+      new Worker(fresh.rsmq, { qname: "q", concurrency: 3, maxIdleSleepMs: 60_000, realtimeWakes: false, handler: () => undefined }),
     );
     const log = new WorkerLog(worker);
     worker.start();
@@ -98,7 +95,9 @@ describe("Worker: counters and events", () => {
   });
 
   it("counters is a snapshot: changing it changes nothing", async () => {
-    const worker = cleanup.worker(new Worker(rsmq, { qname: "q", maxIdleSleepMs: 60_000, realtimeWakes: false, handler: () => undefined }));
+    const worker = cleanup.worker(
+      new Worker(fresh.rsmq, { qname: "q", maxIdleSleepMs: 60_000, realtimeWakes: false, handler: () => undefined }),
+    );
     const log = new WorkerLog(worker);
     worker.start();
     await waitFor(() => log.asleep, "the worker asleep");

@@ -7,30 +7,26 @@ import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { keysOf, plainClient } from "../support/server";
 import { commandStatsDuring } from "../support/wire";
-import { Cleanup, freshQueue, loadPollScripts, WorkerLog, waitFor } from "../support/worker";
+import { freshQueueEachTest, loadPollScripts, WorkerLog, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 
 describe("Worker: deletes", () => {
-  const cleanup = new Cleanup();
-  let ns: string;
-  let rsmq: RedisSMQ;
-  let sender: RedisSMQ;
-
-  beforeEach(async () => {
-    ({ ns, rsmq, sender } = await freshQueue(cleanup));
-  });
-  afterEach(() => cleanup.run());
+  const fresh = freshQueueEachTest();
+  const { cleanup } = fresh;
 
   it("deletes a batch handled together with one script call: one EVALSHA for 10 messages, each message gone", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 10; i += 1) ids.push(await sender.sendMessageAsync({ qname: "q", message: `m${i}` }));
-    await loadPollScripts(ns, "q");
+    for (let i = 0; i < 10; i += 1) ids.push(await fresh.sender.sendMessageAsync({ qname: "q", message: `m${i}` }));
+    await loadPollScripts(fresh.ns, "q");
     // Warm the delete script's cache, so no NOSCRIPT and EVAL fall into the count.
-    await rsmq.deleteMessagesAsync({ qname: "q", ids: ["00000000000000000000000000000000"] });
+    await fresh.rsmq.deleteMessagesAsync({ qname: "q", ids: ["00000000000000000000000000000000"] });
     const handled: string[] = [];
     const worker = cleanup.worker(
-      new Worker(rsmq, { qname: "q", concurrency: 10, maxIdleSleepMs: 60_000, handler: (message) => void handled.push(message.id) }),
+      new Worker(fresh.rsmq, { qname: "q", concurrency: 10, maxIdleSleepMs: 60_000, handler: (message) => void handled.push(message.id) }),
     );
     const log = new WorkerLog(worker);
     const stats = await commandStatsDuring(async () => {
@@ -46,7 +42,7 @@ describe("Worker: deletes", () => {
     expect(stats.zrem, JSON.stringify(stats)).to.equal(10);
     const client = await plainClient();
     cleanup.add(() => client.quit());
-    const { messages, hash } = keysOf(ns, "q");
+    const { messages, hash } = keysOf(fresh.ns, "q");
     expect(await client.zCard(messages)).to.equal(0);
     const fields = ids.flatMap((id) => [id, `${id}:rc`, `${id}:fr`]);
     expect(await client.hmGet(hash, fields)).to.deep.equal(fields.map(() => null));

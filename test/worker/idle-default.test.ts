@@ -14,8 +14,12 @@
 import { expect } from "chai";
 import { spawnSync } from "child_process";
 import { DEFAULT_MAX_IDLE_SLEEP_MS } from "../../lib/worker/worker-options";
-import { IdleCount, type IdleResult } from "../support/idle-count";
+import { IdleCount } from "../support/idle-count";
+import type { IdleResult } from "../support/idle-count";
 import { onCluster, onIoredis } from "../support/server";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const CAP_MS = DEFAULT_MAX_IDLE_SLEEP_MS;
 /** Two ticks and a half: the window opens as the Workers fall asleep, so it holds two ticks each, with 15 s to spare. */

@@ -7,20 +7,16 @@ import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { onCluster } from "../support/server";
 import { commandStatsDuring } from "../support/wire";
-import { Cleanup, freshQueue, ReceiveCounter, WorkerLog, loadPollScripts, waitFor } from "../support/worker";
+import { freshQueueEachTest, ReceiveCounter, WorkerLog, loadPollScripts, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 
 describe("Worker: idle cost", () => {
-  const cleanup = new Cleanup();
-  let ns: string;
-  let rsmq: RedisSMQ;
-  let sender: RedisSMQ;
-
-  beforeEach(async () => {
-    ({ ns, rsmq, sender } = await freshQueue(cleanup));
-  });
-  afterEach(() => cleanup.run());
+  const fresh = freshQueueEachTest();
+  const { cleanup } = fresh;
 
   /** What the receive and look scripts call inside Redis (counted by commandstats, but not sent by a client). */
   const FROM_SCRIPTS = new Set(["hmget", "time", "zrangebyscore", "zrange"]);
@@ -32,8 +28,8 @@ describe("Worker: idle cost", () => {
    * Returns the stats, the log, and where the events after start-up begin.
    */
   async function idleWorker(cap: number, looks: number) {
-    await loadPollScripts(ns, "q");
-    const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: cap }));
+    await loadPollScripts(fresh.ns, "q");
+    const worker = cleanup.worker(new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: cap }));
     const log = new WorkerLog(worker);
     let settled = 0;
     const stats = await commandStatsDuring(async () => {
@@ -101,7 +97,7 @@ describe("Worker: idle cost", () => {
   });
 
   it("holds a far-off message's sleep to the cap: still one EVALSHA per sleep of the cap", async () => {
-    await sender.sendMessageAsync({ qname: "q", message: "next hour", delay: 3600 });
+    await fresh.sender.sendMessageAsync({ qname: "q", message: "next hour", delay: 3600 });
     const cap = 200;
     const { stats, log, settled, counters } = await idleWorker(cap, 3);
     // After start-up: a look, then one sleep of the cap, every time.
@@ -124,12 +120,12 @@ describe("Worker: idle cost", () => {
   });
 
   it("sleeps until a delayed message is due, not until the cap, with no polling in between", async () => {
-    const counter = await ReceiveCounter.open(ns, "q");
+    const counter = await ReceiveCounter.open(fresh.ns, "q");
     cleanup.add(() => counter.close());
-    await sender.sendMessageAsync({ qname: "q", message: "in a second", delay: 1 });
+    await fresh.sender.sendMessageAsync({ qname: "q", message: "in a second", delay: 1 });
     const handled: string[] = [];
     const worker = cleanup.worker(
-      new Worker(rsmq, { qname: "q", handler: (message) => void handled.push(message.message), maxIdleSleepMs: 60_000 }),
+      new Worker(fresh.rsmq, { qname: "q", handler: (message) => void handled.push(message.message), maxIdleSleepMs: 60_000 }),
     );
     const log = new WorkerLog(worker);
     const started = Date.now();
@@ -152,11 +148,11 @@ describe("Worker: idle cost", () => {
   });
 
   it("a delayed message sent while it sleeps at the cap: it wakes, learns the due time, sleeps until then", async () => {
-    const counter = await ReceiveCounter.open(ns, "q");
+    const counter = await ReceiveCounter.open(fresh.ns, "q");
     cleanup.add(() => counter.close());
     const handled: string[] = [];
     const worker = cleanup.worker(
-      new Worker(rsmq, { qname: "q", handler: (message) => void handled.push(message.message), maxIdleSleepMs: 5000 }),
+      new Worker(fresh.rsmq, { qname: "q", handler: (message) => void handled.push(message.message), maxIdleSleepMs: 5000 }),
     );
     const log = new WorkerLog(worker);
     worker.start();
@@ -164,7 +160,7 @@ describe("Worker: idle cost", () => {
     await waitFor(() => log.asleep && worker.counters.receives >= 2, "the worker asleep");
     const seen = log.events.length;
 
-    await sender.sendMessageAsync({ qname: "q", message: "in a second", delay: 1 });
+    await fresh.sender.sendMessageAsync({ qname: "q", message: "in a second", delay: 1 });
     await waitFor(() => handled.length === 1, "the delayed message", 10_000);
     await waitFor(() => log.asleep, "the worker asleep after it"); // no receive in flight at stop
     await worker.stop();
@@ -180,10 +176,10 @@ describe("Worker: idle cost", () => {
 
   it("raises a near due time to minIdleSleepMs and holds a far one to maxIdleSleepMs", async () => {
     // A message in flight elsewhere (hidden for 1 s) is the next due.
-    await sender.sendMessageAsync({ qname: "q", message: "in flight" });
-    await sender.receiveMessageAsync({ qname: "q", vt: 1 });
+    await fresh.sender.sendMessageAsync({ qname: "q", message: "in flight" });
+    await fresh.sender.receiveMessageAsync({ qname: "q", vt: 1 });
     const floorWorker = cleanup.worker(
-      new Worker(rsmq, { qname: "q", handler: () => undefined, minIdleSleepMs: 1500, maxIdleSleepMs: 5000, realtimeWakes: false }),
+      new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, minIdleSleepMs: 1500, maxIdleSleepMs: 5000, realtimeWakes: false }),
     );
     const floorLog = new WorkerLog(floorWorker);
     floorWorker.start();
@@ -194,8 +190,10 @@ describe("Worker: idle cost", () => {
     expect(floorLog.sleeps()[0]).to.equal(1500);
     await floorWorker.stop();
 
-    await sender.sendMessageAsync({ qname: "q", message: "later", delay: 10 });
-    const capWorker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 700, realtimeWakes: false }));
+    await fresh.sender.sendMessageAsync({ qname: "q", message: "later", delay: 10 });
+    const capWorker = cleanup.worker(
+      new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 700, realtimeWakes: false }),
+    );
     const capLog = new WorkerLog(capWorker);
     capWorker.start();
     await waitFor(() => capLog.count("sleep") >= 1, "a sleep");

@@ -8,21 +8,17 @@ import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { builtEntry, runChild } from "../support/child-process";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
-import { Cleanup, freshQueue, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
+import { freshQueueEachTest, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;
 
 describe("Worker: lifecycle", () => {
-  const cleanup = new Cleanup();
-  let ns: string;
-  let rsmq: RedisSMQ;
-  let sender: RedisSMQ;
-
-  beforeEach(async () => {
-    ({ ns, rsmq, sender } = await freshQueue(cleanup));
-  });
-  afterEach(() => cleanup.run());
+  const fresh = freshQueueEachTest();
+  const { cleanup } = fresh;
 
   describe("long handlers", () => {
     it("extends the visibility while a handler outlives vt: handled once, never delivered to another worker", async () => {
@@ -30,7 +26,7 @@ describe("Worker: lifecycle", () => {
       const seenByB: QueueMessage[] = [];
       const finishA = deferred();
       const a = cleanup.worker(
-        new Worker(rsmq, {
+        new Worker(fresh.rsmq, {
           qname: "q",
           vt: 1,
           maxIdleSleepMs: 60_000,
@@ -43,12 +39,12 @@ describe("Worker: lifecycle", () => {
       );
       a.start();
       await waitFor(() => a.counters.receives >= 1, "worker A's first receive");
-      const id = await sender.sendMessageAsync({ qname: "q", message: "slow" });
+      const id = await fresh.sender.sendMessageAsync({ qname: "q", message: "slow" });
       await waitFor(() => seenByA.length === 1, "worker A to take the message");
 
       // A second worker, on its own connection, polling every 100 ms: it would get the message
       // as soon as it became visible.
-      const other = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+      const other = cleanup.rsmq(new RedisSMQ(connectionOptions(fresh.ns)));
       const b = cleanup.worker(
         new Worker(other, { qname: "q", vt: 1, maxIdleSleepMs: 100, realtimeWakes: false, handler: (m) => void seenByB.push(m) }),
       );
@@ -67,7 +63,7 @@ describe("Worker: lifecycle", () => {
       expect(seenByB).to.deep.equal([]);
       expect(a.counters.extensions).to.be.at.least(2);
       // Deleted, and never received a second time.
-      const attributes = await sender.getQueueAttributesAsync({ qname: "q" });
+      const attributes = await fresh.sender.getQueueAttributesAsync({ qname: "q" });
       expect(attributes).to.deep.include({ msgs: 0, totalrecv: 1 });
 
       // Extending stopped with the handler.
@@ -81,7 +77,7 @@ describe("Worker: lifecycle", () => {
     it("a throwing handler: `failed`, the message reappears after vt and is handled again (rc 2), waking by itself", async () => {
       const calls: Array<[string, number]> = [];
       const worker = cleanup.worker(
-        new Worker(rsmq, {
+        new Worker(fresh.rsmq, {
           qname: "q",
           vt: 1,
           maxIdleSleepMs: 60_000,
@@ -95,7 +91,7 @@ describe("Worker: lifecycle", () => {
       const log = new WorkerLog(worker);
       worker.start();
       await waitFor(() => log.asleep, "the worker asleep");
-      const id = await sender.sendMessageAsync({ qname: "q", message: "retry me" });
+      const id = await fresh.sender.sendMessageAsync({ qname: "q", message: "retry me" });
       await waitFor(() => worker.counters.handled === 1, "the retry handled", 10_000);
 
       expect(calls).to.deep.equal([
@@ -107,7 +103,7 @@ describe("Worker: lifecycle", () => {
       expect((failed[0].args[0] as QueueMessage).id).to.equal(id);
       expect((failed[0].args[1] as Error).message).to.equal("first attempt fails");
       expect(worker.counters).to.deep.include({ failed: 1, handled: 1, errors: 0 });
-      expect((await sender.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
+      expect((await fresh.sender.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
 
       // Between the failure and the retry: the receive that found nothing due (learning the due
       // time), then the one that got it. No polling: the cap is 60 s and nothing else woke it.
@@ -128,7 +124,7 @@ describe("Worker: lifecycle", () => {
 
     it("a handler that throws synchronously is a failure too", async () => {
       const worker = cleanup.worker(
-        new Worker(rsmq, {
+        new Worker(fresh.rsmq, {
           qname: "q",
           vt: 1,
           maxIdleSleepMs: 60_000,
@@ -139,7 +135,7 @@ describe("Worker: lifecycle", () => {
       );
       const log = new WorkerLog(worker);
       worker.start();
-      await sender.sendMessageAsync({ qname: "q", message: "x" });
+      await fresh.sender.sendMessageAsync({ qname: "q", message: "x" });
       await waitFor(() => worker.counters.handled === 1, "the retry handled", 10_000);
       expect(log.named("failed").map((event) => (event.args[1] as Error).message)).to.deep.equal(["sync"]);
     });
@@ -148,7 +144,7 @@ describe("Worker: lifecycle", () => {
   describe("listeners", () => {
     it("a throwing event listener neither stops the loop nor crashes the process: it is reported as `error`", async () => {
       const worker = cleanup.worker(
-        new Worker(rsmq, {
+        new Worker(fresh.rsmq, {
           qname: "q",
           vt: 1,
           maxIdleSleepMs: 60_000,
@@ -166,12 +162,12 @@ describe("Worker: lifecycle", () => {
         });
       }
       worker.start();
-      await sender.sendMessageAsync({ qname: "q", message: "x" });
+      await fresh.sender.sendMessageAsync({ qname: "q", message: "x" });
       await waitFor(() => worker.counters.handled === 1, "the message handled on its retry", 10_000);
       const messages = new Set(reported.map((error) => error.message));
       for (const event of ["receive", "sleep", "failed", "handled"]) expect(messages).to.include(`${event} listener bug`);
       // Still running: a new message is handled.
-      await sender.sendMessageAsync({ qname: "q", message: "y" });
+      await fresh.sender.sendMessageAsync({ qname: "q", message: "y" });
       await waitFor(() => worker.counters.handled === 2 || worker.counters.failed === 2, "the next message taken", 10_000);
     });
 
@@ -179,7 +175,7 @@ describe("Worker: lifecycle", () => {
       const { getEventListeners } = await import("events");
       const controller = new AbortController();
       const workers = Array.from({ length: 5 }, () =>
-        cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, realtimeWakes: false, signal: controller.signal })),
+        cleanup.worker(new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, realtimeWakes: false, signal: controller.signal })),
       );
       for (const worker of workers) worker.start();
       expect(getEventListeners(controller.signal, "abort").length).to.be.at.least(5);
@@ -190,13 +186,14 @@ describe("Worker: lifecycle", () => {
 
   describe("stop", () => {
     it("while asleep: resolves promptly (far before the cap), wakes 'aborted', emits `stopped` once, receives no more", async () => {
-      const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 60_000 }));
+      const worker = cleanup.worker(new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 60_000 }));
       const log = new WorkerLog(worker);
       worker.start();
       const client = await plainClient();
       cleanup.add(() => client.quit());
       await waitFor(
-        async () => log.asleep && worker.counters.receives >= 2 && (await subscribersOf(client, keysOf(ns, "q").realtimeChannel)) === 1,
+        async () =>
+          log.asleep && worker.counters.receives >= 2 && (await subscribersOf(client, keysOf(fresh.ns, "q").realtimeChannel)) === 1,
         "asleep and subscribed",
       );
 
@@ -211,12 +208,12 @@ describe("Worker: lifecycle", () => {
       expect(log.count("stopped")).to.equal(1);
 
       // Its wakes are gone: no subscription, and a send in this process makes it do nothing.
-      expect(await subscribersOf(client, keysOf(ns, "q").realtimeChannel)).to.equal(0);
+      expect(await subscribersOf(client, keysOf(fresh.ns, "q").realtimeChannel)).to.equal(0);
       const receives = worker.counters.receives;
-      await sender.sendMessageAsync({ qname: "q", message: "after stop" });
+      await fresh.sender.sendMessageAsync({ qname: "q", message: "after stop" });
       await delay(200);
       expect(worker.counters.receives).to.equal(receives);
-      expect((await sender.getQueueAttributesAsync({ qname: "q" })).hiddenmsgs).to.equal(0);
+      expect((await fresh.sender.getQueueAttributesAsync({ qname: "q" })).hiddenmsgs).to.equal(0);
 
       // start() after stop() does nothing.
       worker.start();
@@ -228,7 +225,7 @@ describe("Worker: lifecycle", () => {
       let signalFired = false;
       let finished = false;
       const worker = cleanup.worker(
-        new Worker(rsmq, {
+        new Worker(fresh.rsmq, {
           qname: "q",
           maxIdleSleepMs: 60_000,
           handler: (_message, { signal }) =>
@@ -245,21 +242,21 @@ describe("Worker: lifecycle", () => {
         }),
       );
       worker.start();
-      await sender.sendMessageAsync({ qname: "q", message: "busy" });
+      await fresh.sender.sendMessageAsync({ qname: "q", message: "busy" });
       await waitFor(() => worker.counters.receives >= 1 && worker.counters.receives > worker.counters.emptyReceives, "the message taken");
       const receives = worker.counters.receives;
       await worker.stop();
       expect(signalFired).to.equal(true);
       expect(finished).to.equal(true);
       expect(worker.counters).to.deep.include({ handled: 1, receives });
-      expect((await sender.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
+      expect((await fresh.sender.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
     });
 
     it("with a handler that ignores the signal: resolves after stopTimeoutMs; the message reappears after vt, not lost", async () => {
       const release = deferred();
       let finished = false;
       const worker = cleanup.worker(
-        new Worker(rsmq, {
+        new Worker(fresh.rsmq, {
           qname: "q",
           vt: 1,
           stopTimeoutMs: 200,
@@ -271,7 +268,7 @@ describe("Worker: lifecycle", () => {
         }),
       );
       worker.start();
-      const id = await sender.sendMessageAsync({ qname: "q", message: "stuck" });
+      const id = await fresh.sender.sendMessageAsync({ qname: "q", message: "stuck" });
       await waitFor(() => worker.counters.receives > worker.counters.emptyReceives, "the message taken");
 
       const started = Date.now();
@@ -284,7 +281,7 @@ describe("Worker: lifecycle", () => {
       let again: QueueMessage | undefined;
       await waitFor(
         async () => {
-          const received = await sender.receiveMessageAsync({ qname: "q", vt: 30 });
+          const received = await fresh.sender.receiveMessageAsync({ qname: "q", vt: 30 });
           if ("id" in received) again = received;
           return again !== undefined;
         },
@@ -304,7 +301,13 @@ describe("Worker: lifecycle", () => {
     it("stops through the AbortSignal option, as stop() does", async () => {
       const controller = new AbortController();
       const worker = cleanup.worker(
-        new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 60_000, realtimeWakes: false, signal: controller.signal }),
+        new Worker(fresh.rsmq, {
+          qname: "q",
+          handler: () => undefined,
+          maxIdleSleepMs: 60_000,
+          realtimeWakes: false,
+          signal: controller.signal,
+        }),
       );
       const log = new WorkerLog(worker);
       worker.start();
@@ -322,7 +325,7 @@ describe("Worker: lifecycle", () => {
       const controller = new AbortController();
       controller.abort();
       const worker = cleanup.worker(
-        new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 100, signal: controller.signal }),
+        new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 100, signal: controller.signal }),
       );
       worker.start();
       await delay(250);
@@ -331,7 +334,9 @@ describe("Worker: lifecycle", () => {
     });
 
     it("a second start() does not start a second loop", async () => {
-      const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 100, realtimeWakes: false }));
+      const worker = cleanup.worker(
+        new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 100, realtimeWakes: false }),
+      );
       const log = new WorkerLog(worker);
       expect(worker.start()).to.equal(worker);
       expect(worker.start()).to.equal(worker);
@@ -381,7 +386,7 @@ describe("Worker: lifecycle", () => {
           events.push("quit: " + (await rsmq.quitAsync()));
         })().catch((error) => { console.error(error); process.exit(1); });
       `;
-      const outcome = await runChild(program, { OPTIONS: JSON.stringify(connectionOptions(ns)) });
+      const outcome = await runChild(program, { OPTIONS: JSON.stringify(connectionOptions(fresh.ns)) });
       expect(outcome.exited, `the process did not exit within 10 s; stdout: ${outcome.stdout}; stderr: ${outcome.stderr}`).to.equal(true);
       expect(outcome.code, outcome.stderr).to.equal(0);
       const events = JSON.parse(outcome.stdout) as string[];
@@ -392,12 +397,12 @@ describe("Worker: lifecycle", () => {
     });
 
     it("leaves a worker stopped, so start() after quitAsync() does nothing", async () => {
-      const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined }));
+      const worker = cleanup.worker(new Worker(fresh.rsmq, { qname: "q", handler: () => undefined }));
       let stopped = false;
       worker.once("stopped", () => (stopped = true));
       worker.start();
       await waitFor(() => worker.counters.receives >= 1, "the first receive");
-      await rsmq.quitAsync();
+      await fresh.rsmq.quitAsync();
       expect(stopped).to.equal(true);
       const receives = worker.counters.receives;
       worker.start();

@@ -13,7 +13,11 @@ import { getEventListeners } from "events";
 import { PoisonError } from "../../lib/retry/poison-error";
 import type { ReceivedBatch } from "../../lib/operations/receive-message";
 import { settle } from "../support/fake-clock";
-import { batch, fakeWorker, held, message, type LoopEvent } from "../support/fake-queue";
+import { batch, fakeWorker, held, message } from "../support/fake-queue";
+import type { LoopEvent } from "../support/fake-queue";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const CAP = 60_000;
 

@@ -5,9 +5,13 @@
 import { expect } from "chai";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
-import { resolveWorkerOptions, type WorkerOptions } from "../../lib/worker/worker-options";
+import { resolveWorkerOptions } from "../../lib/worker/worker-options";
+import type { WorkerOptions } from "../../lib/worker/worker-options";
 import { connectionOptions, singleServerOptions, uniqueNs } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 const handler = async (): Promise<void> => undefined;

@@ -18,6 +18,9 @@ import {
   uniqueNs,
 } from "../support/server";
 import { Cleanup, WorkerLog, delay, subscribersOf, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 /** Why the restart tests skip the cluster target: they stop and start the single server's process. */

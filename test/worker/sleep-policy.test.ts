@@ -14,6 +14,9 @@ import {
   planIdleSleep,
   receiveRetryDelay,
 } from "../../lib/worker/sleep-policy";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 describe("Worker sleep policy", () => {
   describe("receiveRetryDelay", () => {

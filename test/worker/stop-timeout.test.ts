@@ -10,6 +10,9 @@ import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { MonitorWatch } from "../support/monitor-socket";
 import { Cleanup, WorkerLog, deferred, freshQueue, queueServer, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker, PoisonError } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;

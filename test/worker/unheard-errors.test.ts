@@ -4,10 +4,14 @@
  * silence for ever; each now emits one process warning per error name, at once, and carries on.
  */
 import { expect } from "chai";
-import { createServer, type AddressInfo } from "net";
+import { createServer } from "net";
+import type { AddressInfo } from "net";
 import RedisSMQ = require("../../lib/index");
 import { connectionOptions, onCluster, uniqueNs } from "../support/server";
 import { Cleanup, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 

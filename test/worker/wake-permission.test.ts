@@ -10,6 +10,9 @@ import RedisSMQ = require("../../lib/index");
 import { WAKE_RETRY_FIRST_MS } from "../../lib/worker/wake-retry";
 import { connectionOptions, keysOf, onCluster, plainClient, testCluster, testRedis, uniqueNs } from "../support/server";
 import { Cleanup, connectionOptionsAs, onEveryServer, sendFromChildProcess, subscribersOf, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 
@@ -29,7 +32,7 @@ async function refusalsOf(user: string): Promise<number> {
     client.on("error", () => undefined);
     await client.connect();
     try {
-      const entries = (await client.sendCommand(["ACL", "LOG"])) as unknown[][];
+      const entries = await client.sendCommand<unknown[][]>(["ACL", "LOG"]);
       for (const entry of entries) {
         const fields = new Map<string, unknown>();
         for (let i = 0; i + 1 < entry.length; i += 2) fields.set(String(entry[i]), entry[i + 1]);

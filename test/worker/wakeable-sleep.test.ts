@@ -4,8 +4,12 @@
  * (Node would run such a timer after 1 ms), whether the length comes from `ms` or from the clock.
  */
 import { expect } from "chai";
-import { MAX_TIMER_MS, wakeableSleep, type WakeReason } from "../../lib/worker/wakeable-sleep";
+import { MAX_TIMER_MS, wakeableSleep } from "../../lib/worker/wakeable-sleep";
+import type { WakeReason } from "../../lib/worker/wakeable-sleep";
 import { delay } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 /** Whether `promise` is still pending after `ms`. */
 async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {

@@ -7,6 +7,9 @@ import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { delay, subscribersOf } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 

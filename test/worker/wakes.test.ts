@@ -28,6 +28,9 @@ import {
   subscribersOf,
   waitFor,
 } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster", "ioredis");
 
 const { Worker } = RedisSMQ;
 type Worker = RedisSMQ.Worker;
@@ -159,7 +162,7 @@ describe("Worker: wakes", () => {
     cleanup.add(() => client.quit());
     /** Subscriptions per connection of this instance, from CLIENT LIST (the instance's name). */
     const subscriptions = async (): Promise<number[]> => {
-      const list = (await client.sendCommand(["CLIENT", "LIST"])) as string;
+      const list = await client.sendCommand<string>(["CLIENT", "LIST"]);
       return list
         .split("\n")
         .filter((line) => line.includes(` name=${name} `))

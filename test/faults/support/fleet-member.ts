@@ -4,7 +4,8 @@
  * handling to its parent (which keeps the Ledger), and on "stop" finishes what it is doing, closes
  * its connections and exits. A parent may also SIGKILL it at any point: that is the fault.
  */
-import { close, isMessage, open, openNext, type QueueApi } from "../../../bench/clients";
+import { close, isMessage, open, openNext } from "../../../bench/clients";
+import type { QueueApi } from "../../../bench/clients";
 import { Producer, ledgerWorker } from "./traffic";
 import type { FleetReport, MemberSetup } from "./fleet-protocol";
 import type { LedgerSink } from "./ledger";

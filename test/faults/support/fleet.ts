@@ -3,7 +3,8 @@
  * process dies or where rsmq 0.12.4 and rsmq-next run side by side. Each member's reports go
  * into the scenario's Ledger as they arrive; every wait on a member is bounded.
  */
-import { fork, type ChildProcess } from "child_process";
+import { fork } from "child_process";
+import type { ChildProcess } from "child_process";
 import { join } from "path";
 import type { Ledger } from "./ledger";
 import type { FleetReport, MemberSetup } from "./fleet-protocol";

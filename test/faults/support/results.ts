@@ -1,5 +1,6 @@
 /** The figures of each scenario run, printed as a line at once and as the table of docs/reliability.md at the end. */
-import { TABLE_HEADER, summaryLine, tableRow, type Verdict } from "./ledger";
+import { TABLE_HEADER, summaryLine, tableRow } from "./ledger";
+import type { Verdict } from "./ledger";
 
 const verdicts: Verdict[] = [];
 

@@ -6,10 +6,12 @@
 import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../../lib/index");
 import { KeyLayout } from "../../../lib/keys";
-import { startLocalRedis, type TestRedis } from "../../support/redis-server";
+import { startLocalRedis } from "../../support/redis-server";
+import type { TestRedis } from "../../support/redis-server";
 import { Cleanup, waitFor } from "../../support/worker";
 import { Ledger } from "./ledger";
 

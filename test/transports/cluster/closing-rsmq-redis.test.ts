@@ -6,6 +6,9 @@
 import { expectClosedCleanly, runClosing, WHILE } from "../../support/closing-child";
 import type { Activity, ClosingSetup } from "../../support/closing-child";
 import { testCluster, uniqueNs } from "../../support/server";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 /** The bound on the child's exit (see test/transports/closing-rsmq-redis.test.ts): a hang is for ever. */
 const EXIT_WITHIN_MS = 30_000;

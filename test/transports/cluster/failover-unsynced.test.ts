@@ -7,10 +7,14 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../../lib");
-import { startTestCluster, type TestCluster } from "../../support/cluster";
+import { startTestCluster } from "../../support/cluster";
+import type { TestCluster } from "../../support/cluster";
 import { DeliveryLedger, Producer, queueNamesPerMaster } from "../../support/cluster-tools";
 import { keysOf, onCluster, uniqueNs } from "../../support/server";
 import { delay, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 const { Worker } = RedisSMQ;
 

@@ -10,10 +10,14 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../../lib");
-import { startTestCluster, type ClusterNode, type TestCluster } from "../../support/cluster";
+import { startTestCluster } from "../../support/cluster";
+import type { ClusterNode, TestCluster } from "../../support/cluster";
 import { DeliveryLedger, NodeClients, Producer, queueNamesPerMaster, sendFromChildProcess } from "../../support/cluster-tools";
 import { keysOf, onCluster, uniqueNs } from "../../support/server";
 import { WorkerLog, delay, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 const { Worker } = RedisSMQ;
 
@@ -156,7 +160,7 @@ describe("cluster: failover under load", function () {
 
   it("wakes a worker that slept through the failover, for a send from another process (its subscription moved to the promoted master)", async function () {
     if (!sleeper || !promoted) this.skip();
-    const { qname, log, handled } = sleeper!;
+    const { qname, log, handled } = sleeper;
     const channel = keysOf(ns, qname).realtimeChannel;
     expect(log.asleep).to.equal(true);
     expect(handled).to.deep.equal([]);

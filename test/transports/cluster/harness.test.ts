@@ -7,7 +7,11 @@
  */
 import { expect } from "chai";
 import { createClient, createCluster } from "redis";
-import { SLOT_COUNT, clusterUnavailableReason, startTestCluster, type ClusterNode, type TestCluster } from "../../support/cluster";
+import { SLOT_COUNT, clusterUnavailableReason, startTestCluster } from "../../support/cluster";
+import type { ClusterNode, TestCluster } from "../../support/cluster";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 type ClusterClient = ReturnType<typeof createCluster>;
 

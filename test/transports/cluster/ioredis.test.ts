@@ -14,6 +14,9 @@ import { MonitorWatch } from "../../support/monitor-socket";
 import { subscribersOf } from "../../support/inspect";
 import { onCluster, plainClient, testCluster, uniqueNs } from "../../support/server";
 import { Cleanup, WorkerLog, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 const { Worker } = RedisSMQ;
 

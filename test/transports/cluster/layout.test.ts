@@ -18,6 +18,9 @@ import { builtEntry, runChild } from "../../support/child-process";
 import { asMessage } from "../../support/old-rsmq";
 import { connectionOptions, keysOf, onCluster, testCluster, uniqueNs } from "../../support/server";
 import { Cleanup, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 const { Worker, PoisonError } = RedisSMQ;
 

@@ -15,15 +15,20 @@
  *   a fresh one of the instance's (test/transports/cluster/closing-rsmq-redis.test.ts has the rest of that).
  */
 import { expect } from "chai";
-import { createCluster, type RedisClusterType } from "redis";
+import { createCluster } from "redis";
+import type { RedisClusterType } from "redis";
 import RedisSMQ = require("../../../lib");
 import { KeyLayout } from "../../../lib/keys";
-import { startTestCluster, type ClusterNode, type TestCluster } from "../../support/cluster";
+import { startTestCluster } from "../../support/cluster";
+import type { ClusterNode, TestCluster } from "../../support/cluster";
 import { queueNamesPerMaster } from "../../support/cluster-tools";
 import { rejectionOf } from "../../support/old-rsmq";
 import { onCluster, uniqueNs } from "../../support/server";
 import { waitFor } from "../../support/worker";
 import { tlsUnavailableReason } from "../../support/test-tls";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 const PASSWORD = "rsmq-secret";
 const USER = { username: "alice", password: "alice-secret" };
@@ -191,15 +196,16 @@ describe("cluster: a password-protected cluster", function () {
     await cluster.killMasterAndWaitForFailover(cluster.slotOf(KeyLayout.for(ns, true).queue(qname).hash), {
       afterKill: () => {
         const killedAt = Date.now();
-        senders.forEach(({ name, rsmq }, n) =>
-          rsmq
+        // Not awaited: the sends run while the failover does; waitFor below collects them.
+        senders.forEach(({ name, rsmq }, n) => {
+          void rsmq
             .sendMessageAsync({ qname, message: `during: ${name}` })
             .then(
               (id) => (outcomes[n] = typeof id === "string" ? "sent" : `answered ${String(id)}`),
               (error: Error) => (outcomes[n] = `${error.name}: ${error.message}`),
             )
-            .finally(() => (tookMs[n] = Date.now() - killedAt)),
-        );
+            .finally(() => (tookMs[n] = Date.now() - killedAt));
+        });
       },
     });
     await waitFor(
@@ -245,7 +251,7 @@ describe("cluster: a password-protected cluster", function () {
       this.skip();
     }
     if (!tlsSender) this.skip();
-    const { rsmq, client } = tlsSender!;
+    const { rsmq, client } = tlsSender;
     // rsmq.redis is the client in use: after the failover, one read afresh from the topology.
     const current = rsmq.redis as unknown as RedisClusterType;
     expect(current, "a client opened after the failover").to.not.equal(client);

@@ -11,10 +11,14 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../../lib");
 import { script } from "../../../lib/scripts/script-files";
 import type { TestCluster } from "../../support/cluster";
-import { MonitorWatch, type MonitoredLine } from "../../support/monitor-socket";
+import { MonitorWatch } from "../../support/monitor-socket";
+import type { MonitoredLine } from "../../support/monitor-socket";
 import { allKeys } from "../../support/inspect";
 import { asMessage, rejectionOf } from "../../support/old-rsmq";
 import { connectionOptions, keysOf, onCluster, plainClient, testCluster, uniqueNs } from "../../support/server";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 describe("cluster: queue registry", function () {
   this.timeout(30_000);

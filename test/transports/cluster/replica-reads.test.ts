@@ -8,13 +8,17 @@
  */
 import { expect } from "chai";
 import { Cluster } from "ioredis";
-import { createCluster, type RedisClusterType } from "redis";
+import { createCluster } from "redis";
+import type { RedisClusterType } from "redis";
 import RedisSMQ = require("../../../lib");
 import { readQueueStats } from "../../../lib/cli/queue-reads";
 import type { ClusterNode, TestCluster } from "../../support/cluster";
 import { MonitorWatch } from "../../support/monitor-socket";
 import { keysOf, onCluster, testCluster, uniqueNs } from "../../support/server";
 import { Cleanup } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 describe("cluster: reads go to the masters, also with a client that sends read-only commands to replicas", function () {
   this.timeout(30_000);

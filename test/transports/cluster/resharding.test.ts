@@ -8,10 +8,14 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../../lib");
-import { startTestCluster, type ClusterNode, type TestCluster } from "../../support/cluster";
+import { startTestCluster } from "../../support/cluster";
+import type { ClusterNode, TestCluster } from "../../support/cluster";
 import { DeliveryLedger, NodeClients, Producer, sendFromChildProcess } from "../../support/cluster-tools";
 import { keysOf, onCluster, uniqueNs } from "../../support/server";
 import { WorkerLog, delay, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 const { Worker } = RedisSMQ;
 

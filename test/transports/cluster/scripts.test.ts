@@ -5,10 +5,14 @@
  * once.
  */
 import { expect } from "chai";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../../lib");
 import { script } from "../../../lib/scripts/script-files";
 import { connectionOptions, keysOf, onCluster, plainClient, testCluster, uniqueNs } from "../../support/server";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 /** A plain client on the master that owns `key`'s slot. */
 async function masterClientFor(key: string): Promise<RedisClientType> {

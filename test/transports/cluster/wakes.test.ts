@@ -13,6 +13,9 @@ import { MonitorWatch } from "../../support/monitor-socket";
 import { subscribersOf } from "../../support/inspect";
 import { connectionOptions, keysOf, onCluster, plainClient, testCluster, uniqueNs } from "../../support/server";
 import { Cleanup, WorkerLog, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("cluster");
 
 const { Worker } = RedisSMQ;
 

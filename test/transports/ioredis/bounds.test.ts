@@ -6,13 +6,18 @@
  * says so. Real faults: a stopped redis-server, a proxy that stops forwarding.
  */
 import { expect } from "chai";
-import Redis, { type RedisOptions } from "ioredis";
+import Redis from "ioredis";
+import type { RedisOptions } from "ioredis";
 import RedisSMQ = require("../../../lib");
 import { rejectionOf } from "../../support/old-rsmq";
-import { startLocalRedis, type TestRedis } from "../../support/redis-server";
+import { startLocalRedis } from "../../support/redis-server";
+import type { TestRedis } from "../../support/redis-server";
 import { singleServerOptions, uniqueNs } from "../../support/server";
 import { SilentProxy } from "../../support/silent-proxy";
 import { Cleanup, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("single", "ioredis");
 
 describe("an ioredis client: bounds", () => {
   const cleanup = new Cleanup();

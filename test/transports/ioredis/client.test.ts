@@ -8,10 +8,13 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../../lib");
 import { rejectionOf } from "../../support/old-rsmq";
 import { ioredisClient, singleServerClient, uniqueNs } from "../../support/server";
+import { runsOn } from "../../support/targets";
+
+runsOn("single", "ioredis");
 
 /** The connections the server has open now, from CLIENT LIST. */
 async function connectionCount(client: RedisClientType): Promise<number> {
-  const list = (await client.sendCommand(["CLIENT", "LIST"])) as string;
+  const list = await client.sendCommand<string>(["CLIENT", "LIST"]);
   return list.trim().split("\n").length;
 }
 

@@ -10,9 +10,13 @@ import type { RedisClientType } from "redis";
 import { createClient } from "redis";
 import RedisSMQ = require("../../../lib");
 import { subscribersOf } from "../../support/inspect";
-import { startLocalRedis, type TestRedis } from "../../support/redis-server";
+import { startLocalRedis } from "../../support/redis-server";
+import type { TestRedis } from "../../support/redis-server";
 import { uniqueNs } from "../../support/server";
 import { Cleanup, WorkerLog, sendFromChild, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("single", "ioredis");
 
 const { Worker } = RedisSMQ;
 
@@ -77,7 +81,7 @@ describe("an ioredis client: realtime wakes", function () {
     const log = new WorkerLog(worker);
     worker.start();
     const named = async (): Promise<string[]> =>
-      ((await admin.sendCommand(["CLIENT", "LIST"])) as string)
+      (await admin.sendCommand<string>(["CLIENT", "LIST"]))
         .split("\n")
         .filter((line) => line.includes(` name=${ns} `))
         .map((line) => / sub=(\d+)/.exec(line)![1]);

@@ -8,10 +8,12 @@
  * known exactly.
  */
 import { expect } from "chai";
-import { spawn, type ChildProcess } from "child_process";
+import { spawn } from "child_process";
+import type { ChildProcess } from "child_process";
 import type { Socket } from "net";
 import { join } from "path";
-import { createClient, type RedisClientType } from "redis";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../../lib");
 import { ConnectionPool } from "../../../lib/transports/node-redis/connection-pool";
 import { endStretch } from "../../../lib/transports/node-redis/pool-dispatch";
@@ -22,6 +24,9 @@ import { rejectionOf } from "../../support/old-rsmq";
 import { singleServerClient, singleServerOnly, singleServerOptions, uniqueNs } from "../../support/server";
 import { startLocalRedis } from "../../support/redis-server";
 import { Cleanup, waitFor, WorkerLog } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("single");
 
 const WHY = "counts and kills connections of one server";
 
@@ -46,7 +51,7 @@ async function watchAddresses(): Promise<{ seen: Seen[]; close(): void }> {
 
 /** The CLIENT LIST lines of connections named `name`. */
 async function clientsNamed(probe: RedisClientType, name: string): Promise<Array<{ id: string; address: string }>> {
-  const list = (await probe.sendCommand(["CLIENT", "LIST"])) as string;
+  const list = await probe.sendCommand<string>(["CLIENT", "LIST"]);
   return list
     .split("\n")
     .filter((line) => line.includes(` name=${name} `))
@@ -276,7 +281,7 @@ describe("connections: several command connections per instance", () => {
 
 /** This instance's connections at the server: command connections, and wake subscriptions. */
 async function footprint(probe: RedisClientType, name: string): Promise<{ commands: number; subscriptions: number }> {
-  const list = (await probe.sendCommand(["CLIENT", "LIST"])) as string;
+  const list = await probe.sendCommand<string>(["CLIENT", "LIST"]);
   const lines = list.split("\n").filter((line) => line.includes(` name=${name} `));
   const subscribed = (line: string): boolean => / sub=[1-9]/.test(line) || / psub=[1-9]/.test(line);
   return { commands: lines.filter((line) => !subscribed(line)).length, subscriptions: lines.filter(subscribed).length };

@@ -7,6 +7,9 @@
 import { expect } from "chai";
 import { builtEntry, runChild } from "../../support/child-process";
 import { freePort } from "../../support/redis-server";
+import { runsOn } from "../../support/targets";
+
+runsOn("single");
 
 /** The warning codes a child process emits after making one RedisSMQ per entry of `clients` (ioredis options). */
 async function warningsFor(clients: Array<Record<string, unknown>>): Promise<string[]> {

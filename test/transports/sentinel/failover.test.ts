@@ -11,10 +11,15 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../../lib");
-import { startSentinelSetup, type SentinelSetup, type SentinelSetupNode } from "../../support/sentinel";
-import { SentinelLoad, errorCounts, sentinelClient, type Stream } from "../../support/sentinel-load";
+import { startSentinelSetup } from "../../support/sentinel";
+import type { SentinelSetup, SentinelSetupNode } from "../../support/sentinel";
+import { SentinelLoad, errorCounts, sentinelClient } from "../../support/sentinel-load";
+import type { Stream } from "../../support/sentinel-load";
 import { uniqueNs } from "../../support/server";
 import { WorkerLog, sendFromChild, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
+
+runsOn("single");
 
 const { Worker } = RedisSMQ;
 

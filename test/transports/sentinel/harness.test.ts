@@ -7,7 +7,11 @@
  */
 import { expect } from "chai";
 import { Redis } from "ioredis";
-import { startSentinelSetup, type SentinelSetup, type SentinelSetupNode } from "../../support/sentinel";
+import { startSentinelSetup } from "../../support/sentinel";
+import type { SentinelSetup, SentinelSetupNode } from "../../support/sentinel";
+import { runsOn } from "../../support/targets";
+
+runsOn("single");
 
 describe("sentinel harness", function () {
   // A fault may first wait out a sentinel's TILT mode (up to 35 s, see support/sentinel.ts).

@@ -4,6 +4,9 @@
  */
 import { expect } from "chai";
 import { PendingReplies, PendingReply } from "../../../lib/transports/watchdog/pending-replies";
+import { runsOn } from "../../support/targets";
+
+runsOn("single");
 
 const entry = (expiresAt: number): PendingReply => new PendingReply(expiresAt, 0, () => undefined);
 
