@@ -5,6 +5,9 @@
  */
 import { expect } from "chai";
 import { KnownDue } from "../../lib/worker/known-due";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 
 const NOW = 1_700_000_000_000;
 const IDLE = { nextDueMs: null, minMs: 100, maxMs: 30_000, now: NOW };

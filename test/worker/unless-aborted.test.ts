@@ -6,6 +6,9 @@
 import { expect } from "chai";
 import { getEventListeners } from "events";
 import { unlessAborted } from "../../lib/worker/unless-aborted";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
 import { held } from "../support/fake-queue";
 
 describe("Worker unlessAborted", () => {
