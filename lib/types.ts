@@ -119,7 +119,7 @@ export interface ConstructorOptions {
    * duplicates of it that this instance owns and closes (a v3 client only lends its settings, so
    * the default applies). Redis Cluster and an ioredis client: only 1. An integer from 1 to 16.
    * The wake subscription (a Worker's, or a waiting receive's) is one more connection, apart.
-   * @default one, and a second under load (1 with a node-redis v4 `client`)
+   * @default 1, and a second one under load (just 1 with a node-redis v4 `client`)
    */
   connections?: number;
   /**

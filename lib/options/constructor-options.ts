@@ -1,38 +1,25 @@
 /**
  * The RedisSMQ constructor's options, resolved once and before anything connects: every option
- * the queue reads is checked (one message style, see checks.ts) and given its default, so options
- * this refuses leave no connection open and send nothing. The connection keys (host, port,
- * socket, url, ...) keep rsmq 0.12.4's tolerance: they are translated where the client is made
+ * the queue reads is checked (one message style, see checks.ts) and given its default, both from
+ * the one table of the options (constructor-option-table.ts), so options this refuses leave no
+ * connection open and send nothing. The connection keys (host, port, socket, url, ...) keep rsmq
+ * 0.12.4's tolerance: they are translated where the client is made
  * (options/connection/client-options.ts), and a key nobody knows is warned about once, not refused.
  */
-import type { RedisClusterOptions } from "redis";
 import { isClusterClient } from "../transports/cluster/cluster-connection";
 import { isV3Client } from "./connection/given-client";
 import type { ConnectionSettings } from "./connection/connection-settings";
 import { ON_DEMAND } from "../transports/node-redis/pool-growth";
 import type { PoolGrowth } from "../transports/node-redis/pool-growth";
-import { hasStringNumbers, isIoredis, isIoredisCluster, keyPrefixOf } from "../transports/ioredis/client-shape";
-import { HONOR_NESTED_OPTIONS } from "./connection/nested-options";
+import { isIoredis, isIoredisCluster } from "../transports/ioredis/client-shape";
 import type { ReplicaAcks } from "../transports/replica-acks";
 import { halfHashTag, KeyLayout } from "../keys";
 import type { ConstructorOptions } from "../types";
-import { booleanOption, integerOption, numberOption, optionError } from "./checks";
+import { optionError } from "./checks";
+import { CONSTRUCTOR_OPTIONS, readOption } from "./constructor-option-table";
 import { warnUnknownKeys } from "./unknown-constructor-keys";
 
-/** The constructor's defaults (each documented on ConstructorOptions). */
-export const CONSTRUCTOR_DEFAULTS = {
-  ns: "rsmq",
-  offlineTimeoutMs: 20_000,
-  commandTimeoutMs: 10_000,
-  /** Left out: the wake subscription is checked with the Workers' polls (transports/subscriber-health.ts). */
-  subscriberPingMs: undefined,
-  clusterRetryMs: 30_000,
-  waitForReplicas: 0,
-  waitForReplicasMs: 1_000,
-} as const;
-
-/** The most command connections one instance may keep. */
-export const MAX_CONNECTIONS = 16;
+export { CONSTRUCTOR_DEFAULTS } from "./constructor-option-table";
 
 export interface ResolvedConstructorOptions {
   /** The key prefix, without the trailing colon. */
@@ -51,11 +38,11 @@ export interface ResolvedConstructorOptions {
 export function resolveConstructorOptions(options: ConstructorOptions | undefined | null): ResolvedConstructorOptions {
   const given: Record<string, unknown> = { ...options };
   warnUnknownKeys(given);
-  // rsmq 0.12.4 took any ns and any realtime value: as a string, and as true or false.
-  const ns = absent(given.ns) ? CONSTRUCTOR_DEFAULTS.ns : String(given.ns);
-  const realtime = Boolean(given.realtime);
+  const ns = readOption(given, "ns");
+  const realtime = readOption(given, "realtime");
   const cluster = wantsCluster(given);
-  checkIoredisClient(given.client);
+  // Read for its check alone: an ioredis client with keyPrefix or stringNumbers is refused.
+  readOption(given, "client");
   if (cluster && halfHashTag(ns)) {
     throw optionError("ns", "a namespace holding a whole hash tag like `{myapp}`, or no braces at all, in Redis Cluster", ns);
   }
@@ -67,14 +54,14 @@ export function resolveConstructorOptions(options: ConstructorOptions | undefine
     connection: {
       given,
       cluster,
-      honorNestedOptions: optional(given, HONOR_NESTED_OPTIONS, false, booleanOption),
+      honorNestedOptions: readOption(given, "honorNestedOptions"),
       bounds: {
-        offlineTimeoutMs: optional(given, "offlineTimeoutMs", CONSTRUCTOR_DEFAULTS.offlineTimeoutMs, boundMs),
-        commandTimeoutMs: optional(given, "commandTimeoutMs", CONSTRUCTOR_DEFAULTS.commandTimeoutMs, boundMs),
+        offlineTimeoutMs: readOption(given, "offlineTimeoutMs"),
+        commandTimeoutMs: readOption(given, "commandTimeoutMs"),
       },
-      subscriberPingMs: optional<number | undefined>(given, "subscriberPingMs", CONSTRUCTOR_DEFAULTS.subscriberPingMs, boundMs),
+      subscriberPingMs: readOption(given, "subscriberPingMs"),
       ...connectionsOf(given, cluster),
-      clusterRetryMs: optional(given, "clusterRetryMs", CONSTRUCTOR_DEFAULTS.clusterRetryMs, (name, value) => numberOption(name, value, 0)),
+      clusterRetryMs: readOption(given, "clusterRetryMs"),
     },
   };
 }
@@ -86,43 +73,13 @@ export function resolveConstructorOptions(options: ConstructorOptions | undefine
 function wantsCluster(given: Record<string, unknown>): boolean {
   if (isIoredis(given.client)) return isIoredisCluster(given.client);
   if (isClusterClient(given.client)) return true;
-  if (absent(given.cluster)) return false;
-  const cluster = given.cluster as Partial<RedisClusterOptions>;
-  if (typeof cluster !== "object" || !Array.isArray(cluster.rootNodes)) {
-    throw optionError("cluster", "node-redis cluster options with a `rootNodes` array", cluster);
-  }
-  return true;
-}
-
-/**
- * An ioredis client's `keyPrefix` would be put in front of every key rsmq-next sends, moving the
- * queues away from where rsmq 0.12.4 (and every other client) looks for them; `stringNumbers`
- * would turn counts and codes in replies into strings (`msgs: "1"`, a delete read as not done).
- * Both are refused before anything is sent.
- */
-function checkIoredisClient(client: unknown): void {
-  if (!isIoredis(client)) return;
-  const prefix = keyPrefixOf(client);
-  if (prefix !== undefined) {
-    throw new TypeError(
-      `Expected \`client\` to be an ioredis client without \`keyPrefix\`, got one with keyPrefix \`${prefix}\`: ` +
-        "it would move every queue's keys away from where other rsmq clients look. Give the prefix as `ns` instead.",
-    );
-  }
-  if (hasStringNumbers(client)) {
-    throw new TypeError(
-      "Expected `client` to be an ioredis client without `stringNumbers`, got one with stringNumbers `true`: " +
-        "rsmq-next reads integer replies as numbers. Pass a client made without it (`duplicate({ stringNumbers: false })`).",
-    );
-  }
+  return readOption(given, "cluster") !== undefined;
 }
 
 /** Off (undefined) with `waitForReplicas` 0; `waitForReplicasMs` is checked either way. */
 function replicaAcksOf(given: Record<string, unknown>): ReplicaAcks | undefined {
-  const replicas = optional(given, "waitForReplicas", CONSTRUCTOR_DEFAULTS.waitForReplicas, (name, value) => integerOption(name, value, 0));
-  const timeoutMs = optional(given, "waitForReplicasMs", CONSTRUCTOR_DEFAULTS.waitForReplicasMs, (name, value) =>
-    integerOption(name, value, 1),
-  );
+  const replicas = readOption(given, "waitForReplicas");
+  const timeoutMs = readOption(given, "waitForReplicasMs");
   return replicas === 0 ? undefined : { replicas, timeoutMs };
 }
 
@@ -137,8 +94,10 @@ function replicaAcksOf(given: Record<string, unknown>): ReplicaAcks | undefined 
 function connectionsOf(given: Record<string, unknown>, cluster: boolean): { connections: number; growth: PoolGrowth | undefined } {
   const ioredis = isIoredis(given.client);
   const borrowed = !absent(given.client) && (ioredis || !isV3Client(given.client));
-  if (absent(given.connections)) return { connections: 1, growth: cluster || borrowed ? undefined : ON_DEMAND };
-  const connections = integerOption("connections", given.connections, 1, MAX_CONNECTIONS);
+  if (absent(given.connections)) {
+    return { connections: CONSTRUCTOR_OPTIONS.connections.default, growth: cluster || borrowed ? undefined : ON_DEMAND };
+  }
+  const connections = readOption(given, "connections");
   if (ioredis && connections !== 1) {
     throw optionError("connections", "1 or left out with an ioredis client (its own connection carries every call)", given.connections);
   }
@@ -150,17 +109,6 @@ function connectionsOf(given: Record<string, unknown>, cluster: boolean): { conn
     );
   }
   return { connections, growth: undefined };
-}
-
-/** A bound in ms, where 0 turns it off. */
-function boundMs(name: string, value: unknown): number {
-  return numberOption(name, value, 0, " (0 turns it off)");
-}
-
-/** The option `name` checked by `check`, or `fallback` when absent: rsmq reads null as not given. */
-function optional<T>(given: Record<string, unknown>, name: string, fallback: T, check: (name: string, value: unknown) => T): T {
-  const value = given[name];
-  return absent(value) ? fallback : check(name, value);
 }
 
 function absent(value: unknown): value is undefined | null {

@@ -4,7 +4,8 @@
  * key is reported once per process (`process.emitWarning`, code RSMQ_NEXT_UNKNOWN_OPTION), with
  * the closest known key and the list of known ones.
  */
-import { QUEUE_KEYS, TRANSLATED_KEYS, V4_KEYS } from "./connection/client-options";
+import { TRANSLATED_KEYS, V4_KEYS } from "./connection/client-options";
+import { QUEUE_KEYS } from "./constructor-option-table";
 import { suggestionFor } from "./unknown-options";
 
 const CONNECTION_KEYS = [...V4_KEYS, ...TRANSLATED_KEYS];

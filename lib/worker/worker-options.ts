@@ -49,7 +49,8 @@ export interface WorkerOptions {
   /**
    * Longest idle sleep, in ms: the worst-case lateness for a message from another process without
    * `realtime`, and about one poll per this interval when idle, which the health check of the
-   * instance's wake subscription rides (see `subscriberPingMs`). 0 or unset: 30000.
+   * instance's wake subscription rides (see `subscriberPingMs`). 0 means the default.
+   * @default 30000
    */
   maxIdleSleepMs?: number;
   /** Shortest idle sleep, in ms, when the next message is due very soon. @default 0 */

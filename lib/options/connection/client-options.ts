@@ -5,26 +5,10 @@
  */
 import type { RedisClientOptions, RedisClusterOptions } from "redis";
 import { nestedLayer } from "./nested-options";
+import { CONSTRUCTOR_OPTIONS, QUEUE_KEYS } from "../constructor-option-table";
+import type { ConnectionKeyName } from "../constructor-option-table";
 
-/** Keys that belong to the queue, not to the connection. */
-export const QUEUE_KEYS = new Set([
-  "ns",
-  "realtime",
-  "client",
-  "options",
-  "cluster",
-  "clusterRetryMs",
-  "honorNestedOptions",
-  "waitForReplicas",
-  "waitForReplicasMs",
-  "offlineTimeoutMs",
-  "commandTimeoutMs",
-  "subscriberPingMs",
-  "connections",
-]);
-
-/** node-redis v4 options passed through unchanged. */
-export const V4_KEYS = new Set([
+const V4_KEY_NAMES = [
   "url",
   "username",
   "password",
@@ -37,10 +21,18 @@ export const V4_KEYS = new Set([
   "disableClientInfo",
   "clientInfoTag",
   "isolationPoolOptions",
-]);
+] as const;
+/** node-redis v4 options passed through unchanged. */
+export const V4_KEYS: ReadonlySet<string> = new Set(V4_KEY_NAMES);
 
+const TRANSLATED_KEY_NAMES = ["host", "path", "port", "connect_timeout", "tls", "socket", "db", "user", "enable_offline_queue"] as const;
 /** v3-style (rsmq 0.12.4) keys translated below, and `socket`, merged into v4's socket options. */
-export const TRANSLATED_KEYS = new Set(["host", "path", "port", "connect_timeout", "tls", "socket", "db", "user", "enable_offline_queue"]);
+export const TRANSLATED_KEYS: ReadonlySet<string> = new Set(TRANSLATED_KEY_NAMES);
+
+type ReadKey = (typeof V4_KEY_NAMES)[number] | (typeof TRANSLATED_KEY_NAMES)[number];
+/** The connection keys of the options table are all read here: `tsc` fails on one that is not. */
+const connectionKeysRead: Exclude<ConnectionKeyName, ReadKey> extends never ? true : never = true;
+void connectionKeysRead;
 
 type Options = Record<string, unknown>;
 type SocketOptions = Record<string, unknown>;
@@ -95,8 +87,8 @@ export function toClientOptions(topLevel: Options, honor: boolean): RedisClientO
   if (nested) translateLayer(nested, options, socket);
   translateLayer(topLevel, options, socket);
   if (socket.path === undefined) {
-    socket.host ??= "127.0.0.1";
-    socket.port ??= 6379;
+    socket.host ??= CONSTRUCTOR_OPTIONS.host.default;
+    socket.port ??= CONSTRUCTOR_OPTIONS.port.default;
   }
   options.socket = socket;
   return options as RedisClientOptions;

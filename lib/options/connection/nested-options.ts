@@ -13,9 +13,10 @@
  */
 import type { RedisClientOptions } from "redis";
 import { isDeepStrictEqual } from "util";
+import type { CheckedName } from "../constructor-option-table";
 
 /** The constructor option that makes the nested v3-style keys count. */
-export const HONOR_NESTED_OPTIONS = "honorNestedOptions";
+export const HONOR_NESTED_OPTIONS = "honorNestedOptions" satisfies CheckedName;
 
 /** Keys node-redis v3 reads at the top level, and so rsmq 0.12.4 ignored when nested. */
 export const RSMQ_IGNORED_NESTED_KEYS: ReadonlySet<string> = new Set([

@@ -1,0 +1,106 @@
+/**
+ * Every `@default` in the TSDoc of an options type says what the code does: the constructor's
+ * (lib/types.ts) equal its options table, the retry policy's equal RETRY_DEFAULTS, and the
+ * Worker's equal what resolveWorkerOptions gives. The TSDoc is read from the source with the
+ * TypeScript parser, as TypeDoc reads it for the API reference.
+ */
+import { expect } from "chai";
+import * as path from "path";
+import * as ts from "typescript";
+import { CONSTRUCTOR_OPTIONS } from "../../lib/options/constructor-option-table";
+import { RETRY_DEFAULTS, RETRY_OPTION_NAMES } from "../../lib/retry/retry-policy";
+import { resolveWorkerOptions } from "../../lib/worker/worker-options";
+import { readDoc, repositoryRoot } from "../support/markdown";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
+
+/** The `@default` text of each member of interface `name` in `file` (undefined for a member without one), in order. */
+function documentedDefaults(file: string, name: string): Map<string, string | undefined> {
+  const source = ts.createSourceFile(path.join(repositoryRoot, file), readDoc(file), ts.ScriptTarget.Latest, true);
+  const declaration = source.statements.find(
+    (node): node is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(node) && node.name.text === name,
+  );
+  if (declaration === undefined) throw new Error(`no interface ${name} in ${file}`);
+  const defaults = new Map<string, string | undefined>();
+  for (const member of declaration.members) {
+    if (member.name === undefined || !ts.isIdentifier(member.name)) continue;
+    const tag = ts.getJSDocTags(member).find((candidate) => candidate.tagName.text === "default");
+    defaults.set(member.name.text, tag && ts.getTextOfJSDocComment(tag.comment)?.trim());
+  }
+  return defaults;
+}
+
+/** What a default is written as in these tests: `30000`, `"rsmq"`, `null`, `undefined`; "no value" for prose or none. */
+type Shown = string;
+const NO_VALUE: Shown = "no value";
+
+function show(value: unknown): Shown {
+  return value === undefined ? "undefined" : JSON.stringify(value);
+}
+
+/**
+ * The value a `@default` starts with (`30000`, `"rsmq"`, `false`, `null`, `undefined`), a note such
+ * as "(off)" after it left out; NO_VALUE for prose ("the queue's vt") or no `@default` at all.
+ */
+function documentedValue(text: string | undefined): Shown {
+  const literal = /^("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null|undefined)(?=$|[\s,;(])/.exec(text ?? "");
+  return literal === null ? NO_VALUE : show(literal[1] === "undefined" ? undefined : JSON.parse(literal[1]));
+}
+
+/** `name: value` for each option, as the TSDoc documents it. */
+function documented(defaults: Map<string, string | undefined>): string[] {
+  return [...defaults].map(([name, text]) => `${name}: ${documentedValue(text)}`).sort();
+}
+
+describe("Documentation: every @default of an options type is the default the code applies", () => {
+  it("reads a @default as the value it starts with, and prose as no value", () => {
+    expect(
+      ["30000", '"rsmq"', "0 (off)", "undefined (ride the Workers' polls)", "1, and more", "false", "null"].map(documentedValue),
+    ).to.deep.equal(["30000", '"rsmq"', "0", "undefined", "1", "false", "null"]);
+    expect(["the queue's vt", "concurrency", "Math.random", "`<qname>-dlq`", "10s", undefined].map(documentedValue)).to.deep.equal(
+      Array(6).fill(NO_VALUE),
+    );
+  });
+
+  it("ConstructorOptions (lib/types.ts): each @default is the options table's default, and an option without one has none", () => {
+    const table = Object.entries(CONSTRUCTOR_OPTIONS).map(
+      ([name, option]) => `${name}: ${"default" in option ? show(option.default) : NO_VALUE}`,
+    );
+    expect(documented(documentedDefaults("lib/types.ts", "ConstructorOptions"))).to.deep.equal(table.sort());
+  });
+
+  it("RetryPolicyOptions: each @default is RETRY_DEFAULTS', and an option without one has none", () => {
+    const defaults: Record<string, unknown> = RETRY_DEFAULTS;
+    const table = RETRY_OPTION_NAMES.map((name) => `${name}: ${name in defaults ? show(defaults[name]) : NO_VALUE}`);
+    expect(documented(documentedDefaults("lib/retry/retry-policy.ts", "RetryPolicyOptions"))).to.deep.equal(table.sort());
+  });
+
+  describe("WorkerOptions: each @default is what the options resolve to with only the required ones given", () => {
+    const docs = documentedDefaults("lib/worker/worker-options.ts", "WorkerOptions");
+    const required = { qname: "q", handler: (): void => undefined };
+    const resolved: Record<string, unknown> = { ...resolveWorkerOptions(required) };
+
+    it("a value: equal to the resolved option", () => {
+      const valued = [...docs].filter(([, text]) => documentedValue(text) !== NO_VALUE).map(([name]) => name);
+      expect(valued).to.include.members(["concurrency", "maxIdleSleepMs", "stopTimeoutMs", "onStop"]);
+      expect(documented(new Map(valued.map((name) => [name, docs.get(name)])))).to.deep.equal(
+        valued.map((name) => `${name}: ${show(resolved[name])}`).sort(),
+      );
+    });
+
+    it("prose: what the resolved option follows (concurrency, the queue's vt, the policy's description, the queue name)", () => {
+      expect(docs.get("batchSize")).to.equal("concurrency");
+      expect(resolveWorkerOptions({ ...required, concurrency: 7 }).batchSize).to.equal(7);
+      expect(docs.get("vt")).to.equal("the queue's vt");
+      expect(resolved.vt, "read from the queue at each receive").to.equal(undefined);
+      const retry = resolveWorkerOptions(required).retry;
+      expect(docs.get("retry")).to.equal(retry.describe());
+      expect(docs.get("deadLetterQueue")?.replace(/`/g, "").replace("<qname>", required.qname)).to.equal(resolved.deadLetterQueue);
+    });
+
+    it("none: only the required options and the signal", () => {
+      expect([...docs].filter(([, text]) => text === undefined).map(([name]) => name)).to.deep.equal(["qname", "handler", "signal"]);
+    });
+  });
+});
