@@ -13,7 +13,7 @@ import type { Snapshot } from "../support/state";
 import { WriteWatch, watchedAsync } from "../support/written-data";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single");
 
 type LibraryName = "rsmq 0.12.4" | "rsmq-next";
 const OLD: LibraryName = "rsmq 0.12.4";
