@@ -6,14 +6,14 @@
  * (options/connection/client-options.ts), and a key nobody knows is warned about once, not refused.
  */
 import type { RedisClusterOptions } from "redis";
-import { isClusterClient } from "../transports/cluster/cluster-connection";
+import { isClusterClient } from "../transports/node-redis/internals";
 import { isV3Client } from "./connection/given-client";
 import type { ConnectionSettings } from "./connection/connection-settings";
 import { ON_DEMAND } from "../transports/node-redis/pool-growth";
 import type { PoolGrowth } from "../transports/node-redis/pool-growth";
 import { hasStringNumbers, isIoredis, isIoredisCluster, keyPrefixOf } from "../transports/ioredis/client-shape";
 import { HONOR_NESTED_OPTIONS } from "./connection/nested-options";
-import type { ReplicaAcks } from "../transports/replica-acks";
+import type { ReplicaAcks } from "../transports/transport";
 import { halfHashTag, KeyLayout } from "../keys";
 import type { ConstructorOptions } from "../types";
 import { booleanOption, integerOption, numberOption, optionError } from "./checks";

@@ -17,13 +17,14 @@ import { createCluster, ErrorReply } from "redis";
 import type { RedisClusterOptions, RedisClusterType } from "redis";
 import { rsmqError } from "../../errors/rsmq-errors";
 import { permissionError } from "../../errors/permission-errors";
-import type { ConnectionEvents } from "../node-redis/single-connection";
 import { CLUSTER_CLOSED, watchClusterClose } from "../closed-by-user";
 import { hashSlot } from "./hash-slot";
 import { awaitReplicas, unconfirmedWrite } from "../replica-acks";
-import type { ReplicaAcks, ReplicatedWriter } from "../replica-acks";
-import type { CommandSender } from "../command-sender";
+import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
 import { OfflineWatch } from "./offline-watch";
+import { ClusterSubscriber } from "./cluster-subscriber";
+import { knownNodeAddresses, nodeClientAt, nodeOptionsOf, slotMasterClient } from "../node-redis/internals";
+import type { NodeOptions } from "../node-redis/internals";
 
 /** Replies a cluster gives while slots move or a master is replaced: retry after a pause. */
 const TRANSIENT_REPLY = /^(TRYAGAIN|CLUSTERDOWN|MOVED|ASK|LOADING|MASTERDOWN|READONLY)\b/;
@@ -53,22 +54,16 @@ const NODE_DEFAULTS = {
 type Cluster = RedisClusterType;
 /** One node's connection inside the cluster client. */
 type NodeClient = { readonly isReady: boolean; sendCommand(args: string[], options?: { signal?: AbortSignal }): Promise<unknown> };
-type NodeOptions = NonNullable<RedisClusterOptions["defaults"]>;
 
 /**
  * The node settings of a cluster client passed in: `duplicate()` replaces `defaults` as a whole,
- * and node-redis keeps a cluster's own options private, so they are read back from a node client
- * it made (its `defaults` plus that node's address). Undefined when it has made none yet. Read
- * from the caller's client only: a client opened here with minimizeConnections may have no node
- * client at all in the middle of a failover (its one for the dead master failed), and settings read
- * from one opened here would be ours, not the caller's.
+ * so they are read back from a node client it made (see nodeOptionsOf). Read from the caller's
+ * client only: a client opened here with minimizeConnections may have no node client at all in
+ * the middle of a failover (its one for the dead master failed), and settings read from one
+ * opened here would be ours, not the caller's.
  */
 function callerNodeOptions(cluster: Cluster): NodeOptions | undefined {
-  for (const node of [...cluster.masters, ...cluster.replicas]) {
-    const client = node.client as { options?: NodeOptions } | Promise<unknown> | undefined;
-    if (client && !(client instanceof Promise) && client.options) return client.options;
-  }
-  return undefined;
+  return nodeOptionsOf(cluster);
 }
 
 /**
@@ -91,17 +86,6 @@ function failFastDefaults(given: NodeOptions | undefined): NodeOptions {
   } as NodeOptions;
 }
 
-export function isClusterClient(client: unknown): client is Cluster {
-  const candidate = client as Partial<Cluster> | null;
-  return (
-    typeof candidate === "object" &&
-    candidate !== null &&
-    typeof candidate.sendCommand === "function" &&
-    typeof candidate.nodeClient === "function" &&
-    typeof candidate.getSlotRandomNode === "function"
-  );
-}
-
 /**
  * The caller's cluster client (borrowed), or cluster options to open one from (owned); `retryMs` is
  * how long one command keeps retrying through a failover or resharding (`clusterRetryMs`).
@@ -109,7 +93,7 @@ export function isClusterClient(client: unknown): client is Cluster {
 export type ClusterConnectionOptions =
   { readonly client: Cluster; readonly retryMs: number } | { readonly cluster: RedisClusterOptions; readonly retryMs: number };
 
-export class ClusterConnection implements CommandSender, ReplicatedWriter {
+export class ClusterConnection implements Transport {
   readonly cluster = true;
   /** Whether the first client was opened here (so it is closed here). */
   readonly owned: boolean;
@@ -144,7 +128,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
 
   constructor(
     options: ClusterConnectionOptions,
-    private readonly events: ConnectionEvents,
+    private readonly events: TransportEvents,
   ) {
     this.retryMs = options.retryMs;
     if ("client" in options) {
@@ -231,6 +215,11 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
   /** Resolves once the cluster client has read the topology (at once, after that). */
   whenReady(): Promise<void> {
     return this.ready;
+  }
+
+  /** SSUBSCRIBE (SUBSCRIBE before Redis 7) on the node that owns each channel's slot, found in this connection's slot map. */
+  openSubscriber(onError: (error: Error) => void): Subscriber {
+    return new ClusterSubscriber(this, onError);
   }
 
   async sendCommand(args: string[], firstKey?: string): Promise<unknown> {
@@ -365,8 +354,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
 
   private async replace(failed: Cluster): Promise<void> {
     // A master serving several slot ranges is listed once per range.
-    const addresses = new Set([...failed.masters, ...failed.replicas].map(({ host, port }) => `${host}:${port}`));
-    const known = [...addresses].map((address) => {
+    const known = knownNodeAddresses(failed).map((address) => {
       const separator = address.lastIndexOf(":");
       return { socket: { host: address.slice(0, separator), port: Number(address.slice(separator + 1)) } };
     });
@@ -417,18 +405,18 @@ async function sendToSlotOwner(
   key: string,
   signal?: AbortSignal,
 ): Promise<{ reply: unknown; node: NodeClient }> {
-  const owner = cluster.slots[hashSlot(key)]?.master;
+  const owner = slotMasterClient(cluster, hashSlot(key));
   // Not an error reply: the topology is read afresh and the write retried.
   if (!owner) throw new Error(`rsmq-next: no master known for slot ${hashSlot(key)}`);
-  const node = (await cluster.nodeClient(owner)) as NodeClient;
+  const node: NodeClient = await owner;
   try {
     return { reply: await node.sendCommand(args, { signal }), node };
   } catch (error) {
     const address = askedAddress(error);
     if (address === undefined) throw error;
-    const target = cluster.nodeByAddress.get(address);
+    const target = nodeClientAt(cluster, address);
     if (!target) throw new Error(`rsmq-next: ASK names ${address}, a node this client does not know yet`);
-    const asked = (await cluster.nodeClient(target)) as NodeClient;
+    const asked: NodeClient = await target;
     // Queued together in one turn, so no other command of this process can come between them
     // (ASKING lets only the next command in).
     const [, reply] = await Promise.all([asked.sendCommand(["ASKING"]), asked.sendCommand(args)]);

@@ -7,17 +7,16 @@
  * not ready is held here and sent once it is, so one that waited too long never runs), connection
  * state as `connect`, `disconnect` and `error` events, and WAIT on the connection that wrote.
  */
-import type { ConnectionEvents } from "../node-redis/single-connection";
 import { IOREDIS_CLOSED } from "../closed-by-user";
-import type { CommandSender } from "../command-sender";
 import type { AnyIoredis } from "./client-shape";
 import { ioredisLink, translateIoredisError } from "./ioredis-link";
+import { IoredisSubscriber } from "./ioredis-subscriber";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
 import { awaitReplicas } from "../replica-acks";
-import type { ReplicaAcks, ReplicatedWriter } from "../replica-acks";
+import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
 
-export class IoredisConnection implements CommandSender, ReplicatedWriter {
+export class IoredisConnection implements Transport {
   readonly cluster: boolean;
   /**
    * False on a cluster client with `scaleReads` other than "master": it would send EVALSHA_RO to
@@ -34,10 +33,10 @@ export class IoredisConnection implements CommandSender, ReplicatedWriter {
     /** The caller's client, used as it is and never closed here. */
     readonly client: AnyIoredis,
     /** offlineTimeoutMs and commandTimeoutMs, for the subscriber connection too. */
-    readonly bounds: LinkBounds,
+    private readonly bounds: LinkBounds,
     /** How often the subscriber connection is PINGed (undefined: with the Workers' polls; 0: never). */
-    readonly subscriberPingMs: number | undefined,
-    private readonly events: ConnectionEvents,
+    private readonly subscriberPingMs: number | undefined,
+    private readonly events: TransportEvents,
   ) {
     this.cluster = client.isCluster === true;
     this.readOnlyScriptCommands = client.isCluster !== true || (client.options.scaleReads ?? "master") === "master";
@@ -91,6 +90,11 @@ export class IoredisConnection implements CommandSender, ReplicatedWriter {
       acks,
     );
     return write[1];
+  }
+
+  /** SUBSCRIBE (SSUBSCRIBE in a cluster) on a copy of the caller's client. */
+  openSubscriber(onError: (error: Error) => void): Subscriber {
+    return new IoredisSubscriber(this.client, onError, this.bounds, this.subscriberPingMs);
   }
 
   /** Leaves the caller's client open: only stops listening to it. */

@@ -6,29 +6,21 @@
  * calls made meanwhile in its offline queue until the server is back.
  */
 import { createClient } from "redis";
-import type { RedisClientOptions, RedisClientType } from "redis";
+import type { RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "../../options/connection/client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "../../options/connection/nested-options";
-import { LinkWatchdog, nodeRedisLink } from "../watchdog/link-watchdog";
-import type { LinkBounds } from "../watchdog/link-watchdog";
+import { duplicateClient, promiseApiOf, socketOptionsOf } from "./internals";
+import { nodeRedisLink } from "./node-redis-link";
+import { ClientSubscriber } from "./client-subscriber";
+import { LinkWatchdog } from "../watchdog/link-watchdog";
 import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "../../options/connection/given-client";
 import { awaitReplicas, unconfirmedWrite } from "../replica-acks";
-import type { ReplicaAcks, ReplicatedWriter } from "../replica-acks";
-import type { CommandSender } from "../command-sender";
+import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
 import type { ConnectionSettings } from "../../options/connection/connection-settings";
 import { NODE_REDIS_CLOSED } from "../closed-by-user";
-import type { ClosedByUser } from "../closed-by-user";
 
-export interface ConnectionEvents {
-  connect(): void;
-  disconnect(): void;
-  error(error: Error): void;
-  /** The user closed the client they can reach (see closed-by-user.ts); never for a close of this library's. */
-  closed?: ClosedByUser;
-}
-
-export class Connection implements CommandSender, ReplicatedWriter {
+export class Connection implements Transport {
   readonly cluster = false;
   /** The node-redis v4 client in use. */
   readonly client: RedisClientType;
@@ -48,10 +40,6 @@ export class Connection implements CommandSender, ReplicatedWriter {
   private readonly detach: () => void;
   /** Bounds every call (offlineTimeoutMs, commandTimeoutMs); drops a silent link of an owned client. */
   private readonly watchdog: LinkWatchdog;
-  /** offlineTimeoutMs and commandTimeoutMs, for the subscriber connection too. */
-  readonly bounds: LinkBounds;
-  /** How often the subscriber connection is PINGed (undefined: with the Workers' polls; 0: never). */
-  readonly subscriberPingMs: number | undefined;
 
   /**
    * Opens the connection the settings describe, or borrows their `client`; with `duplicateOf`,
@@ -59,18 +47,13 @@ export class Connection implements CommandSender, ReplicatedWriter {
    * client passed in.
    */
   constructor(
-    settings: ConnectionSettings,
-    private readonly events: ConnectionEvents,
+    private readonly settings: ConnectionSettings,
+    private readonly events: TransportEvents,
     duplicateOf?: RedisClientType,
   ) {
-    const bounds = settings.bounds;
-    this.bounds = bounds;
-    this.subscriberPingMs = settings.subscriberPingMs;
     const given = settings.given.client;
     if (duplicateOf) {
-      const { socket } = (duplicateOf as { options?: RedisClientOptions }).options ?? {};
-      const overrides = this.closer.guard({ legacyMode: false, socket }) as Parameters<RedisClientType["duplicate"]>[0];
-      this.client = duplicateOf.duplicate(overrides) as RedisClientType;
+      this.client = duplicateClient(duplicateOf, this.closer.guard({ legacyMode: false, socket: socketOptionsOf(duplicateOf) }));
       this.owned = true;
     } else if (isV4Client(given)) {
       this.client = given;
@@ -87,15 +70,12 @@ export class Connection implements CommandSender, ReplicatedWriter {
       this.client = createClient(this.closer.guard(clientOptions)) as RedisClientType;
       this.owned = true;
     }
-    // A client in node-redis' legacyMode keeps the promise API under `.v4`.
-    this.commands = (this.client as { options?: { legacyMode?: boolean } }).options?.legacyMode
-      ? (this.client as unknown as { v4: RedisClientType }).v4
-      : this.client;
+    this.commands = promiseApiOf(this.client);
     this.detach = this.listen();
     // A borrowed client's calls are bounded too, but its socket is the caller's to manage.
     this.watchdog = new LinkWatchdog(
       nodeRedisLink(this.client, (error) => this.closer.causedBy(error)),
-      bounds,
+      settings.bounds,
       this.owned ? () => this.dropLink() : undefined,
     );
     if (this.client.isReady) {
@@ -132,6 +112,11 @@ export class Connection implements CommandSender, ReplicatedWriter {
     // WAIT waits on the server by design, up to waitForReplicasMs: that is not silence.
     await awaitReplicas((wait) => this.watchdog.call((signal) => this.commands.sendCommand(wait, { signal }), acks.timeoutMs), acks);
     return reply;
+  }
+
+  /** SUBSCRIBE on a copy of this client, bounded as this one is. */
+  openSubscriber(onError: (error: Error) => void): Subscriber {
+    return new ClientSubscriber(this.client, onError, this.settings.bounds, this.settings.subscriberPingMs);
   }
 
   /** Closes an owned connection (QUIT when up; see ClientCloser); leaves a borrowed one open. */
