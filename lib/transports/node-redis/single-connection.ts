@@ -19,6 +19,8 @@ import { awaitReplicas, unconfirmedWrite } from "../replica-acks";
 import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
 import type { ConnectionSettings } from "../../options/connection/connection-settings";
 import { NODE_REDIS_CLOSED } from "../closed-by-user";
+import { watchReady } from "../ready-watch";
+import type { ReadyWatch } from "../ready-watch";
 
 export class Connection implements Transport {
   readonly cluster = false;
@@ -28,15 +30,12 @@ export class Connection implements Transport {
   readonly owned: boolean;
   /** Where commands go: the client, or its `.v4` face in legacyMode. */
   private readonly commands: RedisClientType;
-  private ready = false;
+  /** Up or not, told as `connect` and `disconnect`, with the reconnects counted (set before the client's events are heard). */
+  private readonly state: ReadyWatch;
   /** Closes an owned client at any point of its life, a connection attempt in flight included. */
   private readonly closer = new ClientCloser();
-  /** Whether the connection has been up at least once. */
-  private everReady = false;
   /** Set while this library drops a silent link: the `end` that causes is its own, not the user's. */
   private reopening = false;
-  /** Reconnects so far: what the script runner learnt of the server holds for one epoch only. */
-  private epoch = 0;
   private readonly detach: () => void;
   /** Bounds every call (offlineTimeoutMs, commandTimeoutMs); drops a silent link of an owned client. */
   private readonly watchdog: LinkWatchdog;
@@ -71,6 +70,7 @@ export class Connection implements Transport {
       this.owned = true;
     }
     this.commands = promiseApiOf(this.client);
+    this.state = watchReady(events, this.client.isReady);
     this.detach = this.listen();
     // A borrowed client's calls are bounded too, but its socket is the caller's to manage.
     this.watchdog = new LinkWatchdog(
@@ -78,12 +78,7 @@ export class Connection implements Transport {
       settings.bounds,
       this.owned ? () => this.dropLink() : undefined,
     );
-    if (this.client.isReady) {
-      this.ready = true;
-      this.everReady = true;
-      // Emitted on the next tick so listeners added right after construction hear it.
-      process.nextTick(() => this.events.connect());
-    } else if (!this.client.isOpen) {
+    if (!this.client.isReady && !this.client.isOpen) {
       // node-redis retries until it connects; failures along the way arrive as `error` events.
       this.closer.connect(this.client);
     }
@@ -91,12 +86,12 @@ export class Connection implements Transport {
 
   /** Whether the connection is up right now. */
   get connected(): boolean {
-    return this.ready;
+    return this.state.connected;
   }
 
-  /** Counts reconnects: after one, the server may be another (restarted, replaced, upgraded). */
+  /** Counts reconnects: what the script runner learnt of the server holds for one epoch only. */
   get connectionEpoch(): number {
-    return this.epoch;
+    return this.state.epoch;
   }
 
   sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
@@ -108,7 +103,7 @@ export class Connection implements Transport {
     // Reconnecting: WAIT now would wait for, and go out on, the next connection, which wrote
     // nothing. (Before the first `ready`, replies to queued commands can arrive while isReady is
     // still false.) The reply just arrived, so a ready client still has the socket that carried it.
-    if (this.everReady && !this.client.isReady) throw unconfirmedWrite(acks, "the connection was lost after the write");
+    if (this.state.everReady && !this.client.isReady) throw unconfirmedWrite(acks, "the connection was lost after the write");
     // WAIT waits on the server by design, up to waitForReplicasMs: that is not silence.
     await awaitReplicas((wait) => this.watchdog.call((signal) => this.commands.sendCommand(wait, { signal }), acks.timeoutMs), acks);
     return reply;
@@ -124,7 +119,7 @@ export class Connection implements Transport {
     if (!this.owned) {
       this.watchdog.close();
       this.detach();
-      this.ready = false;
+      this.state.stop();
       return "OK";
     }
     await this.closer.close(() => this.watchdog.call((signal) => this.commands.sendCommand(["QUIT"], { signal })));
@@ -146,17 +141,9 @@ export class Connection implements Transport {
   private listen(): () => void {
     const onReady = (): void => {
       // A connect that finished after close() is being closed: it is no news.
-      if (this.closer.closed) return;
-      if (this.everReady) this.epoch += 1;
-      this.ready = true;
-      this.everReady = true;
-      this.events.connect();
+      if (!this.closer.closed) this.state.ready();
     };
-    const onLost = (): void => {
-      if (!this.ready) return;
-      this.ready = false;
-      this.events.disconnect();
-    };
+    const onLost = (): void => this.state.lost();
     // node-redis emits `end` only from quit() and disconnect(): when not this library's, the user's.
     // Told before the loss, so that a pool closing its other connections does not check them first.
     const onEnd = (): void => {
