@@ -6,6 +6,8 @@
  *   connection that ran it (ReplicatedWriter), opens the subscriber connection wakes listen on
  *   (Subscriber), and tells its state through the TransportEvents it was opened with.
  * - The script runner needs only a CommandSender; the operation runner also a ReplicatedWriter.
+ * - Beside the three transport folders, what they share: watchdog/ (every call bounded),
+ *   replica-acks.ts (WAIT), closed-by-user.ts, subscriber-health.ts, ready-watch.ts.
  */
 import type { RedisClientType, RedisClusterType } from "redis";
 import type { AnyIoredis } from "./ioredis/client-shape";
