@@ -4,6 +4,7 @@
  */
 import type { TransportEvents } from "./transport";
 
+/** One client's up/down state, as watchReady() keeps it. */
 export interface ReadyWatch {
   /** Whether the client is up right now. */
   readonly connected: boolean;

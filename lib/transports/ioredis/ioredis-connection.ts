@@ -48,7 +48,6 @@ export class IoredisConnection implements Transport {
     if (client.status === "wait") client.connect().catch(() => undefined);
   }
 
-  /** Whether the connection is up right now. */
   get connected(): boolean {
     return this.state.connected;
   }

@@ -84,7 +84,6 @@ export class Connection implements Transport {
     }
   }
 
-  /** Whether the connection is up right now. */
   get connected(): boolean {
     return this.state.connected;
   }
