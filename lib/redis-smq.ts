@@ -4,8 +4,8 @@
  */
 import type { RedisClientType } from "redis";
 import { ConnectionPool } from "./transports/node-redis/connection-pool";
-import { openConnection, openSubscriber } from "./transports/open-transport";
-import type { QueueConnection } from "./transports/open-transport";
+import { openTransport } from "./transports/open-transport";
+import type { Transport } from "./transports/transport";
 import { connectionClosedError } from "./transports/closed-by-user";
 import { endsStretch } from "./transports/node-redis/pool-dispatch";
 import { settle, withCallback } from "./callbacks";
@@ -136,7 +136,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   readonly redisns: string;
   /** Whether sendMessage publishes on `<ns>:rt:<qname>`. */
   readonly realtime: boolean;
-  private readonly connection: QueueConnection;
+  private readonly connection: Transport;
   /** What the Worker, dead letters, redrive and the CLI use: namespace, key layout, run(build), wakes. */
   private readonly internals: RedisSMQInternals;
   /** Opens its connection on the first wake subscription; after quitAsync() it opens none. */
@@ -165,14 +165,14 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     const settings = resolveConstructorOptions(options);
     this.redisns = `${settings.ns}:`;
     this.realtime = settings.realtime;
-    this.connection = openConnection(settings.connection, {
+    this.connection = openTransport(settings.connection, {
       connect: () => this.announceConnect(),
       disconnect: () => this.emit("disconnect"),
       error: (error) => this.connectionError(error),
       closed: (how) => this.userClosedConnection(how),
     });
     const commands = new CommandRunner(this.connection, settings.replicaAcks);
-    this.subscriber = new RealtimeWakes(() => openSubscriber(this.connection, (error) => this.subscriberError(error)));
+    this.subscriber = new RealtimeWakes(() => this.connection.openSubscriber((error) => this.subscriberError(error)));
     this.internals = {
       ns: settings.ns,
       layout: settings.layout,

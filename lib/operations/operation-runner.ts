@@ -8,9 +8,8 @@ import { translateOutOfMemory } from "../errors/out-of-memory";
 import { translateReadOnly } from "../errors/read-only-replica";
 import { permissionError } from "../errors/permission-errors";
 import { replicatedSender } from "../transports/replica-acks";
-import type { ReplicaAcks, ReplicatedWriter } from "../transports/replica-acks";
+import type { CommandSender, ReplicaAcks, ReplicatedWriter } from "../transports/transport";
 import { script } from "../scripts/script-files";
-import type { CommandSender } from "../transports/command-sender";
 import { ScriptRunner } from "../scripts/script-runner";
 
 export class CommandRunner {

@@ -6,13 +6,13 @@
  * 0.12.4's tolerance: they are translated where the client is made
  * (options/connection/client-options.ts), and a key nobody knows is warned about once, not refused.
  */
-import { isClusterClient } from "../transports/cluster/cluster-connection";
+import { isClusterClient } from "../transports/node-redis/internals";
 import { isV3Client } from "./connection/given-client";
 import type { ConnectionSettings } from "./connection/connection-settings";
 import { ON_DEMAND } from "../transports/node-redis/pool-growth";
 import type { PoolGrowth } from "../transports/node-redis/pool-growth";
 import { isIoredis, isIoredisCluster } from "../transports/ioredis/client-shape";
-import type { ReplicaAcks } from "../transports/replica-acks";
+import type { ReplicaAcks } from "../transports/transport";
 import { halfHashTag, KeyLayout } from "../keys";
 import type { ConstructorOptions } from "../types";
 import { optionError } from "./checks";

@@ -15,7 +15,7 @@
  * another server (restarted, upgraded, failed over), so the next connection is asked afresh. On
  * Redis 7 this costs nothing: no extra command.
  */
-import type { CommandSender } from "../transports/command-sender";
+import type { CommandSender } from "../transports/transport";
 import type { Script } from "./script-files";
 
 export interface ScriptRunnerOptions {

@@ -1,7 +1,7 @@
 /**
  * The connection a user can reach (`rsmq.redis`, or the `client` they passed in) closed by them:
  * rsmq 0.12.4 code ends with `rsmq.redis.quit()`, and expects the process to exit then. Each
- * connection kind tells the instance through its `closed` event (see ConnectionEvents), and the
+ * connection kind tells the instance through its `closed` event (see TransportEvents in transport.ts), and the
  * instance then closes everything else it opened and refuses further calls with the error below.
  *
  * How a close is told apart from an outage, per client:

@@ -5,26 +5,7 @@
  * replica that replaces it; with it, a call resolves only once its write is on a replica.
  */
 import { rsmqError } from "../errors/rsmq-errors";
-import type { CommandSender } from "./command-sender";
-
-/** `waitForReplicas` and `waitForReplicasMs`, checked (see options/constructor-options.ts). */
-export interface ReplicaAcks {
-  /** How many replicas must confirm each write (1 and up: no ReplicaAcks at all means off). */
-  readonly replicas: number;
-  /** How long each WAIT may take, in ms. */
-  readonly timeoutMs: number;
-}
-
-/** A connection that can send a write and WAIT for it on the very connection that ran it. */
-export interface ReplicatedWriter {
-  /**
-   * Sends a write (`key` routes it in a cluster) and resolves its reply once `acks.replicas`
-   * replicas confirm it. Rejects the write's own error when it did not run, and
-   * `replicationTimeout` when it ran but is not confirmed: not in time, or the connection that
-   * ran it was lost before WAIT answered (WAIT anywhere else would confirm nothing).
-   */
-  sendReplicated(args: string[], key: string | undefined, acks: ReplicaAcks): Promise<unknown>;
-}
+import type { CommandSender, ReplicaAcks, ReplicatedWriter } from "./transport";
 
 /**
  * Sends WAIT with `sendWait`, which must put it on the connection that carried the write. Rejects

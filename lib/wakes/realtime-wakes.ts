@@ -3,7 +3,7 @@
  * listening on each queue's realtime channel, where rsmq's `realtime` senders (rsmq 0.12.4 ones
  * included) publish after every sendMessage.
  */
-import type { ChannelListener, Subscriber } from "../transports/node-redis/subscribers";
+import type { ChannelListener, Subscriber } from "../transports/transport";
 
 interface Channel {
   readonly listeners: Set<ChannelListener>;

@@ -6,6 +6,8 @@
 import type { RedisClusterType } from "redis";
 import { rsmqError } from "../../errors/rsmq-errors";
 import { hashSlot } from "./hash-slot";
+import { slotMasterAddress, slotMasterClientState } from "../node-redis/internals";
+import type { NodeClientState } from "../node-redis/internals";
 
 type Cluster = RedisClusterType;
 
@@ -53,7 +55,7 @@ export class OfflineWatch {
   run<T>(cluster: Cluster, key: string, send: (signal?: AbortSignal) => Promise<T>): Promise<T> {
     const slot = this.slotOf(key);
     const since = Date.now();
-    const client = cluster.slots[slot]?.master?.client as NodeClientState;
+    const client = slotMasterClientState(cluster, slot);
     if (masterOffline(client, since, this.connectTimeoutMs)) return Promise.reject(offlineMasterError(cluster, slot));
     const controller = isConnected(client) ? undefined : new AbortController();
     return new Promise<T>((resolve, reject) => {
@@ -91,7 +93,7 @@ export class OfflineWatch {
   private readonly check = (): void => {
     if (this.calls.size === 0) return this.stop();
     for (const call of this.calls) {
-      const client = call.cluster.slots[call.slot]?.master?.client as NodeClientState;
+      const client = slotMasterClientState(call.cluster, call.slot);
       if (!masterOffline(client, call.since, this.connectTimeoutMs)) continue;
       this.calls.delete(call);
       call.controller?.abort();
@@ -110,9 +112,6 @@ export class OfflineWatch {
   }
 }
 
-/** A node's client as the cluster client's map holds it: none yet, being connected, or made. */
-type NodeClientState = { readonly isReady: boolean } | Promise<unknown> | undefined;
-
 /**
  * Whether a slot's master is not connected: its node client is down (or reconnecting), or still
  * making its first connection `connectTimeoutMs` after `since`. A node with no client yet is
@@ -130,8 +129,8 @@ function isConnected(client: NodeClientState): boolean {
 }
 
 function offlineMasterError(cluster: Cluster, slot: number): Error {
-  const master = cluster.slots[slot]?.master;
-  const where = master ? ` (${master.host}:${master.port})` : "";
+  const master = slotMasterAddress(cluster, slot);
+  const where = master ? ` (${master})` : "";
   return rsmqError(
     "connectionTimeout",
     `rsmq-next: the master of slot ${slot}${where} is not connected: the call was given up there ` +

@@ -7,26 +7,26 @@
  * not ready is held here and sent once it is, so one that waited too long never runs), connection
  * state as `connect`, `disconnect` and `error` events, and WAIT on the connection that wrote.
  */
-import type { ConnectionEvents } from "../node-redis/single-connection";
 import { IOREDIS_CLOSED } from "../closed-by-user";
-import type { CommandSender } from "../command-sender";
 import type { AnyIoredis } from "./client-shape";
 import { ioredisLink, translateIoredisError } from "./ioredis-link";
+import { IoredisSubscriber } from "./ioredis-subscriber";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
 import { awaitReplicas } from "../replica-acks";
-import type { ReplicaAcks, ReplicatedWriter } from "../replica-acks";
+import { watchReady } from "../ready-watch";
+import type { ReadyWatch } from "../ready-watch";
+import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
 
-export class IoredisConnection implements CommandSender, ReplicatedWriter {
+export class IoredisConnection implements Transport {
   readonly cluster: boolean;
   /**
    * False on a cluster client with `scaleReads` other than "master": it would send EVALSHA_RO to
    * replicas, and every call of this library is meant for the master (see docs/cluster.md).
    */
   readonly readOnlyScriptCommands: boolean;
-  private ready: boolean;
-  private everReady: boolean;
-  private epoch = 0;
+  /** Up or not, told as `connect` and `disconnect`, with the reconnects counted. */
+  private readonly state: ReadyWatch;
   private readonly watchdog: LinkWatchdog;
   private readonly detach: () => void;
 
@@ -34,31 +34,27 @@ export class IoredisConnection implements CommandSender, ReplicatedWriter {
     /** The caller's client, used as it is and never closed here. */
     readonly client: AnyIoredis,
     /** offlineTimeoutMs and commandTimeoutMs, for the subscriber connection too. */
-    readonly bounds: LinkBounds,
+    private readonly bounds: LinkBounds,
     /** How often the subscriber connection is PINGed (undefined: with the Workers' polls; 0: never). */
-    readonly subscriberPingMs: number | undefined,
-    private readonly events: ConnectionEvents,
+    private readonly subscriberPingMs: number | undefined,
+    private readonly events: TransportEvents,
   ) {
     this.cluster = client.isCluster === true;
     this.readOnlyScriptCommands = client.isCluster !== true || (client.options.scaleReads ?? "master") === "master";
     this.watchdog = new LinkWatchdog(ioredisLink(client), bounds);
+    this.state = watchReady(events, client.status === "ready");
     this.detach = this.listen();
-    this.ready = client.status === "ready";
-    this.everReady = this.ready;
-    // Emitted on the next tick so listeners added right after construction hear it.
-    if (this.ready) process.nextTick(() => this.events.connect());
     // A client made with `lazyConnect` connects on its first command; here calls wait for `ready`.
-    else if (client.status === "wait") client.connect().catch(() => undefined);
+    if (client.status === "wait") client.connect().catch(() => undefined);
   }
 
-  /** Whether the connection is up right now. */
   get connected(): boolean {
-    return this.ready;
+    return this.state.connected;
   }
 
   /** Counts reconnects: after one, the server may be another (a replica promoted by Sentinel, a restart). */
   get connectionEpoch(): number {
-    return this.epoch;
+    return this.state.epoch;
   }
 
   sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
@@ -93,11 +89,16 @@ export class IoredisConnection implements CommandSender, ReplicatedWriter {
     return write[1];
   }
 
+  /** SUBSCRIBE (SSUBSCRIBE in a cluster) on a copy of the caller's client. */
+  openSubscriber(onError: (error: Error) => void): Subscriber {
+    return new IoredisSubscriber(this.client, onError, this.bounds, this.subscriberPingMs);
+  }
+
   /** Leaves the caller's client open: only stops listening to it. */
   close(): Promise<"OK"> {
     this.watchdog.close();
     this.detach();
-    this.ready = false;
+    this.state.stop();
     return Promise.resolve("OK");
   }
 
@@ -116,17 +117,8 @@ export class IoredisConnection implements CommandSender, ReplicatedWriter {
   }
 
   private listen(): () => void {
-    const onReady = (): void => {
-      if (this.everReady) this.epoch += 1;
-      this.ready = true;
-      this.everReady = true;
-      this.events.connect();
-    };
-    const onLost = (): void => {
-      if (!this.ready) return;
-      this.ready = false;
-      this.events.disconnect();
-    };
+    const onReady = (): void => this.state.ready();
+    const onLost = (): void => this.state.lost();
     const onError = (error: Error): void => this.events.error(error);
     // `end`: the client reconnects by itself no more (quit(), disconnect(), or its retryStrategy gave
     // up). Never this library's doing: close() here only stops listening.

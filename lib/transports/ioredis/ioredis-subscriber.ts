@@ -20,7 +20,7 @@ import { ioredisLink } from "./ioredis-link";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
 import { SubscriberHealth } from "../subscriber-health";
-import type { ChannelListener, Subscriber } from "../node-redis/subscribers";
+import type { ChannelListener, Subscriber } from "../transport";
 
 export class IoredisSubscriber implements Subscriber {
   private readonly client: AnyIoredis;

@@ -21,11 +21,9 @@
  */
 import type { RedisClientType } from "redis";
 import { Connection } from "./single-connection";
-import type { ConnectionEvents } from "./single-connection";
 import type { ConnectionSettings } from "../../options/connection/connection-settings";
-import type { LinkBounds } from "../watchdog/link-watchdog";
 import type { PoolGrowth } from "./pool-growth";
-import type { ReplicaAcks } from "../replica-acks";
+import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
 import { StretchChoice } from "./pool-dispatch";
 import type { DispatchTarget } from "./pool-dispatch";
 
@@ -55,7 +53,7 @@ class Member implements DispatchTarget {
   }
 }
 
-export class ConnectionPool {
+export class ConnectionPool implements Transport {
   readonly cluster = false;
   /** The first is the one `client` names and is never retired; extra ones follow it. */
   private readonly members: Member[] = [];
@@ -83,7 +81,7 @@ export class ConnectionPool {
   constructor(
     private readonly settings: ConnectionSettings,
     count: number,
-    private readonly events: ConnectionEvents,
+    private readonly events: TransportEvents,
     private readonly growth?: PoolGrowth,
   ) {
     this.openAtInFlight = growth && growth.most > count ? growth.openAtInFlight : Infinity;
@@ -94,14 +92,6 @@ export class ConnectionPool {
   /** The first connection's client: the one given as `client`, or the first one opened. */
   get client(): RedisClientType {
     return this.members[0].connection.client;
-  }
-
-  get bounds(): LinkBounds {
-    return this.members[0].connection.bounds;
-  }
-
-  get subscriberPingMs(): number | undefined {
-    return this.members[0].connection.subscriberPingMs;
   }
 
   /** Whether any connection is up right now: a call made now goes out at once. */
@@ -139,6 +129,11 @@ export class ConnectionPool {
     const reply = member.connection.sendReplicated(args, key, acks);
     reply.then(member.settled, member.settled);
     return reply;
+  }
+
+  /** SUBSCRIBE on a copy of the first connection's client. */
+  openSubscriber(onError: (error: Error) => void): Subscriber {
+    return this.members[0].connection.openSubscriber(onError);
   }
 
   /**
@@ -196,7 +191,7 @@ export class ConnectionPool {
   private add(extra: boolean): Member {
     const first = this.members[0]?.connection;
     const member = new Member(extra);
-    const memberEvents: ConnectionEvents = extra
+    const memberEvents: TransportEvents = extra
       ? {
           connect: () => this.extraUp(member),
           disconnect: () => this.extraLost(member),

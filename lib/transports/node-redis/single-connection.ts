@@ -6,29 +6,23 @@
  * calls made meanwhile in its offline queue until the server is back.
  */
 import { createClient } from "redis";
-import type { RedisClientOptions, RedisClientType } from "redis";
+import type { RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "../../options/connection/client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "../../options/connection/nested-options";
-import { LinkWatchdog, nodeRedisLink } from "../watchdog/link-watchdog";
-import type { LinkBounds } from "../watchdog/link-watchdog";
+import { duplicateClient, promiseApiOf, socketOptionsOf } from "./internals";
+import { nodeRedisLink } from "./node-redis-link";
+import { ClientSubscriber } from "./client-subscriber";
+import { LinkWatchdog } from "../watchdog/link-watchdog";
 import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "../../options/connection/given-client";
 import { awaitReplicas, unconfirmedWrite } from "../replica-acks";
-import type { ReplicaAcks, ReplicatedWriter } from "../replica-acks";
-import type { CommandSender } from "../command-sender";
+import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
 import type { ConnectionSettings } from "../../options/connection/connection-settings";
 import { NODE_REDIS_CLOSED } from "../closed-by-user";
-import type { ClosedByUser } from "../closed-by-user";
+import { watchReady } from "../ready-watch";
+import type { ReadyWatch } from "../ready-watch";
 
-export interface ConnectionEvents {
-  connect(): void;
-  disconnect(): void;
-  error(error: Error): void;
-  /** The user closed the client they can reach (see closed-by-user.ts); never for a close of this library's. */
-  closed?: ClosedByUser;
-}
-
-export class Connection implements CommandSender, ReplicatedWriter {
+export class Connection implements Transport {
   readonly cluster = false;
   /** The node-redis v4 client in use. */
   readonly client: RedisClientType;
@@ -36,22 +30,15 @@ export class Connection implements CommandSender, ReplicatedWriter {
   readonly owned: boolean;
   /** Where commands go: the client, or its `.v4` face in legacyMode. */
   private readonly commands: RedisClientType;
-  private ready = false;
+  /** Up or not, told as `connect` and `disconnect`, with the reconnects counted (set before the client's events are heard). */
+  private readonly state: ReadyWatch;
   /** Closes an owned client at any point of its life, a connection attempt in flight included. */
   private readonly closer = new ClientCloser();
-  /** Whether the connection has been up at least once. */
-  private everReady = false;
   /** Set while this library drops a silent link: the `end` that causes is its own, not the user's. */
   private reopening = false;
-  /** Reconnects so far: what the script runner learnt of the server holds for one epoch only. */
-  private epoch = 0;
   private readonly detach: () => void;
   /** Bounds every call (offlineTimeoutMs, commandTimeoutMs); drops a silent link of an owned client. */
   private readonly watchdog: LinkWatchdog;
-  /** offlineTimeoutMs and commandTimeoutMs, for the subscriber connection too. */
-  readonly bounds: LinkBounds;
-  /** How often the subscriber connection is PINGed (undefined: with the Workers' polls; 0: never). */
-  readonly subscriberPingMs: number | undefined;
 
   /**
    * Opens the connection the settings describe, or borrows their `client`; with `duplicateOf`,
@@ -59,18 +46,13 @@ export class Connection implements CommandSender, ReplicatedWriter {
    * client passed in.
    */
   constructor(
-    settings: ConnectionSettings,
-    private readonly events: ConnectionEvents,
+    private readonly settings: ConnectionSettings,
+    private readonly events: TransportEvents,
     duplicateOf?: RedisClientType,
   ) {
-    const bounds = settings.bounds;
-    this.bounds = bounds;
-    this.subscriberPingMs = settings.subscriberPingMs;
     const given = settings.given.client;
     if (duplicateOf) {
-      const { socket } = (duplicateOf as { options?: RedisClientOptions }).options ?? {};
-      const overrides = this.closer.guard({ legacyMode: false, socket }) as Parameters<RedisClientType["duplicate"]>[0];
-      this.client = duplicateOf.duplicate(overrides) as RedisClientType;
+      this.client = duplicateClient(duplicateOf, this.closer.guard({ legacyMode: false, socket: socketOptionsOf(duplicateOf) }));
       this.owned = true;
     } else if (isV4Client(given)) {
       this.client = given;
@@ -87,36 +69,28 @@ export class Connection implements CommandSender, ReplicatedWriter {
       this.client = createClient(this.closer.guard(clientOptions)) as RedisClientType;
       this.owned = true;
     }
-    // A client in node-redis' legacyMode keeps the promise API under `.v4`.
-    this.commands = (this.client as { options?: { legacyMode?: boolean } }).options?.legacyMode
-      ? (this.client as unknown as { v4: RedisClientType }).v4
-      : this.client;
+    this.commands = promiseApiOf(this.client);
+    this.state = watchReady(events, this.client.isReady);
     this.detach = this.listen();
     // A borrowed client's calls are bounded too, but its socket is the caller's to manage.
     this.watchdog = new LinkWatchdog(
       nodeRedisLink(this.client, (error) => this.closer.causedBy(error)),
-      bounds,
+      settings.bounds,
       this.owned ? () => this.dropLink() : undefined,
     );
-    if (this.client.isReady) {
-      this.ready = true;
-      this.everReady = true;
-      // Emitted on the next tick so listeners added right after construction hear it.
-      process.nextTick(() => this.events.connect());
-    } else if (!this.client.isOpen) {
+    if (!this.client.isReady && !this.client.isOpen) {
       // node-redis retries until it connects; failures along the way arrive as `error` events.
       this.closer.connect(this.client);
     }
   }
 
-  /** Whether the connection is up right now. */
   get connected(): boolean {
-    return this.ready;
+    return this.state.connected;
   }
 
-  /** Counts reconnects: after one, the server may be another (restarted, replaced, upgraded). */
+  /** Counts reconnects: what the script runner learnt of the server holds for one epoch only. */
   get connectionEpoch(): number {
-    return this.epoch;
+    return this.state.epoch;
   }
 
   sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
@@ -128,10 +102,15 @@ export class Connection implements CommandSender, ReplicatedWriter {
     // Reconnecting: WAIT now would wait for, and go out on, the next connection, which wrote
     // nothing. (Before the first `ready`, replies to queued commands can arrive while isReady is
     // still false.) The reply just arrived, so a ready client still has the socket that carried it.
-    if (this.everReady && !this.client.isReady) throw unconfirmedWrite(acks, "the connection was lost after the write");
+    if (this.state.everReady && !this.client.isReady) throw unconfirmedWrite(acks, "the connection was lost after the write");
     // WAIT waits on the server by design, up to waitForReplicasMs: that is not silence.
     await awaitReplicas((wait) => this.watchdog.call((signal) => this.commands.sendCommand(wait, { signal }), acks.timeoutMs), acks);
     return reply;
+  }
+
+  /** SUBSCRIBE on a copy of this client, bounded as this one is. */
+  openSubscriber(onError: (error: Error) => void): Subscriber {
+    return new ClientSubscriber(this.client, onError, this.settings.bounds, this.settings.subscriberPingMs);
   }
 
   /** Closes an owned connection (QUIT when up; see ClientCloser); leaves a borrowed one open. */
@@ -139,7 +118,7 @@ export class Connection implements CommandSender, ReplicatedWriter {
     if (!this.owned) {
       this.watchdog.close();
       this.detach();
-      this.ready = false;
+      this.state.stop();
       return "OK";
     }
     await this.closer.close(() => this.watchdog.call((signal) => this.commands.sendCommand(["QUIT"], { signal })));
@@ -161,17 +140,9 @@ export class Connection implements CommandSender, ReplicatedWriter {
   private listen(): () => void {
     const onReady = (): void => {
       // A connect that finished after close() is being closed: it is no news.
-      if (this.closer.closed) return;
-      if (this.everReady) this.epoch += 1;
-      this.ready = true;
-      this.everReady = true;
-      this.events.connect();
+      if (!this.closer.closed) this.state.ready();
     };
-    const onLost = (): void => {
-      if (!this.ready) return;
-      this.ready = false;
-      this.events.disconnect();
-    };
+    const onLost = (): void => this.state.lost();
     // node-redis emits `end` only from quit() and disconnect(): when not this library's, the user's.
     // Told before the loss, so that a pool closing its other connections does not check them first.
     const onEnd = (): void => {

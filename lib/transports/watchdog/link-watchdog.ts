@@ -8,13 +8,12 @@
  * is silent: when the client is ours it is dropped and opened again (node-redis resubscribes a
  * subscriber on the new one).
  */
-import type { RedisClientType } from "redis";
 import { rsmqError } from "../../errors/rsmq-errors";
 import { PendingReplies, PendingReply } from "./pending-replies";
 
 /**
- * What the watchdog needs of a client: node-redis v4's (see nodeRedisLink), or an ioredis one
- * (transports/ioredis/ioredis-link.ts). Both emit `error`, `connect` (a socket is up) and `ready`.
+ * What the watchdog needs of a client: node-redis v4's (transports/node-redis/node-redis-link.ts),
+ * or an ioredis one (transports/ioredis/ioredis-link.ts). Both emit `error`, `connect` (a socket is up) and `ready`.
  */
 export interface WatchedLink {
   /** Whether commands go out now. */
@@ -29,39 +28,6 @@ export interface WatchedLink {
   readonly withdrawable: boolean;
   on(event: "error" | "connect" | "ready", listener: (error: Error) => void): unknown;
   off(event: "error" | "connect" | "ready", listener: (error: Error) => void): unknown;
-}
-
-/**
- * A node-redis v4 client as a WatchedLink; `ownDoing` tells the errors this library caused itself
- * (a stuck attempt it cut short), which name no cause of a timeout.
- */
-export function nodeRedisLink(client: RedisClientType, ownDoing: (error: Error) => boolean = () => false): WatchedLink {
-  const heard = new Map<(error: Error) => void, (error: Error) => void>();
-  return {
-    get isReady() {
-      return client.isReady;
-    },
-    get where() {
-      const socket = (client as { options?: { socket?: Record<string, unknown>; url?: string } }).options?.socket ?? {};
-      if (typeof socket.path === "string") return socket.path;
-      return `${String(socket.host ?? "localhost")}:${String(socket.port ?? 6379)}`;
-    },
-    withdrawable: true,
-    on: (event, listener) => {
-      if (event !== "error") return client.on(event, listener);
-      const filtered = (error: Error): void => {
-        if (!ownDoing(error)) listener(error);
-      };
-      heard.set(listener, filtered);
-      return client.on(event, filtered);
-    },
-    off: (event, listener) => {
-      if (event !== "error") return client.off(event, listener);
-      const filtered = heard.get(listener);
-      heard.delete(listener);
-      return filtered ? client.off(event, filtered) : client;
-    },
-  };
 }
 
 /** `offlineTimeoutMs` and `commandTimeoutMs`, checked (see options/constructor-options.ts); 0 turns a bound off. */

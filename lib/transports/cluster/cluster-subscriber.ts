@@ -1,120 +1,13 @@
 /**
- * The connection a RealtimeWakes listens on, for a single server or for Redis Cluster. Each is a
- * copy of the instance's own connection (a subscribed connection can run nothing else), opened on
- * first use and owned here.
+ * The connection a RealtimeWakes listens on in Redis Cluster: one subscriber connection per node,
+ * copies of the cluster client's node connections, opened on first use and owned here.
  */
 import { ErrorReply } from "redis";
 import type { RedisClientOptions, RedisClientType, RedisClusterType } from "redis";
-import { ClientCloser } from "./client-closer";
-import { hashSlot } from "../cluster/hash-slot";
-import { LinkWatchdog, nodeRedisLink } from "../watchdog/link-watchdog";
-import type { LinkBounds } from "../watchdog/link-watchdog";
-import { SubscriberHealth } from "../subscriber-health";
-import { permissionError } from "../../errors/permission-errors";
-
-export type ChannelListener = () => void;
-
-export interface Subscriber {
-  /** Resolves once the server has confirmed the subscription. */
-  subscribe(channel: string, listener: ChannelListener): Promise<void>;
-  unsubscribe(channel: string): Promise<void>;
-  /** A Worker's poll, its cap `capMs`: the health check that rides it, where there is one (see subscriber-health.ts). */
-  tick(capMs: number): void;
-  close(): Promise<void>;
-}
-
-/**
- * SUBSCRIBE on a copy of a single-server client: where rsmq 0.12.4's realtime senders publish.
- * A subscribed connection hears nothing while no message is published, so a silent link (a
- * half-open connection) would leave it deaf for good: it is PINGed when quiet (with the Workers'
- * polls, or every `subscriberPingMs`: see subscriber-health.ts), and one PING left unanswered for
- * `commandTimeoutMs` drops the link and opens a new one, where node-redis subscribes again. Once
- * subscribed again every listener is called: a message published while the link was down or
- * silent was not heard, so the workers look for it.
- */
-export class ClientSubscriber implements Subscriber {
-  private readonly client: RedisClientType;
-  /** Closes it at any point, a connection attempt in flight included. */
-  private readonly closer = new ClientCloser();
-  private readonly watchdog: LinkWatchdog;
-  private readonly listeners = new Map<string, ChannelListener>();
-  private readonly health: SubscriberHealth;
-
-  /** @param pingMs `subscriberPingMs`: undefined rides the Workers' polls, 0 never PINGs, else a fixed interval */
-  constructor(
-    source: RedisClientType,
-    private readonly onError: (error: Error) => void,
-    bounds: LinkBounds,
-    pingMs: number | undefined,
-  ) {
-    const { socket } = (source as { options?: RedisClientOptions }).options ?? {};
-    // node-redis' own pingInterval is off here: its PING has no timeout, so it cannot find a silent link.
-    const overrides = this.closer.guard({ legacyMode: false, pingInterval: undefined, socket }) as Parameters<
-      RedisClientType["duplicate"]
-    >[0];
-    this.client = source.duplicate(overrides) as RedisClientType;
-    this.watchdog = new LinkWatchdog(
-      nodeRedisLink(this.client, (error) => this.closer.causedBy(error)),
-      bounds,
-      () => this.closer.drop(this.client),
-    );
-    this.client.on("error", (error: Error) => {
-      if (!this.closer.closed && !this.closer.causedBy(error)) onError(error);
-    });
-    this.health = new SubscriberHealth(pingMs, () => this.ping());
-    let everReady = false;
-    this.client.on("ready", () => {
-      this.health.heard();
-      if (everReady) for (const listener of [...this.listeners.values()]) listener();
-      everReady = true;
-    });
-    this.closer.connect(this.client);
-  }
-
-  async subscribe(channel: string, listener: ChannelListener): Promise<void> {
-    const heard = (): void => {
-      this.health.heard();
-      listener();
-    };
-    // A SUBSCRIBE cannot be withdrawn from node-redis' offline queue: if it times out and runs
-    // later, the listener is only called once more per message, which wakes a worker twice.
-    await this.watchdog.call(() => this.client.subscribe(channel, heard));
-    this.health.heard();
-    this.listeners.set(channel, listener);
-  }
-
-  async unsubscribe(channel: string): Promise<void> {
-    this.listeners.delete(channel);
-    // While reconnecting, an UNSUBSCRIBE would wait for the server; node-redis drops the
-    // subscription with the connection anyway.
-    if (this.client.isReady)
-      await this.watchdog
-        .call(() => this.client.unsubscribe(channel))
-        .catch((error: unknown) => this.onError(unsubscribeError(error, channel)));
-  }
-
-  tick(capMs: number): void {
-    this.health.tick(capMs);
-  }
-
-  async close(): Promise<void> {
-    this.health.close();
-    await this.closer.close(() => this.watchdog.call((signal) => this.client.sendCommand(["QUIT"], { signal })));
-    this.watchdog.close();
-  }
-
-  /** One health check: a PING within commandTimeoutMs, which replaces a silent link; false when not answered. */
-  private async ping(): Promise<boolean> {
-    if (!this.client.isReady || this.closer.closed) return false;
-    try {
-      await this.watchdog.call((signal) => this.client.sendCommand(["PING"], { signal }));
-      return true;
-    } catch (error) {
-      if (!this.closer.closed && (error as Error).name === "connectionTimeout") this.onError(error as Error);
-      return false;
-    }
-  }
-}
+import { hashSlot } from "./hash-slot";
+import { duplicateClient, firstMasterClient, knownNodeAddresses, slotMasterAddress, socketOptionsOf } from "../node-redis/internals";
+import { unsubscribeError } from "../node-redis/client-subscriber";
+import type { ChannelListener, Subscriber } from "../transport";
 
 /**
  * In Redis Cluster: SSUBSCRIBE, so a wake is delivered by the shard that owns the queue's slot and
@@ -237,10 +130,8 @@ export class ClusterSubscriber implements Subscriber {
   /** "host:port" of the slot's owner in the cluster client's map, then every other node it knows. */
   private candidates(channel: string): string[] {
     const cluster = this.connection.client;
-    const address = (node: { host: string; port: number }): string => `${node.host}:${node.port}`;
-    const owner = cluster.slots[hashSlot(channel)]?.master;
-    const all = [...cluster.masters, ...cluster.replicas].map(address);
-    return [...new Set([...(owner ? [address(owner)] : []), ...all])];
+    const owner = slotMasterAddress(cluster, hashSlot(channel));
+    return [...new Set([...(owner ? [owner] : []), ...knownNodeAddresses(cluster)])];
   }
 
   private clientFor(node: string): Promise<RedisClientType> {
@@ -259,13 +150,13 @@ export class ClusterSubscriber implements Subscriber {
   /** A subscriber connection to one node, with the cluster's credentials and TLS settings. */
   private async open(node: string): Promise<RedisClientType> {
     const cluster = this.connection.client;
-    const template = (await cluster.nodeClient(cluster.masters[0])) as unknown as RedisClientType;
+    const template = await firstMasterClient(cluster);
     const separator = node.lastIndexOf(":");
     let connected = false;
-    const client = template.duplicate({
+    const client = duplicateClient(template, {
       readonly: false,
       socket: {
-        ...template.options?.socket,
+        ...socketOptionsOf(template),
         host: node.slice(0, separator),
         port: Number(node.slice(separator + 1)),
         // A node that cannot be reached now is not waited for (the next candidate is tried), and
@@ -275,8 +166,8 @@ export class ClusterSubscriber implements Subscriber {
           if (connected) setImmediate(gone);
           return cause;
         },
-      },
-    } as never) as RedisClientType;
+      } as RedisClientOptions["socket"],
+    });
     /** node-redis emits no `end` when it gives up reconnecting, only when closed: both land here. */
     const gone = (): void => {
       if (this.live.get(node) !== client) return;
@@ -301,10 +192,4 @@ export class ClusterSubscriber implements Subscriber {
     this.live.set(node, client);
     return client;
   }
-}
-
-/** A failed UNSUBSCRIBE (the channel stays subscribed until the connection closes): named when the ACL refused it. */
-function unsubscribeError(error: unknown, channel: string): Error {
-  const named = permissionError(error, { operation: `Unsubscribing the wakes of ${channel}`, channel });
-  return named instanceof Error ? named : new Error(String(named));
 }
