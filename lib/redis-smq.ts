@@ -30,7 +30,7 @@ import type { KeyLayout } from "./keys";
 import { resolveConstructorOptions } from "./options/constructor-options";
 import { connectionWarning, ReportOnce } from "./errors/report-once";
 import { CommandRunner } from "./operations/operation-runner";
-import { permissionError } from "./errors/permission-errors";
+import { explainRefusal } from "./errors/refusals";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
 import { TypedEventEmitter } from "./typed-emitter";
@@ -299,7 +299,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     try {
       return (await this.connection.sendCommand(["SMEMBERS", registry], registry)) as string[];
     } catch (error) {
-      throw permissionError(error, { operation: "listQueues", keys: [registry] });
+      throw explainRefusal(error, { operation: "listQueues", keys: [registry] });
     }
   };
 
@@ -330,7 +330,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   };
 
   private notificationRefused({ channel, notificationRefused, refusedCommand }: SentMessage): void {
-    const error = permissionError(notificationRefused, {
+    const error = explainRefusal(notificationRefused, {
       operation: "sendMessage stored the message, but its realtime notification",
       channel,
       command: refusedCommand,

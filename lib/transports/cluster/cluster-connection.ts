@@ -15,8 +15,8 @@
  */
 import { createCluster, ErrorReply } from "redis";
 import type { RedisClusterOptions, RedisClusterType } from "redis";
-import { rsmqError } from "../../errors/rsmq-errors";
-import { permissionError } from "../../errors/permission-errors";
+import { noSlotMapWithin } from "../../errors/connection-timeouts";
+import { explainRefusal } from "../../errors/refusals";
 import type { ConnectionEvents } from "../node-redis/single-connection";
 import { CLUSTER_CLOSED, watchClusterClose } from "../closed-by-user";
 import { hashSlot } from "./hash-slot";
@@ -219,13 +219,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
 
   private notOpenedError(): Error {
     const errors = [this.openError, this.nodeError].filter((error): error is Error => error !== undefined);
-    const cause = errors.length > 0 ? `: ${[...new Set(errors.map((error) => error.message))].join("; last node error: ")}` : "";
-    return rsmqError(
-      "connectionTimeout",
-      `rsmq-next: could not read the Redis Cluster's slot map from ${this.seeds} within clusterRetryMs ` +
-        `(${Math.max(this.retryMs, FIRST_READ_MIN_WAIT_MS)} ms)${cause}. ` +
-        "The call was not run. Check that the nodes are up and the addresses and credentials are right, or raise clusterRetryMs.",
-    );
+    return noSlotMapWithin(this.seeds, Math.max(this.retryMs, FIRST_READ_MIN_WAIT_MS), errors);
   }
 
   /** Resolves once the cluster client has read the topology (at once, after that). */
@@ -317,7 +311,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
     // Before the first topology read, the nodes' own errors (ECONNREFUSED, WRONGPASS) say why.
     if (!this.isConnected) this.nodeError = error;
     // A user without CLUSTER SLOTS is refused as the client opens, before any operation could name it.
-    this.events.error(permissionError(error, { operation: "Opening the cluster connection (reading the slot map)" }) as Error);
+    this.events.error(explainRefusal(error, { operation: "Opening the cluster connection (reading the slot map)" }));
   };
 
   /** Connects, trying again until it works or the connection is closed. */
@@ -332,7 +326,7 @@ export class ClusterConnection implements CommandSender, ReplicatedWriter {
       } catch (error) {
         if (this.closed) throw error;
         this.openError = error as Error;
-        this.events.error(permissionError(error, { operation: "Opening the cluster connection (reading the slot map)" }) as Error);
+        this.events.error(explainRefusal(error as Error, { operation: "Opening the cluster connection (reading the slot map)" }));
         await pause(500);
       }
     }

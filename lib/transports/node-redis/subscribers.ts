@@ -10,7 +10,7 @@ import { hashSlot } from "../cluster/hash-slot";
 import { LinkWatchdog, nodeRedisLink } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
 import { SubscriberHealth } from "../subscriber-health";
-import { permissionError } from "../../errors/permission-errors";
+import { explainRefusal } from "../../errors/refusals";
 
 export type ChannelListener = () => void;
 
@@ -305,6 +305,6 @@ export class ClusterSubscriber implements Subscriber {
 
 /** A failed UNSUBSCRIBE (the channel stays subscribed until the connection closes): named when the ACL refused it. */
 function unsubscribeError(error: unknown, channel: string): Error {
-  const named = permissionError(error, { operation: `Unsubscribing the wakes of ${channel}`, channel });
+  const named = explainRefusal(error, { operation: `Unsubscribing the wakes of ${channel}`, channel });
   return named instanceof Error ? named : new Error(String(named));
 }
