@@ -92,6 +92,7 @@ const PUBLIC_TYPES = [
   "ReceiveOrNextDue",
   "RedisSMQEvents",
   "RsmqErrorName",
+  "RsmqErrorCode",
 ];
 
 /**
