@@ -30,7 +30,7 @@ import type { WorkerStats as WorkerCounters } from "./worker/worker-stats";
 import type * as Types from "./types";
 import type { RedisSMQEvents as Events } from "./redis-smq";
 import type * as Emitter from "./typed-emitter";
-import type { RsmqErrorName as ErrorName } from "./errors/rsmq-errors";
+import type { RsmqErrorCode as ErrorCode, RsmqErrorName as ErrorName } from "./errors/rsmq-errors";
 
 // The class doubles as the module object, so default and named imports find it under both names.
 Object.defineProperty(RedisSMQClass, "default", { value: RedisSMQClass });
@@ -86,6 +86,7 @@ declare namespace RedisSMQ {
   export type MessageState = Types.MessageState;
   export type RedriveOptions = Types.RedriveOptions;
   export type RsmqErrorName = ErrorName;
+  export type RsmqErrorCode = ErrorCode;
 }
 
 type RedisSMQ = RedisSMQClass;

@@ -28,13 +28,12 @@ import { attachInternals } from "./internals";
 import type { RedisSMQInternals, StoppableWorker } from "./internals";
 import type { KeyLayout } from "./keys";
 import { resolveConstructorOptions } from "./options/constructor-options";
-import { ReportOnce } from "./errors/report-once";
+import { connectionWarning, ReportOnce } from "./errors/report-once";
 import { CommandRunner } from "./operations/operation-runner";
-import { permissionError } from "./errors/permission-errors";
+import { explainRefusal } from "./errors/refusals";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
 import { TypedEventEmitter } from "./typed-emitter";
-import { connectionWarning, UnheardErrors } from "./errors/unheard-errors";
 import type {
   Callback,
   ChangeMessageVisibilityOptions,
@@ -141,11 +140,12 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   private readonly internals: RedisSMQInternals;
   /** Opens its connection on the first wake subscription; after quitAsync() it opens none. */
   private readonly subscriber: RealtimeWakes;
-  /** Lasting problems that no call fails for (a refused realtime notification), each told once. */
-  private readonly problems = new ReportOnce(this);
+  /**
+   * Lasting problems that no call fails for (a refused realtime notification), each told once;
+   * connection errors with no `error` listener: one process warning per error name and code.
+   */
+  private readonly problems = new ReportOnce(this, { code: "RSMQ_NEXT_CONNECTION_ERROR", describe: connectionWarning });
   private readonly workers = new Set<StoppableWorker>();
-  /** Connection errors with no `error` listener: one process warning per error name and code. */
-  private readonly unheard = new UnheardErrors("RSMQ_NEXT_CONNECTION_ERROR", connectionWarning);
   /** Set once the user closed rsmq.redis (or the client passed in): what was closed, for the error every call gets. */
   private closedByUser: string | undefined;
   /** The close of everything else that follows the user's close. */
@@ -268,7 +268,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
 
   private connectionError(error: Error): void {
     if (this.listenerCount("error") > 0) this.emit("error", error);
-    else this.unheard.report(error);
+    else this.problems.warnUnheard(error);
   }
 
   /**
@@ -299,7 +299,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     try {
       return (await this.connection.sendCommand(["SMEMBERS", registry], registry)) as string[];
     } catch (error) {
-      throw permissionError(error, { operation: "listQueues", keys: [registry] });
+      throw explainRefusal(error, { operation: "listQueues", keys: [registry] });
     }
   };
 
@@ -330,7 +330,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   };
 
   private notificationRefused({ channel, notificationRefused, refusedCommand }: SentMessage): void {
-    const error = permissionError(notificationRefused, {
+    const error = explainRefusal(notificationRefused, {
       operation: "sendMessage stored the message, but its realtime notification",
       channel,
       command: refusedCommand,

@@ -1,8 +1,11 @@
 /**
  * What the command line reports when something goes wrong, and with which exit code: 1 for a
  * failure (Redis unreachable, queue missing), 2 for a usage error (bad arguments). Every message
- * names the problem; a hint names the fix.
+ * names the problem; a hint names the fix. The library's errors are told apart by `name` and
+ * `code`, never by their text; Redis' own replies, by the code word they start with.
  */
+import { INVALID_FORMAT_CODES } from "../errors/rsmq-errors";
+import { QNAME_FORMAT } from "../operations/validation";
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -129,10 +132,13 @@ export function explain(error: unknown, context: ErrorContext): CliError {
         "see the limit with `rsmq-next stats " + (context.qname ?? "<qname>") + "`",
       );
   }
-  if (error.name === "invalidFormat" && error.message === "Invalid qname format" && context.qname !== undefined) {
+  const code = (error as { code?: unknown }).code;
+  // The code is the same for every queue name a call takes (redrive's `to` too): it is the
+  // command's own queue only when that is the malformed one.
+  if (code === INVALID_FORMAT_CODES.qname && context.qname !== undefined && !QNAME_FORMAT.test(context.qname)) {
     return usageError(`invalid queue name "${context.qname}"`, "a queue name is 1 to 160 of a-z A-Z 0-9 _ -");
   }
-  if (error.name === "invalidFormat" && error.message === "Invalid id format") {
+  if (code === INVALID_FORMAT_CODES.id) {
     return usageError("invalid message id", "a message id is 32 characters of a-z A-Z 0-9, as `send` printed it");
   }
   if (INPUT_ERRORS.has(error.name)) return usageError(error.message);

@@ -4,9 +4,7 @@
  * refusals (out of memory, a read-only replica, no permission) turned into errors that name the call and its keys.
  */
 import type { ScriptCall } from "./script-call";
-import { translateOutOfMemory } from "../errors/out-of-memory";
-import { translateReadOnly } from "../errors/read-only-replica";
-import { permissionError } from "../errors/permission-errors";
+import { explainRefusal } from "../errors/refusals";
 import { replicatedSender } from "../transports/replica-acks";
 import type { CommandSender, ReplicaAcks, ReplicatedWriter } from "../transports/transport";
 import { script } from "../scripts/script-files";
@@ -43,11 +41,7 @@ export class CommandRunner {
     return this.scripts.run(body, command.keys, command.args, sender).then(
       (reply) => command.parse(reply),
       (error: unknown) => {
-        throw permissionError(translateReadOnly(translateOutOfMemory(error, command.script, undefined), command.script, undefined), {
-          operation: command.script,
-          script: body,
-          keys: command.keys,
-        });
+        throw explainRefusal(error, { operation: command.script, script: body, keys: command.keys });
       },
     );
   }
@@ -60,9 +54,9 @@ export class CommandRunner {
     // A write confirmed by replicas is WAITed for on the node connection that ran it.
     const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
     // Built only for an error: the call's keys, for a refusal to name.
-    const refused = () => {
+    const refused = (alreadyWritten: string | undefined) => {
       const plainKeys = [command.before, command.after].flatMap((plain) => (plain ? [plain.key] : []));
-      return { operation: command.script, script: body, keys: [...command.keys, ...plainKeys] };
+      return { operation: command.script, script: body, keys: [...command.keys, ...plainKeys], alreadyWritten };
     };
     try {
       if (command.before) await this.write(command.before.args, command.before.key);
@@ -70,13 +64,12 @@ export class CommandRunner {
       reply = await this.scripts.run(body, command.keys, command.args, sender);
     } catch (error) {
       const written = beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined;
-      const translated = translateReadOnly(translateOutOfMemory(error, command.script, written), command.script, written);
-      throw permissionError(translated, refused());
+      throw explainRefusal(error, refused(written));
     }
     try {
       if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
     } catch (error) {
-      throw permissionError(translateReadOnly(error, command.script, "the operation had run"), refused());
+      throw explainRefusal(error, refused("the operation had run"));
     }
     return command.parse(reply);
   }

@@ -2,7 +2,7 @@
  * rsmq 0.12.4's input rules, applied before any round trip. Each function returns the normalised
  * value (rsmq's `parseInt` and `toString` included) and never touches the caller's object.
  */
-import { rsmqError } from "../errors/rsmq-errors";
+import { INVALID_FORMAT_CODES, rsmqError } from "../errors/rsmq-errors";
 
 export const QNAME_FORMAT = /^([a-zA-Z0-9_-]){1,160}$/;
 const ID_FORMAT = /^([a-zA-Z0-9:]){32}$/;
@@ -20,9 +20,13 @@ export const MAX_MAXSIZE = 65536;
 export function validateQname(value: unknown, item = "qname"): string {
   if (!value) throw rsmqError("missingParameter", `No ${item} supplied`);
   const qname = String(value);
-  if (!QNAME_FORMAT.test(qname)) throw rsmqError("invalidFormat", `Invalid ${item} format`);
+  if (!QNAME_FORMAT.test(qname)) throw rsmqError("invalidFormat", `Invalid ${item} format`, INVALID_FORMAT_CODES.qname);
   if (qname === RESERVED_QNAME) {
-    throw rsmqError("invalidFormat", `Invalid ${item} format: "${RESERVED_QNAME}" is reserved for the queue list`);
+    throw rsmqError(
+      "invalidFormat",
+      `Invalid ${item} format: "${RESERVED_QNAME}" is reserved for the queue list`,
+      INVALID_FORMAT_CODES.reservedQname,
+    );
   }
   return qname;
 }
@@ -30,7 +34,7 @@ export function validateQname(value: unknown, item = "qname"): string {
 export function validateId(value: unknown): string {
   if (!value) throw rsmqError("missingParameter", "No id supplied");
   const id = String(value);
-  if (!ID_FORMAT.test(id)) throw rsmqError("invalidFormat", "Invalid id format");
+  if (!ID_FORMAT.test(id)) throw rsmqError("invalidFormat", "Invalid id format", INVALID_FORMAT_CODES.id);
   return id;
 }
 

@@ -4,7 +4,8 @@
  * polls at maxIdleSleepMs.
  */
 import type { ReportOnce } from "../errors/report-once";
-import { isPermissionRefusal, permissionError } from "../errors/permission-errors";
+import { isPermissionRefusal } from "../errors/permission-errors";
+import { explainRefusal } from "../errors/refusals";
 import type { Clock } from "./clock";
 
 /** The wait before the first new try after a refused or failed wake subscription. */
@@ -23,7 +24,7 @@ export function wakeSubscriptionError(error: unknown, channel: string, maxIdleSl
     ` The worker subscribes again with backoff (every ${WAKE_RETRY_MAX_MS / 1000} s at most) and meanwhile ` +
     `polls at least every ${maxIdleSleepMs} ms (maxIdleSleepMs).`;
   if (isPermissionRefusal(error)) {
-    const named = permissionError(error, { operation: `The Worker's wake subscription to ${channel}`, channel }) as Error;
+    const named = explainRefusal(error, { operation: `The Worker's wake subscription to ${channel}`, channel });
     named.message += meanwhile;
     return named;
   }

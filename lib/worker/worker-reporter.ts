@@ -9,8 +9,7 @@
  */
 import type { EventEmitter } from "events";
 import type { QueueMessage } from "../types";
-import { ReportOnce } from "../errors/report-once";
-import { UnheardErrors, workerWarning } from "../errors/unheard-errors";
+import { ReportOnce, workerWarning } from "../errors/report-once";
 import type { AbandonedOutcome, WorkerEvents } from "./worker-events";
 import { createWorkerStats } from "./worker-stats";
 import type { WorkerStats } from "./worker-stats";
@@ -18,10 +17,11 @@ import type { WorkerStats } from "./worker-stats";
 /** A Worker's events, counters and errors. */
 export class WorkerReporter {
   readonly stats: WorkerStats = createWorkerStats();
-  /** Lasting problems (a refused wake subscription), each told once until it goes away. */
+  /**
+   * Lasting problems (a refused wake subscription), each told once until it goes away; errors with
+   * no `error` listener: one process warning per error name and code.
+   */
   readonly problems: ReportOnce;
-  /** Errors with no `error` listener: one process warning per error name. */
-  private readonly unheard: UnheardErrors;
   /** Set once `stopped` is told. */
   private closed = false;
 
@@ -29,8 +29,8 @@ export class WorkerReporter {
     private readonly emitter: EventEmitter,
     qname: string,
   ) {
-    this.unheard = new UnheardErrors("RSMQ_NEXT_WORKER_ERROR", (error) => workerWarning(qname, error));
-    this.problems = new ReportOnce(emitter, (error) => this.error(error));
+    const unheard = { code: "RSMQ_NEXT_WORKER_ERROR", describe: (error: Error) => workerWarning(qname, error) };
+    this.problems = new ReportOnce(emitter, unheard, (error) => this.error(error));
   }
 
   /** Emits an event; a listener's exception becomes an `error`. */
@@ -63,7 +63,7 @@ export class WorkerReporter {
 
   private report(error: unknown): void {
     this.stats.errors += 1;
-    if (this.emitter.listenerCount("error") === 0) return this.unheard.report(error);
+    if (this.emitter.listenerCount("error") === 0) return this.problems.warnUnheard(error);
     try {
       this.emitter.emit("error", error instanceof Error ? error : new Error(String(error)));
     } catch (listenerError) {

@@ -95,6 +95,7 @@ const PUBLIC_TYPES = [
   "ReceiveOrNextDue",
   "RedisSMQEvents",
   "RsmqErrorName",
+  "RsmqErrorCode",
 ];
 
 /**

@@ -4,7 +4,7 @@
  */
 import { createCluster } from "redis";
 import type { RedisClusterOptions, RedisClusterType } from "redis";
-import { rsmqError } from "../../errors/rsmq-errors";
+import { noSlotMapWithin } from "../../errors/connection-timeouts";
 import { knownNodeAddresses } from "../node-redis/internals";
 import type { NodeOptions } from "../node-redis/internals";
 import { failFastDefaults, NODE_DEFAULTS } from "./node-options";
@@ -71,11 +71,5 @@ export async function closeCluster(client: RedisClusterType): Promise<void> {
 /** What a call gets when the first slot map could not be read in time: from where, why, and that the call did not run. */
 export function slotMapUnreadError(seeds: string, retryMs: number, causes: ReadonlyArray<Error | undefined>): Error {
   const errors = causes.filter((error): error is Error => error !== undefined);
-  const cause = errors.length > 0 ? `: ${[...new Set(errors.map((error) => error.message))].join("; last node error: ")}` : "";
-  return rsmqError(
-    "connectionTimeout",
-    `rsmq-next: could not read the Redis Cluster's slot map from ${seeds} within clusterRetryMs ` +
-      `(${Math.max(retryMs, FIRST_READ_MIN_WAIT_MS)} ms)${cause}. ` +
-      "The call was not run. Check that the nodes are up and the addresses and credentials are right, or raise clusterRetryMs.",
-  );
+  return noSlotMapWithin(seeds, Math.max(retryMs, FIRST_READ_MIN_WAIT_MS), errors);
 }

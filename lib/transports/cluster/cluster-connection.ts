@@ -11,7 +11,7 @@
  * - A write that replicas must confirm goes to its slot's owner here (replicated-write.ts).
  */
 import type { RedisClusterOptions, RedisClusterType } from "redis";
-import { permissionError } from "../../errors/permission-errors";
+import { explainRefusal } from "../../errors/refusals";
 import { CLUSTER_CLOSED, watchClusterClose } from "../closed-by-user";
 import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
 import { OfflineWatch } from "./offline-watch";
@@ -221,7 +221,7 @@ export class ClusterConnection implements Transport {
     // Before the first topology read, the nodes' own errors (ECONNREFUSED, WRONGPASS) say why.
     if (!this.isConnected) this.nodeError = error;
     // A user without CLUSTER SLOTS is refused as the client opens, before any operation could name it.
-    this.events.error(permissionError(error, { operation: "Opening the cluster connection (reading the slot map)" }) as Error);
+    this.events.error(explainRefusal(error, { operation: "Opening the cluster connection (reading the slot map)" }));
   };
 
   /** Connects, trying again until it works or the connection is closed. */
@@ -236,7 +236,7 @@ export class ClusterConnection implements Transport {
       } catch (error) {
         if (this.closed) throw error;
         this.openError = error as Error;
-        this.events.error(permissionError(error, { operation: "Opening the cluster connection (reading the slot map)" }) as Error);
+        this.events.error(explainRefusal(error as Error, { operation: "Opening the cluster connection (reading the slot map)" }));
         await pause(500);
       }
     }

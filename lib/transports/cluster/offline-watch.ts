@@ -4,7 +4,7 @@
  * node settings, node-redis' defaults included.
  */
 import type { RedisClusterType } from "redis";
-import { rsmqError } from "../../errors/rsmq-errors";
+import { masterNotConnected } from "../../errors/connection-timeouts";
 import { hashSlot } from "./hash-slot";
 import { slotMasterAddress, slotMasterClientState } from "../node-redis/internals";
 import type { NodeClientState } from "../node-redis/internals";
@@ -129,11 +129,5 @@ function isConnected(client: NodeClientState): boolean {
 }
 
 function offlineMasterError(cluster: Cluster, slot: number): Error {
-  const master = slotMasterAddress(cluster, slot);
-  const where = master ? ` (${master})` : "";
-  return rsmqError(
-    "connectionTimeout",
-    `rsmq-next: the master of slot ${slot}${where} is not connected: the call was given up there ` +
-      "and retried on a slot map read afresh until clusterRetryMs ran out",
-  );
+  return masterNotConnected(slot, slotMasterAddress(cluster, slot));
 }

@@ -2,7 +2,7 @@
  * An ioredis client seen through the LinkWatchdog (WatchedLink), and ioredis' own give-ups turned
  * into errors that say what happened and what to do.
  */
-import { rsmqError } from "../../errors/rsmq-errors";
+import { givenUpByIoredis } from "../../errors/connection-timeouts";
 import { connectionClosedError, IOREDIS_CLOSED } from "../closed-by-user";
 import { whereOf } from "./client-shape";
 import type { AnyIoredis } from "./client-shape";
@@ -34,15 +34,7 @@ export function ioredisLink(client: AnyIoredis): WatchedLink {
  */
 export function translateIoredisError(error: unknown, client: AnyIoredis): unknown {
   if (!(error instanceof Error)) return error;
-  const where = whereOf(client);
-  if (error.name === "MaxRetriesPerRequestError") {
-    return rsmqError(
-      "connectionTimeout",
-      `rsmq-next: the connection to Redis at ${where} was lost with the call in flight, and the ioredis client gave it up: ${error.message} ` +
-        "The call may have run (a send may have stored its message): retry it if at-least-once is acceptable. " +
-        "To let offlineTimeoutMs and commandTimeoutMs bound calls instead, create the ioredis client with `maxRetriesPerRequest: null`.",
-    );
-  }
+  if (error.name === "MaxRetriesPerRequestError") return givenUpByIoredis(whereOf(client), error.message);
   // Its `end` event comes on the next tick: the call made in between is told the same as those after it.
   if (error.message === "Connection is closed." && client.status === "end") return connectionClosedError(IOREDIS_CLOSED);
   return error;

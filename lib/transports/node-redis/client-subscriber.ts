@@ -11,7 +11,7 @@ import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
 import { SubscriberHealth } from "../subscriber-health";
 import type { ChannelListener, Subscriber } from "../transport";
-import { permissionError } from "../../errors/permission-errors";
+import { explainRefusal } from "../../errors/refusals";
 
 /**
  * SUBSCRIBE on a copy of a single-server client: where rsmq 0.12.4's realtime senders publish.
@@ -105,6 +105,6 @@ export class ClientSubscriber implements Subscriber {
 
 /** A failed UNSUBSCRIBE (the channel stays subscribed until the connection closes): named when the ACL refused it. */
 export function unsubscribeError(error: unknown, channel: string): Error {
-  const named = permissionError(error, { operation: `Unsubscribing the wakes of ${channel}`, channel });
+  const named = explainRefusal(error, { operation: `Unsubscribing the wakes of ${channel}`, channel });
   return named instanceof Error ? named : new Error(String(named));
 }

@@ -8,7 +8,7 @@
  * is silent: when the client is ours it is dropped and opened again (node-redis resubscribes a
  * subscriber on the new one).
  */
-import { rsmqError } from "../../errors/rsmq-errors";
+import { noConnectionWithin, noReplyWithin } from "../../errors/connection-timeouts";
 import { PendingReplies, PendingReply } from "./pending-replies";
 
 /**
@@ -230,31 +230,10 @@ export class LinkWatchdog {
   }
 
   private offlineError(unsent: boolean): Error {
-    const cause = this.lastError ? `: ${describe(this.lastError)}` : "";
-    const ran = unsent ? "The call was not run." : "The call went out with a connection attempt that did not finish and may have run.";
-    return rsmqError(
-      "connectionTimeout",
-      `rsmq-next: no connection to Redis at ${this.where} within offlineTimeoutMs (${this.bounds.offlineTimeoutMs} ms)${cause}. ${ran} ` +
-        "Check that the server is up and the host, port and credentials are right, or raise offlineTimeoutMs.",
-    );
+    return noConnectionWithin(this.where, this.bounds.offlineTimeoutMs, this.lastError, unsent);
   }
 
   private silentError(extraMs: number): Error {
-    const ms = this.bounds.commandTimeoutMs + extraMs;
-    const what = this.replace
-      ? "the connection was dropped and is being opened again"
-      : "the connection is the caller's and was left as it is";
-    return rsmqError(
-      "connectionTimeout",
-      `rsmq-next: no reply from Redis at ${this.where} within commandTimeoutMs (${ms} ms): the link is silent or the server is stuck; ${what}. ` +
-        "The call may have run (a send may have stored its message): retry it if at-least-once is acceptable, or raise commandTimeoutMs.",
-    );
+    return noReplyWithin(this.where, this.bounds.commandTimeoutMs + extraMs, this.replace !== undefined);
   }
-}
-
-/** An error with its code (ECONNREFUSED, ENOTFOUND, ...) and message, however node-redis wrapped it. */
-function describe(error: Error): string {
-  const code = (error as { code?: unknown }).code;
-  const text = error.message || error.name;
-  return typeof code === "string" && !text.includes(code) ? `${code} ${text}` : text;
 }
