@@ -13,6 +13,7 @@ import { ConnectionPool } from "./node-redis/connection-pool";
 import type { ConnectionSettings } from "../options/connection/connection-settings";
 import type { ReplicatedWriter } from "./replica-acks";
 import type { CommandSender } from "./command-sender";
+import type { Handover } from "./handover";
 import { isIoredis } from "./ioredis/client-shape";
 import type { AnyIoredis } from "./ioredis/client-shape";
 import { IoredisConnection } from "./ioredis/ioredis-connection";
@@ -26,6 +27,8 @@ export interface QueueConnection extends CommandSender, ReplicatedWriter {
   readonly cluster: boolean;
   readonly client: RedisClientType | RedisClusterType | AnyIoredis;
   readonly connected: boolean;
+  /** How a call's outcome reaches the caller (see handover.ts): the pool's spreads calls. */
+  readonly handover: Handover;
   close(): Promise<"OK">;
 }
 

@@ -24,6 +24,7 @@ import { awaitReplicas, unconfirmedWrite } from "../replica-acks";
 import type { ReplicaAcks, ReplicatedWriter } from "../replica-acks";
 import type { CommandSender } from "../command-sender";
 import { OfflineWatch } from "./offline-watch";
+import { HAND_OUT_AS_IS } from "../handover";
 
 /** Replies a cluster gives while slots move or a master is replaced: retry after a pause. */
 const TRANSIENT_REPLY = /^(TRYAGAIN|CLUSTERDOWN|MOVED|ASK|LOADING|MASTERDOWN|READONLY)\b/;
@@ -111,6 +112,7 @@ export type ClusterConnectionOptions =
 
 export class ClusterConnection implements CommandSender, ReplicatedWriter {
   readonly cluster = true;
+  readonly handover = HAND_OUT_AS_IS;
   /** Whether the first client was opened here (so it is closed here). */
   readonly owned: boolean;
   private current: Cluster;

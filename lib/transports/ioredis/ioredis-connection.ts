@@ -16,9 +16,11 @@ import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
 import { awaitReplicas } from "../replica-acks";
 import type { ReplicaAcks, ReplicatedWriter } from "../replica-acks";
+import { HAND_OUT_AS_IS } from "../handover";
 
 export class IoredisConnection implements CommandSender, ReplicatedWriter {
   readonly cluster: boolean;
+  readonly handover = HAND_OUT_AS_IS;
   /**
    * False on a cluster client with `scaleReads` other than "master": it would send EVALSHA_RO to
    * replicas, and every call of this library is meant for the master (see docs/cluster.md).

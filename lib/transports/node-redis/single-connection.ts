@@ -19,6 +19,7 @@ import type { CommandSender } from "../command-sender";
 import type { ConnectionSettings } from "../../options/connection/connection-settings";
 import { NODE_REDIS_CLOSED } from "../closed-by-user";
 import type { ClosedByUser } from "../closed-by-user";
+import { HAND_OUT_AS_IS } from "../handover";
 
 export interface ConnectionEvents {
   connect(): void;
@@ -30,6 +31,7 @@ export interface ConnectionEvents {
 
 export class Connection implements CommandSender, ReplicatedWriter {
   readonly cluster = false;
+  readonly handover = HAND_OUT_AS_IS;
   /** The node-redis v4 client in use. */
   readonly client: RedisClientType;
   /** Whether this instance opened the client and so must close it. */
