@@ -1,4 +1,3 @@
-import { endStretch } from "./transports/node-redis/pool-dispatch";
 import type { Callback } from "./types";
 
 /**
@@ -17,23 +16,11 @@ export interface CallbackMethod<O, T> {
  */
 export function settle<T>(promise: Promise<T>, callback: Callback<T> | undefined): Promise<T> | undefined {
   if (typeof callback !== "function") return promise;
-  // Each callback starts a stretch of its own: the calls it makes choose their connection afresh
-  // (callbacks queued together run back to back, see transports/node-redis/pool-dispatch.ts).
   promise.then(
-    (result) => process.nextTick(succeeded, callback, result),
-    (error: unknown) => process.nextTick(failed, callback, error),
+    (result) => process.nextTick(callback, null, result),
+    (error: unknown) => process.nextTick(callback, error),
   );
   return undefined;
-}
-
-function succeeded<T>(callback: Callback<T>, result: T): void {
-  endStretch();
-  callback(null, result);
-}
-
-function failed<T>(callback: Callback<T>, error: unknown): void {
-  endStretch();
-  (callback as (error: unknown) => void)(error);
 }
 
 /** The callback twin of a promise method. */

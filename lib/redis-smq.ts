@@ -3,12 +3,11 @@
  * call (one command, one round trip) that reads the queue's settings and the server's clock itself.
  */
 import type { RedisClientType } from "redis";
-import { ConnectionPool } from "./transports/node-redis/connection-pool";
 import { openTransport } from "./transports/open-transport";
 import type { Transport } from "./transports/transport";
 import { connectionClosedError } from "./transports/closed-by-user";
-import { endsStretch } from "./transports/node-redis/pool-dispatch";
 import { settle, withCallback } from "./callbacks";
+import { handOutEveryMethod } from "./hand-out";
 import { changeMessageVisibility } from "./operations/change-message-visibility";
 import type { ScriptCall } from "./operations/script-call";
 import { createQueue } from "./operations/create-queue";
@@ -89,23 +88,6 @@ export interface RedisSMQEvents {
  */
 const SCRIPT_LOAD_EVENTS = ["scriptload:popMessage", "scriptload:receiveMessage", "scriptload:changeMessageVisibility"] as const;
 
-/** The promise methods whose continuations may make further calls (see ConnectionPool). */
-const ENDS_STRETCH = [
-  "createQueueAsync",
-  "listQueuesAsync",
-  "deleteQueueAsync",
-  "getQueueAttributesAsync",
-  "setQueueAttributesAsync",
-  "sendMessageAsync",
-  "receiveMessageAsync",
-  "receiveMessageOrNextDueAsync",
-  "receiveMessagesAsync",
-  "popMessageAsync",
-  "deleteMessageAsync",
-  "deleteMessagesAsync",
-  "changeMessageVisibilityAsync",
-] as const;
-
 /** Options objects may come from untyped callers; read them without trusting their shape. */
 function optionsOf<T>(options: T | undefined | null): Partial<T> {
   return (options ?? {}) as Partial<T>;
@@ -181,22 +163,8 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       workers: this.workers,
     };
     attachInternals(this, this.internals);
-    // With several connections, each promise handed out ends the synchronous stretch before the
-    // caller's continuation, so calls made in the continuations of replies that arrived together
-    // spread over the connections. On one connection there is nothing to spread: no extra layer
-    // (and, for a pool that opens its second connection on demand, none while it has one).
-    if (this.connection instanceof ConnectionPool) this.endStretchesOnReply(this.connection);
-  }
-
-  /** Wraps each promise method so that its promise ends the stretch (see transports/node-redis/pool-dispatch.ts). */
-  private endStretchesOnReply(pool: ConnectionPool): void {
-    for (const name of ENDS_STRETCH) {
-      const method = this[name] as (options?: unknown) => Promise<unknown>;
-      (this as Record<string, unknown>)[name] = (options?: unknown) => {
-        const reply = method(options);
-        return pool.spreading ? endsStretch(reply) : reply;
-      };
-    }
+    // Last: every method below is a bound arrow property by now (see hand-out.ts).
+    handOutEveryMethod(this, this.connection.handover);
   }
 
   private get ns(): string {
@@ -287,7 +255,8 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     return this.closedByUser === undefined && this.connection.connected;
   }
 
-  // Promise API. Arrow properties keep every method bound, as rsmq's are.
+  // Promise API. Arrow properties keep every method bound, as rsmq's are, and let the constructor
+  // hand out every outcome through the connection's handover (hand-out.ts): no method on the prototype.
 
   /** Creates a queue. Resolves `1`; rejects `queueExists` when it already exists. */
   readonly createQueueAsync = (options: CreateQueueOptions): Promise<1> => this.run(() => createQueue(this.layout, optionsOf(options)));

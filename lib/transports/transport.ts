@@ -12,6 +12,7 @@
 import type { RedisClientType, RedisClusterType } from "redis";
 import type { AnyIoredis } from "./ioredis/client-shape";
 import type { ClosedByUser } from "./closed-by-user";
+import type { Handover } from "./handover";
 
 /** What runs a command on Redis: a transport, or a sender that has each write confirmed by replicas. */
 export interface CommandSender {
@@ -78,6 +79,8 @@ export interface Transport extends CommandSender, ReplicatedWriter {
   readonly client: RedisClientType | RedisClusterType | AnyIoredis;
   /** Whether the connection is up right now (in a pool: any of its connections). */
   readonly connected: boolean;
+  /** How a call's outcome reaches the caller (see handover.ts): a pool's spreads the calls continuations make. */
+  readonly handover: Handover;
   /** A subscriber connection for realtime wakes, a copy of this one; opened on first use, owned by the caller. */
   openSubscriber(onError: (error: Error) => void): Subscriber;
   close(): Promise<"OK">;

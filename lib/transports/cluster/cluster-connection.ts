@@ -22,6 +22,7 @@ import { confirmOnNode, sendToSlotOwner } from "./replicated-write";
 import { closeCluster, createOwnedCluster, FIRST_READ_MIN_WAIT_MS, refreshedCluster, slotMapUnreadError } from "./cluster-clients";
 import { nodeOptionsOf } from "../node-redis/internals";
 import type { NodeOptions } from "../node-redis/internals";
+import { HAND_OUT_AS_IS } from "../handover";
 
 /** A fresh topology is read at most this often. */
 const MIN_REFRESH_INTERVAL_MS = 250;
@@ -37,6 +38,7 @@ export type ClusterConnectionOptions =
 
 export class ClusterConnection implements Transport {
   readonly cluster = true;
+  readonly handover = HAND_OUT_AS_IS;
   /** Whether the first client was opened here (so it is closed here). */
   readonly owned: boolean;
   private current: Cluster;

@@ -17,9 +17,11 @@ import { awaitReplicas } from "../replica-acks";
 import { watchReady } from "../ready-watch";
 import type { ReadyWatch } from "../ready-watch";
 import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
+import { HAND_OUT_AS_IS } from "../handover";
 
 export class IoredisConnection implements Transport {
   readonly cluster: boolean;
+  readonly handover = HAND_OUT_AS_IS;
   /**
    * False on a cluster client with `scaleReads` other than "master": it would send EVALSHA_RO to
    * replicas, and every call of this library is meant for the master (see docs/cluster.md).

@@ -5,7 +5,8 @@
  * the client handles another's, so throughput is bounded by the busier side, not by their sum.
  *
  * - Dispatch (pool-dispatch.ts): the connection with the fewest calls in flight, held for the rest
- *   of the synchronous stretch, so calls made without an `await` between them keep their order.
+ *   of the synchronous stretch, so calls made without an `await` between them keep their order;
+ *   the dispatch is also the pool's `handover`, through which every outcome reaches the caller.
  * - A write and its WAIT (`waitForReplicas`) go on one connection: the one that ran the write.
  * - `connected` while any connection is up (a call then goes out at once, on one that is): `connect`
  *   when the first comes up, `disconnect` when the last is lost. An error that several connections
@@ -26,6 +27,7 @@ import type { PoolGrowth } from "./pool-growth";
 import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
 import { StretchChoice } from "./pool-dispatch";
 import type { DispatchTarget } from "./pool-dispatch";
+import type { Handover } from "../handover";
 
 class Member implements DispatchTarget {
   inFlight = 0;
@@ -58,6 +60,8 @@ export class ConnectionPool implements Transport {
   /** The first is the one `client` names and is never retired; extra ones follow it. */
   private readonly members: Member[] = [];
   private readonly choice: StretchChoice<Member>;
+  /** Each continuation and callback the caller gets starts a new stretch (see pool-dispatch.ts). */
+  readonly handover: Handover;
   private up = false;
   private closing: Promise<"OK"> | undefined;
   /** Who reported each error message of the current outage: the others' same error is not news. */
@@ -87,6 +91,7 @@ export class ConnectionPool implements Transport {
     this.openAtInFlight = growth && growth.most > count ? growth.openAtInFlight : Infinity;
     for (let index = 0; index < count; index += 1) this.add(false);
     this.choice = new StretchChoice(this.members);
+    this.handover = this.choice;
   }
 
   /** The first connection's client: the one given as `client`, or the first one opened. */
@@ -97,11 +102,6 @@ export class ConnectionPool implements Transport {
   /** Whether any connection is up right now: a call made now goes out at once. */
   get connected(): boolean {
     return this.members.some((member) => member.connected);
-  }
-
-  /** Whether calls may be spread over several connections right now (more than one is open or opening). */
-  get spreading(): boolean {
-    return this.members.length > 1;
   }
 
   /** Changes whenever any of the connections reconnects. */

@@ -1,19 +1,21 @@
 /**
- * Which of a pool's connections carries the next call: the connection with the fewest calls in
- * flight among those that are up and trusted (ties to the lowest index, so calls made one at a
- * time all go on the first); when none is, the first trusted one (the call waits there for its
- * connection, within offlineTimeoutMs), else the first. A connection is not trusted while it is
- * being checked for a silent link. A silent link also collects calls that never return, so the
- * fewest-in-flight rule steers new calls away from it until it is found.
+ * Which of a pool's connections carries the next call, held for the rest of the synchronous
+ * stretch of code that made it, so calls made without an `await` between them keep their order.
  *
- * A choice holds until the current synchronous stretch of code ends (the next microtask, or the
- * caller's continuation of a promise or callback this library handed out): calls made one after
- * another without an `await` between them go out on the same connection, in the order they were
- * made, as on one connection; the continuations of replies that arrived together each choose.
+ * - The choice (`fewestInFlight`): the fewest calls in flight among the connections that are up and
+ *   trusted, ties to the lowest index (calls made one at a time all go on the first); when none is
+ *   up, the first trusted one (the call waits there, within offlineTimeoutMs), else the first. A
+ *   connection being checked for a silent link is not trusted; a silent link also collects calls
+ *   that never return, so the rule steers new calls away from it until it is found.
+ * - The hold (`StretchChoice`): a new stretch starts at the next microtask, and right before each
+ *   continuation or callback the caller gets from the library (the Handover): the continuations of
+ *   replies that arrived together run back to back, before any microtask queued by the first of
+ *   them, and each of them should choose for itself.
  */
+import type { Handover } from "../handover";
+
 /** What the dispatch reads of each connection. */
 export interface DispatchTarget {
-  /** Whether the connection is up right now. */
   readonly connected: boolean;
   /** Calls sent on it and not answered yet. */
   inFlight: number;
@@ -38,51 +40,44 @@ export function fewestInFlight(targets: readonly DispatchTarget[]): number {
   return waiting === -1 ? 0 : waiting;
 }
 
-/**
- * Counts synchronous stretches that are known to have ended. A microtask queued at the first call
- * of a stretch runs only after every continuation queued before it: when many replies arrive at
- * once, their continuations would all share the first one's choice. So a promise handed to the
- * caller ends the stretch right before the caller's own continuation runs (see `endsStretch`), and
- * so does a callback (lib/callbacks.ts).
- */
-let stretches = 0;
-
-/** Ends the current synchronous stretch: a call made after this chooses its connection afresh. */
-export function endStretch(): void {
-  stretches += 1;
-}
-
-/**
- * Returns `promise` after registering, first, a reaction that ends the current stretch: it runs
- * right before each continuation the caller then attaches, so each continuation chooses afresh.
- */
-export function endsStretch<T>(promise: Promise<T>): Promise<T> {
-  promise.then(endStretch, endStretch);
-  return promise;
-}
-
-/** Holds one choice for the rest of the synchronous stretch in which it was made. */
-export class StretchChoice<T extends DispatchTarget> {
+/** Holds one choice for the rest of the synchronous stretch in which it was made; a pool's Handover. */
+export class StretchChoice<T extends DispatchTarget> implements Handover {
   private held: T | undefined;
-  private heldIn = 0;
-  private readonly release = (): void => {
+
+  /** Ends the current stretch: the next call chooses afresh. Bound: queued as a microtask and a promise reaction. */
+  readonly startNewStretch = (): void => {
     this.held = undefined;
   };
 
+  /** @param targets the pool's connections, read live (connections join and leave) */
   constructor(private readonly targets: readonly T[]) {}
+
+  /** The connection for a call made now. */
+  next(): T {
+    if (this.held) return this.held;
+    const chosen = this.targets[fewestInFlight(this.targets)];
+    this.held = chosen;
+    // Stretches that end without a hand-out (a plain `await` inside the library, a timer) end here.
+    queueMicrotask(this.startNewStretch);
+    return chosen;
+  }
 
   /** A target taken out of the list: a choice of it held in this stretch no longer holds. */
   forget(target: T): void {
     if (this.held === target) this.held = undefined;
   }
 
-  /** The connection for a call made now. */
-  next(): T {
-    if (this.held && this.heldIn === stretches) return this.held;
-    const chosen = this.targets[fewestInFlight(this.targets)];
-    this.held = chosen;
-    this.heldIn = stretches;
-    queueMicrotask(this.release);
-    return chosen;
+  /** With one connection there is nothing to choose: the promise goes out as it is, with no extra reaction. */
+  handOut<R>(promise: Promise<R>): Promise<R> {
+    return this.targets.length > 1 ? this.endingStretch(promise) : promise;
+  }
+
+  /**
+   * `promise`, with a reaction registered first that starts a new stretch: reactions run in the
+   * order they were registered, so it runs right before each continuation the caller attaches.
+   */
+  endingStretch<R>(promise: Promise<R>): Promise<R> {
+    promise.then(this.startNewStretch, this.startNewStretch);
+    return promise;
   }
 }

@@ -21,9 +21,11 @@ import type { ConnectionSettings } from "../../options/connection/connection-set
 import { NODE_REDIS_CLOSED } from "../closed-by-user";
 import { watchReady } from "../ready-watch";
 import type { ReadyWatch } from "../ready-watch";
+import { HAND_OUT_AS_IS } from "../handover";
 
 export class Connection implements Transport {
   readonly cluster = false;
+  readonly handover = HAND_OUT_AS_IS;
   /** The node-redis v4 client in use. */
   readonly client: RedisClientType;
   /** Whether this instance opened the client and so must close it. */
