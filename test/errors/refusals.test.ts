@@ -20,7 +20,7 @@ describe("explainRefusal", () => {
       ["NOPERM this user has no permissions to run the 'evalsha' command", "noPermission", "add +evalsha to the user"],
     ];
     for (const [said, name, part] of cases) {
-      const named = explainRefusal(new Error(said), { ...call, alreadyWritten: "SADD had run" }) as Error;
+      const named = explainRefusal(new Error(said), { ...call, alreadyWritten: "SADD had run" });
       expect(named.name, said).to.equal(name);
       expect(named.message, said).to.include(part).and.include(said.trim());
     }
@@ -34,9 +34,9 @@ describe("explainRefusal", () => {
   });
 
   it("leaves a named error as it is (a runner above a transport explains nothing twice)", () => {
-    const once = explainRefusal(new Error("NOPERM this user has no permissions to run the 'hset' command"), call) as Error;
+    const once = explainRefusal(new Error("NOPERM this user has no permissions to run the 'hset' command"), call);
     expect(explainRefusal(once, { operation: "another" })).to.equal(once);
-    const full = explainRefusal(new Error("OOM command not allowed"), call) as Error;
+    const full = explainRefusal(new Error("OOM command not allowed"), call);
     expect(explainRefusal(full, { operation: "another" })).to.equal(full);
   });
 });

@@ -5,7 +5,8 @@
  * in test/transports/node-redis/internals.test.ts.
  */
 import { expect } from "chai";
-import { createCluster, type RedisClientType, type RedisClusterType } from "redis";
+import { createCluster } from "redis";
+import type { RedisClientType, RedisClusterType } from "redis";
 import {
   firstMasterClient,
   isClusterClient,

@@ -4,7 +4,8 @@
  * tested on the cluster target, in test/transports/cluster/node-redis-internals.test.ts).
  */
 import { expect } from "chai";
-import { createClient, createCluster, type RedisClientType } from "redis";
+import { createClient, createCluster } from "redis";
+import type { RedisClientType } from "redis";
 import {
   duplicateClient,
   isClusterClient,
