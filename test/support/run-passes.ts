@@ -9,9 +9,11 @@
  * after it, so each pass's lines (and its "N passing" summary, which .ci/run adds up) stay intact.
  * With REDIS_URL or TEST_REDIS the passes would share one server, so they run one after the other,
  * as they do with RSMQ_TEST_SERIAL=1. Arguments after `npm test --` go to both passes.
+ * A pass that exits 0 but ran no test fails the run, with the reason (pass-summary.ts).
  */
 import { spawn } from "child_process";
 import * as path from "path";
+import { emptyPassReason } from "./pass-summary";
 
 const root = path.resolve(__dirname, "../../..");
 const mocha = path.join(root, "node_modules/mocha/bin/mocha.js");
@@ -26,20 +28,35 @@ const single: Pass = { args: extra, env: process.env };
 const cluster: Pass = { args: ["--config", ".mocharc.cluster.json", ...extra], env: { ...process.env, RSMQ_TEST_TARGET: "cluster" } };
 const ioredis: Pass = { args: ["--config", ".mocharc.ioredis.json", ...extra], env: { ...process.env, RSMQ_TEST_TARGET: "ioredis" } };
 
-/** Runs one pass; with `held`, its output is collected and returned instead of printed. */
-function run(pass: Pass, held: boolean): Promise<{ code: number; output: Buffer[] }> {
-  const child = spawn(process.execPath, [mocha, ...pass.args], {
+/**
+ * Runs one pass; with `held`, its output is collected and returned instead of printed (without,
+ * it is printed as it comes and collected too). A pass that exits 0 having run no test gets code
+ * 1 and its reason printed (after its output, when held).
+ */
+async function run(pass: Pass, held: boolean): Promise<{ code: number; output: Buffer[] }> {
+  // Piped, mocha would drop its colours: keep them when it would have printed to a terminal.
+  const colour = !held && process.stdout.isTTY ? ["--color"] : [];
+  const child = spawn(process.execPath, [mocha, ...colour, ...pass.args], {
     cwd: root,
     env: pass.env,
-    stdio: held ? ["ignore", "pipe", "pipe"] : "inherit",
+    stdio: [held ? "ignore" : "inherit", "pipe", "pipe"],
   });
   const output: Buffer[] = [];
   // stdout and stderr into one buffer, in arrival order, as a terminal would show them.
-  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
-  return new Promise((resolve) => {
-    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
-  });
+  const collect = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
+    output.push(chunk);
+    if (!held) to.write(chunk);
+  };
+  child.stdout.on("data", collect(process.stdout));
+  child.stderr.on("data", collect(process.stderr));
+  const code = await new Promise<number>((resolve) => child.on("close", (exit, signal) => resolve(exit ?? (signal ? 1 : 0))));
+  const empty =
+    code === 0 ? emptyPassReason(pass.env.RSMQ_TEST_TARGET ?? "single-server", Buffer.concat(output).toString("utf8")) : undefined;
+  if (empty === undefined) return { code, output };
+  const line = Buffer.from(`\n  npm test fails: ${empty}\n`);
+  if (held) output.push(line);
+  else process.stderr.write(line);
+  return { code: 1, output };
 }
 
 async function main(): Promise<number> {
