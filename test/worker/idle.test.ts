@@ -5,7 +5,8 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { onCluster } from "../support/server";
+import { DueWindow } from "../support/due-window";
+import { onCluster, plainClient } from "../support/server";
 import { commandStatsDuring } from "../support/wire";
 import { Cleanup, freshQueue, ReceiveCounter, WorkerLog, loadPollScripts, waitFor } from "../support/worker";
 
@@ -179,19 +180,23 @@ describe("Worker: idle cost", () => {
   });
 
   it("raises a near due time to minIdleSleepMs and holds a far one to maxIdleSleepMs", async () => {
-    // A message in flight elsewhere (hidden for 1 s) is the next due.
+    // A message in flight elsewhere is the next due: hidden for 30 s, below the 45 s floor, and
+    // longer than this test may take (its timeout), so no stall of the machine can show it early.
     await sender.sendMessageAsync({ qname: "q", message: "in flight" });
-    await sender.receiveMessageAsync({ qname: "q", vt: 1 });
+    const clock = await plainClient();
+    cleanup.add(() => clock.quit());
+    const window = await DueWindow.open(clock);
+    await sender.receiveMessageAsync({ qname: "q", vt: 30 });
     const floorWorker = cleanup.worker(
-      new Worker(rsmq, { qname: "q", handler: () => undefined, minIdleSleepMs: 1500, maxIdleSleepMs: 5000, realtimeWakes: false }),
+      new Worker(rsmq, { qname: "q", handler: () => undefined, minIdleSleepMs: 45_000, maxIdleSleepMs: 60_000, realtimeWakes: false }),
     );
     const floorLog = new WorkerLog(floorWorker);
     floorWorker.start();
     await waitFor(() => floorLog.count("sleep") >= 1, "a sleep");
     const [received, nextDueMs] = floorLog.named("receive")[0].args as [number, number];
     expect(received).to.equal(0);
-    expect(nextDueMs).to.be.within(1, 1000);
-    expect(floorLog.sleeps()[0]).to.equal(1500);
+    expect(nextDueMs).to.be.within(...(await window.range(30_000)));
+    expect(floorLog.sleeps()[0]).to.equal(45_000);
     await floorWorker.stop();
 
     await sender.sendMessageAsync({ qname: "q", message: "later", delay: 10 });
@@ -199,7 +204,7 @@ describe("Worker: idle cost", () => {
     const capLog = new WorkerLog(capWorker);
     capWorker.start();
     await waitFor(() => capLog.count("sleep") >= 1, "a sleep");
-    // In flight for up to 1 s more, so the cap may or may not bind; the 10 s message alone would.
+    // Both are due well after the cap (the one in flight in up to 30 s, the other in 10 s): it binds.
     expect(capLog.sleeps()[0]).to.be.at.most(700);
   });
 });
