@@ -7,7 +7,8 @@ import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { DueWindow } from "../support/due-window";
 import { onCluster, plainClient } from "../support/server";
-import { commandStatsDuring } from "../support/wire";
+import type { OtherClients } from "../support/quiet-server";
+import { clientsNow, commandStatsDuring } from "../support/wire";
 import { Cleanup, freshQueue, ReceiveCounter, WorkerLog, loadPollScripts, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
@@ -17,8 +18,11 @@ describe("Worker: idle cost", () => {
   let ns: string;
   let rsmq: RedisSMQ;
   let sender: RedisSMQ;
+  /** The connections open before the test's own: the counts below read the whole server, so none of them may send meanwhile. */
+  let others: OtherClients;
 
   beforeEach(async () => {
+    others = await clientsNow();
     ({ ns, rsmq, sender } = await freshQueue(cleanup));
   });
   afterEach(() => cleanup.run());
@@ -37,15 +41,18 @@ describe("Worker: idle cost", () => {
     const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: cap }));
     const log = new WorkerLog(worker);
     let settled = 0;
-    const stats = await commandStatsDuring(async () => {
-      worker.start();
-      // Nothing is sent, so only the start and the subscription's wake make a receive.
-      await waitFor(() => worker.counters.receives >= 2 && log.asleep, "the start-up receives");
-      settled = log.events.length;
-      const looksBefore = worker.counters.looks;
-      await waitFor(() => worker.counters.looks >= looksBefore + looks && log.asleep, `${looks} more looks`);
-      await worker.stop();
-    });
+    const stats = await commandStatsDuring(
+      async () => {
+        worker.start();
+        // Nothing is sent, so only the start and the subscription's wake make a receive.
+        await waitFor(() => worker.counters.receives >= 2 && log.asleep, "the start-up receives");
+        settled = log.events.length;
+        const looksBefore = worker.counters.looks;
+        await waitFor(() => worker.counters.looks >= looksBefore + looks && log.asleep, `${looks} more looks`);
+        await worker.stop();
+      },
+      { others },
+    );
     return { stats, log, settled, counters: worker.counters };
   }
 
