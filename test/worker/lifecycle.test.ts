@@ -7,6 +7,8 @@
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { builtEntry, runChild } from "../support/child-process";
+import { DEFAULT_STOP_TIMEOUT_MS } from "../../lib/worker/worker-options";
+import { serverNowMs } from "../support/inspect";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { Cleanup, freshQueue, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
 
@@ -70,9 +72,16 @@ describe("Worker: lifecycle", () => {
       const attributes = await sender.getQueueAttributesAsync({ qname: "q" });
       expect(attributes).to.deep.include({ msgs: 0, totalrecv: 1 });
 
-      // Extending stopped with the handler.
+      // Extending stopped with the handler: no extension by the time the server's clock shows
+      // more than one extension period (vt / 2) gone, and worker B has polled twice more after
+      // that (its polls prove this process's timers ran past any extension that was due).
       const extensions = a.counters.extensions;
-      await delay(700);
+      const clock = await plainClient();
+      cleanup.add(() => clock.quit());
+      const handledAt = await serverNowMs(clock);
+      await waitFor(async () => (await serverNowMs(clock)) - handledAt > 700, "700 ms on the server's clock");
+      const pollsThen = polls();
+      await waitFor(() => polls() >= pollsThen + 2, "two more polls by worker B");
       expect(a.counters.extensions).to.equal(extensions);
     });
   });
@@ -201,11 +210,12 @@ describe("Worker: lifecycle", () => {
       );
 
       const seen = log.events.length;
-      const started = Date.now();
+      // Far before the cap: before the sleep it cut short would have ended by itself.
+      const sleptAt = log.named("sleep").slice(-1)[0].at;
       const first = worker.stop();
       expect(worker.stop()).to.equal(first);
       await first;
-      expect(Date.now() - started).to.be.below(2000);
+      expect(Date.now() - sleptAt).to.be.below(60_000);
       expect(log.events.slice(seen).map((event) => [event.name, ...event.args])).to.deep.equal([["wake", "aborted"], ["stopped"]]);
       await worker.stop();
       expect(log.count("stopped")).to.equal(1);
@@ -255,7 +265,9 @@ describe("Worker: lifecycle", () => {
       expect((await sender.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
     });
 
-    it("with a handler that ignores the signal: resolves after stopTimeoutMs; the message reappears after vt, not lost", async () => {
+    it("with a handler that ignores the signal: resolves after stopTimeoutMs; the message reappears after vt, not lost", async function () {
+      // Longer than the default stopTimeoutMs, so a stop that waited for that fails on its assertion below.
+      this.timeout(DEFAULT_STOP_TIMEOUT_MS + 15_000);
       const release = deferred();
       let finished = false;
       const worker = cleanup.worker(
@@ -278,7 +290,9 @@ describe("Worker: lifecycle", () => {
       await worker.stop();
       const took = Date.now() - started;
       expect(finished).to.equal(false);
-      expect(took).to.be.below(5000);
+      // It waited for the given stopTimeoutMs (less 1 ms: timers round), not for the default; a
+      // stall of the machine only lengthens it.
+      expect(took).to.be.at.least(199).and.below(DEFAULT_STOP_TIMEOUT_MS);
 
       // Extensions stopped with stop(): the message becomes visible after its vt (1 s).
       let again: QueueMessage | undefined;
