@@ -10,10 +10,21 @@ import { builtEntry, runChild } from "../support/child-process";
 import { DEFAULT_STOP_TIMEOUT_MS } from "../../lib/worker/worker-options";
 import { serverNowMs } from "../support/inspect";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
-import { Cleanup, freshQueue, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
+import { Cleanup, freshQueue, WorkerLog, deferred, subscribersOf, waitFor } from "../support/worker";
 
 const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;
+
+/**
+ * Before a "nothing happened" check: `ms` on the server's clock (a sleep of this process proves
+ * nothing when the machine stalls), then a round trip on `rsmq`'s connection, which answers after
+ * any receive a worker on it had sent.
+ */
+async function serverTimePassed(client: Parameters<typeof serverNowMs>[0], rsmq: RedisSMQ, ms: number): Promise<void> {
+  const from = await serverNowMs(client);
+  await waitFor(async () => (await serverNowMs(client)) - from >= ms, `${ms} ms on the server's clock`);
+  await rsmq.getQueueAttributesAsync({ qname: "q" });
+}
 
 describe("Worker: lifecycle", () => {
   const cleanup = new Cleanup();
@@ -224,13 +235,13 @@ describe("Worker: lifecycle", () => {
       expect(await subscribersOf(client, keysOf(ns, "q").realtimeChannel)).to.equal(0);
       const receives = worker.counters.receives;
       await sender.sendMessageAsync({ qname: "q", message: "after stop" });
-      await delay(200);
+      await serverTimePassed(client, rsmq, 200);
       expect(worker.counters.receives).to.equal(receives);
       expect((await sender.getQueueAttributesAsync({ qname: "q" })).hiddenmsgs).to.equal(0);
 
       // start() after stop() does nothing.
       worker.start();
-      await delay(100);
+      await serverTimePassed(client, rsmq, 100);
       expect(worker.counters.receives).to.equal(receives);
     });
 
@@ -339,7 +350,9 @@ describe("Worker: lifecycle", () => {
         new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 100, signal: controller.signal }),
       );
       worker.start();
-      await delay(250);
+      const client = await plainClient();
+      cleanup.add(() => client.quit());
+      await serverTimePassed(client, rsmq, 250);
       expect(worker.counters.receives).to.equal(0);
       await worker.stop();
     });
