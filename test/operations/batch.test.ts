@@ -5,7 +5,9 @@
  * no command sent. The data each leaves behind equals what the single-message calls leave.
  */
 import { expect } from "chai";
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
+import { DueWindow } from "../support/due-window";
 import { rejectionOf } from "../support/old-rsmq";
 import { connectionOptions, plainClient, uniqueNs } from "../support/server";
 import { snapshot } from "../support/state";
@@ -20,14 +22,18 @@ type QueueMessage = RedisSMQ.QueueMessage;
 describe("batch APIs", () => {
   let ns: string;
   let rsmq: RedisSMQ;
+  /** For the server's clock: each nextDueMs range is derived from TIME read around the calls (due-window.ts). */
+  let clock: RedisClientType;
 
   beforeEach(async () => {
     ns = uniqueNs();
     rsmq = new RedisSMQ(connectionOptions(ns));
     await rsmq.createQueueAsync({ qname: "q" });
+    clock = await plainClient();
   });
   afterEach(async () => {
     await rsmq.quitAsync();
+    await clock.quit();
   });
 
   /** Sends one after another, so the send order is the id (and score) order. */
@@ -107,6 +113,7 @@ describe("batch APIs", () => {
 
     it("returns messages in FIFO order, at most `count`, without nextDueMs when `count` came back", async () => {
       const ids = await sendInOrder(rsmq, ["m1", "m2", "m3", "m4", "m5"]);
+      const window = await DueWindow.open(clock);
       const first = await rsmq.receiveMessagesAsync({ qname: "q", count: 3 });
       expect(first.messages.map((m) => m.id)).to.deep.equal(ids.slice(0, 3));
       expect(first.messages.map((m) => m.message)).to.deep.equal(["m1", "m2", "m3"]);
@@ -116,11 +123,11 @@ describe("batch APIs", () => {
       const second = await rsmq.receiveMessagesAsync({ qname: "q", count: 10 });
       expect(second.messages.map((m) => m.id)).to.deep.equal(ids.slice(3));
       expect(Object.keys(second).sort()).to.deep.equal(["messages", "nextDueMs"]);
-      expect(second.nextDueMs).to.be.within(29_000, 30_000);
+      expect(second.nextDueMs).to.be.within(...(await window.range(30_000)));
 
       const third = await rsmq.receiveMessagesAsync({ qname: "q", count: 1 });
       expect(third.messages).to.deep.equal([]);
-      expect(third.nextDueMs).to.be.within(29_000, 30_000);
+      expect(third.nextDueMs).to.be.within(...(await window.range(30_000)));
     });
 
     it("exactly `count` due: no nextDueMs (not looked up), even though more are queued later", async () => {
@@ -133,10 +140,11 @@ describe("batch APIs", () => {
 
     it("reports null for an empty queue and the delay for a delayed message", async () => {
       expect(await rsmq.receiveMessagesAsync({ qname: "q", count: 5 })).to.deep.equal({ messages: [], nextDueMs: null });
+      const window = await DueWindow.open(clock);
       await rsmq.sendMessageAsync({ qname: "q", message: "later", delay: 10 });
       const result = await rsmq.receiveMessagesAsync({ qname: "q", count: 5 });
       expect(result.messages).to.deep.equal([]);
-      expect(result.nextDueMs).to.be.within(9_000, 10_000);
+      expect(result.nextDueMs).to.be.within(...(await window.range(10_000)));
     });
 
     it("hides for the given vt, counts receives per message (rc) and keeps the first receive time", async () => {
@@ -144,10 +152,11 @@ describe("batch APIs", () => {
       const first = await rsmq.receiveMessagesAsync({ qname: "q", count: 5, vt: 0 });
       expect(first.messages.map((m) => [m.id, m.rc])).to.deep.equal([[id, 1]]);
       // vt 0: visible again at once, so the same message comes back with rc 2 and the same fr.
+      const window = await DueWindow.open(clock);
       const second = await rsmq.receiveMessagesAsync({ qname: "q", count: 5, vt: 7 });
       expect(second.messages.map((m) => [m.id, m.rc])).to.deep.equal([[id, 2]]);
       expect(second.messages[0].fr).to.equal(first.messages[0].fr);
-      expect(second.nextDueMs).to.be.within(6_000, 7_000);
+      expect(second.nextDueMs).to.be.within(...(await window.range(7_000)));
     });
 
     it("returns rsmq's message shape, as receiveMessage does", async () => {

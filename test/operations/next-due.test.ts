@@ -1,11 +1,14 @@
 /**
  * receiveMessageOrNextDue: a receive that, when nothing is due, says in the same single script
  * call when the earliest message (delayed or in flight) will be, or that the queue is empty.
- * nextDueMs values come from the server clock inside the script, so ranges are exact enough.
+ * nextDueMs values come from the server clock inside the script; each range is derived from the
+ * server's TIME read around the calls (due-window.ts), so a stalled machine cannot push one out.
  */
 import { expect } from "chai";
 import OldRSMQ = require("rsmq");
+import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
+import { DueWindow } from "../support/due-window";
 import { connectionOptions, plainClient, singleServerOnly, singleServerOptions, uniqueNs } from "../support/server";
 import { exactState } from "../support/state";
 import { clientCommands, monitor } from "../support/wire";
@@ -32,14 +35,18 @@ function expectSameShape(message: RedisSMQ.QueueMessage, oldMessage: Record<stri
 describe("receiveMessageOrNextDue", () => {
   let ns: string;
   let rsmq: RedisSMQ;
+  /** For the server's clock. */
+  let clock: RedisClientType;
 
   beforeEach(async () => {
     ns = uniqueNs();
     rsmq = new RedisSMQ(connectionOptions(ns));
     await rsmq.createQueueAsync({ qname: "q" });
+    clock = await plainClient();
   });
   afterEach(async () => {
     await rsmq.quitAsync();
+    await clock.quit();
   });
 
   it("reports an empty queue", async () => {
@@ -47,13 +54,14 @@ describe("receiveMessageOrNextDue", () => {
   });
 
   it("reports when a delayed message is due, and changes nothing", async () => {
+    const window = await DueWindow.open(clock);
     await rsmq.sendMessageAsync({ qname: "q", message: "later", delay: 10 });
     const client = await plainClient();
     try {
       const before = await exactState(client, ns);
       const result = await rsmq.receiveMessageOrNextDueAsync({ qname: "q" });
       expect(Object.keys(result).sort()).to.deep.equal(["nextDueMs", "status"]);
-      expect(nextDueOf(result)).to.be.within(9000, 10000);
+      expect(nextDueOf(result)).to.be.within(...(await window.range(10_000)));
       expect(Number.isInteger(nextDueOf(result))).to.equal(true);
       // Not received: no counter, no rc, no first-receive time.
       expect(await exactState(client, ns)).to.deep.equal(before);
@@ -113,31 +121,35 @@ describe("receiveMessageOrNextDue", () => {
 
   it("counts an in-flight message: after receiving with vt 20 it waits about 20 s", async () => {
     await rsmq.sendMessageAsync({ qname: "q", message: "m" });
+    const window = await DueWindow.open(clock);
     const first = await rsmq.receiveMessageOrNextDueAsync({ qname: "q", vt: 20 });
     expect(first.status).to.equal("received");
-    expect(nextDueOf(await rsmq.receiveMessageOrNextDueAsync({ qname: "q" }))).to.be.within(19000, 20000);
+    expect(nextDueOf(await rsmq.receiveMessageOrNextDueAsync({ qname: "q" }))).to.be.within(...(await window.range(20_000)));
   });
 
   it("uses the queue's vt when none is given", async () => {
     await rsmq.setQueueAttributesAsync({ qname: "q", vt: 40 });
     await rsmq.sendMessageAsync({ qname: "q", message: "m" });
+    const window = await DueWindow.open(clock);
     expect((await rsmq.receiveMessageOrNextDueAsync({ qname: "q" })).status).to.equal("received");
-    expect(nextDueOf(await rsmq.receiveMessageOrNextDueAsync({ qname: "q" }))).to.be.within(39000, 40000);
+    expect(nextDueOf(await rsmq.receiveMessageOrNextDueAsync({ qname: "q" }))).to.be.within(...(await window.range(40_000)));
   });
 
   it("reports the earliest of several due times", async () => {
+    const window = await DueWindow.open(clock);
     await rsmq.sendMessageAsync({ qname: "q", message: "c", delay: 30 });
     await rsmq.sendMessageAsync({ qname: "q", message: "a", delay: 10 });
     await rsmq.sendMessageAsync({ qname: "q", message: "b", delay: 20 });
-    expect(nextDueOf(await rsmq.receiveMessageOrNextDueAsync({ qname: "q" }))).to.be.within(9000, 10000);
+    expect(nextDueOf(await rsmq.receiveMessageOrNextDueAsync({ qname: "q" }))).to.be.within(...(await window.range(10_000)));
   });
 
   it("receives the earliest due message first, before reporting the rest", async () => {
+    const window = await DueWindow.open(clock);
     await rsmq.sendMessageAsync({ qname: "q", message: "later", delay: 15 });
     await rsmq.sendMessageAsync({ qname: "q", message: "now" });
     const result = await rsmq.receiveMessageOrNextDueAsync({ qname: "q", vt: 60 });
     expect(result.status === "received" && result.message.message).to.equal("now");
-    expect(nextDueOf(await rsmq.receiveMessageOrNextDueAsync({ qname: "q" }))).to.be.within(14000, 15000);
+    expect(nextDueOf(await rsmq.receiveMessageOrNextDueAsync({ qname: "q" }))).to.be.within(...(await window.range(15_000)));
   });
 
   it("rejects a missing queue with queueNotFound", async () => {
@@ -148,17 +160,18 @@ describe("receiveMessageOrNextDue", () => {
   });
 
   it("works with a callback, and returns the promise without one", async () => {
+    const window = await DueWindow.open(clock);
     await rsmq.sendMessageAsync({ qname: "q", message: "m", delay: 5 });
     const [error, result] = await new Promise<[unknown, Result | undefined]>((resolve) => {
       const returned = rsmq.receiveMessageOrNextDue({ qname: "q" }, (err, res) => resolve([err, res]));
       expect(returned).to.equal(undefined);
     });
     expect(error).to.equal(null);
-    expect(nextDueOf(result!)).to.be.within(4000, 5000);
+    expect(nextDueOf(result!)).to.be.within(...(await window.range(5_000)));
 
     const promised = rsmq.receiveMessageOrNextDue({ qname: "q" });
     expect(promised).to.be.instanceOf(Promise);
-    expect(nextDueOf(await promised)).to.be.within(4000, 5000);
+    expect(nextDueOf(await promised)).to.be.within(...(await window.range(5_000)));
 
     const [missingError] = await new Promise<[Error | null]>((resolve) =>
       rsmq.receiveMessageOrNextDue({ qname: "missing" }, (err) => resolve([err])),

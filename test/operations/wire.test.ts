@@ -7,14 +7,15 @@
  *
  * It runs on every target: on the cluster, rsmq-next's commands are counted on every master and
  * summed (so a command sent to any node counts), rsmq 0.12.4's on the single server it runs on;
- * on the ioredis target, through the caller's ioredis client.
+ * on the ioredis target, through the caller's ioredis client. The counts read the whole server, so
+ * each also checks that no connection open before the lab's own sent anything meanwhile.
  */
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import { asMessage, openNextRsmq, openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
 import { keysOf, onCluster, plainClient, singleServerClient, uniqueNs } from "../support/server";
-import { clientCommands, commandStatsDuring, monitor } from "../support/wire";
+import { clientCommands, clientsNow, commandStatsDuring, monitor } from "../support/wire";
 import type { WireOptions } from "../support/wire";
 import RedisSMQ = require("../../lib");
 import { runsOn } from "../support/targets";
@@ -31,6 +32,8 @@ interface Lab {
   next?: RedisSMQ;
   /** Resolves with the next payload published on the realtime queue's channel. */
   nextPublished(): Promise<string>;
+  /** Where its commands are counted, with the connections that were open before the lab's own. */
+  counted: WireOptions;
 }
 
 /**
@@ -232,6 +235,8 @@ function record(op: string, library: "next" | "rsmq0124", count: number): void {
  * is registered in `opened` as soon as it exists, so a failing setup still closes it.
  */
 async function openLab(library: "next" | "rsmq0124", opened: Array<() => Promise<unknown>>): Promise<Lab> {
+  const where = library === "next" ? {} : OLD_RSMQ_SERVER;
+  const counted = { ...where, others: await clientsNow(where) };
   const ns = uniqueNs("wire");
   const next = library === "next" ? openNextRsmq(ns) : undefined;
   const rsmq: Rsmq = next ?? openOldRsmq(ns);
@@ -258,6 +263,7 @@ async function openLab(library: "next" | "rsmq0124", opened: Array<() => Promise
     realtime,
     next,
     nextPublished: () => new Promise((resolve) => waiting.push(resolve)),
+    counted,
   };
   for (const qname of QUEUES) await rsmq.createQueueAsync({ qname });
   // Warm-up: scripts get cached (a fresh server answers the first EVALSHA with NOSCRIPT, then EVAL
@@ -294,7 +300,7 @@ describe("wire cost", () => {
       const expected = onCluster() && c.onCluster ? c.onCluster : [evalsha];
       const what = expected.length === 1 ? `exactly one client command, an ${evalsha.toUpperCase()}` : `exactly ${expected.join(" then ")}`;
       it(`${c.op}: ${what}, ${c.clock ? "TIME read inside the script" : "no TIME at all"}`, async () => {
-        const commands = await monitor(await c.prepare(lab));
+        const commands = await monitor(await c.prepare(lab), lab.counted);
         const names = clientCommands(commands);
         record(c.op, "next", names.length);
         // Every client command counts, whatever its name; each script runs from the cache.
@@ -307,7 +313,7 @@ describe("wire cost", () => {
       });
 
       it(`${c.op}: INFO commandstats counts one ${evalsha.toUpperCase()} and no other script command`, async () => {
-        const stats = await commandStatsDuring(await c.prepare(lab));
+        const stats = await commandStatsDuring(await c.prepare(lab), lab.counted);
         expect(stats[evalsha]).to.equal(1);
         for (const other of ["evalsha", "evalsha_ro", "eval", "eval_ro"].filter((name) => name !== evalsha)) {
           expect(stats).not.to.have.property(other);
@@ -317,10 +323,10 @@ describe("wire cost", () => {
     }
 
     it("listQueues: exactly one SMEMBERS", async () => {
-      const commands = await monitor(async () => expect(await lab.rsmq.listQueuesAsync()).to.include("send"));
+      const commands = await monitor(async () => expect(await lab.rsmq.listQueuesAsync()).to.include("send"), lab.counted);
       record("listQueues", "next", clientCommands(commands).length);
       expect(commands).to.deep.equal([{ name: "smembers", fromScript: false }]);
-      expect(await commandStatsDuring(() => lab.rsmq.listQueuesAsync())).to.deep.equal({ smembers: 1 });
+      expect(await commandStatsDuring(() => lab.rsmq.listQueuesAsync(), lab.counted)).to.deep.equal({ smembers: 1 });
     });
   });
 
@@ -333,14 +339,14 @@ describe("wire cost", () => {
     for (const c of cases) {
       if (c.rsmq0124 === undefined) continue;
       it(`${c.op}: ${c.rsmq0124} client commands`, async () => {
-        const commands = await monitor(await c.prepare(lab), OLD_RSMQ_SERVER);
+        const commands = await monitor(await c.prepare(lab), lab.counted);
         const names = clientCommands(commands);
         record(c.op, "rsmq0124", names.length);
         expect(names, names.join(" ")).to.have.length(c.rsmq0124!);
 
         // INFO commandstats (which counts MULTI and EXEC as calls, like MONITOR lists them) sees
         // the same number of commands, client and script ones together, for the same operation.
-        const stats = await commandStatsDuring(await c.prepare(lab), OLD_RSMQ_SERVER);
+        const stats = await commandStatsDuring(await c.prepare(lab), lab.counted);
         const calls = Object.values(stats).reduce((sum, count) => sum + count, 0);
         expect(calls, JSON.stringify(stats)).to.equal(commands.length);
         expect(stats.multi ?? 0).to.equal(names.filter((name) => name === "multi").length);
@@ -348,7 +354,7 @@ describe("wire cost", () => {
     }
 
     it("listQueues: 1 client command", async () => {
-      const names = clientCommands(await monitor(() => lab.rsmq.listQueuesAsync(), OLD_RSMQ_SERVER));
+      const names = clientCommands(await monitor(() => lab.rsmq.listQueuesAsync(), lab.counted));
       record("listQueues", "rsmq0124", names.length);
       expect(names).to.deep.equal(["smembers"]);
     });

@@ -15,6 +15,7 @@ import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import type { IdleInstanceConfig } from "./idle-instance";
 import { MonitorWatch } from "./monitor-socket";
 import type { MonitoredLine } from "./monitor-socket";
+import { expectQuiet, otherClients } from "./quiet-server";
 import { delay, loadPollScriptsAt, waitFor } from "./worker";
 
 /** One Worker event, as the child printed it. */
@@ -92,6 +93,8 @@ export class IdleCount {
       const server = (this.server = await startRedisServer());
       // So no first NOSCRIPT and its EVAL fall into the count.
       await loadPollScriptsAt(server.url);
+      // The server is this count's alone; anything connected before the child would not be the instance's.
+      const others = await otherClients([server]);
       this.child = this.spawnChild(server);
       await this.until(
         () => this.everyWorker((mine) => mine.filter((event) => event.name === "receive").length >= 2 && this.asleepAtCap(mine)),
@@ -104,6 +107,7 @@ export class IdleCount {
       await this.until(() => this.everyWorker((mine) => this.asleepAtCap(mine)), "every Worker asleep again", this.options.capMs + 10_000);
       const endedAt = Date.now();
       const seen = await this.monitor.commands();
+      expectQuiet(seen, others);
       const errors = this.events.filter((event) => event.name === "error");
       if (errors.length > 0) throw new Error(`the idle instance reported errors: ${JSON.stringify(errors)}; stderr: ${this.stderr}`);
       return {

@@ -12,10 +12,12 @@
  *
  * Each pass runs the suites whose `runsOn(...)` line names its target (suite-targets.ts); a suite
  * without one fails the run before any pass starts. `--only <target>` runs that one pass alone
- * (`npm run test:cluster`, `npm run test:ioredis`).
+ * (`npm run test:cluster`, `npm run test:ioredis`). A pass that exits 0 but ran no test fails the
+ * run, with the reason (pass-summary.ts).
  */
 import { spawn } from "child_process";
 import * as path from "path";
+import { emptyPassReason } from "./pass-summary";
 import { selectSuites } from "./suite-targets";
 import { TARGETS } from "./targets";
 import type { Target } from "./targets";
@@ -60,20 +62,35 @@ function parseArguments(args: string[]): { only?: Target; extra: string[] } {
   return { only: target, extra: args.slice(2) };
 }
 
-/** Runs one pass; with `held`, its output is collected and returned instead of printed. */
-function run(pass: Pass, held: boolean): Promise<{ code: number; output: Buffer[] }> {
-  const child = spawn(process.execPath, [mocha, ...pass.args], {
+/**
+ * Runs one pass; with `held`, its output is collected and returned instead of printed (without,
+ * it is printed as it comes and collected too). A pass that exits 0 having run no test gets code
+ * 1 and its reason printed (after its output, when held).
+ */
+async function run(pass: Pass, held: boolean): Promise<{ code: number; output: Buffer[] }> {
+  // Piped, mocha would drop its colours: keep them when it would have printed to a terminal.
+  const colour = !held && process.stdout.isTTY ? ["--color"] : [];
+  const child = spawn(process.execPath, [mocha, ...colour, ...pass.args], {
     cwd: root,
     env: pass.env,
-    stdio: held ? ["ignore", "pipe", "pipe"] : "inherit",
+    stdio: [held ? "ignore" : "inherit", "pipe", "pipe"],
   });
   const output: Buffer[] = [];
   // stdout and stderr into one buffer, in arrival order, as a terminal would show them.
-  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
-  return new Promise((resolve) => {
-    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
-  });
+  const collect = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
+    output.push(chunk);
+    if (!held) to.write(chunk);
+  };
+  child.stdout.on("data", collect(process.stdout));
+  child.stderr.on("data", collect(process.stderr));
+  const code = await new Promise<number>((resolve) => child.on("close", (exit, signal) => resolve(exit ?? (signal ? 1 : 0))));
+  const empty =
+    code === 0 ? emptyPassReason(pass.env.RSMQ_TEST_TARGET ?? "single-server", Buffer.concat(output).toString("utf8")) : undefined;
+  if (empty === undefined) return { code, output };
+  const line = Buffer.from(`\n  npm test fails: ${empty}\n`);
+  if (held) output.push(line);
+  else process.stderr.write(line);
+  return { code: 1, output };
 }
 
 async function main(): Promise<number> {

@@ -11,6 +11,8 @@ import { createClient } from "redis";
 import type { RedisClientType } from "redis";
 import { countsBetween, readCommandStats } from "../../lib/cli/redis/command-stats";
 import { MonitorWatch } from "./monitor-socket";
+import { expectQuiet, otherClients } from "./quiet-server";
+import type { OtherClients } from "./quiet-server";
 import { onCluster, testCluster, testRedis } from "./server";
 
 export interface MonitoredCommand {
@@ -23,6 +25,11 @@ export interface MonitoredCommand {
 export interface WireOptions {
   /** "target" (default): the run's target, every master of a cluster; "single": the single server. */
   server?: "target" | "single";
+  /**
+   * The connections that were open before the test opened its own (`clientsNow()`): a command
+   * from one of them inside the window fails the count, saying the server was not quiet.
+   */
+  others?: OtherClients;
 }
 
 /** The probe's own commands, left out of every count. */
@@ -35,6 +42,11 @@ async function serversToRead(options: WireOptions): Promise<Array<{ host: string
   }
   const { host, port } = testRedis();
   return [{ host, port }];
+}
+
+/** The connections open now on the servers a count reads: pass them as `others` once the test's own are open. */
+export async function clientsNow(options: WireOptions = {}): Promise<OtherClients> {
+  return otherClients(await serversToRead(options));
 }
 
 /** A plain client on one server (one node of a cluster), connected. */
@@ -54,7 +66,9 @@ export async function monitor(action: () => Promise<unknown>, options: WireOptio
   const watch = await MonitorWatch.open(await serversToRead(options));
   try {
     await action();
-    return (await watch.commands()).map(({ args, fromScript }) => ({ name: args[0], fromScript }));
+    const seen = await watch.commands();
+    if (options.others) expectQuiet(seen, options.others);
+    return seen.map(({ args, fromScript }) => ({ name: args[0], fromScript }));
   } finally {
     await watch.close();
   }
@@ -65,10 +79,18 @@ export function clientCommands(commands: MonitoredCommand[]): string[] {
   return commands.filter((command) => !command.fromScript).map((command) => command.name);
 }
 
-/** Calls per command made while `action` ran, from INFO commandstats (the probe's own calls removed); summed over every master of a cluster. */
+/**
+ * Calls per command made while `action` ran, from INFO commandstats (the probe's own calls
+ * removed); summed over every master of a cluster. With `others`, a MONITOR beside it (opened
+ * before the counters are reset, its markers sent after they are read) checks that none of them
+ * sent a command meanwhile.
+ */
 export async function commandStatsDuring(action: () => Promise<unknown>, options: WireOptions = {}): Promise<Record<string, number>> {
-  const probes = await Promise.all((await serversToRead(options)).map(nodeClient));
+  const servers = await serversToRead(options);
+  const probes = await Promise.all(servers.map(nodeClient));
+  let watch: MonitorWatch | undefined;
   try {
+    if (options.others) watch = await MonitorWatch.open(servers);
     await Promise.all(probes.map((probe) => probe.sendCommand(["CONFIG", "RESETSTAT"])));
     await action();
     const stats: Record<string, number> = {};
@@ -76,8 +98,10 @@ export async function commandStatsDuring(action: () => Promise<unknown>, options
       const calls = countsBetween({}, await readCommandStats(probe), PROBE_COMMANDS);
       for (const [command, count] of Object.entries(calls)) stats[command] = (stats[command] ?? 0) + count;
     }
+    if (watch && options.others) expectQuiet(await watch.commands(), options.others);
     return stats;
   } finally {
+    await watch?.close();
     await Promise.all(probes.map((probe) => probe.quit()));
   }
 }

@@ -5,9 +5,11 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { onCluster } from "../support/server";
-import { commandStatsDuring } from "../support/wire";
-import { freshQueueEachTest, ReceiveCounter, WorkerLog, loadPollScripts, waitFor } from "../support/worker";
+import { DueWindow } from "../support/due-window";
+import { onCluster, plainClient } from "../support/server";
+import type { OtherClients } from "../support/quiet-server";
+import { clientsNow, commandStatsDuring } from "../support/wire";
+import { Cleanup, freshQueue, ReceiveCounter, WorkerLog, loadPollScripts, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
 runsOn("single", "cluster", "ioredis");
@@ -15,8 +17,18 @@ runsOn("single", "cluster", "ioredis");
 const { Worker } = RedisSMQ;
 
 describe("Worker: idle cost", () => {
-  const fresh = freshQueueEachTest();
-  const { cleanup } = fresh;
+  const cleanup = new Cleanup();
+  let ns: string;
+  let rsmq: RedisSMQ;
+  let sender: RedisSMQ;
+  /** The connections open before the test's own: the counts below read the whole server, so none of them may send meanwhile. */
+  let others: OtherClients;
+
+  beforeEach(async () => {
+    others = await clientsNow();
+    ({ ns, rsmq, sender } = await freshQueue(cleanup));
+  });
+  afterEach(() => cleanup.run());
 
   /** What the receive and look scripts call inside Redis (counted by commandstats, but not sent by a client). */
   const FROM_SCRIPTS = new Set(["hmget", "time", "zrangebyscore", "zrange"]);
@@ -28,19 +40,22 @@ describe("Worker: idle cost", () => {
    * Returns the stats, the log, and where the events after start-up begin.
    */
   async function idleWorker(cap: number, looks: number) {
-    await loadPollScripts(fresh.ns, "q");
-    const worker = cleanup.worker(new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: cap }));
+    await loadPollScripts(ns, "q");
+    const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: cap }));
     const log = new WorkerLog(worker);
     let settled = 0;
-    const stats = await commandStatsDuring(async () => {
-      worker.start();
-      // Nothing is sent, so only the start and the subscription's wake make a receive.
-      await waitFor(() => worker.counters.receives >= 2 && log.asleep, "the start-up receives");
-      settled = log.events.length;
-      const looksBefore = worker.counters.looks;
-      await waitFor(() => worker.counters.looks >= looksBefore + looks && log.asleep, `${looks} more looks`);
-      await worker.stop();
-    });
+    const stats = await commandStatsDuring(
+      async () => {
+        worker.start();
+        // Nothing is sent, so only the start and the subscription's wake make a receive.
+        await waitFor(() => worker.counters.receives >= 2 && log.asleep, "the start-up receives");
+        settled = log.events.length;
+        const looksBefore = worker.counters.looks;
+        await waitFor(() => worker.counters.looks >= looksBefore + looks && log.asleep, `${looks} more looks`);
+        await worker.stop();
+      },
+      { others },
+    );
     return { stats, log, settled, counters: worker.counters };
   }
 
@@ -97,7 +112,7 @@ describe("Worker: idle cost", () => {
   });
 
   it("holds a far-off message's sleep to the cap: still one EVALSHA per sleep of the cap", async () => {
-    await fresh.sender.sendMessageAsync({ qname: "q", message: "next hour", delay: 3600 });
+    await sender.sendMessageAsync({ qname: "q", message: "next hour", delay: 3600 });
     const cap = 200;
     const { stats, log, settled, counters } = await idleWorker(cap, 3);
     // After start-up: a look, then one sleep of the cap, every time.
@@ -120,12 +135,12 @@ describe("Worker: idle cost", () => {
   });
 
   it("sleeps until a delayed message is due, not until the cap, with no polling in between", async () => {
-    const counter = await ReceiveCounter.open(fresh.ns, "q");
+    const counter = await ReceiveCounter.open(ns, "q");
     cleanup.add(() => counter.close());
-    await fresh.sender.sendMessageAsync({ qname: "q", message: "in a second", delay: 1 });
+    await sender.sendMessageAsync({ qname: "q", message: "in a second", delay: 1 });
     const handled: string[] = [];
     const worker = cleanup.worker(
-      new Worker(fresh.rsmq, { qname: "q", handler: (message) => void handled.push(message.message), maxIdleSleepMs: 60_000 }),
+      new Worker(rsmq, { qname: "q", handler: (message) => void handled.push(message.message), maxIdleSleepMs: 60_000 }),
     );
     const log = new WorkerLog(worker);
     const started = Date.now();
@@ -148,11 +163,11 @@ describe("Worker: idle cost", () => {
   });
 
   it("a delayed message sent while it sleeps at the cap: it wakes, learns the due time, sleeps until then", async () => {
-    const counter = await ReceiveCounter.open(fresh.ns, "q");
+    const counter = await ReceiveCounter.open(ns, "q");
     cleanup.add(() => counter.close());
     const handled: string[] = [];
     const worker = cleanup.worker(
-      new Worker(fresh.rsmq, { qname: "q", handler: (message) => void handled.push(message.message), maxIdleSleepMs: 5000 }),
+      new Worker(rsmq, { qname: "q", handler: (message) => void handled.push(message.message), maxIdleSleepMs: 5000 }),
     );
     const log = new WorkerLog(worker);
     worker.start();
@@ -160,7 +175,7 @@ describe("Worker: idle cost", () => {
     await waitFor(() => log.asleep && worker.counters.receives >= 2, "the worker asleep");
     const seen = log.events.length;
 
-    await fresh.sender.sendMessageAsync({ qname: "q", message: "in a second", delay: 1 });
+    await sender.sendMessageAsync({ qname: "q", message: "in a second", delay: 1 });
     await waitFor(() => handled.length === 1, "the delayed message", 10_000);
     await waitFor(() => log.asleep, "the worker asleep after it"); // no receive in flight at stop
     await worker.stop();
@@ -175,29 +190,31 @@ describe("Worker: idle cost", () => {
   });
 
   it("raises a near due time to minIdleSleepMs and holds a far one to maxIdleSleepMs", async () => {
-    // A message in flight elsewhere (hidden for 1 s) is the next due.
-    await fresh.sender.sendMessageAsync({ qname: "q", message: "in flight" });
-    await fresh.sender.receiveMessageAsync({ qname: "q", vt: 1 });
+    // A message in flight elsewhere is the next due: hidden for 30 s, below the 45 s floor, and
+    // longer than this test may take (its timeout), so no stall of the machine can show it early.
+    await sender.sendMessageAsync({ qname: "q", message: "in flight" });
+    const clock = await plainClient();
+    cleanup.add(() => clock.quit());
+    const window = await DueWindow.open(clock);
+    await sender.receiveMessageAsync({ qname: "q", vt: 30 });
     const floorWorker = cleanup.worker(
-      new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, minIdleSleepMs: 1500, maxIdleSleepMs: 5000, realtimeWakes: false }),
+      new Worker(rsmq, { qname: "q", handler: () => undefined, minIdleSleepMs: 45_000, maxIdleSleepMs: 60_000, realtimeWakes: false }),
     );
     const floorLog = new WorkerLog(floorWorker);
     floorWorker.start();
     await waitFor(() => floorLog.count("sleep") >= 1, "a sleep");
     const [received, nextDueMs] = floorLog.named("receive")[0].args as [number, number];
     expect(received).to.equal(0);
-    expect(nextDueMs).to.be.within(1, 1000);
-    expect(floorLog.sleeps()[0]).to.equal(1500);
+    expect(nextDueMs).to.be.within(...(await window.range(30_000)));
+    expect(floorLog.sleeps()[0]).to.equal(45_000);
     await floorWorker.stop();
 
-    await fresh.sender.sendMessageAsync({ qname: "q", message: "later", delay: 10 });
-    const capWorker = cleanup.worker(
-      new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 700, realtimeWakes: false }),
-    );
+    await sender.sendMessageAsync({ qname: "q", message: "later", delay: 10 });
+    const capWorker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 700, realtimeWakes: false }));
     const capLog = new WorkerLog(capWorker);
     capWorker.start();
     await waitFor(() => capLog.count("sleep") >= 1, "a sleep");
-    // In flight for up to 1 s more, so the cap may or may not bind; the 10 s message alone would.
+    // Both are due well after the cap (the one in flight in up to 30 s, the other in 10 s): it binds.
     expect(capLog.sleeps()[0]).to.be.at.most(700);
   });
 });

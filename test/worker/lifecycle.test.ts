@@ -7,8 +7,10 @@
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { builtEntry, runChild } from "../support/child-process";
+import { DEFAULT_STOP_TIMEOUT_MS } from "../../lib/worker/worker-options";
+import { serverNowMs } from "../support/inspect";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
-import { freshQueueEachTest, WorkerLog, deferred, delay, subscribersOf, waitFor } from "../support/worker";
+import { Cleanup, freshQueue, WorkerLog, deferred, subscribersOf, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
 runsOn("single", "cluster", "ioredis");
@@ -16,9 +18,27 @@ runsOn("single", "cluster", "ioredis");
 const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;
 
+/**
+ * Before a "nothing happened" check: `ms` on the server's clock (a sleep of this process proves
+ * nothing when the machine stalls), then a round trip on `rsmq`'s connection, which answers after
+ * any receive a worker on it had sent.
+ */
+async function serverTimePassed(client: Parameters<typeof serverNowMs>[0], rsmq: RedisSMQ, ms: number): Promise<void> {
+  const from = await serverNowMs(client);
+  await waitFor(async () => (await serverNowMs(client)) - from >= ms, `${ms} ms on the server's clock`);
+  await rsmq.getQueueAttributesAsync({ qname: "q" });
+}
+
 describe("Worker: lifecycle", () => {
-  const fresh = freshQueueEachTest();
-  const { cleanup } = fresh;
+  const cleanup = new Cleanup();
+  let ns: string;
+  let rsmq: RedisSMQ;
+  let sender: RedisSMQ;
+
+  beforeEach(async () => {
+    ({ ns, rsmq, sender } = await freshQueue(cleanup));
+  });
+  afterEach(() => cleanup.run());
 
   describe("long handlers", () => {
     it("extends the visibility while a handler outlives vt: handled once, never delivered to another worker", async () => {
@@ -26,7 +46,7 @@ describe("Worker: lifecycle", () => {
       const seenByB: QueueMessage[] = [];
       const finishA = deferred();
       const a = cleanup.worker(
-        new Worker(fresh.rsmq, {
+        new Worker(rsmq, {
           qname: "q",
           vt: 1,
           maxIdleSleepMs: 60_000,
@@ -39,12 +59,12 @@ describe("Worker: lifecycle", () => {
       );
       a.start();
       await waitFor(() => a.counters.receives >= 1, "worker A's first receive");
-      const id = await fresh.sender.sendMessageAsync({ qname: "q", message: "slow" });
+      const id = await sender.sendMessageAsync({ qname: "q", message: "slow" });
       await waitFor(() => seenByA.length === 1, "worker A to take the message");
 
       // A second worker, on its own connection, polling every 100 ms: it would get the message
       // as soon as it became visible.
-      const other = cleanup.rsmq(new RedisSMQ(connectionOptions(fresh.ns)));
+      const other = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
       const b = cleanup.worker(
         new Worker(other, { qname: "q", vt: 1, maxIdleSleepMs: 100, realtimeWakes: false, handler: (m) => void seenByB.push(m) }),
       );
@@ -63,12 +83,19 @@ describe("Worker: lifecycle", () => {
       expect(seenByB).to.deep.equal([]);
       expect(a.counters.extensions).to.be.at.least(2);
       // Deleted, and never received a second time.
-      const attributes = await fresh.sender.getQueueAttributesAsync({ qname: "q" });
+      const attributes = await sender.getQueueAttributesAsync({ qname: "q" });
       expect(attributes).to.deep.include({ msgs: 0, totalrecv: 1 });
 
-      // Extending stopped with the handler.
+      // Extending stopped with the handler: no extension by the time the server's clock shows
+      // more than one extension period (vt / 2) gone, and worker B has polled twice more after
+      // that (its polls prove this process's timers ran past any extension that was due).
       const extensions = a.counters.extensions;
-      await delay(700);
+      const clock = await plainClient();
+      cleanup.add(() => clock.quit());
+      const handledAt = await serverNowMs(clock);
+      await waitFor(async () => (await serverNowMs(clock)) - handledAt > 700, "700 ms on the server's clock");
+      const pollsThen = polls();
+      await waitFor(() => polls() >= pollsThen + 2, "two more polls by worker B");
       expect(a.counters.extensions).to.equal(extensions);
     });
   });
@@ -77,7 +104,7 @@ describe("Worker: lifecycle", () => {
     it("a throwing handler: `failed`, the message reappears after vt and is handled again (rc 2), waking by itself", async () => {
       const calls: Array<[string, number]> = [];
       const worker = cleanup.worker(
-        new Worker(fresh.rsmq, {
+        new Worker(rsmq, {
           qname: "q",
           vt: 1,
           maxIdleSleepMs: 60_000,
@@ -91,7 +118,7 @@ describe("Worker: lifecycle", () => {
       const log = new WorkerLog(worker);
       worker.start();
       await waitFor(() => log.asleep, "the worker asleep");
-      const id = await fresh.sender.sendMessageAsync({ qname: "q", message: "retry me" });
+      const id = await sender.sendMessageAsync({ qname: "q", message: "retry me" });
       await waitFor(() => worker.counters.handled === 1, "the retry handled", 10_000);
 
       expect(calls).to.deep.equal([
@@ -103,7 +130,7 @@ describe("Worker: lifecycle", () => {
       expect((failed[0].args[0] as QueueMessage).id).to.equal(id);
       expect((failed[0].args[1] as Error).message).to.equal("first attempt fails");
       expect(worker.counters).to.deep.include({ failed: 1, handled: 1, errors: 0 });
-      expect((await fresh.sender.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
+      expect((await sender.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
 
       // Between the failure and the retry: the receive that found nothing due (learning the due
       // time), then the one that got it. No polling: the cap is 60 s and nothing else woke it.
@@ -124,7 +151,7 @@ describe("Worker: lifecycle", () => {
 
     it("a handler that throws synchronously is a failure too", async () => {
       const worker = cleanup.worker(
-        new Worker(fresh.rsmq, {
+        new Worker(rsmq, {
           qname: "q",
           vt: 1,
           maxIdleSleepMs: 60_000,
@@ -135,7 +162,7 @@ describe("Worker: lifecycle", () => {
       );
       const log = new WorkerLog(worker);
       worker.start();
-      await fresh.sender.sendMessageAsync({ qname: "q", message: "x" });
+      await sender.sendMessageAsync({ qname: "q", message: "x" });
       await waitFor(() => worker.counters.handled === 1, "the retry handled", 10_000);
       expect(log.named("failed").map((event) => (event.args[1] as Error).message)).to.deep.equal(["sync"]);
     });
@@ -144,7 +171,7 @@ describe("Worker: lifecycle", () => {
   describe("listeners", () => {
     it("a throwing event listener neither stops the loop nor crashes the process: it is reported as `error`", async () => {
       const worker = cleanup.worker(
-        new Worker(fresh.rsmq, {
+        new Worker(rsmq, {
           qname: "q",
           vt: 1,
           maxIdleSleepMs: 60_000,
@@ -162,12 +189,12 @@ describe("Worker: lifecycle", () => {
         });
       }
       worker.start();
-      await fresh.sender.sendMessageAsync({ qname: "q", message: "x" });
+      await sender.sendMessageAsync({ qname: "q", message: "x" });
       await waitFor(() => worker.counters.handled === 1, "the message handled on its retry", 10_000);
       const messages = new Set(reported.map((error) => error.message));
       for (const event of ["receive", "sleep", "failed", "handled"]) expect(messages).to.include(`${event} listener bug`);
       // Still running: a new message is handled.
-      await fresh.sender.sendMessageAsync({ qname: "q", message: "y" });
+      await sender.sendMessageAsync({ qname: "q", message: "y" });
       await waitFor(() => worker.counters.handled === 2 || worker.counters.failed === 2, "the next message taken", 10_000);
     });
 
@@ -175,7 +202,7 @@ describe("Worker: lifecycle", () => {
       const { getEventListeners } = await import("events");
       const controller = new AbortController();
       const workers = Array.from({ length: 5 }, () =>
-        cleanup.worker(new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, realtimeWakes: false, signal: controller.signal })),
+        cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, realtimeWakes: false, signal: controller.signal })),
       );
       for (const worker of workers) worker.start();
       expect(getEventListeners(controller.signal, "abort").length).to.be.at.least(5);
@@ -186,38 +213,38 @@ describe("Worker: lifecycle", () => {
 
   describe("stop", () => {
     it("while asleep: resolves promptly (far before the cap), wakes 'aborted', emits `stopped` once, receives no more", async () => {
-      const worker = cleanup.worker(new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 60_000 }));
+      const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 60_000 }));
       const log = new WorkerLog(worker);
       worker.start();
       const client = await plainClient();
       cleanup.add(() => client.quit());
       await waitFor(
-        async () =>
-          log.asleep && worker.counters.receives >= 2 && (await subscribersOf(client, keysOf(fresh.ns, "q").realtimeChannel)) === 1,
+        async () => log.asleep && worker.counters.receives >= 2 && (await subscribersOf(client, keysOf(ns, "q").realtimeChannel)) === 1,
         "asleep and subscribed",
       );
 
       const seen = log.events.length;
-      const started = Date.now();
+      // Far before the cap: before the sleep it cut short would have ended by itself.
+      const sleptAt = log.named("sleep").slice(-1)[0].at;
       const first = worker.stop();
       expect(worker.stop()).to.equal(first);
       await first;
-      expect(Date.now() - started).to.be.below(2000);
+      expect(Date.now() - sleptAt).to.be.below(60_000);
       expect(log.events.slice(seen).map((event) => [event.name, ...event.args])).to.deep.equal([["wake", "aborted"], ["stopped"]]);
       await worker.stop();
       expect(log.count("stopped")).to.equal(1);
 
       // Its wakes are gone: no subscription, and a send in this process makes it do nothing.
-      expect(await subscribersOf(client, keysOf(fresh.ns, "q").realtimeChannel)).to.equal(0);
+      expect(await subscribersOf(client, keysOf(ns, "q").realtimeChannel)).to.equal(0);
       const receives = worker.counters.receives;
-      await fresh.sender.sendMessageAsync({ qname: "q", message: "after stop" });
-      await delay(200);
+      await sender.sendMessageAsync({ qname: "q", message: "after stop" });
+      await serverTimePassed(client, rsmq, 200);
       expect(worker.counters.receives).to.equal(receives);
-      expect((await fresh.sender.getQueueAttributesAsync({ qname: "q" })).hiddenmsgs).to.equal(0);
+      expect((await sender.getQueueAttributesAsync({ qname: "q" })).hiddenmsgs).to.equal(0);
 
       // start() after stop() does nothing.
       worker.start();
-      await delay(100);
+      await serverTimePassed(client, rsmq, 100);
       expect(worker.counters.receives).to.equal(receives);
     });
 
@@ -225,7 +252,7 @@ describe("Worker: lifecycle", () => {
       let signalFired = false;
       let finished = false;
       const worker = cleanup.worker(
-        new Worker(fresh.rsmq, {
+        new Worker(rsmq, {
           qname: "q",
           maxIdleSleepMs: 60_000,
           handler: (_message, { signal }) =>
@@ -242,21 +269,23 @@ describe("Worker: lifecycle", () => {
         }),
       );
       worker.start();
-      await fresh.sender.sendMessageAsync({ qname: "q", message: "busy" });
+      await sender.sendMessageAsync({ qname: "q", message: "busy" });
       await waitFor(() => worker.counters.receives >= 1 && worker.counters.receives > worker.counters.emptyReceives, "the message taken");
       const receives = worker.counters.receives;
       await worker.stop();
       expect(signalFired).to.equal(true);
       expect(finished).to.equal(true);
       expect(worker.counters).to.deep.include({ handled: 1, receives });
-      expect((await fresh.sender.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
+      expect((await sender.getQueueAttributesAsync({ qname: "q" })).msgs).to.equal(0);
     });
 
-    it("with a handler that ignores the signal: resolves after stopTimeoutMs; the message reappears after vt, not lost", async () => {
+    it("with a handler that ignores the signal: resolves after stopTimeoutMs; the message reappears after vt, not lost", async function () {
+      // Longer than the default stopTimeoutMs, so a stop that waited for that fails on its assertion below.
+      this.timeout(DEFAULT_STOP_TIMEOUT_MS + 15_000);
       const release = deferred();
       let finished = false;
       const worker = cleanup.worker(
-        new Worker(fresh.rsmq, {
+        new Worker(rsmq, {
           qname: "q",
           vt: 1,
           stopTimeoutMs: 200,
@@ -268,20 +297,22 @@ describe("Worker: lifecycle", () => {
         }),
       );
       worker.start();
-      const id = await fresh.sender.sendMessageAsync({ qname: "q", message: "stuck" });
+      const id = await sender.sendMessageAsync({ qname: "q", message: "stuck" });
       await waitFor(() => worker.counters.receives > worker.counters.emptyReceives, "the message taken");
 
       const started = Date.now();
       await worker.stop();
       const took = Date.now() - started;
       expect(finished).to.equal(false);
-      expect(took).to.be.below(5000);
+      // It waited for the given stopTimeoutMs (less 1 ms: timers round), not for the default; a
+      // stall of the machine only lengthens it.
+      expect(took).to.be.at.least(199).and.below(DEFAULT_STOP_TIMEOUT_MS);
 
       // Extensions stopped with stop(): the message becomes visible after its vt (1 s).
       let again: QueueMessage | undefined;
       await waitFor(
         async () => {
-          const received = await fresh.sender.receiveMessageAsync({ qname: "q", vt: 30 });
+          const received = await sender.receiveMessageAsync({ qname: "q", vt: 30 });
           if ("id" in received) again = received;
           return again !== undefined;
         },
@@ -301,13 +332,7 @@ describe("Worker: lifecycle", () => {
     it("stops through the AbortSignal option, as stop() does", async () => {
       const controller = new AbortController();
       const worker = cleanup.worker(
-        new Worker(fresh.rsmq, {
-          qname: "q",
-          handler: () => undefined,
-          maxIdleSleepMs: 60_000,
-          realtimeWakes: false,
-          signal: controller.signal,
-        }),
+        new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 60_000, realtimeWakes: false, signal: controller.signal }),
       );
       const log = new WorkerLog(worker);
       worker.start();
@@ -325,18 +350,18 @@ describe("Worker: lifecycle", () => {
       const controller = new AbortController();
       controller.abort();
       const worker = cleanup.worker(
-        new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 100, signal: controller.signal }),
+        new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 100, signal: controller.signal }),
       );
       worker.start();
-      await delay(250);
+      const client = await plainClient();
+      cleanup.add(() => client.quit());
+      await serverTimePassed(client, rsmq, 250);
       expect(worker.counters.receives).to.equal(0);
       await worker.stop();
     });
 
     it("a second start() does not start a second loop", async () => {
-      const worker = cleanup.worker(
-        new Worker(fresh.rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 100, realtimeWakes: false }),
-      );
+      const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined, maxIdleSleepMs: 100, realtimeWakes: false }));
       const log = new WorkerLog(worker);
       expect(worker.start()).to.equal(worker);
       expect(worker.start()).to.equal(worker);
@@ -386,7 +411,7 @@ describe("Worker: lifecycle", () => {
           events.push("quit: " + (await rsmq.quitAsync()));
         })().catch((error) => { console.error(error); process.exit(1); });
       `;
-      const outcome = await runChild(program, { OPTIONS: JSON.stringify(connectionOptions(fresh.ns)) });
+      const outcome = await runChild(program, { OPTIONS: JSON.stringify(connectionOptions(ns)) });
       expect(outcome.exited, `the process did not exit within 10 s; stdout: ${outcome.stdout}; stderr: ${outcome.stderr}`).to.equal(true);
       expect(outcome.code, outcome.stderr).to.equal(0);
       const events = JSON.parse(outcome.stdout) as string[];
@@ -397,12 +422,12 @@ describe("Worker: lifecycle", () => {
     });
 
     it("leaves a worker stopped, so start() after quitAsync() does nothing", async () => {
-      const worker = cleanup.worker(new Worker(fresh.rsmq, { qname: "q", handler: () => undefined }));
+      const worker = cleanup.worker(new Worker(rsmq, { qname: "q", handler: () => undefined }));
       let stopped = false;
       worker.once("stopped", () => (stopped = true));
       worker.start();
       await waitFor(() => worker.counters.receives >= 1, "the first receive");
-      await fresh.rsmq.quitAsync();
+      await rsmq.quitAsync();
       expect(stopped).to.equal(true);
       const receives = worker.counters.receives;
       worker.start();

@@ -17,6 +17,7 @@ import {
   singleServerOptions,
   uniqueNs,
 } from "../support/server";
+import { serverNowMs } from "../support/inspect";
 import {
   Cleanup,
   freshQueue,
@@ -118,12 +119,20 @@ describe("Worker: wakes", () => {
     const { worker, log } = await sleepingWorker({ realtimeWakes: false });
     const elsewhere = cleanup.rsmq(new RedisSMQ(connectionOptions(uniqueNs())));
     await elsewhere.createQueueAsync({ qname: "q" });
+    const seen = log.events.length;
     await elsewhere.sendMessageAsync({ qname: "q", message: "other ns" });
     await rsmq.sendMessageAsync({ qname: "other", message: "other queue" });
     const receives = worker.counters.receives;
-    await delay(300);
     expect(log.count("wake")).to.equal(0);
     expect(worker.counters.receives).to.equal(receives);
+    // Then a send to its own queue, the positive event: its wake comes after any the sends above
+    // caused (the same in-process path), so the first wake since then must be this one, with no
+    // receive before it, instead of a fixed sleep that proves nothing under load.
+    await sender.sendMessageAsync({ qname: "q", message: "own queue" });
+    await waitFor(() => handled.includes("own queue"), "the send to its own queue handled");
+    const since = log.events.slice(seen).map((event) => event.name);
+    expect(since.indexOf("wake"), JSON.stringify(since)).to.equal(0);
+    expect(log.named("wake").map((event) => event.args[0])).to.deep.equal(["woken"]);
   });
 
   it("wakes for a realtime send from another process (pub/sub only)", async function () {
@@ -136,8 +145,15 @@ describe("Worker: wakes", () => {
   it("control: without realtimeWakes, a send from another process waits for the cap", async function () {
     this.timeout(20_000);
     const { worker } = await sleepingWorker({ realtimeWakes: false });
+    const client = await plainClient();
+    cleanup.add(() => client.quit());
+    const sentAt = await serverNowMs(client);
     await sendFromChildProcess(ns, "q", "not heard");
-    await delay(1000);
+    // A second on the server's clock since the send (not a sleep of this process, which a stall
+    // shortens in effect), then a round trip on the worker's own connection, after the reply to
+    // any receive it had sent.
+    await waitFor(async () => (await serverNowMs(client)) - sentAt >= 1000, "1 s on the server's clock since the send");
+    await rsmq.getQueueAttributesAsync({ qname: "q" });
     expect(handled).to.deep.equal([]);
     expect(worker.counters.receives).to.equal(1);
   });
