@@ -3,8 +3,8 @@
  * cannot share a script), peeking, and redrive. Why a message stopped travels as a JSON object in
  * the dead-letter queue's hash, field `<id>:dl`, which rsmq clients never read.
  */
-import { failIfCode, integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
 import { QUEUE_DEFAULTS } from "./create-queue";
 import type { KeyLayout } from "../keys";
 import { validateBatchSize, validateQname } from "./validation";
@@ -13,7 +13,7 @@ import type { DeadLetterInfo, PeekedMessage } from "../types";
 /** What the worker records when a message stops; the script adds `at`. */
 export type StopRecord = Omit<DeadLetterInfo, "at">;
 
-export function deadLetter(layout: KeyLayout, source: string, dlq: string, id: string, why: StopRecord): ScriptCall<0 | 1> {
+export function deadLetter(layout: KeyLayout, source: string, dlq: string, id: string, why: StopRecord): Operation<0 | 1> {
   const from = layout.queue(source);
   const to = layout.queue(dlq);
   return {
@@ -39,7 +39,7 @@ export function deadLetterCopy(
   body: string,
   why: StopRecord,
   settings: QueueSettings,
-): ScriptCall<1> {
+): Operation<1> {
   const to = layout.queue(dlq);
   return {
     // Listed first: a crash before the copy leaves a listed name with no queue, never the reverse.
@@ -61,7 +61,7 @@ export function parseWhy(text: unknown): DeadLetterInfo | undefined {
   }
 }
 
-export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; count?: unknown }, offset = 0): ScriptCall<PeekedMessage[]> {
+export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; count?: unknown }, offset = 0): Operation<PeekedMessage[]> {
   const keys = layout.queue(validateQname(options.qname));
   const count = validateBatchSize("count", options.count ?? 10);
   return {
@@ -87,7 +87,7 @@ export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; c
   };
 }
 
-export function redrive(layout: KeyLayout, dlq: string, target: string, ids: string[]): ScriptCall<number> {
+export function redrive(layout: KeyLayout, dlq: string, target: string, ids: string[]): Operation<number> {
   const from = layout.queue(dlq);
   const to = layout.queue(target);
   return {
@@ -110,7 +110,7 @@ export function redriveClaim(
   dlq: string,
   ids: string[],
   holdMs: number,
-): ScriptCall<Array<{ id: string; message: string }>> {
+): Operation<Array<{ id: string; message: string }>> {
   const from = layout.queue(dlq);
   return {
     script: "redriveClaim",
@@ -130,7 +130,7 @@ export function redriveCopy(
   layout: KeyLayout,
   target: string,
   messages: ReadonlyArray<{ id: string; message: string }>,
-): ScriptCall<number> {
+): Operation<number> {
   const to = layout.queue(target);
   return {
     script: "redriveCopy",

@@ -3,8 +3,8 @@
  * (visible, in flight, delayed) and due time by the server's clock: one read-only script call
  * (lua/peekMessages-2.lua). `peekMessages` and the command line's `peek` run it.
  */
-import { failIfCode, integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
 import { parseWhy } from "./dead-letters";
 import type { KeyLayout } from "../keys";
 import type { MessageState, MessageWithState } from "../types";
@@ -27,7 +27,7 @@ export function stateOf(dueAt: number, receiveCount: number, now: number): Messa
 }
 
 /** The first `count` messages of `qname` (10 when not given) with their states. */
-export function peekMessages(layout: KeyLayout, options: { qname?: unknown; count?: unknown }): ScriptCall<PeekResult> {
+export function peekMessages(layout: KeyLayout, options: { qname?: unknown; count?: unknown }): Operation<PeekResult> {
   const qname = validateQname(options.qname);
   const keys = layout.queue(qname);
   const count = validateBatchSize("count", options.count ?? 10);

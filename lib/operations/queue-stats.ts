@@ -3,8 +3,8 @@
  * queue's settings and counters and sorts its messages into visible, in flight and delayed, with
  * the server's clock.
  */
-import { failIfCode, integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./validation";
 
@@ -37,7 +37,7 @@ export interface QueueStats {
   waitingMs: number | null;
 }
 
-export function queueStats(layout: KeyLayout, qname: string): ScriptCall<QueueStats> {
+export function queueStats(layout: KeyLayout, qname: string): Operation<QueueStats> {
   const keys = layout.queue(validateQname(qname));
   return {
     script: "queueStats",

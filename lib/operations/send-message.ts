@@ -1,5 +1,5 @@
-import { failIfCode, integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
 import { randomIdPart } from "./random-id-part";
 import type { KeyLayout } from "../keys";
 import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./validation";
@@ -16,7 +16,7 @@ export interface SentMessage {
   readonly refusedCommand?: string;
 }
 
-export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): ScriptCall<SentMessage> {
+export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): Operation<SentMessage> {
   const qname = validateQname(options.qname);
   const delay = isGiven(options.delay) ? integerArg(validateSeconds("delay", options.delay)) : "";
   const message = validateMessage(options.message);

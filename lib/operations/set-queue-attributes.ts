@@ -1,5 +1,5 @@
-import { integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { integerArg } from "./operation";
+import type { Operation } from "./operation";
 import { parseAttributes } from "./attributes-reply";
 import type { KeyLayout } from "../keys";
 import { rsmqError } from "../errors/rsmq-errors";
@@ -9,7 +9,7 @@ import type { QueueAttributes, SetQueueAttributesOptions } from "../types";
 /** rsmq checks the attributes in this order. */
 const ATTRIBUTES = ["vt", "maxsize", "delay"] as const;
 
-export function setQueueAttributes(layout: KeyLayout, options: Partial<SetQueueAttributesOptions>): ScriptCall<QueueAttributes> {
+export function setQueueAttributes(layout: KeyLayout, options: Partial<SetQueueAttributesOptions>): Operation<QueueAttributes> {
   const given = ATTRIBUTES.filter((name) => isGiven(options[name]));
   if (given.length === 0) throw rsmqError("noAttributeSupplied", "No attribute was supplied");
   const qname = validateQname(options.qname);

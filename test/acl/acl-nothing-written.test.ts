@@ -9,7 +9,7 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
-import type { ScriptCall } from "../../lib/operations/script-call";
+import type { Operation } from "../../lib/operations/operation";
 import { createQueue } from "../../lib/operations/create-queue";
 import { deadLetter, deadLetterCopy, redrive, redriveClaim, redriveCopy } from "../../lib/operations/dead-letters";
 import { deleteQueue } from "../../lib/operations/delete-queue";
@@ -32,7 +32,7 @@ function scriptWrites(): string[] {
 const why = { source: "q", deliveries: 1, reason: "poison" as const, error: "boom" };
 
 /** The script alone, without a cluster's plain registry write before or after it. */
-function scriptOnly<T>(command: ScriptCall<T>): ScriptCall<T> {
+function scriptOnly<T>(command: Operation<T>): Operation<T> {
   return { script: command.script, keys: command.keys, args: command.args, parse: command.parse };
 }
 

@@ -1,10 +1,12 @@
 /**
  * An operation as data: which script, its keys and arguments (all strings), and how to read the
- * reply. Building one validates the input, so bad input fails before any round trip.
+ * reply. Building one validates the input, so bad input fails before any round trip; the
+ * OperationRunner (operation-runner.ts) runs it.
  */
 import { errorForScriptCode } from "../errors/rsmq-errors";
 
-export interface ScriptCall<T> {
+export interface Operation<T> {
+  /** The lua/ script that does the work, by name (see scripts/script-files.ts). */
   readonly script: string;
   readonly keys: string[];
   readonly args: string[];
