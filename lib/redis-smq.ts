@@ -13,7 +13,7 @@ import { changeMessageVisibility } from "./operations/change-message-visibility"
 import type { Operation } from "./operations/operation";
 import { createQueue } from "./operations/create-queue";
 import { deleteMessage } from "./operations/delete-message";
-import { peekDeadLetters } from "./operations/dead-letters";
+import { peekDeadLetters } from "./operations/peek-dead-letters";
 import { deleteMessages, nothingToDelete } from "./operations/delete-messages";
 import { deleteQueue } from "./operations/delete-queue";
 import { getQueueAttributes } from "./operations/get-queue-attributes";

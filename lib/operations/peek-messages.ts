@@ -5,7 +5,7 @@
  */
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
-import { parseWhy } from "./dead-letters";
+import { parseWhy, sentAt } from "./message-reply";
 import type { KeyLayout } from "../keys";
 import type { MessageState, MessageWithState } from "../types";
 import { validateBatchSize, validateQname } from "./validation";
@@ -48,7 +48,7 @@ export function peekMessages(layout: KeyLayout, options: { qname?: unknown; coun
         messages.push({
           id,
           message: fields[i + 1] === null ? "" : String(fields[i + 1]),
-          sent: parseInt(id.slice(0, 10), 36) / 1000,
+          sent: sentAt(id),
           ...(deadLetter ? { deadLetter } : {}),
           state: stateOf(dueAt, receiveCount, now),
           dueAt,

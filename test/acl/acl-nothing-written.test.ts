@@ -11,7 +11,11 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
 import type { Operation } from "../../lib/operations/operation";
 import { createQueue } from "../../lib/operations/create-queue";
-import { deadLetter, deadLetterCopy, redrive, redriveClaim, redriveCopy } from "../../lib/operations/dead-letters";
+import { deadLetter } from "../../lib/operations/dead-letter";
+import { deadLetterCopy } from "../../lib/operations/dead-letter-copy";
+import { redriveAtomically } from "../../lib/operations/redrive-atomically";
+import { redriveClaim } from "../../lib/operations/redrive-claim";
+import { redriveCopy } from "../../lib/operations/redrive-copy";
 import { deleteQueue } from "../../lib/operations/delete-queue";
 import { internalsOf } from "../../lib/internals";
 import { commandsOf, forTest, PASSWORD, documentedRules, type Role } from "../support/acl-rules";
@@ -178,7 +182,7 @@ const PROBES: Probe[] = [
     },
     call: ({ plain }, qname, dlq, ids) => {
       const { layout, run } = internalsOf(plain);
-      return run(() => redrive(layout, dlq, qname, ids));
+      return run(() => redriveAtomically(layout, dlq, qname, ids));
     },
   },
   {
