@@ -4,10 +4,11 @@
  * OperationRunner (operation-runner.ts) runs it.
  */
 import { errorForScriptCode } from "../errors/rsmq-errors";
+import type { ScriptName } from "../scripts/script-files";
 
 export interface Operation<T> {
-  /** The lua/ script that does the work, by name (see scripts/script-files.ts). */
-  readonly script: string;
+  /** The lua/ script that does the work: a name that is not a file there fails `tsc`. */
+  readonly script: ScriptName;
   readonly keys: string[];
   readonly args: string[];
   parse(reply: unknown): T;
