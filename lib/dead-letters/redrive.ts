@@ -13,7 +13,7 @@ import { getQueueAttributes } from "../operations/get-queue-attributes";
 import { rsmqError } from "../errors/rsmq-errors";
 import type { RedisSMQInternals } from "../internals";
 import type { PeekedMessage, RedriveOptions } from "../types";
-import { MAX_BATCH, isGiven, validatePositiveInteger, validateQname } from "../operations/validation";
+import { MAX_BATCH, isGiven, validatePositiveInteger, validateQname } from "../operations/rsmq-input-rules";
 import { moveInTwoSteps } from "./two-step-move";
 import type { TwoStepOptions } from "./two-step-move";
 

@@ -1,7 +1,7 @@
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { validateId, validateQname, validateSeconds } from "./validation";
+import { validateId, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { ChangeMessageVisibilityOptions } from "../types";
 
 export function changeMessageVisibility(layout: KeyLayout, options: Partial<ChangeMessageVisibilityOptions>): Operation<0 | 1> {

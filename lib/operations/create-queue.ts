@@ -1,7 +1,7 @@
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { isGiven, validateMaxsize, validateQname, validateSeconds } from "./validation";
+import { isGiven, validateMaxsize, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { CreateQueueOptions } from "../types";
 
 /** Defaults rsmq 0.12.4 applies when an option is absent. */

@@ -1,6 +1,6 @@
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { validateId, validateQname } from "./validation";
+import { validateId, validateQname } from "./rsmq-input-rules";
 import type { DeleteMessageOptions } from "../types";
 
 export function deleteMessage(layout: KeyLayout, options: Partial<DeleteMessageOptions>): Operation<0 | 1> {

@@ -1,6 +1,6 @@
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { validateIds, validateQname } from "./validation";
+import { validateIds, validateQname } from "./rsmq-input-rules";
 import type { DeleteMessagesOptions } from "../types";
 
 export function deleteMessages(layout: KeyLayout, options: Partial<DeleteMessagesOptions>): Operation<Array<0 | 1>> {

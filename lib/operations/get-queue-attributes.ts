@@ -1,7 +1,7 @@
 import type { Operation } from "./operation";
 import { parseAttributes } from "./attributes-reply";
 import type { KeyLayout } from "../keys";
-import { validateQname } from "./validation";
+import { validateQname } from "./rsmq-input-rules";
 import type { GetQueueAttributesOptions, QueueAttributes } from "../types";
 
 export function getQueueAttributes(layout: KeyLayout, options: Partial<GetQueueAttributesOptions>): Operation<QueueAttributes> {

@@ -1,7 +1,7 @@
 import { failIfCode } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { validateQname } from "./validation";
+import { validateQname } from "./rsmq-input-rules";
 
 const EMPTY_QUEUE = -1;
 

@@ -6,7 +6,7 @@ import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import { parseWhy, sentAt } from "./message-reply";
 import type { KeyLayout } from "../keys";
-import { validateBatchSize, validateQname } from "./validation";
+import { validateBatchSize, validateQname } from "./rsmq-input-rules";
 import type { PeekedMessage } from "../types";
 
 /** `count` messages (10 when not given) from `offset` on, in receive order. */

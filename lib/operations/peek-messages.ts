@@ -8,7 +8,7 @@ import type { Operation } from "./operation";
 import { parseWhy, sentAt } from "./message-reply";
 import type { KeyLayout } from "../keys";
 import type { MessageState, MessageWithState } from "../types";
-import { validateBatchSize, validateQname } from "./validation";
+import { validateBatchSize, validateQname } from "./rsmq-input-rules";
 
 /** What the script saw: the messages, with the server's time and the queue's size at that moment. */
 export interface PeekResult {

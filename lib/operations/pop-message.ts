@@ -2,7 +2,7 @@ import { failIfCode } from "./operation";
 import type { Operation } from "./operation";
 import { toQueueMessage } from "./message-reply";
 import type { KeyLayout } from "../keys";
-import { validateQname } from "./validation";
+import { validateQname } from "./rsmq-input-rules";
 import type { PopMessageOptions, QueueMessage } from "../types";
 
 export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions>): Operation<QueueMessage | {}> {

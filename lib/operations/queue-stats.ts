@@ -6,7 +6,7 @@
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { validateQname } from "./validation";
+import { validateQname } from "./rsmq-input-rules";
 
 /** The most hidden messages the script looks at one by one (a script blocks Redis while it runs). */
 export const LOOK_AT_MOST = 10_000;

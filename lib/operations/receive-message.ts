@@ -2,7 +2,7 @@ import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import { toQueueMessage } from "./message-reply";
 import type { KeyLayout } from "../keys";
-import { isGiven, validateBatchSize, validateQname, validateSeconds } from "./validation";
+import { isGiven, validateBatchSize, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { QueueMessage, ReceiveMessageOptions } from "../types";
 
 /** What the receive script found: the messages, and when fewer than asked, when the next is due. */

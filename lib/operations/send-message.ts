@@ -2,7 +2,7 @@ import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import { randomIdPart } from "./random-id-part";
 import type { KeyLayout } from "../keys";
-import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./validation";
+import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { SendMessageOptions } from "../types";
 
 /** A stored message, and the refusal of its realtime notification if Redis refused it. */

@@ -3,7 +3,7 @@ import type { Operation } from "./operation";
 import { parseAttributes } from "./attributes-reply";
 import type { KeyLayout } from "../keys";
 import { rsmqError } from "../errors/rsmq-errors";
-import { isGiven, validateMaxsize, validateQname, validateSeconds } from "./validation";
+import { isGiven, validateMaxsize, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { QueueAttributes, SetQueueAttributesOptions } from "../types";
 
 /** rsmq checks the attributes in this order. */

@@ -13,7 +13,7 @@ import { stopOnSignals } from "../stop-signal";
 import { reportWorkerEvents } from "../worker-events";
 import type { Worker } from "../../worker/worker";
 import { RetryPolicy } from "../../retry/retry-policy";
-import { QNAME_FORMAT, RESERVED_QNAME } from "../../operations/validation";
+import { QNAME_FORMAT, RESERVED_QNAME } from "../../operations/rsmq-input-rules";
 import { usageError } from "../errors";
 import type { RedisSMQ } from "../../redis-smq";
 
