@@ -1,11 +1,11 @@
 /**
  * What the modules below the facade (the Worker's queue port, dead letters, redrive, the CLI) need
- * of a RedisSMQ instance beyond its public API: its namespace and key layout, a way to run a
- * command they built on its connection, and its shared realtime subscriber. They build their own
- * commands; this stays four members wide, plus the registry of running workers that quitAsync()
+ * of a RedisSMQ instance beyond its public API: its namespace and key layout, a way to run an
+ * operation they built on its connection, and its shared realtime subscriber. They build their own
+ * operations; this stays four members wide, plus the registry of running workers that quitAsync()
  * stops. Kept apart from the facade so that nothing below it imports it.
  */
-import type { ScriptCall } from "./operations/script-call";
+import type { Operation } from "./operations/operation";
 import type { KeyLayout } from "./keys";
 import type { RealtimeWakes } from "./wakes/realtime-wakes";
 
@@ -18,8 +18,8 @@ export interface RedisSMQInternals {
   readonly ns: string;
   /** Where each queue's keys and realtime channel are. */
   readonly layout: KeyLayout;
-  /** Builds and runs a command on the instance's connection (validation, routing, replica acks, NOSCRIPT answered). */
-  run<T>(build: () => ScriptCall<T>): Promise<T>;
+  /** Builds and runs an operation on the instance's connection (validation, routing, replica acks, NOSCRIPT answered). */
+  run<T>(build: () => Operation<T>): Promise<T>;
   /** The instance's shared subscriber for realtime wakes, opened on first use. */
   realtimeWakes(): RealtimeWakes;
   /** Workers started on the instance and not stopped yet: quitAsync() stops them first. */

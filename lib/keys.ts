@@ -40,7 +40,7 @@ export class KeyLayout {
   constructor(
     readonly ns: string,
     readonly tagQueues: boolean,
-    readonly cluster: boolean = tagQueues,
+    readonly cluster: boolean,
   ) {}
 
   /**

@@ -9,10 +9,10 @@ import { connectionClosedError } from "./transports/closed-by-user";
 import { settle, withCallback } from "./callbacks";
 import { handOutEveryMethod } from "./hand-out";
 import { changeMessageVisibility } from "./operations/change-message-visibility";
-import type { ScriptCall } from "./operations/script-call";
+import type { Operation } from "./operations/operation";
 import { createQueue } from "./operations/create-queue";
 import { deleteMessage } from "./operations/delete-message";
-import { peekDeadLetters } from "./operations/dead-letters";
+import { peekDeadLetters } from "./operations/peek-dead-letters";
 import { deleteMessages, nothingToDelete } from "./operations/delete-messages";
 import { deleteQueue } from "./operations/delete-queue";
 import { getQueueAttributes } from "./operations/get-queue-attributes";
@@ -28,7 +28,7 @@ import type { RedisSMQInternals, StoppableWorker } from "./internals";
 import type { KeyLayout } from "./keys";
 import { resolveConstructorOptions } from "./options/constructor-options";
 import { connectionWarning, ReportOnce } from "./errors/report-once";
-import { CommandRunner } from "./operations/operation-runner";
+import { OperationRunner } from "./operations/operation-runner";
 import { explainRefusal } from "./errors/refusals";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
@@ -153,12 +153,12 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       error: (error) => this.connectionError(error),
       closed: (how) => this.userClosedConnection(how),
     });
-    const commands = new CommandRunner(this.connection, settings.replicaAcks);
+    const operations = new OperationRunner(this.connection, settings.replicaAcks);
     this.subscriber = new RealtimeWakes(() => this.connection.openSubscriber((error) => this.subscriberError(error)));
     this.internals = {
       ns: settings.ns,
       layout: settings.layout,
-      run: (build) => (this.closedByUser ? this.refuseClosed(build) : commands.run(build)),
+      run: (build) => (this.closedByUser ? this.refuseClosed(build) : operations.run(build)),
       realtimeWakes: () => this.subscriber,
       workers: this.workers,
     };
@@ -176,7 +176,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     return this.internals.layout;
   }
 
-  private run<T>(build: () => ScriptCall<T>): Promise<T> {
+  private run<T>(build: () => Operation<T>): Promise<T> {
     return this.internals.run(build);
   }
 
@@ -219,7 +219,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   }
 
   /** After the user's close: bad input is still named first (it needs no connection to be wrong), then connectionClosed. */
-  private refuseClosed<T>(build: () => ScriptCall<T>): Promise<T> {
+  private refuseClosed<T>(build: () => Operation<T>): Promise<T> {
     try {
       build();
     } catch (error) {

@@ -3,7 +3,7 @@
  * value is a usage error (exit 2) before anything connects.
  */
 import { InvalidArgumentError } from "commander";
-import { MAX_BATCH, MAX_MAXSIZE, MAX_SECONDS, MIN_MAXSIZE } from "../operations/validation";
+import { MAX_BATCH, MAX_MAXSIZE, MAX_SECONDS, MIN_MAXSIZE } from "../operations/rsmq-input-rules";
 
 /** An integer from min to max. */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {

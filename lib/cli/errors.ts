@@ -5,7 +5,7 @@
  * `code`, never by their text; Redis' own replies, by the code word they start with.
  */
 import { INVALID_FORMAT_CODES } from "../errors/rsmq-errors";
-import { QNAME_FORMAT } from "../operations/validation";
+import { QNAME_FORMAT } from "../operations/rsmq-input-rules";
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;

@@ -4,8 +4,9 @@
  * is the two-step move (two-step-move.ts): hold, copy into the dead-letter queue, delete from the
  * source, so a crash in between leaves the message in both queues, never in neither.
  */
-import { deadLetter, deadLetterCopy } from "../operations/dead-letters";
-import type { StopRecord } from "../operations/dead-letters";
+import { deadLetter } from "../operations/dead-letter";
+import type { StopRecord } from "../operations/dead-letter";
+import { deadLetterCopy } from "../operations/dead-letter-copy";
 import { deleteMessage } from "../operations/delete-message";
 import { getQueueAttributes } from "../operations/get-queue-attributes";
 import { hideMessage } from "../operations/hide-message";

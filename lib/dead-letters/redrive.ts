@@ -4,13 +4,16 @@
  * page of messages bound for one queue atomically; in Redis Cluster, where the two queues sit in
  * different slots, a page is copied first and deleted second (a crash duplicates, never drops).
  */
-import { peekDeadLetters, redrive as redriveAtomically, redriveClaim, redriveCopy } from "../operations/dead-letters";
+import { peekDeadLetters } from "../operations/peek-dead-letters";
+import { redriveAtomically } from "../operations/redrive-atomically";
+import { redriveClaim } from "../operations/redrive-claim";
+import { redriveCopy } from "../operations/redrive-copy";
 import { deleteMessages } from "../operations/delete-messages";
 import { getQueueAttributes } from "../operations/get-queue-attributes";
 import { rsmqError } from "../errors/rsmq-errors";
 import type { RedisSMQInternals } from "../internals";
 import type { PeekedMessage, RedriveOptions } from "../types";
-import { MAX_BATCH, isGiven, validatePositiveInteger, validateQname } from "../operations/validation";
+import { MAX_BATCH, isGiven, validatePositiveInteger, validateQname } from "../operations/rsmq-input-rules";
 import { moveInTwoSteps } from "./two-step-move";
 import type { TwoStepOptions } from "./two-step-move";
 

@@ -1,4 +1,4 @@
-import { failIfCode } from "./script-call";
+import { failIfCode } from "./operation";
 import type { QueueAttributes } from "../types";
 
 /** Reads `{ {vt, delay, maxsize, totalrecv, totalsent, created, modified}, msgs, hiddenmsgs }`. */

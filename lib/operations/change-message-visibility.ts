@@ -1,10 +1,10 @@
-import { failIfCode, integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { validateId, validateQname, validateSeconds } from "./validation";
+import { validateId, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { ChangeMessageVisibilityOptions } from "../types";
 
-export function changeMessageVisibility(layout: KeyLayout, options: Partial<ChangeMessageVisibilityOptions>): ScriptCall<0 | 1> {
+export function changeMessageVisibility(layout: KeyLayout, options: Partial<ChangeMessageVisibilityOptions>): Operation<0 | 1> {
   const qname = validateQname(options.qname);
   const id = validateId(options.id);
   const vt = validateSeconds("vt", options.vt);

@@ -1,7 +1,7 @@
-import { failIfCode, integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { isGiven, validateMaxsize, validateQname, validateSeconds } from "./validation";
+import { isGiven, validateMaxsize, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { CreateQueueOptions } from "../types";
 
 /** Defaults rsmq 0.12.4 applies when an option is absent. */
@@ -13,7 +13,7 @@ export const QUEUE_DEFAULTS = { vt: 30, delay: 0, maxsize: 65536 } as const;
  * queue, which sends and receives report as queueNotFound and the next createQueue completes;
  * never a queue that takes messages but is not listed.
  */
-export function createQueue(layout: KeyLayout, options: Partial<CreateQueueOptions>): ScriptCall<1> {
+export function createQueue(layout: KeyLayout, options: Partial<CreateQueueOptions>): Operation<1> {
   const qname = validateQname(options.qname);
   const vt = validateSeconds("vt", isGiven(options.vt) ? options.vt : QUEUE_DEFAULTS.vt);
   const delay = validateSeconds("delay", isGiven(options.delay) ? options.delay : QUEUE_DEFAULTS.delay);

@@ -1,9 +1,9 @@
-import type { ScriptCall } from "./script-call";
+import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { validateId, validateQname } from "./validation";
+import { validateId, validateQname } from "./rsmq-input-rules";
 import type { DeleteMessageOptions } from "../types";
 
-export function deleteMessage(layout: KeyLayout, options: Partial<DeleteMessageOptions>): ScriptCall<0 | 1> {
+export function deleteMessage(layout: KeyLayout, options: Partial<DeleteMessageOptions>): Operation<0 | 1> {
   const qname = validateQname(options.qname);
   const id = validateId(options.id);
   const keys = layout.queue(qname);

@@ -1,9 +1,9 @@
-import type { ScriptCall } from "./script-call";
+import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { validateIds, validateQname } from "./validation";
+import { validateIds, validateQname } from "./rsmq-input-rules";
 import type { DeleteMessagesOptions } from "../types";
 
-export function deleteMessages(layout: KeyLayout, options: Partial<DeleteMessagesOptions>): ScriptCall<Array<0 | 1>> {
+export function deleteMessages(layout: KeyLayout, options: Partial<DeleteMessagesOptions>): Operation<Array<0 | 1>> {
   const qname = validateQname(options.qname);
   const ids = validateIds(options.ids);
   const keys = layout.queue(qname);

@@ -1,7 +1,7 @@
-import { failIfCode } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode } from "./operation";
+import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { validateQname } from "./validation";
+import { validateQname } from "./rsmq-input-rules";
 import type { DeleteQueueOptions } from "../types";
 
 /**
@@ -9,7 +9,7 @@ import type { DeleteQueueOptions } from "../types";
  * first and its name second, and only when there was a queue to delete: a delete that finds no
  * queue must not unlist one that a concurrent createQueue (name listed first) is about to write.
  */
-export function deleteQueue(layout: KeyLayout, options: Partial<DeleteQueueOptions>): ScriptCall<1> {
+export function deleteQueue(layout: KeyLayout, options: Partial<DeleteQueueOptions>): Operation<1> {
   const qname = validateQname(options.qname);
   const keys = layout.queue(qname);
   const parse = (reply: unknown): 1 => {

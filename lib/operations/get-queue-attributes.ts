@@ -1,10 +1,10 @@
-import type { ScriptCall } from "./script-call";
+import type { Operation } from "./operation";
 import { parseAttributes } from "./attributes-reply";
 import type { KeyLayout } from "../keys";
-import { validateQname } from "./validation";
+import { validateQname } from "./rsmq-input-rules";
 import type { GetQueueAttributesOptions, QueueAttributes } from "../types";
 
-export function getQueueAttributes(layout: KeyLayout, options: Partial<GetQueueAttributesOptions>): ScriptCall<QueueAttributes> {
+export function getQueueAttributes(layout: KeyLayout, options: Partial<GetQueueAttributesOptions>): Operation<QueueAttributes> {
   const keys = layout.queue(validateQname(options.qname));
   return {
     script: "getQueueAttributes",

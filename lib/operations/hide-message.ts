@@ -1,9 +1,9 @@
-import { failIfCode, integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 
 /** Hides a message the caller holds for `ms` milliseconds from now (retry backoff, extension). */
-export function hideMessage(layout: KeyLayout, qname: string, id: string, ms: number): ScriptCall<0 | 1> {
+export function hideMessage(layout: KeyLayout, qname: string, id: string, ms: number): Operation<0 | 1> {
   const keys = layout.queue(qname);
   return {
     script: "hideMessage",

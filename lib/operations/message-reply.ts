@@ -1,4 +1,16 @@
-import type { QueueMessage } from "../types";
+/**
+ * Reading a message's fields in a script's reply: rsmq's message shape, the send time its id
+ * starts with, and why a dead letter stopped.
+ */
+import type { DeadLetterInfo, QueueMessage } from "../types";
+
+/**
+ * When the message with id `id` was sent, in epoch ms (with the microseconds as a fraction): the
+ * id starts with the send time in microseconds, 10 digits of base36 (rsmq 0.12.4's id).
+ */
+export function sentAt(id: string): number {
+  return parseInt(id.slice(0, 10), 36) / 1000;
+}
 
 /** Builds rsmq's message shape from a script's id, body, rc, fr. */
 export function toQueueMessage(id: unknown, body: unknown, rc: unknown, fr: unknown): QueueMessage {
@@ -8,7 +20,16 @@ export function toQueueMessage(id: unknown, body: unknown, rc: unknown, fr: unkn
     message: String(body),
     rc: Number(rc),
     fr: Number(fr),
-    // The id starts with the send time in microseconds, base36.
-    sent: parseInt(messageId.slice(0, 10), 36) / 1000,
+    sent: sentAt(messageId),
   };
+}
+
+/** The `<id>:dl` JSON of a dead letter; undefined when absent or unreadable. */
+export function parseWhy(text: unknown): DeadLetterInfo | undefined {
+  if (typeof text !== "string") return undefined;
+  try {
+    return JSON.parse(text) as DeadLetterInfo;
+  } catch {
+    return undefined;
+  }
 }

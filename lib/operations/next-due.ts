@@ -1,7 +1,7 @@
-import { failIfCode } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode } from "./operation";
+import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { validateQname } from "./validation";
+import { validateQname } from "./rsmq-input-rules";
 
 const EMPTY_QUEUE = -1;
 
@@ -9,7 +9,7 @@ const EMPTY_QUEUE = -1;
  * Whether a message is due: ms until the earliest message is visible (0: due now), null for an
  * empty queue. Read-only (lua/nextDue-2.lua), so it answers during a write pause and on a full server.
  */
-export function nextDue(layout: KeyLayout, qname: unknown): ScriptCall<number | null> {
+export function nextDue(layout: KeyLayout, qname: unknown): Operation<number | null> {
   const keys = layout.queue(validateQname(qname));
   return {
     script: "nextDue",

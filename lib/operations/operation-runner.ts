@@ -1,16 +1,29 @@
 /**
- * Runs a built command on a connection: the registry write before or after it (SADD, SREM), the
+ * Runs a built operation on a connection: the registry write before or after it (SADD, SREM), the
  * script by EVALSHA (ScriptRunner), replica acknowledgement of writes when asked for, and Redis'
  * refusals (out of memory, a read-only replica, no permission) turned into errors that name the call and its keys.
+ *
+ * How one call reaches the wire, `rsmq.sendMessageAsync(options)` for example:
+ * - the facade (redis-smq.ts) hands `() => sendMessage(layout, realtime, options)` to `run`;
+ * - the operation builder (operations/send-message.ts) checks the input and returns an Operation:
+ *   script name, keys, arguments, reply parser; bad input rejects here, before any round trip;
+ * - the OperationRunner (this file) adds the registry write and replica acks where needed;
+ * - the ScriptRunner (scripts/script-runner.ts) sends EVALSHA (EVAL once on NOSCRIPT);
+ * - the transport (transports/: one server, its pool, a cluster, ioredis) sends that Redis command,
+ *   routed by its first key, behind the CommandSender interface;
+ * - the link watchdog (transports/watchdog/) bounds the wait for a connection and for the reply;
+ * - node-redis (or the caller's ioredis client) writes it to the socket. The reply comes back up
+ *   the same way and the Operation's `parse` turns it into the result.
  */
-import type { ScriptCall } from "./script-call";
+import type { Operation } from "./operation";
 import { explainRefusal } from "../errors/refusals";
 import { replicatedSender } from "../transports/replica-acks";
 import type { CommandSender, ReplicaAcks, ReplicatedWriter } from "../transports/transport";
 import { script } from "../scripts/script-files";
 import { ScriptRunner } from "../scripts/script-runner";
 
-export class CommandRunner {
+/** Runs the Operations of one RedisSMQ instance on its connection (see the file header). */
+export class OperationRunner {
   private readonly scripts: ScriptRunner;
 
   constructor(
@@ -21,11 +34,11 @@ export class CommandRunner {
     this.scripts = new ScriptRunner(connection);
   }
 
-  /** Builds the command (bad input rejects before any round trip) and runs it. */
-  run<T>(build: () => ScriptCall<T>): Promise<T> {
+  /** Builds the operation (bad input rejects before any round trip) and runs it. */
+  run<T>(build: () => Operation<T>): Promise<T> {
     try {
-      const command = build();
-      return command.before || command.after ? this.runWithRegistry(command) : this.runScript(command);
+      const operation = build();
+      return operation.before || operation.after ? this.runWithRegistry(operation) : this.runScript(operation);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -35,43 +48,43 @@ export class CommandRunner {
    * A script alone (every message operation): one promise from the script's reply to the parsed
    * result, with no async layer in between (each costs more client CPU than the rest of the call).
    */
-  private runScript<T>(command: ScriptCall<T>): Promise<T> {
-    const body = script(command.script);
+  private runScript<T>(operation: Operation<T>): Promise<T> {
+    const body = script(operation.script);
     const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
-    return this.scripts.run(body, command.keys, command.args, sender).then(
-      (reply) => command.parse(reply),
+    return this.scripts.run(body, operation.keys, operation.args, sender).then(
+      (reply) => operation.parse(reply),
       (error: unknown) => {
-        throw explainRefusal(error, { operation: command.script, script: body, keys: command.keys });
+        throw explainRefusal(error, { operation: operation.script, script: body, keys: operation.keys });
       },
     );
   }
 
   /** A script with a plain command on the queue registry before or after it (Redis Cluster). */
-  private async runWithRegistry<T>(command: ScriptCall<T>): Promise<T> {
+  private async runWithRegistry<T>(operation: Operation<T>): Promise<T> {
     let beforeWritten = false;
     let reply: unknown;
-    const body = script(command.script);
+    const body = script(operation.script);
     // A write confirmed by replicas is WAITed for on the node connection that ran it.
     const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
     // Built only for an error: the call's keys, for a refusal to name.
     const refused = (alreadyWritten: string | undefined) => {
-      const plainKeys = [command.before, command.after].flatMap((plain) => (plain ? [plain.key] : []));
-      return { operation: command.script, script: body, keys: [...command.keys, ...plainKeys], alreadyWritten };
+      const plainKeys = [operation.before, operation.after].flatMap((plain) => (plain ? [plain.key] : []));
+      return { operation: operation.script, script: body, keys: [...operation.keys, ...plainKeys], alreadyWritten };
     };
     try {
-      if (command.before) await this.write(command.before.args, command.before.key);
-      beforeWritten = command.before !== undefined;
-      reply = await this.scripts.run(body, command.keys, command.args, sender);
+      if (operation.before) await this.write(operation.before.args, operation.before.key);
+      beforeWritten = operation.before !== undefined;
+      reply = await this.scripts.run(body, operation.keys, operation.args, sender);
     } catch (error) {
-      const written = beforeWritten ? `${command.before!.args[0]} ${command.before!.args[1]} had run` : undefined;
+      const written = beforeWritten ? `${operation.before!.args[0]} ${operation.before!.args[1]} had run` : undefined;
       throw explainRefusal(error, refused(written));
     }
     try {
-      if (command.after?.onlyIf(reply)) await this.write(command.after.args, command.after.key);
+      if (operation.after?.onlyIf(reply)) await this.write(operation.after.args, operation.after.key);
     } catch (error) {
       throw explainRefusal(error, refused("the operation had run"));
     }
-    return command.parse(reply);
+    return operation.parse(reply);
   }
 
   /** A plain write (the registry's SADD or SREM), acknowledged by replicas when asked to. */

@@ -3,12 +3,12 @@
  * (visible, in flight, delayed) and due time by the server's clock: one read-only script call
  * (lua/peekMessages-2.lua). `peekMessages` and the command line's `peek` run it.
  */
-import { failIfCode, integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
-import { parseWhy } from "./dead-letters";
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
+import { parseWhy, sentAt } from "./message-reply";
 import type { KeyLayout } from "../keys";
 import type { MessageState, MessageWithState } from "../types";
-import { validateBatchSize, validateQname } from "./validation";
+import { validateBatchSize, validateQname } from "./rsmq-input-rules";
 
 /** What the script saw: the messages, with the server's time and the queue's size at that moment. */
 export interface PeekResult {
@@ -27,7 +27,7 @@ export function stateOf(dueAt: number, receiveCount: number, now: number): Messa
 }
 
 /** The first `count` messages of `qname` (10 when not given) with their states. */
-export function peekMessages(layout: KeyLayout, options: { qname?: unknown; count?: unknown }): ScriptCall<PeekResult> {
+export function peekMessages(layout: KeyLayout, options: { qname?: unknown; count?: unknown }): Operation<PeekResult> {
   const qname = validateQname(options.qname);
   const keys = layout.queue(qname);
   const count = validateBatchSize("count", options.count ?? 10);
@@ -48,7 +48,7 @@ export function peekMessages(layout: KeyLayout, options: { qname?: unknown; coun
         messages.push({
           id,
           message: fields[i + 1] === null ? "" : String(fields[i + 1]),
-          sent: parseInt(id.slice(0, 10), 36) / 1000,
+          sent: sentAt(id),
           ...(deadLetter ? { deadLetter } : {}),
           state: stateOf(dueAt, receiveCount, now),
           dueAt,

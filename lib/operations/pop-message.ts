@@ -1,11 +1,11 @@
-import { failIfCode } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode } from "./operation";
+import type { Operation } from "./operation";
 import { toQueueMessage } from "./message-reply";
 import type { KeyLayout } from "../keys";
-import { validateQname } from "./validation";
+import { validateQname } from "./rsmq-input-rules";
 import type { PopMessageOptions, QueueMessage } from "../types";
 
-export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions>): ScriptCall<QueueMessage | {}> {
+export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions>): Operation<QueueMessage | {}> {
   const keys = layout.queue(validateQname(options.qname));
   return {
     script: "popMessage",

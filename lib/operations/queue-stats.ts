@@ -3,10 +3,10 @@
  * queue's settings and counters and sorts its messages into visible, in flight and delayed, with
  * the server's clock.
  */
-import { failIfCode, integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { validateQname } from "./validation";
+import { validateQname } from "./rsmq-input-rules";
 
 /** The most hidden messages the script looks at one by one (a script blocks Redis while it runs). */
 export const LOOK_AT_MOST = 10_000;
@@ -37,7 +37,7 @@ export interface QueueStats {
   waitingMs: number | null;
 }
 
-export function queueStats(layout: KeyLayout, qname: string): ScriptCall<QueueStats> {
+export function queueStats(layout: KeyLayout, qname: string): Operation<QueueStats> {
   const keys = layout.queue(validateQname(qname));
   return {
     script: "queueStats",

@@ -1,8 +1,8 @@
-import { failIfCode, integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
 import { toQueueMessage } from "./message-reply";
 import type { KeyLayout } from "../keys";
-import { isGiven, validateBatchSize, validateQname, validateSeconds } from "./validation";
+import { isGiven, validateBatchSize, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { QueueMessage, ReceiveMessageOptions } from "../types";
 
 /** What the receive script found: the messages, and when fewer than asked, when the next is due. */
@@ -17,7 +17,7 @@ export interface ReceivedBatch {
 const EMPTY_QUEUE = -1;
 const NOT_LOOKED_UP = -2;
 
-export function receiveMessages(layout: KeyLayout, options: Partial<ReceiveMessageOptions>, count: unknown): ScriptCall<ReceivedBatch> {
+export function receiveMessages(layout: KeyLayout, options: Partial<ReceiveMessageOptions>, count: unknown): Operation<ReceivedBatch> {
   const qname = validateQname(options.qname);
   const vt = isGiven(options.vt) ? integerArg(validateSeconds("vt", options.vt)) : "";
   const batchSize = validateBatchSize("count", count);

@@ -1,8 +1,8 @@
-import { failIfCode, integerArg } from "./script-call";
-import type { ScriptCall } from "./script-call";
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
 import { randomIdPart } from "./random-id-part";
 import type { KeyLayout } from "../keys";
-import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./validation";
+import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { SendMessageOptions } from "../types";
 
 /** A stored message, and the refusal of its realtime notification if Redis refused it. */
@@ -16,7 +16,7 @@ export interface SentMessage {
   readonly refusedCommand?: string;
 }
 
-export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): ScriptCall<SentMessage> {
+export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): Operation<SentMessage> {
   const qname = validateQname(options.qname);
   const delay = isGiven(options.delay) ? integerArg(validateSeconds("delay", options.delay)) : "";
   const message = validateMessage(options.message);

@@ -3,7 +3,7 @@
  * was expected, and what was given, as in ``Expected `concurrency` to be an integer from 1 and up,
  * got `0` (number)``. Each check returns the value it checked, typed.
  */
-import { QNAME_FORMAT, RESERVED_QNAME } from "../operations/validation";
+import { QNAME_FORMAT, RESERVED_QNAME } from "../operations/rsmq-input-rules";
 
 /**
  * A given value as messages show it: `5` (number), `fast` (string), `null` (object). An object

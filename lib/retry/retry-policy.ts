@@ -6,7 +6,7 @@
  */
 import { formatDuration } from "./duration";
 import { isPoison } from "./poison-error";
-import { MAX_SECONDS } from "../operations/validation";
+import { MAX_SECONDS } from "../operations/rsmq-input-rules";
 import { rejectUnknownOptions } from "../options/unknown-options";
 import { describeValue, integerOption, optionError } from "../options/checks";
 

@@ -39,8 +39,11 @@ export interface Script extends ScriptBody {
  */
 export type ScriptKind = "reads" | "drains" | "fills";
 
-/** Every script in lua/, by name; a script missing here fails to load (and a test lists it). */
-export const SCRIPT_KINDS: Readonly<Record<string, ScriptKind>> = {
+/**
+ * Every script in lua/, by name; a script missing here fails to load, and test/scripts/script-files
+ * checks that the names are exactly the files in lua/ (so {@link ScriptName} is too).
+ */
+export const SCRIPT_KINDS = {
   getQueueAttributes: "reads",
   peekDeadLetters: "reads",
   queueStats: "reads",
@@ -65,7 +68,10 @@ export const SCRIPT_KINDS: Readonly<Record<string, ScriptKind>> = {
   redrive: "fills",
   redriveClaim: "fills",
   redriveCopy: "fills",
-};
+} as const satisfies Readonly<Record<string, ScriptKind>>;
+
+/** The name of a script in lua/ (its file name without `-<keys>.lua`): what an Operation runs. */
+export type ScriptName = keyof typeof SCRIPT_KINDS;
 
 const SHEBANGS: Readonly<Record<ScriptKind, string>> = {
   reads: "#!lua flags=no-writes\n",
@@ -122,12 +128,19 @@ function loadAll(): Map<string, Script> {
 }
 
 function kindOf(name: string): ScriptKind {
-  const kind = Object.prototype.hasOwnProperty.call(SCRIPT_KINDS, name) ? SCRIPT_KINDS[name] : undefined;
+  const kind = isScriptName(name) ? SCRIPT_KINDS[name] : undefined;
   if (!kind) throw new Error(`rsmq-next: lua/${name}-<keys>.lua has no entry in SCRIPT_KINDS (reads, drains or fills)`);
   return kind;
 }
 
-/** The script for an operation, by name (the file name without `-<keys>.lua`). */
+function isScriptName(name: string): name is ScriptName {
+  return Object.prototype.hasOwnProperty.call(SCRIPT_KINDS, name);
+}
+
+/**
+ * The script for an operation, by name (the file name without `-<keys>.lua`). Operations name theirs as a
+ * {@link ScriptName}; tests may look up a name they read from lua/ itself.
+ */
 export function script(name: string): Script {
   scripts ??= loadAll();
   const found = scripts.get(name);

@@ -18,29 +18,19 @@
 import type { CommandSender } from "../transports/transport";
 import type { Script } from "./script-files";
 
-export interface ScriptRunnerOptions {
-  /** Send each script behind its Redis 7 shebang when the server accepts one (default true). */
-  flags?: boolean;
-}
-
 /** What the runner learnt of a connection, for the connection epoch it learnt it on. */
 interface Learnt {
   readonly epoch: number | undefined;
 }
 
+/** Runs scripts on one connection: EVALSHA, one EVAL on NOSCRIPT (see the file header). */
 export class ScriptRunner {
-  private readonly flags: boolean;
   /** The connection epoch on which the server refused a shebang; null while none did. */
   private plainSince: Learnt | null = null;
   /** The connection epoch on which the server refused EVALSHA_RO or EVAL_RO; null while none did. */
   private noReadOnlySince: Learnt | null = null;
 
-  constructor(
-    private readonly sender: CommandSender,
-    options: ScriptRunnerOptions = {},
-  ) {
-    this.flags = options.flags ?? true;
-  }
+  constructor(private readonly sender: CommandSender) {}
 
   /**
    * Runs `script`; through `sender` instead of the runner's own when given (a write confirmed by
@@ -52,7 +42,7 @@ export class ScriptRunner {
       return Promise.reject(new Error(`rsmq-next: ${script.name} takes ${script.numberOfKeys} keys, got ${keys.length}`));
     }
     const epoch = this.sender.connectionEpoch;
-    const plain = !this.flags || (this.plainSince !== null && this.plainSince.epoch === epoch);
+    const plain = this.plainSince !== null && this.plainSince.epoch === epoch;
     const readOnly =
       script.readOnly &&
       this.sender.readOnlyScriptCommands !== false &&

@@ -5,7 +5,7 @@
  * A delete waits only until the current burst of microtasks ends (queueMicrotask), so it is never
  * held back behind a timer or another message's handler.
  */
-import { MAX_BATCH } from "../operations/validation";
+import { MAX_BATCH } from "../operations/rsmq-input-rules";
 
 interface PendingDelete {
   readonly id: string;

@@ -4,7 +4,7 @@
  * redis-queue-port.ts builds the real one.
  */
 import type { ReceivedBatch } from "../operations/receive-message";
-import type { StopRecord } from "../operations/dead-letters";
+import type { StopRecord } from "../operations/dead-letter";
 import type { QueueMessage } from "../types";
 
 /** One worker's queue: the calls its loop makes, and the wakes it listens for. */

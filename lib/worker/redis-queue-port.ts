@@ -1,6 +1,6 @@
 /**
  * The Worker's QueuePort on a RedisSMQ instance: the one module where the Worker reaches the
- * instance's internals. Each call builds its command and runs it on the instance's connection
+ * instance's internals. Each call builds its operation and runs it on the instance's connection
  * (validation, routing and retries included; deletes made together go out as one deleteMessages);
  * wakes come from the in-process hub and the instance's shared realtime subscriber, whose health
  * check rides each poll (a receive or a look) of a Worker that listens on it.

@@ -2,7 +2,7 @@
  * The Worker's options: declared, documented, defaulted and validated in one place, before the
  * worker touches Redis. Messages name the option, what was expected and what was given.
  */
-import { MAX_BATCH, MAX_SECONDS } from "../operations/validation";
+import { MAX_BATCH, MAX_SECONDS } from "../operations/rsmq-input-rules";
 import type { QueueMessage } from "../types";
 import { RETRY_OPTION_NAMES, RetryPolicy } from "../retry/retry-policy";
 import type { RetryPolicyOptions } from "../retry/retry-policy";

@@ -9,9 +9,13 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
-import type { ScriptCall } from "../../lib/operations/script-call";
+import type { Operation } from "../../lib/operations/operation";
 import { createQueue } from "../../lib/operations/create-queue";
-import { deadLetter, deadLetterCopy, redrive, redriveClaim, redriveCopy } from "../../lib/operations/dead-letters";
+import { deadLetter } from "../../lib/operations/dead-letter";
+import { deadLetterCopy } from "../../lib/operations/dead-letter-copy";
+import { redriveAtomically } from "../../lib/operations/redrive-atomically";
+import { redriveClaim } from "../../lib/operations/redrive-claim";
+import { redriveCopy } from "../../lib/operations/redrive-copy";
 import { deleteQueue } from "../../lib/operations/delete-queue";
 import { internalsOf } from "../../lib/internals";
 import { commandsOf, forTest, PASSWORD, documentedRules } from "../support/acl-rules";
@@ -36,7 +40,7 @@ function scriptWrites(): string[] {
 const why = { source: "q", deliveries: 1, reason: "poison" as const, error: "boom" };
 
 /** The script alone, without a cluster's plain registry write before or after it. */
-function scriptOnly<T>(command: ScriptCall<T>): ScriptCall<T> {
+function scriptOnly<T>(command: Operation<T>): Operation<T> {
   return { script: command.script, keys: command.keys, args: command.args, parse: command.parse };
 }
 
@@ -182,7 +186,7 @@ const PROBES: Probe[] = [
     },
     call: ({ plain }, qname, dlq, ids) => {
       const { layout, run } = internalsOf(plain);
-      return run(() => redrive(layout, dlq, qname, ids));
+      return run(() => redriveAtomically(layout, dlq, qname, ids));
     },
   },
   {

@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { inspect } from "util";
 import { ERROR_CODES, INVALID_FORMAT_CODES, rsmqError } from "../../lib/errors/rsmq-errors";
-import { validateId, validateQname } from "../../lib/operations/validation";
+import { validateId, validateQname } from "../../lib/operations/rsmq-input-rules";
 import { runsOn } from "../support/targets";
 
 runsOn("single");

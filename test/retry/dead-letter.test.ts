@@ -12,7 +12,7 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/internals";
 import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
-import type { StopRecord } from "../../lib/operations/dead-letters";
+import type { StopRecord } from "../../lib/operations/dead-letter";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
 import { asMessage } from "../support/old-rsmq";
 import {

@@ -10,7 +10,7 @@ import { expect } from "chai";
 import { createClient } from "redis";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import type { ScriptCall } from "../../lib/operations/script-call";
+import type { Operation } from "../../lib/operations/operation";
 import { planRedrive, redrive } from "../../lib/dead-letters/redrive";
 import { internalsOf } from "../../lib/internals";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
@@ -288,7 +288,7 @@ describe("redrive", () => {
     const queue = internalsOf(rsmq);
     const run = queue.run;
     // Another client deletes the message right after the page was read, before the move.
-    (queue as { run: typeof run }).run = async <T>(build: () => ScriptCall<T>): Promise<T> => {
+    (queue as { run: typeof run }).run = async <T>(build: () => Operation<T>): Promise<T> => {
       const reply = await run(build);
       if (build().script === "peekDeadLetters" && (reply as unknown[]).length > 0) await other.deleteMessageAsync({ qname: "dlq", id });
       return reply;

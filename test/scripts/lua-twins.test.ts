@@ -19,7 +19,7 @@ import RedisSMQ = require("../../lib");
 import { internalsOf } from "../../lib/internals";
 import { KeyLayout } from "../../lib/keys";
 import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
-import type { StopRecord } from "../../lib/operations/dead-letters";
+import type { StopRecord } from "../../lib/operations/dead-letter";
 import { script } from "../../lib/scripts/script-files";
 import { serverNowMs } from "../support/inspect";
 import { CommandWatch, loadScripts } from "../support/retry";

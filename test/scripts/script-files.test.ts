@@ -1,12 +1,15 @@
 /**
  * Every script in lua/ declares what it does to the data (SCRIPT_KINDS in script-files.ts), which
- * decides its Redis 7 flags: a new script cannot be forgotten, and the decisions of issue 11 hold
+ * decides its Redis 7 flags and makes the ScriptName type that operations name their script by: a
+ * new script cannot be forgotten, a misspelt name fails tsc, and the decisions of issue 11 hold
  * (consumers drain a full server, producers are refused, reads answer during a write pause).
  */
 import { expect } from "chai";
 import { readdirSync } from "fs";
 import * as path from "path";
 import { SCRIPT_KINDS, script } from "../../lib/scripts/script-files";
+import type { ScriptName } from "../../lib/scripts/script-files";
+import type { Operation } from "../../lib/operations/operation";
 import { runsOn } from "../support/targets";
 
 runsOn("single");
@@ -26,6 +29,19 @@ describe("script kinds and their Redis 7 flags", () => {
       Object.keys(SCRIPT_KINDS).filter((name) => !names.includes(name)),
       "entries with no script",
     ).to.deep.equal([]);
+  });
+
+  it("types an operation's script by these names, so a misspelt one fails tsc", () => {
+    const known: ScriptName = "sendMessage";
+    const misspelt: Operation<1> = {
+      // @ts-expect-error: no lua/sendMesage-<keys>.lua (test/tsconfig.json fails if this compiles)
+      script: "sendMesage",
+      keys: [],
+      args: [],
+      parse: () => 1,
+    };
+    expect(known in SCRIPT_KINDS).to.equal(true);
+    expect(misspelt.script in SCRIPT_KINDS).to.equal(false);
   });
 
   it("lets consumers and shrinkers run over maxmemory, refuses producers, and marks reads no-writes", () => {

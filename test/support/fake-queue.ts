@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from "events";
 import type { ReceivedBatch } from "../../lib/operations/receive-message";
-import type { StopRecord } from "../../lib/operations/dead-letters";
+import type { StopRecord } from "../../lib/operations/dead-letter";
 import type { QueueMessage } from "../../lib/types";
 import type { QueuePort } from "../../lib/worker/queue-port";
 import { WorkerLoop } from "../../lib/worker/worker-loop";

@@ -9,7 +9,7 @@ import type { RedisClientType, RedisClusterType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/internals";
 import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
-import type { StopRecord } from "../../lib/operations/dead-letters";
+import type { StopRecord } from "../../lib/operations/dead-letter";
 import { script } from "../../lib/scripts/script-files";
 import { MonitorWatch } from "./monitor-socket";
 import { openOldRsmq } from "./old-rsmq";

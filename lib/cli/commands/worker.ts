@@ -16,7 +16,7 @@ import type { Output } from "../output";
 import type { Worker } from "../../worker/worker";
 import type { WorkerStats } from "../../worker/worker-stats";
 import { RetryPolicy } from "../../retry/retry-policy";
-import { QNAME_FORMAT, RESERVED_QNAME } from "../../operations/validation";
+import { QNAME_FORMAT, RESERVED_QNAME } from "../../operations/rsmq-input-rules";
 import { usageError } from "../errors";
 import type { RedisSMQ } from "../../redis-smq";
 

@@ -1,6 +1,9 @@
 /**
- * rsmq 0.12.4's input rules, applied before any round trip. Each function returns the normalised
- * value (rsmq's `parseInt` and `toString` included) and never touches the caller's object.
+ * rsmq 0.12.4's input rules for the queue methods' arguments, applied by the operation builders
+ * before any round trip, with rsmq's errors and messages (options of the constructor and the
+ * Worker are checked in lib/options/checks.ts instead, in the package's own message style).
+ * Each function returns the normalised value (rsmq's `parseInt` and `toString` included) and never
+ * touches the caller's object.
  */
 import { INVALID_FORMAT_CODES, rsmqError } from "../errors/rsmq-errors";
 

@@ -1,11 +1,14 @@
 /**
  * An operation as data: which script, its keys and arguments (all strings), and how to read the
- * reply. Building one validates the input, so bad input fails before any round trip.
+ * reply. Building one validates the input, so bad input fails before any round trip; the
+ * OperationRunner (operation-runner.ts) runs it.
  */
 import { errorForScriptCode } from "../errors/rsmq-errors";
+import type { ScriptName } from "../scripts/script-files";
 
-export interface ScriptCall<T> {
-  readonly script: string;
+export interface Operation<T> {
+  /** The lua/ script that does the work: a name that is not a file there fails `tsc`. */
+  readonly script: ScriptName;
   readonly keys: string[];
   readonly args: string[];
   parse(reply: unknown): T;

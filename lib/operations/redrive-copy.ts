@@ -1,0 +1,25 @@
+/**
+ * The copy step of the cross-slot redrive (lua/redriveCopy-2.lua; Redis Cluster, queues in
+ * different slots): writes the claimed messages into the target queue as new messages.
+ */
+import { failIfCode } from "./operation";
+import type { Operation } from "./operation";
+import type { KeyLayout } from "../keys";
+
+/** Resolves how many were written (an id written twice is overwritten: the step can be repeated). */
+export function redriveCopy(
+  layout: KeyLayout,
+  target: string,
+  messages: ReadonlyArray<{ id: string; message: string }>,
+): Operation<number> {
+  const to = layout.queue(target);
+  return {
+    script: "redriveCopy",
+    keys: [to.messages, to.hash],
+    args: messages.flatMap(({ id, message }) => [id, message]),
+    parse(reply) {
+      failIfCode(reply);
+      return Number(reply);
+    },
+  };
+}
