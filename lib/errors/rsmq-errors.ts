@@ -88,8 +88,11 @@ void everyCodeBuilt;
 export function rsmqError(name: "invalidFormat", message: string, code: InvalidFormatCode): Error;
 export function rsmqError(name: Exclude<RsmqErrorName, "invalidFormat">, message: string): Error;
 export function rsmqError(name: RsmqErrorName, message: string, code?: InvalidFormatCode): Error {
-  const error = new Error(message);
+  // As rsmq 0.12.4's _handleError: set after `new Error()`, name and message are own enumerable
+  // properties, so `JSON.stringify(err)` and `{ ...err }` show both, as they do for rsmq's errors.
+  const error = new Error();
   error.name = name;
+  error.message = message;
   const value: RsmqErrorCode = name === "invalidFormat" ? code! : ERROR_CODES[name];
   Object.defineProperty(error, "code", { value, enumerable: false, writable: true, configurable: true });
   return error;

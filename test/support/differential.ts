@@ -131,8 +131,12 @@ export async function open(library: Library, ns = uniqueNs(library === "rsmq" ? 
   };
 }
 
-/** What a step produced: its value, or the error's type, name and message. */
-export type Outcome = { value: unknown } | { error: { isError: boolean; name: unknown; message: unknown } };
+/**
+ * What a step produced: its value, or the error's type, name, message and JSON form (rsmq 0.12.4
+ * sets `name` and `message` after `new Error()`, so both are own properties that a logger's
+ * `JSON.stringify(err)` or `{ ...err }` shows).
+ */
+export type Outcome = { value: unknown } | { error: { isError: boolean; name: unknown; message: unknown; json: string | undefined } };
 
 /** Settles a step into an Outcome, so a scenario goes on after an expected error. */
 export async function outcome(step: Promise<unknown>): Promise<Outcome> {
@@ -140,7 +144,7 @@ export async function outcome(step: Promise<unknown>): Promise<Outcome> {
     return { value: await step };
   } catch (error) {
     const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
-    return { error: { isError: error instanceof Error, name, message } };
+    return { error: { isError: error instanceof Error, name, message, json: JSON.stringify(error) } };
   }
 }
 
@@ -343,5 +347,7 @@ export async function expectSameAsRsmq(scenario: Scenario, expected?: unknown[])
 
 /** Shorthands for expected outcomes. */
 export const ok = (value: unknown): Outcome => ({ value });
-export const fails = (name: string, message: string): Outcome => ({ error: { isError: true, name, message } });
+export const fails = (name: string, message: string): Outcome => ({
+  error: { isError: true, name, message, json: JSON.stringify({ name, message }) },
+});
 export const QUEUE_NOT_FOUND = fails("queueNotFound", "Queue not found");

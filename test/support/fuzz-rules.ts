@@ -9,6 +9,7 @@
  * wrote at the byte level), options objects are fresh for every call
  * (difference 8), and the fuzz test uses the promise API (difference 11).
  */
+import { fails } from "./differential";
 import type { Outcome } from "./differential";
 import type { Snapshot } from "./state";
 
@@ -37,9 +38,7 @@ export const RULES = {
    */
   queuesNameReserved: {
     applies: (options: Record<string, unknown>): boolean => options.qname === RESERVED_QNAME,
-    expected: {
-      error: { isError: true, name: "invalidFormat", message: 'Invalid qname format: "QUEUES" is reserved for the queue list' },
-    } as Outcome,
+    expected: fails("invalidFormat", 'Invalid qname format: "QUEUES" is reserved for the queue list'),
   },
 
   /**
