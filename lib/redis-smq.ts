@@ -5,7 +5,7 @@
 import type { RedisClientType } from "redis";
 import { openTransport } from "./transports/open-transport";
 import type { Transport } from "./transports/transport";
-import { connectionClosedError } from "./transports/closed-by-user";
+import { connectionClosedError } from "./errors/connection-closed";
 import { settle, withCallback } from "./callbacks";
 import { handOutEveryMethod } from "./hand-out";
 import { changeMessageVisibility } from "./operations/change-message-visibility";

@@ -16,7 +16,6 @@
  *   comes also from its own topology changes, so `quit()` and `disconnect()` are wrapped, on that
  *   one object (see watchClusterClose).
  */
-import { rsmqError } from "../errors/rsmq-errors";
 
 /** Told when the user closed the connection they can reach; `how` names what was closed. */
 export type ClosedByUser = (how: string) => void;
@@ -24,16 +23,6 @@ export type ClosedByUser = (how: string) => void;
 export const NODE_REDIS_CLOSED = "rsmq.redis (the node-redis client, the one passed in if one was) was closed with quit() or disconnect()";
 export const IOREDIS_CLOSED = "the ioredis client passed in (rsmq.redis) ended: quit(), disconnect(), or its retryStrategy gave up";
 export const CLUSTER_CLOSED = "the cluster client (rsmq.redis, or the one passed in) was closed with quit() or disconnect()";
-
-/** What every call gets once the user closed the connection: what happened, and what to do. */
-export function connectionClosedError(how: string): Error {
-  return rsmqError(
-    "connectionClosed",
-    `rsmq-next: ${how}, so this RedisSMQ instance closes everything else it opened (its other ` +
-      "connections, the wake subscription, its Workers) and runs no more calls. Create a new RedisSMQ " +
-      "instance to go on; to close one, call rsmq.quit(), which also stops its Workers first.",
-  );
-}
 
 /** What watchClusterClose wraps: the two ways to close a node-redis cluster client. */
 interface Closable {

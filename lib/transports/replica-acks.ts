@@ -4,7 +4,7 @@
  * without this a write acknowledged by a master that dies a moment later can be missing on the
  * replica that replaces it; with it, a call resolves only once its write is on a replica.
  */
-import { rsmqError } from "../errors/rsmq-errors";
+import { tooFewReplicas, unconfirmedWrite } from "../errors/replication-timeouts";
 import type { CommandSender, ReplicaAcks, ReplicatedWriter } from "./transport";
 
 /**
@@ -21,20 +21,11 @@ export async function awaitReplicas(sendWait: (args: string[]) => Promise<unknow
     throw unconfirmedWrite(acks, `WAIT failed: ${(error as Error).message}`);
   }
   if (confirmed < acks.replicas) {
-    throw rsmqError("replicationTimeout", `Write reached ${confirmed} of ${replicasText(acks)} within ${acks.timeoutMs} ms`);
+    throw tooFewReplicas(confirmed, acks);
   }
-}
-
-/** The error for a write that ran but whose replication could not be checked. */
-export function unconfirmedWrite(acks: ReplicaAcks, why: string): Error {
-  return rsmqError("replicationTimeout", `Write ran, but could not be confirmed by ${replicasText(acks)}: ${why}`);
 }
 
 /** A sender for the ScriptRunner whose every command is a write confirmed by replicas. */
 export function replicatedSender(writer: ReplicatedWriter, acks: ReplicaAcks): CommandSender {
   return { sendCommand: (args, firstKey) => writer.sendReplicated(args, firstKey, acks) };
-}
-
-function replicasText(acks: ReplicaAcks): string {
-  return `${acks.replicas} replica${acks.replicas === 1 ? "" : "s"}`;
 }

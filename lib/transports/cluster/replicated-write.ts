@@ -8,7 +8,8 @@ import { ErrorReply } from "redis";
 import type { RedisClusterType } from "redis";
 import { hashSlot } from "./hash-slot";
 import { nodeClientAt, slotMasterClient } from "../node-redis/internals";
-import { awaitReplicas, unconfirmedWrite } from "../replica-acks";
+import { awaitReplicas } from "../replica-acks";
+import { unconfirmedWrite } from "../../errors/replication-timeouts";
 import type { ReplicaAcks } from "../transport";
 
 /** One node's connection inside the cluster client. */

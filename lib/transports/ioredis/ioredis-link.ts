@@ -3,7 +3,8 @@
  * into errors that say what happened and what to do.
  */
 import { givenUpByIoredis } from "../../errors/connection-timeouts";
-import { connectionClosedError, IOREDIS_CLOSED } from "../closed-by-user";
+import { connectionClosedError } from "../../errors/connection-closed";
+import { IOREDIS_CLOSED } from "../closed-by-user";
 import { whereOf } from "./client-shape";
 import type { AnyIoredis } from "./client-shape";
 import type { WatchedLink } from "../watchdog/link-watchdog";

@@ -1,0 +1,12 @@
+/** The `connectionClosed` error: a call after the user closed the connection they can reach (transports/closed-by-user.ts). */
+import { rsmqError } from "./rsmq-errors";
+
+/** What every call gets once the user closed the connection: what happened (`how`), and what to do. */
+export function connectionClosedError(how: string): Error {
+  return rsmqError(
+    "connectionClosed",
+    `rsmq-next: ${how}, so this RedisSMQ instance closes everything else it opened (its other ` +
+      "connections, the wake subscription, its Workers) and runs no more calls. Create a new RedisSMQ " +
+      "instance to go on; to close one, call rsmq.quit(), which also stops its Workers first.",
+  );
+}
