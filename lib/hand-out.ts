@@ -12,6 +12,7 @@
  *   reason the code needed): a new stretch before a continuation never breaks the order of calls
  *   made without an `await` between them, the continuation being a synchronous stretch of its own.
  */
+import { HAND_OUT_AS_IS } from "./transports/handover";
 import type { Handover } from "./transports/handover";
 
 type Method = (...args: unknown[]) => unknown;
@@ -21,6 +22,8 @@ type Method = (...args: unknown[]) => unknown;
  * that what it returns or calls back goes out through `handover`.
  */
 export function handOutEveryMethod(api: object, handover: Handover): void {
+  // Handing out as is changes nothing: no wrapper on every call of a non-pool transport.
+  if (handover === HAND_OUT_AS_IS) return;
   const methods = api as Record<string, unknown>;
   for (const name of Object.keys(methods)) {
     const method = methods[name];
