@@ -10,6 +10,7 @@ import { join } from "path";
 import { createClient } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { script } from "../../lib/scripts/script-files";
+import { serverNowMs } from "./inspect";
 import { MonitorWatch } from "./monitor-socket";
 import type { MonitoredLine } from "./monitor-socket";
 import {
@@ -36,6 +37,16 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await delay(10);
   }
+}
+
+/**
+ * Resolves once `ms` have passed on the server's clock since `fromMs` (a server time; read now when
+ * left out): what a "nothing happened meanwhile" check waits for, since a sleep of this process
+ * proves nothing about time when the machine stalls.
+ */
+export async function serverTimePassed(client: Parameters<typeof serverNowMs>[0], ms: number, fromMs?: number): Promise<void> {
+  const from = fromMs ?? (await serverNowMs(client));
+  await waitFor(async () => (await serverNowMs(client)) - from >= ms, `${ms} ms on the server's clock`);
 }
 
 /** A promise with its resolve function, for handlers a test releases by hand. */

@@ -8,9 +8,8 @@ import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { builtEntry, runChild } from "../support/child-process";
 import { DEFAULT_STOP_TIMEOUT_MS } from "../../lib/worker/worker-options";
-import { serverNowMs } from "../support/inspect";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
-import { Cleanup, freshQueue, WorkerLog, deferred, subscribersOf, waitFor } from "../support/worker";
+import { Cleanup, freshQueue, WorkerLog, deferred, serverTimePassed, subscribersOf, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
 runsOn("single", "cluster", "ioredis");
@@ -19,13 +18,11 @@ const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;
 
 /**
- * Before a "nothing happened" check: `ms` on the server's clock (a sleep of this process proves
- * nothing when the machine stalls), then a round trip on `rsmq`'s connection, which answers after
- * any receive a worker on it had sent.
+ * Before a "nothing happened" check: `ms` on the server's clock, then a round trip on `rsmq`'s
+ * connection, which answers after any receive a worker on it had sent.
  */
-async function serverTimePassed(client: Parameters<typeof serverNowMs>[0], rsmq: RedisSMQ, ms: number): Promise<void> {
-  const from = await serverNowMs(client);
-  await waitFor(async () => (await serverNowMs(client)) - from >= ms, `${ms} ms on the server's clock`);
+async function serverTimeAndRoundTrip(client: Parameters<typeof serverTimePassed>[0], rsmq: RedisSMQ, ms: number): Promise<void> {
+  await serverTimePassed(client, ms);
   await rsmq.getQueueAttributesAsync({ qname: "q" });
 }
 
@@ -92,8 +89,7 @@ describe("Worker: lifecycle", () => {
       const extensions = a.counters.extensions;
       const clock = await plainClient();
       cleanup.add(() => clock.quit());
-      const handledAt = await serverNowMs(clock);
-      await waitFor(async () => (await serverNowMs(clock)) - handledAt > 700, "700 ms on the server's clock");
+      await serverTimePassed(clock, 701);
       const pollsThen = polls();
       await waitFor(() => polls() >= pollsThen + 2, "two more polls by worker B");
       expect(a.counters.extensions).to.equal(extensions);
@@ -238,13 +234,13 @@ describe("Worker: lifecycle", () => {
       expect(await subscribersOf(client, keysOf(ns, "q").realtimeChannel)).to.equal(0);
       const receives = worker.counters.receives;
       await sender.sendMessageAsync({ qname: "q", message: "after stop" });
-      await serverTimePassed(client, rsmq, 200);
+      await serverTimeAndRoundTrip(client, rsmq, 200);
       expect(worker.counters.receives).to.equal(receives);
       expect((await sender.getQueueAttributesAsync({ qname: "q" })).hiddenmsgs).to.equal(0);
 
       // start() after stop() does nothing.
       worker.start();
-      await serverTimePassed(client, rsmq, 100);
+      await serverTimeAndRoundTrip(client, rsmq, 100);
       expect(worker.counters.receives).to.equal(receives);
     });
 
@@ -355,7 +351,7 @@ describe("Worker: lifecycle", () => {
       worker.start();
       const client = await plainClient();
       cleanup.add(() => client.quit());
-      await serverTimePassed(client, rsmq, 250);
+      await serverTimeAndRoundTrip(client, rsmq, 250);
       expect(worker.counters.receives).to.equal(0);
       await worker.stop();
     });

@@ -26,6 +26,7 @@ import {
   delay,
   onEveryServer,
   sendFromChildProcess,
+  serverTimePassed,
   subscribersOf,
   waitFor,
 } from "../support/worker";
@@ -152,7 +153,7 @@ describe("Worker: wakes", () => {
     // A second on the server's clock since the send (not a sleep of this process, which a stall
     // shortens in effect), then a round trip on the worker's own connection, after the reply to
     // any receive it had sent.
-    await waitFor(async () => (await serverNowMs(client)) - sentAt >= 1000, "1 s on the server's clock since the send");
+    await serverTimePassed(client, 1000, sentAt);
     await rsmq.getQueueAttributesAsync({ qname: "q" });
     expect(handled).to.deep.equal([]);
     expect(worker.counters.receives).to.equal(1);
