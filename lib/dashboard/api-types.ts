@@ -1,0 +1,162 @@
+/**
+ * The dashboard's JSON API, as the page and any script read it (docs/dashboard.md documents each
+ * route). Times are epoch ms by the Redis server's clock; queue settings keep rsmq's units
+ * (vt and delay in seconds, created and modified in epoch seconds).
+ */
+import type { DeadLetterInfo } from "../types";
+
+/** Where a message is, as the message browser shows it: rsmq-next's three states, plus dead letters. */
+export type BrowsedState = "visible" | "inFlight" | "delayed" | "deadLettered";
+
+/** How many hidden messages become visible within the next minute, ten minutes and hour. */
+export interface DueWithin {
+  "1m": number;
+  "10m": number;
+  "1h": number;
+}
+
+/** One queue of the namespace, as one reading of all queues saw it (`GET api/queues`). */
+export interface QueueRow {
+  qname: string;
+  /** Due now: the next receive may get them. Exact. */
+  visible: number;
+  /** Received and hidden for their vt (being handled, or waiting for a retry). */
+  inFlight: number;
+  /** Sent with a delay (or hidden without ever being received) and not due yet. */
+  delayed: number;
+  /** Every message of the queue. Exact. */
+  total: number;
+  /**
+   * True when the queue has more hidden messages than one reading looks at one by one: then
+   * `inFlight` and `delayed` split the earliest of them only (their sum is still exact).
+   */
+  partial: boolean;
+  /** Age (now - sent) of the message the next receive gets, when one is visible; else null. */
+  oldestAgeMs: number | null;
+  /** When the earliest hidden message becomes visible; null when none is hidden. */
+  nextDueAt: number | null;
+  /** Hidden messages that become visible within 1 min, 10 min, 1 h. */
+  dueWithin: DueWithin;
+  /** rsmq's `totalsent` counter, and its rate since the previous reading (null on the first). */
+  totalsent: number;
+  sentPerSecond: number | null;
+  /** rsmq's `totalrecv` counter, and its rate since the previous reading (null on the first). */
+  totalrecv: number;
+  receivedPerSecond: number | null;
+  /** rsmq's queue settings: vt and delay in seconds, maxsize in bytes (-1: unlimited). */
+  vt: number;
+  delay: number;
+  maxsize: number;
+  /** Epoch seconds, as rsmq stores them. */
+  created: number;
+  modified: number;
+  /** This queue's dead-letter queue (`<qname>-dlq`, or as configured) when it exists, with its size. */
+  deadLetterQueue: { qname: string; total: number } | null;
+  /** Whether this queue is the dead-letter queue of another queue of the namespace. */
+  isDeadLetterQueue: boolean;
+}
+
+/** Whether the dashboard reaches Redis right now. */
+export type RedisHealth = { ok: true } | { ok: false; error: string; since: number };
+
+/** What the dashboard itself costs Redis: commands it sent, counted where it sends them. */
+export interface DashboardCost {
+  /** Commands per second over the last minute (0 when no tab is open and nobody calls the API). */
+  commandsPerSecond: number;
+  /** Commands sent since the dashboard was created. */
+  commands: number;
+  /** Live-update streams open right now (one per open tab). */
+  streams: number;
+}
+
+/** `GET api/queues`, and each event of `GET api/stream`. */
+export interface QueuesResponse {
+  /** When the reading was taken; null when none could be (Redis down from the start). */
+  now: number | null;
+  /** Ms between two readings while a stream is open. */
+  intervalMs: number;
+  /** Whether every mutating route is refused (the page then shows no action). */
+  readOnly: boolean;
+  redis: RedisHealth;
+  cost: DashboardCost;
+  /** Sorted by name; empty while Redis is down. */
+  queues: QueueRow[];
+}
+
+/** `GET api/queues/:qname`. */
+export interface QueueResponse {
+  now: number;
+  readOnly: boolean;
+  queue: QueueRow;
+}
+
+/** One message as the browser lists it: never received to be looked at. */
+export interface BrowsedMessage {
+  id: string;
+  state: BrowsedState;
+  /** rsmq's `rc`: how often it was received (0: never). */
+  receiveCount: number;
+  /** When it was sent (from its id). */
+  sent: number;
+  /** When it was first received (rsmq's `fr`); null when never. */
+  firstReceived: number | null;
+  /** When it becomes (or became) visible: its score. */
+  dueAt: number;
+  /** The body's length in bytes. */
+  size: number;
+  /** The body, cut on the server to the preview length unless the full body was asked for. */
+  body: string;
+  /** Whether `body` is cut. */
+  truncated: boolean;
+  /** Why it was dead-lettered, for a message in a dead-letter queue. */
+  deadLetter?: DeadLetterInfo;
+}
+
+/** `GET api/queues/:qname/messages?offset=&limit=`: a page of messages in receive order. */
+export interface MessagesResponse {
+  now: number;
+  qname: string;
+  /** Messages in the queue. */
+  total: number;
+  offset: number;
+  limit: number;
+  messages: BrowsedMessage[];
+}
+
+/** `GET api/queues/:qname/messages/:id`: one message with its whole body. */
+export interface MessageResponse {
+  now: number;
+  qname: string;
+  message: BrowsedMessage;
+}
+
+/** One group of dead letters: the same reason and the same last error. */
+export interface DeadLetterGroup {
+  reason: DeadLetterInfo["reason"] | "unknown";
+  /** The last error's message (cut to 200 characters). */
+  error: string;
+  count: number;
+  /** The queues they came from. */
+  sources: string[];
+  /** When the first and the last of them were dead-lettered. */
+  firstAt: number;
+  lastAt: number;
+}
+
+/** `GET api/queues/:qname/dead-letters`: why the messages of a dead-letter queue stopped. */
+export interface DeadLettersResponse {
+  qname: string;
+  total: number;
+  /** How many messages were looked at (the first ones in receive order). */
+  looked: number;
+  /** True when `looked` < `total`: the groups cover the first messages only. */
+  partial: boolean;
+  /** Largest first. */
+  groups: DeadLetterGroup[];
+}
+
+/** Every error answer: a code, and a sentence that says what was wrong and what to do. */
+export interface ErrorResponse {
+  error: string;
+  message: string;
+}

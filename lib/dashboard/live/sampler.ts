@@ -1,0 +1,116 @@
+/**
+ * One reading of every queue, shared: the sampler reads while at least one live-update stream is
+ * open (one reading per interval, however many tabs), and not at all when none is. A request
+ * without a stream gets the latest reading while it is fresh, or shares the one under way, so
+ * polling tabs do not multiply the cost either.
+ */
+import type { QueueRow, RedisHealth } from "../api-types";
+
+/** All queues of the namespace at the server's time `now` (epoch ms). */
+export interface Reading {
+  now: number;
+  queues: QueueRow[];
+}
+
+/** What a stream is told after every reading: the latest one that succeeded, and whether this one did. */
+export interface SamplerState {
+  reading: Reading | undefined;
+  health: RedisHealth;
+}
+
+export type SamplerListener = (state: SamplerState) => void;
+
+export interface SamplerOptions {
+  /** Ms between the end of one reading and the start of the next while a stream is open. */
+  intervalMs: number;
+  /** Local clock, for how fresh the latest reading is. @default Date.now */
+  now?: () => number;
+}
+
+export class Sampler {
+  private readonly listeners = new Set<SamplerListener>();
+  private state: SamplerState = { reading: undefined, health: { ok: true } };
+  /** When the latest reading (or failure) was taken, local ms. */
+  private takenAt = -Infinity;
+  private inFlight: Promise<SamplerState> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly read: () => Promise<Reading>,
+    private readonly options: SamplerOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Live-update streams open now. */
+  get streams(): number {
+    return this.listeners.size;
+  }
+
+  /**
+   * Calls `listener` after every reading from now on (the first one right away, or the latest if
+   * fresh), until the returned function is called. The first subscriber starts the readings; the
+   * last one to leave stops them.
+   */
+  subscribe(listener: SamplerListener): () => void {
+    if (this.closed) throw new Error("rsmq-next: the dashboard is closed");
+    this.listeners.add(listener);
+    if (this.listeners.size === 1) void this.tick();
+    else if (this.state.reading || !this.state.health.ok) listener(this.state);
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stopTicking();
+    };
+  }
+
+  /** The latest reading if younger than the interval, else a new one (shared with any under way). */
+  latest(): Promise<SamplerState> {
+    if (this.inFlight) return this.inFlight;
+    if (this.now() - this.takenAt < this.options.intervalMs) return Promise.resolve(this.state);
+    return this.takeReading();
+  }
+
+  /** Stops reading and drops every listener; later subscribes throw. */
+  close(): void {
+    this.closed = true;
+    this.listeners.clear();
+    this.stopTicking();
+  }
+
+  private takeReading(): Promise<SamplerState> {
+    const taking = this.read().then(
+      (reading): SamplerState => ({ reading, health: { ok: true } }),
+      (error: unknown): SamplerState => ({
+        reading: this.state.reading,
+        health: {
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+          since: this.state.health.ok ? this.now() : this.state.health.since,
+        },
+      }),
+    );
+    this.inFlight = taking.then((state) => {
+      this.state = state;
+      this.takenAt = this.now();
+      this.inFlight = undefined;
+      return state;
+    });
+    return this.inFlight;
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    const state = await (this.inFlight ?? this.takeReading());
+    if (this.closed || this.listeners.size === 0) return;
+    for (const listener of this.listeners) listener(state);
+    // The timer holds nothing open: the streams' sockets do, and a host app's exit is its own.
+    if (this.timer === undefined) this.timer = setTimeout(() => void this.tick(), this.options.intervalMs).unref();
+  }
+
+  private stopTicking(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
