@@ -1,0 +1,95 @@
+/**
+ * What the dashboard costs Redis, counted at the server (INFO commandstats of a server of this
+ * suite's own, so no other test's commands are in it): nothing with no stream open, and with 1 or
+ * 5 open streams the same one reading per interval (1 EVALSHA_RO for every queue of the namespace),
+ * every stream getting every reading (test/dashboard/queue-board.test.ts checks that the dashboard's
+ * own meter counts exactly what the server saw).
+ */
+import { expect } from "chai";
+import { createServer } from "http";
+import type { Server } from "http";
+import type { AddressInfo } from "net";
+import { createClient } from "redis";
+import type { RedisClientType } from "redis";
+import RedisSMQ = require("../../lib/index");
+import { createDashboard } from "../../lib/dashboard";
+import { startRedisServer } from "../../lib/cli/redis/redis-server";
+import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
+import { countsBetween, readCommandStats } from "../../lib/cli/redis/command-stats";
+import type { QueuesResponse } from "../../lib/dashboard/api-types";
+import { openEventStream } from "../support/event-stream";
+import type { OpenStream } from "../support/event-stream";
+import { serverTimePassed, waitFor } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
+
+const INTERVAL_MS = 100;
+
+describe("dashboard cost at the server", function () {
+  this.timeout(60_000);
+  let redis: RedisServerProcess;
+  let counter: RedisClientType;
+  let rsmq: RedisSMQ;
+  let dashboard: ReturnType<typeof createDashboard>;
+  let server: Server;
+  let base: string;
+  const streams: OpenStream[] = [];
+
+  before(async () => {
+    redis = await startRedisServer();
+    counter = createClient({ url: redis.url });
+    await counter.connect();
+    rsmq = new RedisSMQ({ host: redis.host, port: redis.port, ns: "cost" });
+    for (const qname of ["a", "b", "c", "c-dlq"]) await rsmq.createQueueAsync({ qname });
+    await rsmq.sendMessageAsync({ qname: "a", message: "m" });
+    dashboard = createDashboard({ rsmq, intervalMs: INTERVAL_MS });
+    server = createServer((req, res) => dashboard(req, res));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+
+  afterEach(() => {
+    for (const stream of streams.splice(0)) stream.close();
+  });
+
+  after(async () => {
+    dashboard?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await rsmq?.quitAsync();
+    await counter?.quit();
+    await redis?.stop();
+  });
+
+  /** Client commands the server ran since `before` (the counter's own INFO left out). */
+  async function commandsSince(before: Awaited<ReturnType<typeof readCommandStats>>) {
+    return countsBetween(before, await readCommandStats(counter));
+  }
+
+  it("sends nothing while no tab is open", async () => {
+    // A first reading (to learn the queues), then nothing: no stream, no request.
+    await fetch(`${base}api/queues`);
+    const before = await readCommandStats(counter);
+    await serverTimePassed(counter, 10 * INTERVAL_MS);
+    expect(await commandsSince(before)).to.deep.equal({});
+  });
+
+  for (const open of [1, 5]) {
+    it(`reads once per interval with ${open} open stream${open === 1 ? "" : "s"}: 1 command per reading, whatever the number of tabs`, async () => {
+      const before = await readCommandStats(counter);
+      for (let i = 0; i < open; i++) streams.push(await openEventStream(`${base}api/stream`));
+      const readings = 8;
+      await waitFor(() => streams.every((stream) => stream.json("queues").length >= readings), `${readings} readings on every stream`);
+      for (const stream of streams) stream.close();
+      const commands = await commandsSince(before);
+      const got = streams[0].json<QueuesResponse>("queues");
+      const readingsMade = new Set(got.map((event) => event.now)).size;
+      expect(Object.keys(commands)).to.deep.equal(["evalsha_ro"]);
+      // One per reading each stream saw, plus at most one under way when the last stream closed.
+      expect(commands.evalsha_ro).to.be.within(readingsMade, readingsMade + 1);
+      for (const stream of streams) expect(stream.json<QueuesResponse>("queues").length).to.be.at.least(readings);
+      expect(got[got.length - 1].cost.streams).to.equal(open);
+      expect(got[got.length - 1].queues.map((row) => row.qname)).to.deep.equal(["a", "b", "c", "c-dlq"]);
+    });
+  }
+});
