@@ -138,9 +138,9 @@ export interface DeadLetterGroup {
   count: number;
   /** The queues they came from. */
   sources: string[];
-  /** When the first and the last of them were dead-lettered. */
-  firstAt: number;
-  lastAt: number;
+  /** When the first and the last of them were dead-lettered; null when none says (no note). */
+  firstAt: number | null;
+  lastAt: number | null;
 }
 
 /** `GET api/queues/:qname/dead-letters`: why the messages of a dead-letter queue stopped. */

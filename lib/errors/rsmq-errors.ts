@@ -28,7 +28,9 @@ export type RsmqErrorName =
   // rsmq-next's own: no connection within offlineTimeoutMs, or no reply within commandTimeoutMs.
   | "connectionTimeout"
   // rsmq-next's own: the user closed rsmq.redis (or the client passed in), and so the instance.
-  | "connectionClosed";
+  | "connectionClosed"
+  // rsmq-next's own: the message asked for is not in the queue (the dashboard's message reads).
+  | "messageNotFound";
 
 /** Every `code` this package's named errors carry: one per problem, stable across releases. */
 export type RsmqErrorCode =
@@ -47,7 +49,8 @@ export type RsmqErrorCode =
   | "ERR_RSMQ_NEXT_READ_ONLY_REPLICA"
   | "ERR_RSMQ_NEXT_NO_PERMISSION"
   | "ERR_RSMQ_NEXT_CONNECTION_TIMEOUT"
-  | "ERR_RSMQ_NEXT_CONNECTION_CLOSED";
+  | "ERR_RSMQ_NEXT_CONNECTION_CLOSED"
+  | "ERR_RSMQ_NEXT_MESSAGE_NOT_FOUND";
 
 /** The `code` of every error name but `invalidFormat` (see {@link INVALID_FORMAT_CODES}). */
 export const ERROR_CODES = {
@@ -64,6 +67,7 @@ export const ERROR_CODES = {
   noPermission: "ERR_RSMQ_NEXT_NO_PERMISSION",
   connectionTimeout: "ERR_RSMQ_NEXT_CONNECTION_TIMEOUT",
   connectionClosed: "ERR_RSMQ_NEXT_CONNECTION_CLOSED",
+  messageNotFound: "ERR_RSMQ_NEXT_MESSAGE_NOT_FOUND",
 } as const satisfies Record<Exclude<RsmqErrorName, "invalidFormat">, RsmqErrorCode>;
 
 /** The codes of `invalidFormat`, by what had the wrong form. */
@@ -101,6 +105,7 @@ export function rsmqError(name: RsmqErrorName, message: string, code?: InvalidFo
 export const queueNotFound = (): Error => rsmqError("queueNotFound", "Queue not found");
 export const queueExists = (): Error => rsmqError("queueExists", "Queue exists");
 export const messageTooLong = (): Error => rsmqError("messageTooLong", "Message too long");
+export const messageNotFound = (): Error => rsmqError("messageNotFound", "Message not found");
 
 /**
  * Scripts report expected failures as small negative integers (see the headers in lua/);
@@ -114,6 +119,8 @@ export function errorForScriptCode(code: number): Error {
       return queueExists();
     case -3:
       return messageTooLong();
+    case -4:
+      return messageNotFound();
     default:
       return new Error(`rsmq-next: unexpected script reply ${code}`);
   }

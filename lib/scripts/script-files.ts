@@ -1,5 +1,6 @@
 /**
- * The Lua scripts in lua/, one per operation, named `<operation>-<number of keys>.lua`.
+ * The Lua scripts in lua/, one per operation, named `<operation>-<number of keys>.lua`, or
+ * `<operation>-n.lua` for one that takes any number (the dashboard's look at many queues at once).
  * They are read once, when first needed, from the package's own lua/ folder.
  */
 import { createHash } from "crypto";
@@ -14,7 +15,8 @@ export interface ScriptBody {
 
 export interface Script extends ScriptBody {
   readonly name: string;
-  readonly numberOfKeys: number;
+  /** How many keys it takes; `"any"` for a `-n` script, which says in its header how it reads them. */
+  readonly numberOfKeys: number | "any";
   /** What the script does to the data, which decides its Redis 7 flags (see SCRIPT_KINDS). */
   readonly kind: ScriptKind;
   /** Whether it never writes (and so has nothing to replicate). */
@@ -47,6 +49,10 @@ export const SCRIPT_KINDS = {
   getQueueAttributes: "reads",
   peekDeadLetters: "reads",
   queueStats: "reads",
+  queueStates: "reads",
+  browseMessages: "reads",
+  readMessage: "reads",
+  deadLetterNotes: "reads",
   peekMessages: "reads",
   nextDue: "reads",
   receiveMessage: "drains",
@@ -83,7 +89,7 @@ function body(source: string): ScriptBody {
   return { source, sha1: createHash("sha1").update(source).digest("hex") };
 }
 
-const SCRIPT_FILE = /^([A-Za-z]+)-(\d+)\.lua$/;
+const SCRIPT_FILE = /^([A-Za-z]+)-(\d+|n)\.lua$/;
 
 /** lua/ sits at the package root; walking up keeps this true for dist/ and for test builds alike. */
 function findLuaDirectory(): string {
@@ -118,7 +124,7 @@ function loadAll(): Map<string, Script> {
     loaded.set(match[1], {
       name: match[1],
       ...body(source),
-      numberOfKeys: Number(match[2]),
+      numberOfKeys: match[2] === "n" ? "any" : Number(match[2]),
       kind,
       readOnly: kind === "reads",
       flagged: body(SHEBANGS[kind] + source),

@@ -38,7 +38,7 @@ export class ScriptRunner {
    * operation goes through here, and each layer costs more client CPU than the rest of the call.
    */
   run(script: Script, keys: readonly string[], args: readonly string[], sender = this.sender): Promise<unknown> {
-    if (keys.length !== script.numberOfKeys) {
+    if (script.numberOfKeys !== "any" && keys.length !== script.numberOfKeys) {
       return Promise.reject(new Error(`rsmq-next: ${script.name} takes ${script.numberOfKeys} keys, got ${keys.length}`));
     }
     const epoch = this.sender.connectionEpoch;

@@ -17,7 +17,7 @@ runsOn("single");
 const LUA_DIR = path.resolve(__dirname, "../../../lua");
 const names = readdirSync(LUA_DIR)
   .filter((file) => file.endsWith(".lua"))
-  .map((file) => /^([A-Za-z]+)-\d+\.lua$/.exec(file)?.[1] ?? file);
+  .map((file) => /^([A-Za-z]+)-(?:\d+|n)\.lua$/.exec(file)?.[1] ?? file);
 
 describe("script kinds and their Redis 7 flags", () => {
   it("classifies every script in lua/, and nothing that is not there", () => {

@@ -190,7 +190,8 @@ export const WRITE_COMMANDS = new Set([
 /** The script's local function that checks commands with redis.acl_check_cmd before the first write. */
 const ACL_CHECK_FUNCTION = "refusedCommand";
 
-const SCRIPT_FILE_NAME = /^[A-Za-z]+-(\d+)\.lua$/;
+/** `<operation>-<number of keys>.lua`, or `<operation>-n.lua` for a script that takes any number. */
+const SCRIPT_FILE_NAME = /^[A-Za-z]+-(\d+|n)\.lua$/;
 
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
@@ -319,8 +320,19 @@ function topLevel(tokens: Token[]): Token[] {
   return result;
 }
 
+/** `KEYS[n]`, or in a `-n` script `KEYS[i]` or `KEYS[i + n]` (each index is checked where KEYS is used). */
 const isKeysIndex = (expr: Token[]): boolean =>
-  expr.length === 4 && is(expr[0], "KEYS") && is(expr[1], "[") && expr[2].type === "number" && is(expr[3], "]");
+  is(expr[0], "KEYS") &&
+  is(expr[1], "[") &&
+  is(expr[expr.length - 1], "]") &&
+  (isLiteralIndex(expr.slice(2, -1)) || isLoopIndex(expr.slice(2, -1)));
+
+const isLiteralIndex = (index: Token[]): boolean => index.length === 1 && index[0].type === "number";
+
+/** A loop variable, plus a literal: how a `-n` script walks its keys. */
+const isLoopIndex = (index: Token[]): boolean =>
+  (index.length === 1 && index[0].type === "name") ||
+  (index.length === 3 && index[0].type === "name" && is(index[1], "+") && index[2].type === "number");
 
 /** Arithmetic outside brackets; a minus directly before a number literal, in operand position, is a sign. */
 function hasTopLevelArithmetic(expr: Token[]): boolean {
@@ -399,7 +411,8 @@ export function analyseScript(fileName: string, source: string): { problems: str
   const checks: Check[] = [];
   const fileMatch = SCRIPT_FILE_NAME.exec(fileName);
   if (!fileMatch) problems.push(`${fileName}: file name does not match <operation>-<number of keys>.lua`);
-  const keyCount = fileMatch ? Number(fileMatch[1]) : 0;
+  const anyKeys = fileMatch?.[1] === "n";
+  const keyCount = fileMatch && !anyKeys ? Number(fileMatch[1]) : 0;
   const report = (line: number, text: string): void => {
     problems.push(`${fileName}:${line}: ${text}`);
   };
@@ -420,9 +433,10 @@ export function analyseScript(fileName: string, source: string): { problems: str
     }
     const close = matching(tokens, k + 1);
     const index = tokens.slice(k + 2, close);
+    if (anyKeys && isLoopIndex(index)) return;
     if (index.length !== 1 || index[0].type !== "number" || !/^\d+$/.test(index[0].value)) {
       report(token.line, `KEYS indexed by a non-literal (${index.map((t) => t.value).join(" ")})`);
-    } else if (Number(index[0].value) < 1 || Number(index[0].value) > keyCount) {
+    } else if (Number(index[0].value) < 1 || (!anyKeys && Number(index[0].value) > keyCount)) {
       report(token.line, `KEYS[${index[0].value}] is beyond the ${keyCount} keys of ${fileName}`);
     }
   });

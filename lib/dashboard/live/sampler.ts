@@ -25,6 +25,14 @@ export interface SamplerOptions {
   intervalMs: number;
   /** Local clock, for how fresh the latest reading is. @default Date.now */
   now?: () => number;
+  /** Runs `run` after `ms`; returns what cancels it. @default an unref'd setTimeout */
+  after?: (ms: number, run: () => void) => () => void;
+}
+
+/** The timer holds nothing open: the streams' sockets do, and a host app's exit is its own. */
+function unrefTimeout(ms: number, run: () => void): () => void {
+  const timer = setTimeout(run, ms).unref();
+  return () => clearTimeout(timer);
 }
 
 export class Sampler {
@@ -33,15 +41,18 @@ export class Sampler {
   /** When the latest reading (or failure) was taken, local ms. */
   private takenAt = -Infinity;
   private inFlight: Promise<SamplerState> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  /** Cancels the next tick, while one is scheduled. */
+  private cancelTick: (() => void) | undefined;
   private closed = false;
   private readonly now: () => number;
+  private readonly after: (ms: number, run: () => void) => () => void;
 
   constructor(
     private readonly read: () => Promise<Reading>,
     private readonly options: SamplerOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.after = options.after ?? unrefTimeout;
   }
 
   /** Live-update streams open now. */
@@ -101,16 +112,15 @@ export class Sampler {
   }
 
   private async tick(): Promise<void> {
-    this.timer = undefined;
+    this.cancelTick = undefined;
     const state = await (this.inFlight ?? this.takeReading());
     if (this.closed || this.listeners.size === 0) return;
     for (const listener of this.listeners) listener(state);
-    // The timer holds nothing open: the streams' sockets do, and a host app's exit is its own.
-    if (this.timer === undefined) this.timer = setTimeout(() => void this.tick(), this.options.intervalMs).unref();
+    this.cancelTick ??= this.after(this.options.intervalMs, () => void this.tick());
   }
 
   private stopTicking(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTick?.();
+    this.cancelTick = undefined;
   }
 }

@@ -1,0 +1,102 @@
+/**
+ * The dashboard's message browser: a page of a queue's messages in receive order
+ * (lua/browseMessages-2.lua), or one message with its whole body (lua/readMessage-2.lua), without
+ * receiving them: no score and no receive count changes.
+ */
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
+import { parseWhy, sentAt } from "./message-reply";
+import { stateOf } from "./peek-messages";
+import type { KeyLayout } from "../keys";
+import { MAX_BATCH, validateId, validateQname } from "./rsmq-input-rules";
+import { rsmqError } from "../errors/rsmq-errors";
+import type { BrowsedMessage } from "../dashboard/api-types";
+
+/** A page as the script saw it. */
+export interface BrowsedPage {
+  now: number;
+  total: number;
+  messages: BrowsedMessage[];
+}
+
+/** The most characters of a body a preview may ask for (a whole body is read one message at a time). */
+export const MAX_PREVIEW_CHARS = 100_000;
+
+/** A whole number from `min` to `max`, or an `invalidValue` error naming `item`. */
+function wholeNumber(item: string, value: unknown, min: number, max: number): number {
+  const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof number !== "number" || !Number.isInteger(number) || number < min || number > max) {
+    throw rsmqError("invalidValue", `${item} must be a whole number from ${min} to ${max}`);
+  }
+  return number;
+}
+
+/** `limit` messages of `qname` from `offset` on, bodies cut to `previewChars` characters. */
+export function browseMessages(
+  layout: KeyLayout,
+  qname: unknown,
+  page: { offset: unknown; limit: unknown },
+  previewChars: number,
+): Operation<BrowsedPage> {
+  const keys = layout.queue(validateQname(qname));
+  const offset = wholeNumber("offset", page.offset, 0, Number.MAX_SAFE_INTEGER);
+  const limit = wholeNumber("limit", page.limit, 1, MAX_BATCH);
+  const chars = wholeNumber("previewChars", previewChars, 1, MAX_PREVIEW_CHARS);
+  return {
+    script: "browseMessages",
+    keys: [keys.messages, keys.hash],
+    // A character is at most 4 bytes in UTF-8: the script cuts bytes, the preview characters.
+    args: [integerArg(offset), integerArg(limit), integerArg(chars * 4)],
+    parse(reply) {
+      failIfCode(reply);
+      const [nowText, total, ...fields] = reply as unknown[];
+      const now = Number(nowText);
+      const messages: BrowsedMessage[] = [];
+      for (let i = 0; i < fields.length; i += 7) messages.push(browsed(fields.slice(i, i + 7), now, chars));
+      return { now, total: Number(total), messages };
+    },
+  };
+}
+
+/** One message with its whole body; rejects `messageNotFound` when it is not in the queue. */
+export function readMessage(layout: KeyLayout, qname: unknown, id: unknown): Operation<{ now: number; message: BrowsedMessage }> {
+  const keys = layout.queue(validateQname(qname));
+  const messageId = validateId(id);
+  return {
+    script: "readMessage",
+    keys: [keys.messages, keys.hash],
+    args: [messageId],
+    parse(reply) {
+      failIfCode(reply === -2 ? -4 : reply);
+      const [nowText, , ...fields] = reply as unknown[];
+      const now = Number(nowText);
+      return { now, message: browsed(fields, now, Infinity) };
+    },
+  };
+}
+
+/** One entry of a reply: id, body, size, score, rc, fr, why. */
+function browsed([id, body, size, score, rc, fr, why]: unknown[], now: number, previewChars: number): BrowsedMessage {
+  const messageId = String(id);
+  const dueAt = Number(score);
+  const receiveCount = parseInt(String(rc), 10) || 0;
+  const deadLetter = parseWhy(why);
+  const text = String(body ?? "");
+  const bytes = Number(size);
+  // The script cut 4 bytes per character: enough for `previewChars` whole characters, whatever
+  // it cut inside of after them.
+  const preview = Array.from(text).slice(0, previewChars).join("");
+  const whole = Buffer.byteLength(text) === bytes && preview.length === text.length;
+  return {
+    id: messageId,
+    state: deadLetter ? "deadLettered" : stateOf(dueAt, receiveCount, now),
+    receiveCount,
+    sent: sentAt(messageId),
+    firstReceived: fr === null || fr === undefined || fr === false ? null : Number(fr),
+    dueAt,
+    size: bytes,
+    body: whole ? text : preview,
+    truncated: !whole,
+    ...(deadLetter ? { deadLetter } : {}),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * The dashboard's reading of many queues at once (lua/queueStates-n.lua): each queue's settings,
+ * counters, messages by state and what becomes visible next, by one server clock. Nothing is written.
+ */
+import { integerArg } from "./operation";
+import type { Operation } from "./operation";
+import { sentAt } from "./message-reply";
+import type { KeyLayout } from "../keys";
+import { validateQname } from "./rsmq-input-rules";
+import type { DueWithin } from "../dashboard/api-types";
+
+/** One queue as the script saw it. */
+export interface QueueState {
+  qname: string;
+  vt: number;
+  delay: number;
+  maxsize: number;
+  totalsent: number;
+  totalrecv: number;
+  /** Epoch seconds. */
+  created: number;
+  modified: number;
+  total: number;
+  visible: number;
+  inFlight: number;
+  delayed: number;
+  /** Whether more hidden messages were there than looked at one by one. */
+  partial: boolean;
+  /** The earliest hidden score (epoch ms); null when none is hidden. */
+  nextDueAt: number | null;
+  /** When the message the next receive gets was sent (epoch ms); null when none is visible. */
+  headSentAt: number | null;
+  dueWithin: DueWithin;
+}
+
+/** What one call saw: the server's time, the registry (when asked for) and the queues that exist. */
+export interface QueueStates {
+  now: number;
+  /** The registry's members, when the call read it. */
+  registry: string[] | undefined;
+  queues: QueueState[];
+  /** Queues asked for that do not exist (any more). */
+  missing: string[];
+}
+
+/**
+ * Reads `qnames` (and the registry too with `withRegistry`: then the queues and the registry must
+ * share a slot, see KeyLayout.registryWithQueues), looking at up to `lookAtMost` hidden messages
+ * per queue one by one.
+ */
+export function queueStates(
+  layout: KeyLayout,
+  qnames: readonly string[],
+  withRegistry: boolean,
+  lookAtMost: number,
+): Operation<QueueStates> {
+  const keys = withRegistry ? [layout.registry] : [];
+  for (const qname of qnames) {
+    const queue = layout.queue(validateQname(qname));
+    keys.push(queue.messages, queue.hash);
+  }
+  return {
+    script: "queueStates",
+    keys,
+    args: [integerArg(lookAtMost), withRegistry ? "1" : "0"],
+    parse(reply) {
+      const [nowText, members, ...entries] = reply as [string, string[] | null, ...unknown[]];
+      const states: QueueStates = { now: Number(nowText), registry: members ?? undefined, queues: [], missing: [] };
+      entries.forEach((entry, index) => {
+        const qname = qnames[index];
+        if (!Array.isArray(entry)) states.missing.push(qname);
+        else states.queues.push(queueState(qname, entry));
+      });
+      return states;
+    },
+  };
+}
+
+function queueState(qname: string, entry: unknown[]): QueueState {
+  const [fields, total, visible, inFlight, delayed, looked, nextDueAt, headId, , due1m, due10m, due1h] = entry as [
+    Array<string | null>,
+    ...number[],
+  ];
+  const int = (index: number): number => parseInt(fields[index] ?? "0", 10) || 0;
+  return {
+    qname,
+    vt: int(0),
+    delay: int(1),
+    maxsize: int(2),
+    totalrecv: int(3),
+    totalsent: int(4),
+    created: int(5),
+    modified: int(6),
+    total,
+    visible,
+    inFlight,
+    delayed,
+    partial: looked < total - visible,
+    nextDueAt: nextDueAt < 0 ? null : nextDueAt,
+    headSentAt: typeof headId === "string" ? sentAt(headId) : null,
+    dueWithin: { "1m": due1m, "10m": due10m, "1h": due1h },
+  };
+}

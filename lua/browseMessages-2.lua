@@ -1,0 +1,47 @@
+--[[
+  A page of a queue's messages in the order they will be received, for the dashboard's message
+  browser: each with its score, receive count, first receive and dead-letter note, and its body cut
+  to a preview. Nothing is written: no score and no receive count changes.
+
+  KEYS[1] queue sorted set  <ns>:<qname>
+  KEYS[2] queue hash        <ns>:<qname>:Q
+  ARGV[1] how many to pass over first (>= 0)   ARGV[2] how many (>= 1)
+  ARGV[3] most bytes of each body to return (0: the whole body)
+
+  Returns { nowMs, msgs, id1, body1, size1, score1, rc1, fr1, why1, id2, ... }: the server's time
+  (epoch ms) and the number of messages, then per message its id, body (cut to ARGV[3] bytes),
+  body length in bytes, score (epoch ms it becomes or became visible), receive count ("0": never),
+  first receive (epoch ms, false: never) and the `<id>:dl` JSON (false: none). Returns -1 when the
+  queue does not exist.
+]]
+local rcall = redis.call
+local queueSet, queueHash = KEYS[1], KEYS[2]
+local offset, count, cutAt = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+
+if rcall("HEXISTS", queueHash, "vt") == 0 then
+  return -1
+end
+local time = rcall("TIME")
+local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+
+local reply = { string.format("%d", nowMs), rcall("ZCARD", queueSet) }
+local last = string.format("%d", offset + count - 1)
+local entries = rcall("ZRANGE", queueSet, ARGV[1], last, "WITHSCORES")
+for i = 1, #entries, 2 do
+  local id = entries[i]
+  local fields = rcall("HMGET", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
+  local body = fields[1] or ""
+  reply[#reply + 1] = id
+  if cutAt > 0 and #body > cutAt then
+    reply[#reply + 1] = string.sub(body, 1, cutAt)
+  else
+    reply[#reply + 1] = body
+  end
+  reply[#reply + 1] = #body
+  reply[#reply + 1] = entries[i + 1]
+  -- A nil inside a Lua table would cut the reply short there: false travels as a nil reply.
+  reply[#reply + 1] = fields[2] or "0"
+  reply[#reply + 1] = fields[3] or false
+  reply[#reply + 1] = fields[4] or false
+end
+return reply

@@ -1,0 +1,73 @@
+--[[
+  A read-only look at many queues at once, for the dashboard: each queue's settings and counters,
+  where its messages are and when the next ones become visible, all by one clock. Nothing is written.
+  One call covers every queue of a namespace on one server; in Redis Cluster, where each queue has
+  its own slot, one call covers one queue.
+
+  KEYS[1]          the queue registry <ns>:QUEUES, when ARGV[2] is 1 (absent when 0)
+  KEYS[first + 2k] queue sorted set  <ns>:<qname>    (first = ARGV[2] + 1)
+  KEYS[first+2k+1] queue hash        <ns>:<qname>:Q
+  ARGV[1] most hidden messages to look at one by one per queue, telling in-flight from delayed (>= 0)
+  ARGV[2] 1 when KEYS[1] is the registry, else 0
+
+  Returns { nowMs, members, queue1, queue2, ... }: the server's time (epoch ms), the registry's
+  members (false without the registry), then per queue, in the order of KEYS, -1 when it does not
+  exist, else { {vt, delay, maxsize, totalrecv, totalsent, created, modified}, msgs, visible,
+  inFlight, delayed, looked, nextDueAt, headId, headScore, dueIn1m, dueIn10m, dueIn1h }.
+  visible: due now (score <= now). A hidden message is in flight when it has an `<id>:rc` field
+  (received: being handled, or waiting for a retry), delayed when not; looked: how many hidden ones
+  were looked at (fewer than all: the split covers the earliest only). nextDueAt: the earliest
+  hidden score (-1: none hidden). headId, headScore: the message the next receive gets (false, -1:
+  none visible). dueIn*: hidden messages due within 1 min, 10 min and 1 h of now.
+]]
+local rcall = redis.call
+local lookAtMost = tonumber(ARGV[1])
+local first = tonumber(ARGV[2]) + 1
+
+local time = rcall("TIME")
+local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = string.format("%d", nowMs)
+local reply = { now, false }
+if first == 2 then
+  reply[2] = rcall("SMEMBERS", KEYS[1])
+end
+
+local function dueWithin(queueSet, ms)
+  return rcall("ZCOUNT", queueSet, "(" .. now, string.format("%d", nowMs + ms))
+end
+
+for i = first, #KEYS, 2 do
+  local queueSet = KEYS[i]
+  local queueHash = KEYS[i + 1]
+  local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified")
+  if not fields[1] then
+    reply[#reply + 1] = -1
+  else
+    local msgs = rcall("ZCARD", queueSet)
+    local visible = rcall("ZCOUNT", queueSet, "-inf", now)
+    local inFlight, delayed = 0, 0
+    local hidden = rcall("ZRANGEBYSCORE", queueSet, "(" .. now, "+inf", "WITHSCORES", "LIMIT", 0, lookAtMost)
+    for h = 1, #hidden, 2 do
+      if rcall("HEXISTS", queueHash, hidden[h] .. ":rc") == 1 then
+        inFlight = inFlight + 1
+      else
+        delayed = delayed + 1
+      end
+    end
+    local nextDueAt = -1
+    if msgs > visible then
+      local earliest = rcall("ZRANGEBYSCORE", queueSet, "(" .. now, "+inf", "WITHSCORES", "LIMIT", 0, 1)
+      nextDueAt = tonumber(earliest[2])
+    end
+    local headId, headScore = false, -1
+    if visible > 0 then
+      local head = rcall("ZRANGE", queueSet, 0, 0, "WITHSCORES")
+      headId, headScore = head[1], tonumber(head[2])
+    end
+    reply[#reply + 1] = {
+      fields, msgs, visible, inFlight, delayed, math.floor(#hidden / 2), nextDueAt, headId, headScore,
+      dueWithin(queueSet, 60000), dueWithin(queueSet, 600000), dueWithin(queueSet, 3600000),
+    }
+  end
+end
+return reply
