@@ -1,7 +1,8 @@
 // ESLint flat config: ESLint's and typescript-eslint's recommended rules, the type-checked ones included,
 // over lib/, test/ and bench/ (the last two with the few relaxations a test or a benchmark needs, each
-// with its reason, at the end). ESLint 8.57 and typescript-eslint 6.21 are the newest that install on
-// Node 18.0.0, the oldest Node package.json promises (test/package/engines.test.ts).
+// with its reason, at the end), and ESLint's own over web/, the dashboard page's plain JavaScript.
+// ESLint 8.57 and typescript-eslint 6.21 are the newest that install on Node 18.0.0, the oldest Node
+// package.json promises (test/package/engines.test.ts).
 "use strict";
 
 const js = require("@eslint/js");
@@ -73,6 +74,32 @@ module.exports = [
       "@typescript-eslint/no-unsafe-member-access": "off",
       "@typescript-eslint/no-unsafe-return": "off",
     },
+  },
+  {
+    // The dashboard's page: plain browser JavaScript, served as written (no build step). The browser
+    // globals it uses are listed here rather than taken from a package the project does not depend on.
+    files: ["web/**/*.js"],
+    languageOptions: {
+      ecmaVersion: 2020,
+      sourceType: "module",
+      globals: Object.fromEntries(
+        [
+          "window",
+          "document",
+          "location",
+          "fetch",
+          "EventSource",
+          "FormData",
+          "HTMLDialogElement",
+          "Intl",
+          "setTimeout",
+          "setInterval",
+          "clearInterval",
+          "console",
+        ].map((name) => [name, "readonly"]),
+      ),
+    },
+    rules: { ...js.configs.recommended.rules, "no-restricted-properties": ["error", { property: "innerHTML" }, { property: "outerHTML" }] },
   },
   {
     files: ["lib/types.ts"],

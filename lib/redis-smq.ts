@@ -385,10 +385,12 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
 
   /**
    * Moves dead-lettered messages back as new messages (receive count reset): to each message's
-   * source queue, or to `to`; at most `limit`. Resolves how many moved.
+   * source queue, or to `to`; at most `limit`. With `reason` or `error`, only the dead letters that
+   * stopped for that reason or with that last error move; the others stay. Resolves how many moved.
    *
    * @example
    * const moved = await rsmq.redriveAsync({ from: "orders-dlq" });
+   * const retryable = await rsmq.redriveAsync({ from: "orders-dlq", reason: "exhausted", error: "upstream 503" });
    */
   readonly redriveAsync = async (options: RedriveOptions): Promise<number> => {
     const plan = planRedrive(optionsOf(options));

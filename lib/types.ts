@@ -375,6 +375,24 @@ export interface RedriveOptions {
   from: string;
   /** The queue to move them to. @default each message's source queue */
   to?: string;
-  /** Most messages to move. @default all */
+  /** Most messages to move; messages passed over (filtered out, or with no source) do not count. @default all */
   limit?: number;
+  /**
+   * Only dead letters that stopped for this reason (`"poison"` or `"exhausted"`, as in
+   * {@link DeadLetterInfo.reason}); the others stay where they are, with why they stopped.
+   * Messages without a dead-letter record never match. @default any reason
+   *
+   * @example
+   * await rsmq.redriveAsync({ from: "orders-dlq", reason: "exhausted" }); // the retryable ones only
+   */
+  reason?: "poison" | "exhausted";
+  /**
+   * Only dead letters whose last error is exactly this text ({@link DeadLetterInfo.error}, case and
+   * all); the others stay where they are. With `reason` too, a message must match both.
+   * @default any error
+   *
+   * @example
+   * await rsmq.redriveAsync({ from: "orders-dlq", reason: "exhausted", error: "connect ETIMEDOUT 10.0.0.7:443" });
+   */
+  error?: string;
 }

@@ -12,7 +12,7 @@ import { deleteMessages } from "../operations/delete-messages";
 import { getQueueAttributes } from "../operations/get-queue-attributes";
 import { rsmqError } from "../errors/rsmq-errors";
 import type { RedisSMQInternals } from "../internals";
-import type { PeekedMessage, RedriveOptions } from "../types";
+import type { DeadLetterInfo, PeekedMessage, RedriveOptions } from "../types";
 import { MAX_BATCH, isGiven, validatePositiveInteger, validateQname } from "../operations/rsmq-input-rules";
 import { moveInTwoSteps } from "./two-step-move";
 import type { TwoStepOptions } from "./two-step-move";
@@ -21,7 +21,13 @@ export interface RedrivePlan {
   from: string;
   to: string | undefined;
   limit: number;
+  /** Only dead letters that stopped for this reason. */
+  reason?: DeadLetterInfo["reason"];
+  /** Only dead letters whose last error is exactly this text. */
+  error?: string;
 }
+
+const REASONS: ReadonlyArray<DeadLetterInfo["reason"]> = ["poison", "exhausted"];
 
 /** Validates redrive's options before any round trip. */
 export function planRedrive(options: Partial<RedriveOptions>): RedrivePlan {
@@ -31,7 +37,23 @@ export function planRedrive(options: Partial<RedriveOptions>): RedrivePlan {
   // one page, an endless loop beyond.
   if (to === from) throw rsmqError("invalidValue", "to must be another queue than from");
   const limit = isGiven(options.limit) ? validatePositiveInteger("limit", options.limit) : Infinity;
-  return { from, to, limit };
+  const plan: RedrivePlan = { from, to, limit };
+  if (isGiven(options.reason)) {
+    if (!REASONS.includes(options.reason)) throw rsmqError("invalidValue", 'reason must be "poison" or "exhausted"');
+    plan.reason = options.reason;
+  }
+  if (isGiven(options.error)) {
+    if (typeof options.error !== "string") throw rsmqError("invalidValue", "error must be a string");
+    plan.error = options.error;
+  }
+  return plan;
+}
+
+/** Whether a dead letter passes the plan's filters; with none, every message does, recorded or not. */
+function matches(plan: RedrivePlan, why: DeadLetterInfo | undefined): boolean {
+  if (plan.reason === undefined && plan.error === undefined) return true;
+  if (why === undefined) return false;
+  return (plan.reason === undefined || why.reason === plan.reason) && (plan.error === undefined || why.error === plan.error);
 }
 
 export interface RedriveMoveOptions extends TwoStepOptions {
@@ -41,7 +63,7 @@ export interface RedriveMoveOptions extends TwoStepOptions {
 
 /**
  * Resolves how many messages moved. Messages with no recorded source (or one naming `from` itself)
- * and no `to` stay where they are.
+ * and no `to` stay where they are, and so do those the plan's `reason` or `error` filter out.
  */
 export async function redrive(
   queue: RedisSMQInternals,
@@ -57,8 +79,8 @@ export async function redrive(
     const byTarget = new Map<string, PeekedMessage[]>();
     for (const message of page) {
       const target = plan.to ?? message.deadLetter?.source;
-      // No recorded source, or one naming the queue itself (the same endless loop as `to` = `from`).
-      if (target === undefined || target === plan.from) {
+      // Filtered out, no recorded source, or one naming the queue itself (the same endless loop as `to` = `from`).
+      if (!matches(plan, message.deadLetter) || target === undefined || target === plan.from) {
         passedOver += 1;
         continue;
       }

@@ -1,6 +1,7 @@
 /**
  * The command line's dead-letter commands against the test server: `dlq list` (why each message
- * stopped) and `redrive` (back to the source queue, or --to, at most --limit), human and --json.
+ * stopped) and `redrive` (back to the source queue, or --to, at most --limit, only --reason and
+ * --error), human and --json.
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
@@ -111,7 +112,7 @@ describe("CLI: dlq list, redrive", () => {
       await rsmq.createQueueAsync({ qname: "elsewhere" });
       const result = await cli("--json", "redrive", "src-dlq", "--to", "elsewhere", "--limit", "1");
       expect(result.code).to.equal(0);
-      expect(json(result)).to.deep.equal({ from: "src-dlq", to: "elsewhere", moved: 1, left: 1 });
+      expect(json(result)).to.deep.equal({ from: "src-dlq", to: "elsewhere", reason: null, error: null, moved: 1, left: 1 });
       expect((await rsmq.getQueueAttributesAsync({ qname: "elsewhere" })).msgs).to.equal(1);
       expect((await rsmq.getQueueAttributesAsync({ qname: "src" })).msgs).to.equal(0);
     });
@@ -124,6 +125,34 @@ describe("CLI: dlq list, redrive", () => {
       expect(result.stderr).to.include("1 message stayed in src-dlq: no source queue recorded");
       expect(result.stderr).to.include("--to <qname>");
       expect((await rsmq.getQueueAttributesAsync({ qname: "src-dlq" })).msgs).to.equal(1);
+    });
+
+    it("--reason and --error: moves only the dead letters matching both, says why the rest stayed", async () => {
+      const byReason = await cli("redrive", "src-dlq", "--reason", "poison");
+      expect(byReason.code).to.equal(0);
+      expect(byReason.stdout).to.equal("moved 1 message from src-dlq to the queues they came from\n");
+      expect(byReason.stderr).to.include("1 message stayed in src-dlq: not matching --reason poison");
+      expect((await rsmq.peekMessagesAsync({ qname: "src" })).map((m) => m.id)).to.deep.equal([ids.poison]);
+      const [left] = await rsmq.peekMessagesAsync({ qname: "src-dlq" });
+      expect(left.id).to.equal(ids.failing);
+      expect(left.deadLetter).to.include({ reason: "exhausted", error: "the API said no" });
+
+      // Not matching both: nothing moves.
+      const neither = await cli("--json", "redrive", "src-dlq", "--reason", "exhausted", "--error", "bad payload");
+      expect(neither.code).to.equal(0);
+      expect(json(neither)).to.deep.equal({ from: "src-dlq", to: null, reason: "exhausted", error: "bad payload", moved: 0, left: 1 });
+
+      const byError = await cli("--json", "redrive", "src-dlq", "--error", "the API said no");
+      expect(byError.code).to.equal(0);
+      expect(json(byError)).to.deep.equal({ from: "src-dlq", to: null, reason: null, error: "the API said no", moved: 1, left: 0 });
+      expect((await rsmq.getQueueAttributesAsync({ qname: "src" })).msgs).to.equal(2);
+    });
+
+    it("exits 2 for a --reason other than poison or exhausted, moving nothing", async () => {
+      const result = await cli("redrive", "src-dlq", "--reason", "failed");
+      expect(result.code).to.equal(2);
+      expect(result.stderr).to.include("poison, exhausted");
+      expect((await rsmq.getQueueAttributesAsync({ qname: "src-dlq" })).msgs).to.equal(2);
     });
 
     it("exits 1 for a missing dead-letter queue and 2 for a bad --limit", async () => {

@@ -392,6 +392,97 @@ describe("redrive", () => {
     expect(await client.zCard(keysOf(ns, "src").messages)).to.equal(1003);
   });
 
+  describe("filters: reason and the last error", () => {
+    /** A dead-letter queue of four, each a different pair of reason and last error, in this order. */
+    const stopped = async (): Promise<Record<"poisonBad" | "exhaustedTimeout" | "poisonTimeout" | "exhaustedBad", string>> => ({
+      poisonBad: await deadLetterOne(rsmq, "src", "dlq", "p1", { reason: "poison", error: "bad payload" }),
+      exhaustedTimeout: await deadLetterOne(rsmq, "src", "dlq", "e1", { reason: "exhausted", error: "timeout" }),
+      poisonTimeout: await deadLetterOne(rsmq, "src", "dlq", "p2", { reason: "poison", error: "timeout" }),
+      exhaustedBad: await deadLetterOne(rsmq, "src", "dlq", "e2", { reason: "exhausted", error: "bad payload" }),
+    });
+    const notesOf = async (ids: string[]): Promise<unknown[]> =>
+      Promise.all(ids.map(async (id) => JSON.parse((await client.hGet(keysOf(ns, "dlq").hash, `${id}:dl`)) ?? "null") as unknown));
+    const inQueue = async (qname: string): Promise<string[]> => (await client.zRange(keysOf(ns, qname).messages, 0, -1)).sort();
+
+    it("reason: moves exactly the messages that stopped for it; the others stay, with why", async () => {
+      const ids = await stopped();
+      const staying = [ids.exhaustedTimeout, ids.exhaustedBad];
+      const notesBefore = await notesOf(staying);
+      expect(await rsmq.redriveAsync({ from: "dlq", reason: "poison" })).to.equal(2);
+      expect(await inQueue("src")).to.deep.equal([ids.poisonBad, ids.poisonTimeout].sort());
+      expect(await fieldsOf("src")).to.deep.equal([ids.poisonBad, ids.poisonTimeout].sort());
+      expect(await inQueue("dlq")).to.deep.equal([...staying].sort());
+      expect(await notesOf(staying)).to.deep.equal(notesBefore);
+      expect(notesBefore.map((note) => (note as { reason: string }).reason)).to.deep.equal(["exhausted", "exhausted"]);
+      expect(await rsmq.redriveAsync({ from: "dlq", reason: "poison" })).to.equal(0);
+      expect(await rsmq.redriveAsync({ from: "dlq", reason: "exhausted" })).to.equal(2);
+      expect(await client.zCard(keysOf(ns, "dlq").messages)).to.equal(0);
+    });
+
+    it("error: moves exactly the messages whose last error is that text, whatever the reason", async () => {
+      const ids = await stopped();
+      expect(await rsmq.redriveAsync({ from: "dlq", error: "timeout" })).to.equal(2);
+      expect(await inQueue("src")).to.deep.equal([ids.exhaustedTimeout, ids.poisonTimeout].sort());
+      expect(await inQueue("dlq")).to.deep.equal([ids.poisonBad, ids.exhaustedBad].sort());
+      expect(await fieldsOf("dlq")).to.deep.equal(
+        [ids.poisonBad, `${ids.poisonBad}:dl`, ids.exhaustedBad, `${ids.exhaustedBad}:dl`].sort(),
+      );
+      // The exact text: not a part of it, nor another case.
+      expect(await rsmq.redriveAsync({ from: "dlq", error: "bad" })).to.equal(0);
+      expect(await rsmq.redriveAsync({ from: "dlq", error: "Bad payload" })).to.equal(0);
+      expect(await inQueue("dlq")).to.deep.equal([ids.poisonBad, ids.exhaustedBad].sort());
+    });
+
+    it("both: only the messages matching each; with `to`, and limit counting moved messages only", async () => {
+      const ids = await stopped();
+      expect(await rsmq.redriveAsync({ from: "dlq", reason: "exhausted", error: "bad payload" })).to.equal(1);
+      expect(await inQueue("src")).to.deep.equal([ids.exhaustedBad]);
+      expect(await inQueue("dlq")).to.deep.equal([ids.poisonBad, ids.exhaustedTimeout, ids.poisonTimeout].sort());
+
+      // The front message does not match: passed over, and the limit still moves one.
+      await rsmq.createQueueAsync({ qname: "review" });
+      expect(await rsmq.redriveAsync({ from: "dlq", to: "review", error: "timeout", limit: 1 })).to.equal(1);
+      expect(await inQueue("review")).to.deep.equal([ids.exhaustedTimeout]);
+      expect(await inQueue("dlq")).to.deep.equal([ids.poisonBad, ids.poisonTimeout].sort());
+      expect((await notesOf([ids.poisonBad, ids.poisonTimeout])).map((note) => (note as { error: string }).error)).to.deep.equal([
+        "bad payload",
+        "timeout",
+      ]);
+    });
+
+    it("passes over messages without a dead-letter record, even with `to`", async () => {
+      await rsmq.createQueueAsync({ qname: "dlq" });
+      const plain = await rsmq.sendMessageAsync({ qname: "dlq", message: "plain" });
+      const poison = await deadLetterOne(rsmq, "src", "dlq", "p", { reason: "poison" });
+      expect(await rsmq.redriveAsync({ from: "dlq", to: "src", reason: "poison" })).to.equal(1);
+      expect(await inQueue("dlq")).to.deep.equal([plain]);
+      expect(await inQueue("src")).to.deep.equal([poison]);
+      expect(await rsmq.redriveAsync({ from: "dlq", to: "src", error: "boom" })).to.equal(0);
+    });
+
+    it("rejects a bad reason or error before any round trip, nothing changed", async () => {
+      await stopped();
+      const bad: Array<[Record<string, unknown>, string]> = [
+        [{ from: "dlq", reason: "other" }, 'reason must be "poison" or "exhausted"'],
+        [{ from: "dlq", reason: "Poison" }, 'reason must be "poison" or "exhausted"'],
+        [{ from: "dlq", reason: 1 }, 'reason must be "poison" or "exhausted"'],
+        [{ from: "dlq", reason: "" }, 'reason must be "poison" or "exhausted"'],
+        [{ from: "dlq", error: 42 }, "error must be a string"],
+        [{ from: "dlq", error: { message: "timeout" } }, "error must be a string"],
+        [{ from: "dlq", reason: "poison", error: ["timeout"] }, "error must be a string"],
+      ];
+      const before = await exactState(client, ns);
+      await rsmq.listQueuesAsync(); // connected before watching
+      const commands = await watchDuring(async () => {
+        for (const [options, message] of bad) {
+          expect(await errorOf(rsmq.redriveAsync(options as never)), JSON.stringify(options)).to.include({ name: "invalidValue", message });
+        }
+      });
+      expect(commands).to.deep.equal([]);
+      expect(await exactState(client, ns)).to.deep.equal(before);
+    });
+  });
+
   it("rejects bad options before any round trip", async () => {
     const bad: Array<[Record<string, unknown> | undefined, string, string]> = [
       [undefined, "missingParameter", "No from supplied"],

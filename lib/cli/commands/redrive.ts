@@ -1,21 +1,34 @@
 /**
  * `redrive <dlq>`: moves dead-lettered messages back as new messages, to the queue each came from
- * (or --to), page by page so that a terminal shows progress.
+ * (or --to), only those that stopped for --reason or with the last error --error when given, page
+ * by page so that a terminal shows progress.
  */
+import { Option } from "commander";
 import type { Command } from "commander";
 import { integer } from "../arguments";
 import { run } from "../context";
 import { withQueue } from "../connect";
 import { plural } from "../format";
 import { LiveLine, progressBar } from "../live-line";
+import type { DeadLetterInfo } from "../../types";
 
 interface RedriveOptions {
   to?: string;
   limit?: number;
+  reason?: DeadLetterInfo["reason"];
+  error?: string;
 }
 
 /** Messages per redrive call: small enough for smooth progress, large enough to be quick. */
 const PAGE = 100;
+
+/** The filters given, as typed on the command line: `--reason poison --error "…"`. */
+function filtersOf(options: RedriveOptions): string {
+  const given: string[] = [];
+  if (options.reason !== undefined) given.push(`--reason ${options.reason}`);
+  if (options.error !== undefined) given.push(`--error ${JSON.stringify(options.error)}`);
+  return given.join(" ");
+}
 
 export function register(program: Command): void {
   program
@@ -24,25 +37,33 @@ export function register(program: Command): void {
     .argument("<dlq>", "the dead-letter queue")
     .option("--to <qname>", "move them here instead of to their source queues")
     .option("--limit <n>", "move at most this many", integer(1))
+    .addOption(new Option("--reason <reason>", "only those that stopped for this reason").choices(["poison", "exhausted"]))
+    .option("--error <text>", "only those whose last error is exactly this text")
     .action((from: string, options: RedriveOptions, command: Command) =>
       run(command, async ({ server, out, errors }) => {
         errors.qname = from;
+        const filters = filtersOf(options);
         const { moved, left } = await withQueue(server, async (rsmq) => {
           const { msgs } = await rsmq.getQueueAttributesAsync({ qname: from });
+          // Filtered, how many will move is unknown until done: a count then, not a bar.
           const total = Math.min(msgs, options.limit ?? Infinity);
           const progress = new LiveLine(out.streams.err, out.interactiveErr && !out.json && total > 0);
           let moved = 0;
           const showProgress = (): void =>
-            progress.show(` redrive ${progressBar(moved, total)} ${Math.min(moved, total)}/${total} messages`);
+            progress.show(
+              filters
+                ? ` redrive ${plural(moved, "message")} moved`
+                : ` redrive ${progressBar(moved, total)} ${Math.min(moved, total)}/${total} messages`,
+            );
           showProgress();
           try {
             for (;;) {
               const want = Math.min(PAGE, (options.limit ?? Infinity) - moved);
               if (want <= 0) break;
-              const count = await rsmq.redriveAsync({ from, to: options.to, limit: want });
+              const count = await rsmq.redriveAsync({ from, to: options.to, limit: want, reason: options.reason, error: options.error });
               moved += count;
               showProgress();
-              // Fewer than asked: nothing movable is left (redrive passes over messages with no source).
+              // Fewer than asked: nothing movable is left (redrive passes over messages with no source, or filtered out).
               if (count < want) break;
             }
           } finally {
@@ -51,12 +72,16 @@ export function register(program: Command): void {
           const after = await rsmq.getQueueAttributesAsync({ qname: from });
           return { moved, left: after.msgs };
         });
-        if (out.json) return out.data({ from, to: options.to ?? null, moved, left });
+        if (out.json) {
+          return out.data({ from, to: options.to ?? null, reason: options.reason ?? null, error: options.error ?? null, moved, left });
+        }
         const where = options.to ? `to ${options.to}` : "to the queues they came from";
         out.line(`moved ${plural(moved, "message")} from ${from} ${where}`);
         if (left > 0 && !options.limit) {
           out.note(
-            `${plural(left, "message")} stayed in ${from}: no source queue recorded (not dead-lettered by a Worker); move them with --to <qname>`,
+            filters
+              ? `${plural(left, "message")} stayed in ${from}: not matching ${filters}, or no source queue recorded`
+              : `${plural(left, "message")} stayed in ${from}: no source queue recorded (not dead-lettered by a Worker); move them with --to <qname>`,
           );
         }
       }),
