@@ -13,6 +13,7 @@ import type { DashboardHandler } from "../../lib/dashboard";
 import { CONTENT_SECURITY_POLICY } from "../../lib/dashboard/http/security-headers";
 import { connectionOptions, uniqueNs } from "../support/server";
 import { waitFor } from "../support/worker";
+import { deadLetterOne } from "../support/retry";
 import { MOUNTS, SAME_ORIGIN, openStream, post, send } from "../support/dashboard";
 import type { Answer, Mounted } from "../support/dashboard";
 import { runsOn } from "../support/targets";
@@ -224,6 +225,28 @@ for (const { name, mount } of MOUNTS) {
         const answer = await post(at(rw, `api/queues/${qname}-dlq/redrive`), { to: qname });
         expect([answer.status, answer.json], answer.text).to.deep.equal([200, { moved: 1 }]);
         expect((await rsmq.getQueueAttributesAsync({ qname })).msgs).to.equal(1);
+      });
+
+      it("GET .../dead-letters groups them; POST .../redrive { reason, error } moves one group only", async () => {
+        const dlq = `${qname}-dlq`;
+        await rsmq.createQueueAsync({ qname: dlq });
+        await deadLetterOne(rsmq, qname, dlq, "bad", { reason: "poison", error: "unparseable" });
+        await deadLetterOne(rsmq, qname, dlq, "later", { reason: "exhausted", error: "timeout" });
+        await deadLetterOne(rsmq, qname, dlq, "later too", { reason: "exhausted", error: "timeout" });
+        const groups = await send(at(rw, `api/queues/${dlq}/dead-letters`));
+        expect(groups.status, groups.text).to.equal(200);
+        expect(groups.json).to.include({ qname: dlq, total: 3, looked: 3, partial: false });
+        expect(groups.json.groups.map((g: { reason: string; error: string; count: number }) => [g.reason, g.error, g.count])).to.deep.equal(
+          [
+            ["exhausted", "timeout", 2],
+            ["poison", "unparseable", 1],
+          ],
+        );
+        const answer = await post(at(rw, `api/queues/${dlq}/redrive`), { reason: "exhausted", error: "timeout" });
+        expect([answer.status, answer.json], answer.text).to.deep.equal([200, { moved: 2 }]);
+        const [left] = await rsmq.peekMessagesAsync({ qname: dlq });
+        expect([left.message, (await rsmq.getQueueAttributesAsync({ qname: dlq })).msgs]).to.deep.equal(["bad", 1]);
+        expectError(await post(at(rw, `api/queues/${dlq}/redrive`), { reason: "tired" }), 400, "invalidValue");
       });
 
       it("POST .../delete deletes the queue only with { confirm: qname }", async () => {
