@@ -9,7 +9,6 @@
  * http.createServer((req, res) => dashboard(req, res)).listen(3000);
  */
 import type { IncomingMessage, ServerResponse } from "http";
-import type { RedisSMQ } from "../redis-smq";
 import { CostMeter } from "./live/cost-meter";
 import { Sampler } from "./live/sampler";
 import { QueueBoard } from "./reads/queue-board";
@@ -17,6 +16,9 @@ import { Actions } from "./http/actions";
 import { EventStreams } from "./http/event-stream";
 import { handleRequest } from "./http/handler";
 import { checkDashboardOptions } from "./options";
+import type { DashboardOptions } from "./options";
+
+export type { DashboardOptions } from "./options";
 
 export type {
   BrowsedMessage,
@@ -33,32 +35,6 @@ export type {
   QueuesResponse,
   RedisHealth,
 } from "./api-types";
-
-/** The options of {@link createDashboard}. */
-export interface DashboardOptions {
-  /** The RedisSMQ instance to read (its namespace is the one shown). The dashboard never closes it. */
-  rsmq: RedisSMQ;
-  /**
-   * Refuse every mutating route (405 `{"error":"readOnly"}`) and hide the actions on the page.
-   * @default true
-   */
-  readOnly?: boolean;
-  /**
-   * Ms between two readings of every queue while at least one tab has the page open (100 to 3,600,000).
-   * @default 2000
-   */
-  intervalMs?: number;
-  /**
-   * A queue's dead-letter queue where it is not `<qname>-dlq`, e.g. `{ orders: "orders-failed" }`.
-   * @default {}
-   */
-  deadLetterQueues?: Record<string, string>;
-  /**
-   * Characters of a body the message list shows (1 to 1,000,000); the whole body is one click away.
-   * @default 1000
-   */
-  previewChars?: number;
-}
 
 /**
  * The dashboard's request handler: serves every path relative to where it is mounted. It answers

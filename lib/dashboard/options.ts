@@ -3,7 +3,32 @@
  * the option, the value expected and the value given), and filled with their defaults.
  */
 import type { RedisSMQ } from "../redis-smq";
-import type { DashboardOptions } from "./index";
+
+/** The options of `createDashboard` (rsmq-next/dashboard). */
+export interface DashboardOptions {
+  /** The RedisSMQ instance to read (its namespace is the one shown). The dashboard never closes it. */
+  rsmq: RedisSMQ;
+  /**
+   * Refuse every mutating route (405 `{"error":"readOnly"}`) and hide the actions on the page.
+   * @default true
+   */
+  readOnly?: boolean;
+  /**
+   * Ms between two readings of every queue while at least one tab has the page open (100 to 3,600,000).
+   * @default 2000
+   */
+  intervalMs?: number;
+  /**
+   * A queue's dead-letter queue where it is not `<qname>-dlq`, e.g. `{ orders: "orders-failed" }`.
+   * @default {}
+   */
+  deadLetterQueues?: Record<string, string>;
+  /**
+   * Characters of a body the message list shows (1 to 1,000,000); the whole body is one click away.
+   * @default 1000
+   */
+  previewChars?: number;
+}
 
 /** The options with their defaults applied. */
 export interface CheckedDashboardOptions {
