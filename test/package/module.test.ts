@@ -7,7 +7,7 @@
 import { expect } from "chai";
 import { execFile } from "child_process";
 import { EventEmitter } from "events";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
 import OldRSMQ = require("rsmq");
@@ -480,3 +480,95 @@ function* listFiles(dir: string): Generator<string> {
     else yield full;
   }
 }
+
+describe("the rsmq-next/dashboard subpath (built package)", () => {
+  let dir: string;
+  before(() => {
+    dir = consumerProject("rsmq-next-dashboard-");
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Runs `source` as a file of the consumer project; resolves what it printed, as JSON. */
+  async function runIn(file: string, source: string): Promise<any> {
+    writeFileSync(path.join(dir, file), source);
+    const result = await run(process.execPath, [file], { cwd: dir });
+    expect(result.code, result.stderr).to.equal(0);
+    return JSON.parse(result.stdout);
+  }
+
+  it("require and import both give createDashboard, the same function", async () => {
+    writeFileSync(path.join(dir, "cjs.cjs"), 'module.exports = require("rsmq-next/dashboard");');
+    const loaded = await runIn(
+      "load.mjs",
+      `import { createDashboard } from "rsmq-next/dashboard";
+       import { createRequire } from "module";
+       const cjs = createRequire(import.meta.url)("./cjs.cjs");
+       console.log(JSON.stringify({ type: typeof createDashboard, same: cjs.createDashboard === createDashboard }));`,
+    );
+    expect(loaded).to.deep.equal({ type: "function", same: true });
+  });
+
+  it("the main entry, by require or import, loads no dashboard code", async () => {
+    const dashboardModules = `Object.keys(require.cache).filter((file) => file.includes("${path.sep}dashboard${path.sep}"))`;
+    expect(await runIn("main.cjs", `require("rsmq-next"); console.log(JSON.stringify(${dashboardModules}));`)).to.deep.equal([]);
+    const esm = await runIn(
+      "main.mjs",
+      `import "rsmq-next";
+       import { createRequire } from "module";
+       const require = createRequire(import.meta.url);
+       console.log(JSON.stringify(${dashboardModules}));`,
+    );
+    expect(esm).to.deep.equal([]);
+  });
+
+  it("TypeScript finds its declarations under node10 and node16 resolution", async function () {
+    this.timeout(60_000);
+    const source = `import { createDashboard } from "rsmq-next/dashboard";
+import type { DashboardHandler, DashboardOptions, QueuesResponse } from "rsmq-next/dashboard";
+export function make(options: DashboardOptions): DashboardHandler {
+  const handler = createDashboard(options);
+  handler.close();
+  return handler;
+}
+export const readOnly = (answer: QueuesResponse): boolean => answer.readOnly;
+// @ts-expect-error intervalMs is a number (proof the declarations were read)
+export const wrong: DashboardOptions = { rsmq: undefined as never, intervalMs: "2000" };
+`;
+    writeFileSync(path.join(dir, "dashboard.ts"), source);
+    const resolutions = [
+      { module: "commonjs", moduleResolution: "node10" },
+      { module: "node16", moduleResolution: "node16" },
+    ];
+    const results = await Promise.all(
+      resolutions.map((options) => {
+        const tsconfig = {
+          compilerOptions: {
+            ...options,
+            target: "ES2022",
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: ["node"],
+            typeRoots: [path.join(packageRoot, "node_modules/@types")],
+            pretty: false,
+          },
+          files: ["dashboard.ts"],
+        };
+        writeFileSync(path.join(dir, `tsconfig.${options.moduleResolution}.json`), JSON.stringify(tsconfig));
+        return run(tsc, ["-p", `tsconfig.${options.moduleResolution}.json`], { cwd: dir });
+      }),
+    );
+    expect(results.map((result) => result.stdout.trim())).to.deep.equal(["", ""]);
+  });
+
+  it("npm pack ships the subpath: dist/dashboard/, esm/dashboard.mjs and the page's files", async function () {
+    this.timeout(60_000);
+    const result = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: packageRoot });
+    expect(result.code, result.stderr).to.equal(0);
+    const [pack] = JSON.parse(result.stdout) as Array<{ files: Array<{ path: string }> }>;
+    const files = pack.files.map((file) => file.path);
+    expect(files).to.include.members(["dist/dashboard/index.js", "dist/dashboard/index.d.ts", "esm/dashboard.mjs"]);
+    const page = ["index.html", "app.js", "app.css", "icon.svg"].filter((name) => existsSync(path.join(packageRoot, "web", name)));
+    expect(files).to.include.members(page.map((name) => `web/${name}`));
+  });
+});

@@ -97,6 +97,14 @@ describe("a fresh clone, packed and installed into a new app", function () {
       "dist/index.d.ts",
       "dist/cli/main.js",
       "esm/index.mjs",
+      "dist/dashboard/index.js",
+      "dist/dashboard/index.d.ts",
+      "esm/dashboard.mjs",
+      // The dashboard's page, served from the package.
+      "web/index.html",
+      "web/app.js",
+      "web/app.css",
+      "web/icon.svg",
       ...scripts.map((name) => `lua/${name}`),
       // What the README links to (test/docs/links.test.ts checks every link inside the package).
       "bench/README.md",
@@ -147,6 +155,47 @@ describe("a fresh clone, packed and installed into a new app", function () {
     await run(`tsc ${OLDEST_TYPESCRIPT} -p . in the app`, process.execPath, [tsc, "-p", "."], {
       cwd: app,
       timeoutMs: 60_000,
+    });
+  });
+
+  it("rsmq-next/dashboard by require and import: one createDashboard, serving its page and the API", async () => {
+    writeFileSync(path.join(app, "dashboard-cjs.cjs"), 'module.exports = require("rsmq-next/dashboard");');
+    const result = await runInApp(
+      "use-dashboard.mjs",
+      `
+      import { createServer } from "http";
+      import { createRequire } from "module";
+      import RedisSMQ from "rsmq-next";
+      import { createDashboard } from "rsmq-next/dashboard";
+      const require = createRequire(import.meta.url);
+      const cjs = require("./dashboard-cjs.cjs");
+      const rsmq = new RedisSMQ({ host: process.env.RSMQ_HOST, port: Number(process.env.RSMQ_PORT), ns: process.env.RSMQ_NS });
+      const dashboard = createDashboard({ rsmq });
+      const server = createServer((req, res) => dashboard(req, res));
+      try {
+        await rsmq.createQueueAsync({ qname: "jobs" });
+        await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+        const base = "http://127.0.0.1:" + server.address().port + "/";
+        const page = await fetch(base);
+        const queues = await (await fetch(base + "api/queues")).json();
+        console.log(JSON.stringify({
+          same: cjs.createDashboard === createDashboard,
+          resolved: require.resolve("rsmq-next/dashboard"),
+          page: [page.status, page.headers.get("content-type")],
+          queues: queues.queues.map((queue) => queue.qname),
+        }));
+      } finally {
+        dashboard.close();
+        server.close();
+        await rsmq.quitAsync();
+      }
+      `,
+    );
+    expect(result).to.deep.equal({
+      same: true,
+      resolved: path.join(app, "node_modules/rsmq-next/dist/dashboard/index.js"),
+      page: [200, "text/html; charset=utf-8"],
+      queues: ["jobs"],
     });
   });
 

@@ -1,0 +1,140 @@
+/**
+ * One request, from the path to the answer: security headers first, then the page's files, the
+ * mount redirect, the route; for a POST route the read-only refusal before anything else, then the
+ * same-origin check, then the body. Every failure becomes the error JSON (respond.ts).
+ */
+import type { IncomingMessage, ServerResponse } from "http";
+import type { QueuesResponse } from "../api-types";
+import type { CostMeter } from "../live/cost-meter";
+import type { Sampler, SamplerState } from "../live/sampler";
+import type { QueueBoard } from "../reads/queue-board";
+import type { Actions, ActionName } from "./actions";
+import type { EventStreams } from "./event-stream";
+import { HttpError } from "./http-error";
+import { readJsonBody } from "./json-body";
+import { mountRedirect } from "./mount-redirect";
+import { sendError, sendJson } from "./respond";
+import { findRoute } from "./routes";
+import type { Match } from "./routes";
+import { isSameOrigin } from "./same-origin";
+import { setSecurityHeaders } from "./security-headers";
+import { isAsset, sendAsset } from "./static-assets";
+
+/** Everything a request may use, made once per dashboard. */
+export interface HandlerParts {
+  readOnly: boolean;
+  intervalMs: number;
+  board: QueueBoard;
+  sampler: Sampler;
+  cost: CostMeter;
+  actions: Actions;
+  streams: EventStreams;
+  /** Whether close() was called. */
+  closed(): boolean;
+}
+
+/** Messages one page of the browser may hold. */
+const MAX_PAGE = 1000;
+const DEFAULT_PAGE = 50;
+
+/** Serves one request; never rejects (every failure is answered). */
+export async function handleRequest(parts: HandlerParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    setSecurityHeaders(res);
+    await dispatch(parts, req, res);
+  } catch (error) {
+    sendError(res, error);
+  }
+}
+
+async function dispatch(parts: HandlerParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://dashboard.invalid");
+  const path = url.pathname.replace(/^\/+/, "");
+  const method = req.method ?? "GET";
+  if (isAsset(path)) {
+    const location = mountRedirect(req, path);
+    if (location !== undefined) {
+      res.writeHead(301, { Location: location, "Cache-Control": "no-store" }).end();
+      return;
+    }
+    if (method !== "GET" && method !== "HEAD")
+      throw new HttpError(405, "methodNotAllowed", "The page's files take GET.", { Allow: "GET, HEAD" });
+    sendAsset(res, path, method === "HEAD");
+    return;
+  }
+  const match = findRoute(method, path, url.searchParams);
+  if (match.route.mutates) {
+    // Read-only is checked first: no body is read, nothing else is looked at.
+    if (parts.readOnly) {
+      throw new HttpError(
+        405,
+        "readOnly",
+        "This dashboard is read-only: start it with readOnly: false (CLI: --read-write) to allow changes.",
+      );
+    }
+    if (!isSameOrigin(req)) {
+      throw new HttpError(
+        403,
+        "crossSite",
+        "A change must come from the dashboard's own page: send Sec-Fetch-Site: same-origin (or an Origin equal to this host).",
+      );
+    }
+    const body = await readJsonBody(req);
+    const answer = await parts.actions.run(match.route.name as ActionName, match.params.qname, match.params.id, body);
+    sendJson(res, answer.status, answer.body);
+    return;
+  }
+  await read(parts, match, req, res);
+}
+
+async function read(parts: HandlerParts, { route, params }: Match, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { board } = parts;
+  switch (route.name) {
+    case "queues":
+      return sendJson(res, 200, queuesAnswer(parts, await parts.sampler.latest()));
+    case "stream":
+      if (parts.closed()) throw new HttpError(503, "closed", "This dashboard was closed.");
+      return parts.streams.start(req, res, {
+        sampler: parts.sampler,
+        retryMs: parts.intervalMs,
+        answer: (state) => queuesAnswer(parts, state),
+      });
+    case "queue": {
+      const { now, queue } = await board.readQueue(params.qname);
+      return sendJson(res, 200, { now, readOnly: parts.readOnly, queue });
+    }
+    case "messages": {
+      const offset = integerParam(params.query, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
+      const limit = integerParam(params.query, "limit", DEFAULT_PAGE, 1, MAX_PAGE);
+      return sendJson(res, 200, await board.readMessages(params.qname, { offset, limit }));
+    }
+    case "message":
+      return sendJson(res, 200, await board.readMessage(params.qname, params.id));
+    case "deadLetters":
+      return sendJson(res, 200, await board.readDeadLetters(params.qname));
+    default:
+      throw new HttpError(500, "internal", `Route ${route.name} has no reader.`);
+  }
+}
+
+/** The QueuesResponse of a sampler state: no queues while Redis is down (the page says why). */
+export function queuesAnswer(parts: HandlerParts, state: SamplerState): QueuesResponse {
+  return {
+    now: state.reading?.now ?? null,
+    intervalMs: parts.intervalMs,
+    readOnly: parts.readOnly,
+    redis: state.health,
+    cost: parts.cost.reading(parts.sampler.streams),
+    queues: state.health.ok && state.reading ? state.reading.queues : [],
+  };
+}
+
+function integerParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+  const text = query.get(name);
+  if (text === null || text === "") return fallback;
+  const value = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(value >= min && value <= max)) {
+    throw new HttpError(400, "invalidValue", `${name} must be an integer from ${min} to ${max}, got "${text}".`);
+  }
+  return value;
+}
