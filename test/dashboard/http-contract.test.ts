@@ -1,6 +1,6 @@
 /**
  * The dashboard's HTTP contract (docs/dashboard.md), the same suite over three mounts: node:http at
- * the root, Express 5 and Fastify 5 under /ops/queues. Each route's status and JSON against a real
+ * the root, Express 5 and Fastify 4 under /ops/queues. Each route's status and JSON against a real
  * Redis; the security headers exactly; cross-site and read-only POSTs refused with the Redis state
  * unchanged; bad input, bodies that are not JSON and unknown routes answered with the error JSON.
  */

@@ -1,6 +1,6 @@
 /**
  * The dashboard's handler mounted the three ways docs/dashboard.md shows (node:http at the root,
- * Express 5 under /ops/queues, Fastify 5 under /ops/queues), each on a free port, and a small HTTP
+ * Express 5 under /ops/queues, Fastify 4 under /ops/queues), each on a free port, and a small HTTP
  * client that sends any header (fetch would refuse or rewrite Sec-Fetch-Site and Origin).
  */
 import { createServer, request as httpRequest } from "http";
@@ -53,7 +53,7 @@ export const expressUnderPath: Mount = async (handler) => {
   return listening(createServer(app), "/ops/queues");
 };
 
-/** Fastify 5 under /ops/queues, exactly as docs/dashboard.md shows it. */
+/** Fastify 4 under /ops/queues, exactly as docs/dashboard.md shows it. */
 export const fastifyUnderPath: Mount = async (handler) => {
   let server: Server | undefined;
   const fastify = createFastify({
@@ -85,7 +85,7 @@ export const fastifyUnderPath: Mount = async (handler) => {
 export const MOUNTS: ReadonlyArray<{ name: string; mount: Mount }> = [
   { name: "node:http at the root", mount: nodeHttpAtRoot },
   { name: "Express 5 under /ops/queues", mount: expressUnderPath },
-  { name: "Fastify 5 under /ops/queues", mount: fastifyUnderPath },
+  { name: "Fastify 4 under /ops/queues", mount: fastifyUnderPath },
 ];
 
 /** An answer: status, headers, the body as text, and as JSON when it is JSON. */
