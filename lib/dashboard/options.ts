@@ -2,6 +2,7 @@
  * createDashboard's options, checked once when it is created (a wrong value fails there, naming
  * the option, the value expected and the value given), and filled with their defaults.
  */
+import { MAX_PREVIEW_CHARS } from "../operations/browse-messages";
 import type { RedisSMQ } from "../redis-smq";
 
 /** The options of `createDashboard` (rsmq-next/dashboard). */
@@ -24,7 +25,7 @@ export interface DashboardOptions {
    */
   deadLetterQueues?: Record<string, string>;
   /**
-   * Characters of a body the message list shows (1 to 1,000,000); the whole body is one click away.
+   * Characters of a body the message list shows (1 to 100,000); the whole body is one click away.
    * @default 1000
    */
   previewChars?: number;
@@ -43,7 +44,6 @@ const KNOWN = ["rsmq", "readOnly", "intervalMs", "deadLetterQueues", "previewCha
 /** Shortest and longest interval: faster than 10 readings a second buys nothing, slower than an hour is not live. */
 const MIN_INTERVAL_MS = 100;
 const MAX_INTERVAL_MS = 3_600_000;
-const MAX_PREVIEW_CHARS = 1_000_000;
 
 function shown(value: unknown): string {
   if (typeof value === "string") return `\`${JSON.stringify(value)}\` (string)`;

@@ -44,7 +44,7 @@ describe("createDashboard", () => {
       [
         "previewChars 1.5",
         () => ({ rsmq, previewChars: 1.5 }),
-        "Expected `previewChars` to be an integer from 1 to 1000000, got `1.5` (number)",
+        "Expected `previewChars` to be an integer from 1 to 100000, got `1.5` (number)",
       ],
       ["deadLetterQueues an array", () => ({ rsmq, deadLetterQueues: [] }), "Expected `deadLetterQueues` to be an object of queue names"],
       [

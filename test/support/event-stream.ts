@@ -45,7 +45,11 @@ export function openEventStream(url: string, timeoutMs = 10_000): Promise<OpenSt
           buffer = buffer.slice(end + 2);
           const lines = block.split("\n").filter((line) => !line.startsWith(":"));
           if (lines.length === 0) continue;
-          const event = lines.find((line) => line.startsWith("event:"))?.slice(6).trim() ?? "message";
+          const event =
+            lines
+              .find((line) => line.startsWith("event:"))
+              ?.slice(6)
+              .trim() ?? "message";
           const data = lines
             .filter((line) => line.startsWith("data:"))
             .map((line) => line.slice(5).replace(/^ /, ""))

@@ -41,6 +41,8 @@ export class QueueBoard {
   private readonly cost: CostMeter;
   /** The queues the last reading found, sorted: what the next one asks for. */
   private known: string[] = [];
+  /** Whether a read has reached Redis yet: before the first, reads wait for the first connection. */
+  private reachedRedis = false;
   /** Each queue's counters at the last reading, for the rates of the next. */
   private marks = new Map<string, CounterMark>();
 
@@ -144,18 +146,37 @@ export class QueueBoard {
   }
 
   private async listQueues(): Promise<string[]> {
+    if (this.reachedRedis && !this.rsmq.connected) throw connectionLost();
     this.cost.add(1);
     return (await this.rsmq.listQueuesAsync()).filter(isQueueName).sort();
   }
 
-  /** Runs an operation (bad input rejects before any round trip, and costs nothing), counting its command. */
+  /**
+   * Runs an operation (bad input rejects before any round trip, and costs nothing), counting its
+   * command. Once a read has reached Redis, a lost connection fails the next ones at once instead
+   * of letting them wait up to offlineTimeoutMs for the reconnect: the page says Redis is down
+   * now, and heals with the first read after the connection is back.
+   */
   private counted<T>(build: () => Operation<T>): Promise<T> {
-    return this.queue.run(() => {
-      const operation = build();
-      this.cost.add(1);
-      return operation;
-    });
+    return this.queue
+      .run(() => {
+        const operation = build();
+        if (this.reachedRedis && !this.rsmq.connected) throw connectionLost();
+        this.cost.add(1);
+        return operation;
+      })
+      .then((result) => {
+        this.reachedRedis = true;
+        return result;
+      });
   }
+}
+
+/** Why a read was not sent: the connection is down, and rsmq-next is reconnecting. */
+function connectionLost(): Error {
+  const error = new Error("the connection to Redis is lost; rsmq-next reconnects by itself");
+  error.name = "redisUnavailable";
+  return error;
 }
 
 /** A registry member the board can read: written by something else, a member may be anything. */
