@@ -37,8 +37,8 @@ describe("dashboard in a real browser (chromium)", function () {
   let rsmq: RedisSMQ;
   let producer: RedisSMQ;
   let old: Rsmq;
-  let servers: Server[] = [];
-  let dashboards: Array<ReturnType<typeof createDashboard>> = [];
+  const servers: Server[] = [];
+  const dashboards: Array<ReturnType<typeof createDashboard>> = [];
   let opened: OpenedPage | undefined;
 
   /** Serves a dashboard under MOUNT with Express; resolves the page's URL. */
