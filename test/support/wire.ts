@@ -30,6 +30,28 @@ export interface WireOptions {
    * from one of them inside the window fails the count, saying the server was not quiet.
    */
   others?: OtherClients;
+  /**
+   * Count only what these connections ("host:port" as the server sees them, see connectionsNamed)
+   * sent, and what scripts ran: for a window in which other clients of the process may be busy
+   * (reconnecting after a server restart, say) with commands of their own.
+   */
+  only?: readonly string[];
+}
+
+/** The addresses ("host:port") of the single server's connections named `name` (CLIENT SETNAME). */
+export async function connectionsNamed(name: string): Promise<string[]> {
+  const { host, port } = testRedis();
+  const client = await nodeClient({ host, port });
+  try {
+    const list = String(await client.sendCommand(["CLIENT", "LIST"]));
+    return list
+      .split("\n")
+      .filter((line) => line.split(" ").includes(`name=${name}`))
+      .map((line) => /(?:^| )addr=(\S+)/.exec(line)?.[1] ?? "")
+      .filter((addr) => addr !== "");
+  } finally {
+    await client.quit();
+  }
 }
 
 /** The probe's own commands, left out of every count. */
@@ -68,7 +90,10 @@ export async function monitor(action: () => Promise<unknown>, options: WireOptio
     await action();
     const seen = await watch.commands();
     if (options.others) expectQuiet(seen, options.others);
-    return seen.map(({ args, fromScript }) => ({ name: args[0], fromScript }));
+    const only = options.only;
+    return seen
+      .filter((line) => !only || line.fromScript || only.includes(line.client))
+      .map(({ args, fromScript }) => ({ name: args[0], fromScript }));
   } finally {
     await watch.close();
   }
