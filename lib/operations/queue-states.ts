@@ -1,5 +1,6 @@
 /**
- * The dashboard's reading of many queues at once (lua/queueStates-n.lua): each queue's settings,
+ * The reading of many queues at once (lua/queueStates-n.lua), for the dashboard (and of one, for
+ * the command line's `stats`): each queue's settings,
  * counters, messages by state and what becomes visible next, by one server clock. Nothing is written.
  */
 import { integerArg } from "./operation";
@@ -30,6 +31,8 @@ export interface QueueState {
   nextDueAt: number | null;
   /** When the message the next receive gets was sent (epoch ms); null when none is visible. */
   headSentAt: number | null;
+  /** When that message became visible: its score (epoch ms); null when none is visible. */
+  headDueAt: number | null;
   dueWithin: DueWithin;
 }
 
@@ -77,7 +80,7 @@ export function queueStates(
 }
 
 function queueState(qname: string, entry: unknown[]): QueueState {
-  const [fields, total, visible, inFlight, delayed, looked, nextDueAt, headId, , due1m, due10m, due1h] = entry as [
+  const [fields, total, visible, inFlight, delayed, looked, nextDueAt, headId, headScore, due1m, due10m, due1h] = entry as [
     Array<string | null>,
     ...number[],
   ];
@@ -98,6 +101,7 @@ function queueState(qname: string, entry: unknown[]): QueueState {
     partial: looked < total - visible,
     nextDueAt: nextDueAt < 0 ? null : nextDueAt,
     headSentAt: typeof headId === "string" ? sentAt(headId) : null,
+    headDueAt: headScore < 0 ? null : headScore,
     dueWithin: { "1m": due1m, "10m": due10m, "1h": due1h },
   };
 }

@@ -1,10 +1,11 @@
 /**
- * For the command line's `stats`: one read-only script call (lua/queueStats-2.lua) that reads a
- * queue's settings and counters and sorts its messages into visible, in flight and delayed, with
- * the server's clock.
+ * For the command line's `stats`: one read-only script call (lua/queueStates-n.lua, the
+ * dashboard's reading, for one queue) that reads a queue's settings and counters and sorts its
+ * messages into visible, in flight and delayed, with the server's clock.
  */
-import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
+import { queueStates } from "./queue-states";
+import { queueNotFound } from "../errors/rsmq-errors";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
 
@@ -38,31 +39,29 @@ export interface QueueStats {
 }
 
 export function queueStats(layout: KeyLayout, qname: string): Operation<QueueStats> {
-  const keys = layout.queue(validateQname(qname));
+  const reading = queueStates(layout, [validateQname(qname)], false, LOOK_AT_MOST);
   return {
-    script: "queueStats",
-    keys: [keys.messages, keys.hash],
-    args: [integerArg(LOOK_AT_MOST)],
+    ...reading,
     parse(reply) {
-      failIfCode(reply);
-      const [fields, msgs, visible, inFlight, delayed, looked, nextDueMs, waitingMs] = reply as [Array<string | null>, ...number[]];
-      const int = (index: number): number => parseInt(fields[index] ?? "0", 10) || 0;
+      const { now, queues } = reading.parse(reply);
+      const state = queues[0];
+      if (!state) throw queueNotFound();
       return {
         qname,
-        vt: int(0),
-        delay: int(1),
-        maxsize: int(2),
-        totalrecv: int(3),
-        totalsent: int(4),
-        created: int(5),
-        modified: int(6),
-        msgs,
-        visible,
-        inFlight,
-        delayed,
-        partial: looked < msgs - visible,
-        nextDueMs: nextDueMs < 0 ? null : nextDueMs,
-        waitingMs: waitingMs < 0 ? null : waitingMs,
+        vt: state.vt,
+        delay: state.delay,
+        maxsize: state.maxsize,
+        totalrecv: state.totalrecv,
+        totalsent: state.totalsent,
+        created: state.created,
+        modified: state.modified,
+        msgs: state.total,
+        visible: state.visible,
+        inFlight: state.inFlight,
+        delayed: state.delayed,
+        partial: state.partial,
+        nextDueMs: state.nextDueAt === null ? null : state.nextDueAt - now,
+        waitingMs: state.headDueAt === null ? null : now - state.headDueAt,
       };
     },
   };

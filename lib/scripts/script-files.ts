@@ -48,7 +48,6 @@ export type ScriptKind = "reads" | "drains" | "fills";
 export const SCRIPT_KINDS = {
   getQueueAttributes: "reads",
   peekDeadLetters: "reads",
-  queueStats: "reads",
   queueStates: "reads",
   browseMessages: "reads",
   readMessage: "reads",

@@ -45,7 +45,7 @@ describe("cluster: scripts", () => {
     for (const name of ["receiveMessage", "deleteQueueKeys", "deadLetterCopy"]) {
       expect(script(name).flagged.source.split("\n")[0], name).to.equal("#!lua flags=allow-oom");
     }
-    for (const name of ["getQueueAttributes", "peekDeadLetters", "queueStats", "nextDue"]) {
+    for (const name of ["getQueueAttributes", "peekDeadLetters", "queueStates", "nextDue"]) {
       expect(script(name).flagged.source.split("\n")[0], name).to.equal("#!lua flags=no-writes");
     }
   });
