@@ -62,6 +62,9 @@ export async function keepSubscribing(wakes: WakeSubscription): Promise<(() => u
       problems.resolved(problem);
       return unsubscribe;
     } catch (error) {
+      // Failed after the stop (quitAsync closes the subscriber once its workers stopped): the stop
+      // ended it, which is nothing to report.
+      if (signal.aborted) return undefined;
       problems.report(problem, wakeSubscriptionError(error, channel, wakes.maxIdleSleepMs));
       await clock.sleep(wakeRetryDelayMs(attempt), signal).done;
     }

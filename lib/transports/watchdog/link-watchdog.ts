@@ -9,6 +9,7 @@
  * subscriber on the new one).
  */
 import { noConnectionWithin, noReplyWithin } from "../../errors/connection-timeouts";
+import { closedBeforeReady } from "../../errors/connection-closed";
 import { PendingReplies, PendingReply } from "./pending-replies";
 
 /**
@@ -52,6 +53,11 @@ export class LinkWatchdog {
   /** Calls that wait for a connection, re-armed with the reply bound when it is up. */
   private readonly offline = new Set<() => void>();
   private replacing: Promise<void> | undefined;
+  /**
+   * How to end each call still waiting for a connection, for close(): never sent, it must not
+   * hold its offlineTimeoutMs timer (which would keep the process alive) after the link is closed.
+   */
+  private readonly waiting = new Set<(error: Error) => void>();
   private readonly detach: () => void;
 
   constructor(
@@ -103,18 +109,23 @@ export class LinkWatchdog {
   private sendWhenReady<T>(send: (signal?: AbortSignal) => Promise<T>, extraMs: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
-      const onReady = (): void => {
+      const stopWaiting = (): void => {
         clearTimeout(timer);
         this.offline.delete(onReady);
+        this.waiting.delete(abandon);
+      };
+      const onReady = (): void => {
+        stopWaiting();
         this.call(send, extraMs).then(resolve, reject);
       };
+      const abandon = (error: Error): void => {
+        stopWaiting();
+        reject(error);
+      };
       this.offline.add(onReady);
+      this.waiting.add(abandon);
       const ms = this.bounds.offlineTimeoutMs;
-      if (ms > 0)
-        timer = setTimeout(() => {
-          this.offline.delete(onReady);
-          reject(this.offlineError(true));
-        }, ms);
+      if (ms > 0) timer = setTimeout(() => abandon(this.offlineError(true)), ms);
     });
   }
 
@@ -173,6 +184,14 @@ export class LinkWatchdog {
         settled = true;
         clearTimeout(timer);
         this.offline.delete(rearm);
+        this.waiting.delete(abandon);
+      };
+      // Closed while it waits for a connection: withdrawn, so it cannot run later.
+      const abandon = (error: Error): void => {
+        if (settled) return;
+        finish();
+        controller.abort();
+        reject(error);
       };
       const expire = (): void => {
         if (settled) return;
@@ -193,10 +212,15 @@ export class LinkWatchdog {
         clearTimeout(timer);
         timer = ms > 0 ? setTimeout(expire, ms) : undefined;
       };
-      const rearm = (): void => arm(this.bounds.commandTimeoutMs + extraMs);
+      // Ready: the call goes out now, and from here on only its reply (or its bound) ends it.
+      const rearm = (): void => {
+        this.waiting.delete(abandon);
+        arm(this.bounds.commandTimeoutMs + extraMs);
+      };
       if (this.client.isReady) rearm();
       else {
         this.offline.add(rearm);
+        this.waiting.add(abandon);
         arm(this.bounds.offlineTimeoutMs);
       }
       sent.then(
@@ -224,9 +248,11 @@ export class LinkWatchdog {
     return this.replacing;
   }
 
+  /** Stops watching; the calls still waiting for a connection reject with connectionClosed (they were never sent). */
   close(): void {
     this.stopSweep();
     this.detach();
+    for (const abandon of [...this.waiting]) abandon(closedBeforeReady(this.where));
   }
 
   private offlineError(unsent: boolean): Error {
