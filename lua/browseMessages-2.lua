@@ -1,7 +1,8 @@
 --[[
   A page of a queue's messages in the order they will be received, for the dashboard's message
-  browser: each with its score, receive count, first receive and dead-letter note, and its body cut
-  to a preview. Nothing is written: no score and no receive count changes.
+  browser and for peekMessages (the command line's `peek`): each with its score, receive count,
+  first receive and dead-letter note, and its body (whole, or cut to a preview). Nothing is
+  written: no score and no receive count changes.
 
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q

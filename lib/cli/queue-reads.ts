@@ -16,7 +16,7 @@ export async function readQueueStats(rsmq: RedisSMQ, qname: string): Promise<Que
   return queue.run(() => queueStats(queue.layout, qname));
 }
 
-/** The first `count` messages with their states (lua/peekMessages-2.lua). */
+/** The first `count` messages with their states (lua/browseMessages-2.lua). */
 export async function readPeek(rsmq: RedisSMQ, qname: string, count: number): Promise<PeekResult> {
   const queue = internalsOf(rsmq);
   return queue.run(() => peekMessages(queue.layout, { qname, count }));

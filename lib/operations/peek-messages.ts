@@ -1,7 +1,7 @@
 /**
  * The first messages of a queue in receive order, without receiving them, each with its state
  * (visible, in flight, delayed) and due time by the server's clock: one read-only script call
- * (lua/peekMessages-2.lua). `peekMessages` and the command line's `peek` run it.
+ * (lua/browseMessages-2.lua, the dashboard's page read). `peekMessages` and the command line's `peek` run it.
  */
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
@@ -32,19 +32,21 @@ export function peekMessages(layout: KeyLayout, options: { qname?: unknown; coun
   const keys = layout.queue(qname);
   const count = validateBatchSize("count", options.count ?? 10);
   return {
-    script: "peekMessages",
+    // The dashboard's page read, from the first message on, bodies whole.
+    script: "browseMessages",
     keys: [keys.messages, keys.hash],
-    args: [integerArg(count)],
+    args: ["0", integerArg(count), "0"],
     parse(reply) {
       failIfCode(reply);
       const [nowText, total, ...fields] = reply as unknown[];
       const now = Number(nowText);
       const messages: MessageWithState[] = [];
-      for (let i = 0; i < fields.length; i += 5) {
+      // Per message: id, body, size, score, rc, fr, why (lua/browseMessages-2.lua).
+      for (let i = 0; i < fields.length; i += 7) {
         const id = String(fields[i]);
-        const dueAt = Number(fields[i + 2]);
-        const receiveCount = parseInt(String(fields[i + 3]), 10) || 0;
-        const deadLetter = parseWhy(fields[i + 4]);
+        const dueAt = Number(fields[i + 3]);
+        const receiveCount = parseInt(String(fields[i + 4]), 10) || 0;
+        const deadLetter = parseWhy(fields[i + 6]);
         messages.push({
           id,
           message: fields[i + 1] === null ? "" : String(fields[i + 1]),

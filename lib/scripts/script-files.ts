@@ -52,7 +52,6 @@ export const SCRIPT_KINDS = {
   browseMessages: "reads",
   readMessage: "reads",
   deadLetterNotes: "reads",
-  peekMessages: "reads",
   nextDue: "reads",
   receiveMessage: "drains",
   popMessage: "drains",
