@@ -10,8 +10,8 @@ import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
 import type { DueWithin } from "../dashboard/api-types";
 
-/** One queue as the script saw it. */
-export interface QueueState {
+/** A queue's settings and counters, and where its messages are: what `stats` shows too. */
+export interface QueueCounts {
   qname: string;
   vt: number;
   delay: number;
@@ -21,12 +21,20 @@ export interface QueueState {
   /** Epoch seconds. */
   created: number;
   modified: number;
-  total: number;
+  /** Due now. */
   visible: number;
+  /** Received and hidden: being handled, or waiting for a retry. */
   inFlight: number;
+  /** Sent with a delay and not due yet. */
   delayed: number;
-  /** Whether more hidden messages were there than looked at one by one. */
+  /** Whether more hidden messages were there than looked at one by one: inFlight and delayed cover the earliest only. */
   partial: boolean;
+}
+
+/** One queue as the script saw it. */
+export interface QueueState extends QueueCounts {
+  /** Messages in the queue. */
+  total: number;
   /** The earliest hidden score (epoch ms); null when none is hidden. */
   nextDueAt: number | null;
   /** When the message the next receive gets was sent (epoch ms); null when none is visible. */

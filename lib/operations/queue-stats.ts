@@ -5,6 +5,7 @@
  */
 import type { Operation } from "./operation";
 import { queueStates } from "./queue-states";
+import type { QueueCounts } from "./queue-states";
 import { queueNotFound } from "../errors/rsmq-errors";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
@@ -12,26 +13,9 @@ import { validateQname } from "./rsmq-input-rules";
 /** The most hidden messages the script looks at one by one (a script blocks Redis while it runs). */
 export const LOOK_AT_MOST = 10_000;
 
-export interface QueueStats {
-  qname: string;
-  vt: number;
-  delay: number;
-  maxsize: number;
-  totalsent: number;
-  totalrecv: number;
-  /** Epoch seconds. */
-  created: number;
-  modified: number;
+export interface QueueStats extends QueueCounts {
   /** Messages in the queue. */
   msgs: number;
-  /** Due now. */
-  visible: number;
-  /** Received and hidden: being handled, or waiting for a retry. */
-  inFlight: number;
-  /** Sent with a delay and not due yet. */
-  delayed: number;
-  /** True when more than LOOK_AT_MOST messages were hidden: inFlight and delayed cover the earliest only. */
-  partial: boolean;
   /** Ms until the earliest hidden message becomes visible; null when none is hidden. */
   nextDueMs: number | null;
   /** Ms the earliest visible message has been waiting; null when none is visible. */
@@ -46,22 +30,13 @@ export function queueStats(layout: KeyLayout, qname: string): Operation<QueueSta
       const { now, queues } = reading.parse(reply);
       const state = queues[0];
       if (!state) throw queueNotFound();
+      const { total, nextDueAt, headDueAt, headSentAt, dueWithin, ...counts } = state;
       return {
+        ...counts,
         qname,
-        vt: state.vt,
-        delay: state.delay,
-        maxsize: state.maxsize,
-        totalrecv: state.totalrecv,
-        totalsent: state.totalsent,
-        created: state.created,
-        modified: state.modified,
-        msgs: state.total,
-        visible: state.visible,
-        inFlight: state.inFlight,
-        delayed: state.delayed,
-        partial: state.partial,
-        nextDueMs: state.nextDueAt === null ? null : state.nextDueAt - now,
-        waitingMs: state.headDueAt === null ? null : now - state.headDueAt,
+        msgs: total,
+        nextDueMs: nextDueAt === null ? null : nextDueAt - now,
+        waitingMs: headDueAt === null ? null : now - headDueAt,
       };
     },
   };
