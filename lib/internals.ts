@@ -3,11 +3,12 @@
  * of a RedisSMQ instance beyond its public API: its namespace and key layout, a way to run an
  * operation they built on its connection, and its shared realtime subscriber. They build their own
  * operations; this stays four members wide, plus the registry of running workers that quitAsync()
- * stops. Kept apart from the facade so that nothing below it imports it.
+ * stops and the telemetry hub. Kept apart from the facade so that nothing below it imports it.
  */
 import type { Operation } from "./operations/operation";
 import type { KeyLayout } from "./keys";
 import type { RealtimeWakes } from "./wakes/realtime-wakes";
+import type { TelemetryHub } from "./telemetry/telemetry-hub";
 
 /** A running Worker as the instance sees it: quitAsync() stops it. */
 export interface StoppableWorker {
@@ -24,6 +25,8 @@ export interface RedisSMQInternals {
   realtimeWakes(): RealtimeWakes;
   /** Workers started on the instance and not stopped yet: quitAsync() stops them first. */
   readonly workers: Set<StoppableWorker>;
+  /** Where the instance's figures and spans go: the `telemetry` option's, and collectMetrics' registries. */
+  readonly telemetry: TelemetryHub;
 }
 
 const registry = new WeakMap<object, RedisSMQInternals>();

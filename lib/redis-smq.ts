@@ -33,6 +33,7 @@ import { explainRefusal } from "./errors/refusals";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
 import { TypedEventEmitter } from "./typed-emitter";
+import { TelemetryHub } from "./telemetry/telemetry-hub";
 import type {
   Callback,
   ChangeMessageVisibilityOptions,
@@ -161,6 +162,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       run: (build) => (this.closedByUser ? this.refuseClosed(build) : operations.run(build)),
       realtimeWakes: () => this.subscriber,
       workers: this.workers,
+      telemetry: new TelemetryHub(),
     };
     attachInternals(this, this.internals);
     // Last: every method below is a bound arrow property by now (see hand-out.ts).
