@@ -4,6 +4,7 @@ import { randomIdPart } from "./random-id-part";
 import type { KeyLayout } from "../keys";
 import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { SendMessageOptions } from "../types";
+import { MAX_CARRIER_LENGTH } from "./receive-message";
 
 /** A stored message, and the refusal of its realtime notification if Redis refused it. */
 export interface SentMessage {
@@ -16,7 +17,16 @@ export interface SentMessage {
   readonly refusedCommand?: string;
 }
 
-export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): Operation<SentMessage> {
+/**
+ * Sends a message; with `carrier` (telemetry's trace context, at most MAX_CARRIER_LENGTH
+ * characters) the script stores it beside the message as `<id>:tp`.
+ */
+export function sendMessage(
+  layout: KeyLayout,
+  realtime: boolean,
+  options: Partial<SendMessageOptions>,
+  carrier?: string,
+): Operation<SentMessage> {
   const qname = validateQname(options.qname);
   const delay = isGiven(options.delay) ? integerArg(validateSeconds("delay", options.delay)) : "";
   const message = validateMessage(options.message);
@@ -24,7 +34,7 @@ export function sendMessage(layout: KeyLayout, realtime: boolean, options: Parti
   return {
     script: "sendMessage",
     keys: [keys.messages, keys.hash],
-    args: sendArgs(randomIdPart(), delay, message, realtime ? keys.realtimeChannel : "", layout.cluster),
+    args: sendArgs(randomIdPart(), delay, message, realtime ? keys.realtimeChannel : "", layout.cluster, carrier),
     parse(reply) {
       failIfCode(reply);
       const channel = keys.realtimeChannel;
@@ -43,10 +53,12 @@ export function sendMessage(layout: KeyLayout, realtime: boolean, options: Parti
  * is at most MIN_MAXSIZE, since no queue's maxsize is below that; the channel and its kind when
  * realtime is off.
  */
-function sendArgs(randomPart: string, delay: string, message: string, channel: string, cluster: boolean): string[] {
+function sendArgs(randomPart: string, delay: string, message: string, channel: string, cluster: boolean, carrier?: string): string[] {
   const args = [randomPart, delay, message];
+  const carried = carrier !== undefined && carrier !== "" && carrier.length <= MAX_CARRIER_LENGTH;
   const lengthNeeded = message.length > MIN_MAXSIZE;
-  if (lengthNeeded || channel !== "") args.push(String(message.length));
-  if (channel !== "") args.push(channel, cluster ? "sharded" : "");
+  if (lengthNeeded || channel !== "" || carried) args.push(String(message.length));
+  if (channel !== "" || carried) args.push(channel, cluster && channel !== "" ? "sharded" : "");
+  if (carried) args.push(carrier);
   return args;
 }
