@@ -26,9 +26,6 @@ export interface ReceivedDetail {
   carrier: string | undefined;
 }
 
-/** A trace context longer than this is not stored (it would sit in Redis memory with every message). */
-export const MAX_CARRIER_LENGTH = 512;
-
 const EMPTY_QUEUE = -1;
 const NOT_LOOKED_UP = -2;
 

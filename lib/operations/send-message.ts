@@ -4,7 +4,6 @@ import { randomIdPart } from "./random-id-part";
 import type { KeyLayout } from "../keys";
 import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { SendMessageOptions } from "../types";
-import { MAX_CARRIER_LENGTH } from "./receive-message";
 
 /** A stored message, and the refusal of its realtime notification if Redis refused it. */
 export interface SentMessage {
@@ -16,6 +15,9 @@ export interface SentMessage {
   /** The command of the notification that Redis refused: ZCARD, PUBLISH or SPUBLISH. */
   readonly refusedCommand?: string;
 }
+
+/** A trace context longer than this is not stored (it would sit in Redis memory with every message). */
+export const MAX_CARRIER_LENGTH = 512;
 
 /**
  * Sends a message; with `carrier` (telemetry's trace context, at most MAX_CARRIER_LENGTH
