@@ -52,5 +52,5 @@ end
 rcall("HSET", deadHash, id, body, id .. ":dl", string.sub(why, 1, -2) .. ',"at":' .. now .. "}")
 
 rcall("ZREM", sourceSet, id)
-rcall("HDEL", sourceHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
+rcall("HDEL", sourceHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
 return 1

@@ -1,5 +1,5 @@
 --[[
-  Deletes a message (with its dead-letter note `<id>:dl`, if any). Like rsmq 0.12.4 it does not
+  Deletes a message (with its dead-letter note `<id>:dl` and trace context `<id>:tp`, if any). Like rsmq 0.12.4 it does not
   check that the queue exists.
 
   KEYS[1] queue sorted set  <ns>:<qname>
@@ -19,7 +19,7 @@ if refused then
   return refused
 end
 local removed = rcall("ZREM", queueSet, id)
-local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
+local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
 if removed == 1 and fields > 0 then
   return 1
 end

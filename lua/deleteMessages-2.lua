@@ -19,7 +19,7 @@ end
 local results = {}
 for i, id in ipairs(ARGV) do
   local removed = rcall("ZREM", queueSet, id)
-  local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
+  local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
   if removed == 1 and fields > 0 then
     results[i] = 1
   else

@@ -8,11 +8,20 @@
   ARGV[1] vt in seconds, or "" (or absent) for the queue's default
   ARGV[2] count (>= 1); absent for 1 (each argument costs the server a string to build, so the
           client leaves off the ones it does not need)
+  ARGV[3] "d" for the details telemetry needs; absent otherwise
 
   Returns { nextDue, vt, id1, body1, rc1, fr1, id2, ... } where nextDue is the milliseconds from
   now until the earliest message is visible (0 or more), -1 for an empty queue, or -2 when `count`
   messages were received and it was not looked up, and vt is the visibility timeout applied, in
-  seconds. Returns -1 when the queue does not exist.
+  seconds. Returns -1 when the queue does not exist. With details: { nextDue, vt, now, id1, body1,
+  rc1, fr1, score1, tp1, id2, ... }: the server's ms, and per message the score it had when taken
+  (when it became visible) and its trace context `<id>:tp` (false: none).
+
+  An empty queue (no member in the sorted set) holds no message, so any per-message field left in
+  its hash is an orphan: an rsmq 0.12.4 delete or pop removes only `<id>`, `<id>:rc` and
+  `<id>:fr`, and leaves `<id>:tp` and `<id>:dl`. A receive that finds the queue empty removes up
+  to SWEEP_FIELDS of them (see sweepOrphans): bounded work, no extra command, and skipped for a
+  user that may not run HSCAN or HDEL.
 
   Every read comes before the first write, so a command refused there (ACL) leaves nothing behind
   and only the writes after the first need checking. A batch's writes are one command each where
@@ -23,9 +32,36 @@
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 local vtArg, count = ARGV[1] or "", tonumber(ARGV[2] or "1")
+local details = ARGV[3] == "d"
 local unpackAll = table.unpack or unpack
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
+
+-- How many fields one sweep looks at, at most: bounded work on a hash of any size.
+local SWEEP_FIELDS = 200
+local ORPHAN_SUFFIXES = { rc = true, fr = true, tp = true, dl = true }
+
+local function sweepOrphans()
+  if refusedCommand("hscan", "hdel") then
+    return
+  end
+  local cursor, looked, orphans = "0", 0, {}
+  repeat
+    local page = rcall("HSCAN", queueHash, cursor, "COUNT", 100)
+    cursor = page[1]
+    local entries = page[2]
+    for i = 1, #entries, 2 do
+      local suffix = string.match(entries[i], "^%w+:(%a%a)$")
+      if suffix and ORPHAN_SUFFIXES[suffix] then
+        orphans[#orphans + 1] = entries[i]
+      end
+    end
+    looked = looked + #entries / 2
+  until cursor == "0" or looked >= SWEEP_FIELDS
+  if #orphans > 0 then
+    rcall("HDEL", queueHash, unpackAll(orphans))
+  end
+end
 
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
 if not (settings[1] and settings[2] and settings[3]) then
@@ -43,7 +79,20 @@ local hiddenUntilMs = math.floor(nowMs + vt * 1000)
 local hiddenUntil = string.format("%d", hiddenUntilMs)
 
 local reply = { -2, vt }
-local ids = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "LIMIT", 0, count)
+if details then
+  reply[3] = nowMs
+end
+local ids, scores = nil, nil
+if details then
+  local withScores = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "WITHSCORES", "LIMIT", 0, count)
+  ids, scores = {}, {}
+  for i = 1, #withScores, 2 do
+    ids[#ids + 1] = withScores[i]
+    scores[#scores + 1] = withScores[i + 1]
+  end
+else
+  ids = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "LIMIT", 0, count)
+end
 local received = #ids
 
 -- Fewer than `count` due means every due message is in `ids`, the first `received` by rank: the
@@ -62,19 +111,27 @@ if received < count then
   end
 end
 if received == 0 then
+  if reply[1] == -1 then
+    sweepOrphans()
+  end
   return reply
 end
 
--- Each message's body and first-receive time, in one read: id1, id1:fr, id2, id2:fr, ... One
--- message (receiveMessage) takes the same steps without the batch's argument tables.
+-- Each message's body and first-receive time, in one read: id1, id1:fr, id2, id2:fr, ... (and
+-- its trace context with details: id1, id1:fr, id1:tp, ...). One message (receiveMessage) takes
+-- the same steps without the batch's argument tables.
 local fields, stored
-if received == 1 then
+local width = details and 3 or 2
+if received == 1 and not details then
   stored = rcall("HMGET", queueHash, ids[1], ids[1] .. ":fr")
 else
   fields = {}
   for i, id in ipairs(ids) do
-    fields[2 * i - 1] = id
-    fields[2 * i] = id .. ":fr"
+    fields[width * i - width + 1] = id
+    fields[width * i - width + 2] = id .. ":fr"
+    if details then
+      fields[width * i] = id .. ":tp"
+    end
   end
   stored = rcall("HMGET", queueHash, unpackAll(fields))
 end
@@ -97,15 +154,19 @@ rcall("HINCRBY", queueHash, "totalrecv", received)
 local firstReceives = {}
 for i, id in ipairs(ids) do
   local rc = rcall("HINCRBY", queueHash, id .. ":rc", 1)
-  local fr = stored[2 * i]
+  local fr = stored[width * i - width + 2]
   if rc == 1 then
     fr = now
     firstReceives[#firstReceives + 1] = id .. ":fr"
   end
   reply[#reply + 1] = id
-  reply[#reply + 1] = stored[2 * i - 1]
+  reply[#reply + 1] = stored[width * i - width + 1]
   reply[#reply + 1] = rc
   reply[#reply + 1] = fr
+  if details then
+    reply[#reply + 1] = scores[i]
+    reply[#reply + 1] = stored[width * i]
+  end
 end
 if #firstReceives == 1 then
   rcall("HSET", queueHash, firstReceives[1], now)

@@ -32,7 +32,7 @@ for i = 1, #ARGV, 2 do
     rcall("HINCRBY", targetHash, "totalsent", 1)
   end
   rcall("HSET", targetHash, id, body)
-  rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl")
+  rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
   written = written + 1
 end
 return written

@@ -12,6 +12,8 @@
   ARGV[5] realtime channel <ns>:rt:<qname>; absent or "" when realtime is off
   ARGV[6] "sharded" to publish with SPUBLISH (Redis Cluster), falling back to PUBLISH on a server
           without it; anything else (or absent) publishes with PUBLISH
+  ARGV[7] the trace context to carry (telemetry): stored as `<id>:tp`, a field rsmq 0.12.4 never
+          reads; absent or "" for none
   Each argument costs the server a string to build, so the client leaves off trailing ones it
   does not need.
 
@@ -23,6 +25,7 @@ local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 local randomPart, delayArg, body = ARGV[1], ARGV[2], ARGV[3]
 local length, channel, sharded = tonumber(ARGV[4] or "0"), ARGV[5] or "", ARGV[6] == "sharded"
+local carried = ARGV[7] or ""
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
@@ -63,7 +66,11 @@ if refused then
   return refused
 end
 rcall("ZADD", queueSet, string.format("%d", math.floor(nowMs + delay * 1000)), id)
-rcall("HSET", queueHash, id, body)
+if carried == "" then
+  rcall("HSET", queueHash, id, body)
+else
+  rcall("HSET", queueHash, id, body, id .. ":tp", carried)
+end
 rcall("HINCRBY", queueHash, "totalsent", 1)
 if channel == "" then
   return id

@@ -12,12 +12,34 @@ export interface ReceivedBatch {
   nextDueMs: number | null | undefined;
   /** The visibility timeout applied, in seconds (the queue's when none was given). */
   vt: number;
+  /** With `details`: what telemetry needs of each message, parallel to `messages`. */
+  details?: ReceivedDetail[];
+  /** With `details`: the server's time of the receive, epoch ms. */
+  now?: number;
+}
+
+/** What telemetry needs of a received message, beyond rsmq's shape. */
+export interface ReceivedDetail {
+  /** The score the message had when it was taken: when it became visible, epoch ms (server clock). */
+  visibleAt: number;
+  /** Its trace context as the sender stored it in `<id>:tp`; undefined when none was. */
+  carrier: string | undefined;
 }
 
 const EMPTY_QUEUE = -1;
 const NOT_LOOKED_UP = -2;
 
-export function receiveMessages(layout: KeyLayout, options: Partial<ReceiveMessageOptions>, count: unknown): Operation<ReceivedBatch> {
+/**
+ * Receives up to `count` messages; with `details` the reply also carries each message's visible-at
+ * score and trace context, and the server's time (see lua/receiveMessage-2.lua): only telemetry
+ * asks for them, so a receive without it costs what it did.
+ */
+export function receiveMessages(
+  layout: KeyLayout,
+  options: Partial<ReceiveMessageOptions>,
+  count: unknown,
+  details = false,
+): Operation<ReceivedBatch> {
   const qname = validateQname(options.qname);
   const vt = isGiven(options.vt) ? integerArg(validateSeconds("vt", options.vt)) : "";
   const batchSize = validateBatchSize("count", count);
@@ -25,19 +47,33 @@ export function receiveMessages(layout: KeyLayout, options: Partial<ReceiveMessa
   return {
     script: "receiveMessage",
     keys: [keys.messages, keys.hash],
-    args: receiveArgs(vt, batchSize),
+    args: details ? [vt, integerArg(batchSize), "d"] : receiveArgs(vt, batchSize),
     parse(reply) {
       failIfCode(reply);
-      const [nextDue, appliedVt, ...fields] = reply as unknown[];
-      const messages: QueueMessage[] = [];
-      for (let i = 0; i < fields.length; i += 4) {
-        messages.push(toQueueMessage(fields[i], fields[i + 1], fields[i + 2], fields[i + 3]));
-      }
+      const [nextDue, appliedVt, ...rest] = reply as unknown[];
       const code = Number(nextDue);
       const nextDueMs = code === EMPTY_QUEUE ? null : code === NOT_LOOKED_UP ? undefined : code;
+      if (details) return withDetails(rest, nextDueMs, Number(appliedVt));
+      const messages: QueueMessage[] = [];
+      for (let i = 0; i < rest.length; i += 4) {
+        messages.push(toQueueMessage(rest[i], rest[i + 1], rest[i + 2], rest[i + 3]));
+      }
       return { messages, nextDueMs, vt: Number(appliedVt) };
     },
   };
+}
+
+/** The reply's `now, id, body, rc, fr, score, tp, id, ...` (see lua/receiveMessage-2.lua). */
+function withDetails(rest: unknown[], nextDueMs: number | null | undefined, vt: number): ReceivedBatch {
+  const [now, ...fields] = rest;
+  const messages: QueueMessage[] = [];
+  const details: ReceivedDetail[] = [];
+  for (let i = 0; i < fields.length; i += 6) {
+    messages.push(toQueueMessage(fields[i], fields[i + 1], fields[i + 2], fields[i + 3]));
+    const carried = fields[i + 5];
+    details.push({ visibleAt: Number(fields[i + 4]), carrier: typeof carried === "string" ? carried : undefined });
+  }
+  return { messages, nextDueMs, vt, details, now: Number(now) };
 }
 
 /**

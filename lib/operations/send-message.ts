@@ -16,7 +16,19 @@ export interface SentMessage {
   readonly refusedCommand?: string;
 }
 
-export function sendMessage(layout: KeyLayout, realtime: boolean, options: Partial<SendMessageOptions>): Operation<SentMessage> {
+/** A trace context longer than this is not stored (it would sit in Redis memory with every message). */
+export const MAX_CARRIER_LENGTH = 512;
+
+/**
+ * Sends a message; with `carrier` (telemetry's trace context, at most MAX_CARRIER_LENGTH
+ * characters) the script stores it beside the message as `<id>:tp`.
+ */
+export function sendMessage(
+  layout: KeyLayout,
+  realtime: boolean,
+  options: Partial<SendMessageOptions>,
+  carrier?: string,
+): Operation<SentMessage> {
   const qname = validateQname(options.qname);
   const delay = isGiven(options.delay) ? integerArg(validateSeconds("delay", options.delay)) : "";
   const message = validateMessage(options.message);
@@ -24,7 +36,7 @@ export function sendMessage(layout: KeyLayout, realtime: boolean, options: Parti
   return {
     script: "sendMessage",
     keys: [keys.messages, keys.hash],
-    args: sendArgs(randomIdPart(), delay, message, realtime ? keys.realtimeChannel : "", layout.cluster),
+    args: sendArgs(randomIdPart(), delay, message, realtime ? keys.realtimeChannel : "", layout.cluster, carrier),
     parse(reply) {
       failIfCode(reply);
       const channel = keys.realtimeChannel;
@@ -43,10 +55,12 @@ export function sendMessage(layout: KeyLayout, realtime: boolean, options: Parti
  * is at most MIN_MAXSIZE, since no queue's maxsize is below that; the channel and its kind when
  * realtime is off.
  */
-function sendArgs(randomPart: string, delay: string, message: string, channel: string, cluster: boolean): string[] {
+function sendArgs(randomPart: string, delay: string, message: string, channel: string, cluster: boolean, carrier?: string): string[] {
   const args = [randomPart, delay, message];
+  const carried = carrier !== undefined && carrier !== "" && carrier.length <= MAX_CARRIER_LENGTH;
   const lengthNeeded = message.length > MIN_MAXSIZE;
-  if (lengthNeeded || channel !== "") args.push(String(message.length));
-  if (channel !== "") args.push(channel, cluster ? "sharded" : "");
+  if (lengthNeeded || channel !== "" || carried) args.push(String(message.length));
+  if (channel !== "" || carried) args.push(channel, cluster && channel !== "" ? "sharded" : "");
+  if (carried) args.push(carrier);
   return args;
 }

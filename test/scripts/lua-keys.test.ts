@@ -150,6 +150,29 @@ describe("Lua scripts take every key from KEYS", () => {
       ).to.deep.equal([]);
     });
 
+    it("checks a local function's writes by the refusedCommand in its own body", () => {
+      const script = `
+        local rcall = redis.call
+        local function sweep()
+          if refusedCommand("hdel") then return end
+          rcall("HDEL", KEYS[2], "a")
+        end
+        rcall("HMGET", KEYS[2], "vt")
+        local refused = refusedCommand("hset")
+        rcall("ZADD", KEYS[1], 1, "a")
+        rcall("HSET", KEYS[2], "a", "b")
+      `;
+      expect(uncheckedAfterWrite("example-2.lua", script)).to.deep.equal([]);
+      const unguarded = `
+        local rcall = redis.call
+        local function sweep()
+          rcall("ZADD", KEYS[1], 2, "b")
+          rcall("HDEL", KEYS[2], "a")
+        end
+      `;
+      expect(uncheckedAfterWrite("example-2.lua", unguarded)).to.deep.equal(["line 4+: HDEL"]);
+    });
+
     const badChecks: Array<[string, string, RegExp]> = [
       ["a key among the names", 'local r = refusedCommand("hset", KEYS[2])', /argument 2 is not a known command name/],
       ["a name it does not know", 'local r = refusedCommand("hsett")', /argument 1 is not a known command name/],

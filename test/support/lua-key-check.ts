@@ -565,7 +565,39 @@ export function analyseScript(fileName: string, source: string): { problems: str
     });
   });
 
-  return { problems, commands, unchecked: uncheckedCalls(calls, checks) };
+  // A local function (the sweep a receive runs on an empty queue) is its own flow: its writes are
+  // checked by the refusedCommand in its body, and are not the first write of the script around it.
+  const bodies = functionBodies(tokens);
+  const unitOf = (at: number): number => {
+    let unit = -1;
+    bodies.forEach(([start, end], b) => {
+      if (start < at && at < end) unit = b;
+    });
+    return unit;
+  };
+  const units = [-1, ...bodies.map((_, b) => b)];
+  const unchecked = units.flatMap((unit) =>
+    uncheckedCalls(
+      calls.filter((call) => unitOf(call.at) === unit),
+      checks.filter((check) => unitOf(check.at) === unit),
+    ),
+  );
+  return { problems, commands, unchecked };
+}
+
+/** Where each function's body starts and ends (token indexes), outer functions before inner ones. */
+function functionBodies(tokens: Token[]): Array<[number, number]> {
+  const open: Array<{ at: number; isFunction: boolean }> = [];
+  const bodies: Array<[number, number]> = [];
+  tokens.forEach((token, k) => {
+    if (token.type !== "name") return;
+    if (["function", "if", "do", "repeat"].includes(token.value)) open.push({ at: k, isFunction: token.value === "function" });
+    else if (token.value === "end" || token.value === "until") {
+      const block = open.pop();
+      if (block?.isFunction) bodies.push([block.at, k]);
+    }
+  });
+  return bodies.sort((a, b) => a[0] - b[0]);
 }
 
 /** An argument as written, for naming it. */
