@@ -5,16 +5,14 @@
  * score it took, its carried context) to link the creation contexts and count the wait.
  */
 import type { RedisSMQInternals } from "../internals";
-import type { Operation } from "../operations/operation";
 import { changeMessageVisibility } from "../operations/change-message-visibility";
 import { deleteMessage } from "../operations/delete-message";
 import { deleteMessages } from "../operations/delete-messages";
-import { popMessage } from "../operations/pop-message";
+import { popMessageDetailed } from "../operations/pop-message";
 import { receiveMessages } from "../operations/receive-message";
 import type { ReceivedBatch } from "../operations/receive-message";
 import { sendMessage } from "../operations/send-message";
 import type { SentMessage } from "../operations/send-message";
-import type { KeyLayout } from "../keys";
 import type {
   ChangeMessageVisibilityOptions,
   DeleteMessageOptions,
@@ -29,31 +27,6 @@ import type { Recorder } from "./recorder";
 import type { TelemetryHub } from "./telemetry-hub";
 import type { CallSpan } from "./tracing";
 
-/** What the receive script says of each message it took, with `details` (the operations' contract). */
-export interface ReceivedDetail {
-  /** The score (epoch ms) the message had when taken: when it became visible. */
-  readonly visibleAt: number;
-  /** Its `<id>:tp`. */
-  readonly carrier: string | undefined;
-}
-
-/** A receive's reply with details: one per message, and the server's clock at the receive. */
-export type DetailedBatch = ReceivedBatch & { details?: readonly ReceivedDetail[]; now?: number };
-
-// The operations as their contract has them (a carrier for the send, details for the receive).
-const sendWithCarrier = sendMessage as (
-  layout: KeyLayout,
-  realtime: boolean,
-  options: Partial<SendMessageOptions>,
-  carrier?: string,
-) => Operation<SentMessage>;
-export const receiveWithDetails = receiveMessages as (
-  layout: KeyLayout,
-  options: Partial<ReceiveMessageOptions>,
-  count: unknown,
-  details?: boolean,
-) => Operation<DetailedBatch>;
-
 /** What observing needs of an instance. */
 export type Observed = Pick<RedisSMQInternals, "layout" | "run" | "telemetry">;
 
@@ -63,7 +36,7 @@ export function observedSend(queue: Observed, realtime: boolean, options: Partia
     queue.telemetry,
     "send",
     qname,
-    (span) => queue.run(() => sendWithCarrier(queue.layout, realtime, options, span?.carry())),
+    (span) => queue.run(() => sendMessage(queue.layout, realtime, options, span?.carry())),
     {
       attributes: { "messaging.rsmq.delay": typeof options.delay === "number" ? options.delay : undefined },
       done: (sent, span, recording) => {
@@ -83,7 +56,7 @@ export function observedReceive(
   single: boolean,
 ): Promise<ReceivedBatch> {
   const qname = String(options.qname);
-  return observeCall(queue.telemetry, "receive", qname, () => queue.run(() => receiveWithDetails(queue.layout, options, count, true)), {
+  return observeCall(queue.telemetry, "receive", qname, () => queue.run(() => receiveMessages(queue.layout, options, count, true)), {
     done: (batch, span, recording) => {
       span?.set({ "messaging.rsmq.visibility_timeout": batch.vt });
       if (!single) span?.set({ "messaging.batch.message_count": batch.messages.length });
@@ -95,13 +68,14 @@ export function observedReceive(
 
 export function observedPop(queue: Observed, options: Partial<PopMessageOptions>): Promise<QueueMessage | {}> {
   const qname = String(options.qname);
-  return observeCall(queue.telemetry, "pop", qname, () => queue.run(() => popMessage(queue.layout, options)), {
-    done: (message, span, recording) => {
+  const popping = observeCall(queue.telemetry, "pop", qname, () => queue.run(() => popMessageDetailed(queue.layout, options)), {
+    done: ({ message, detail, now }, span, recording) => {
       if (!("id" in message)) return;
       span?.set(oneMessage(message));
-      delivered(qname, "pop", { messages: [message] }, span, recording);
+      delivered(qname, "pop", { messages: [message], details: detail && [detail], now }, span, recording);
     },
   });
+  return popping.then(({ message }) => message);
 }
 
 export function observedDelete(queue: Observed, options: Partial<DeleteMessageOptions>): Promise<0 | 1> {
@@ -147,7 +121,7 @@ function oneMessage(message: QueueMessage): Record<string, string | number> {
 export function delivered(
   qname: string,
   operation: "receive" | "pop",
-  batch: Pick<DetailedBatch, "messages" | "details" | "now">,
+  batch: Pick<ReceivedBatch, "messages" | "details" | "now">,
   span: CallSpan | undefined,
   recording: Recorder | undefined,
 ): void {

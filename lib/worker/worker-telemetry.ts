@@ -13,7 +13,8 @@ import type { QueueMessage } from "../types";
 import type { RedisSMQInternals } from "../internals";
 import type { ReceivedBatch } from "../operations/receive-message";
 import type { StopRecord } from "../operations/dead-letter";
-import { delivered, receiveWithDetails } from "../telemetry/observed-operations";
+import { delivered } from "../telemetry/observed-operations";
+import { receiveMessages } from "../operations/receive-message";
 import { secondsSince } from "../telemetry/observe-call";
 import type { OperationName, Recorder } from "../telemetry/recorder";
 import type { TelemetryHub } from "../telemetry/telemetry-hub";
@@ -42,7 +43,7 @@ export function observedWorkerReceive(
   const startedAt = Date.now();
   const started = performance.now();
   return internals
-    .run(() => receiveWithDetails(internals.layout, { qname, vt }, count, true))
+    .run(() => receiveMessages(internals.layout, { qname, vt }, count, true))
     .then(
       (batch) => {
         recording?.operationDuration(qname, "receive", secondsSince(started));

@@ -10,9 +10,8 @@ import { errorTypeOf } from "../tracing";
 import type { CallSpan, Carrier, LinkedMessage, SpanAttributes, SpanStart, Tracing } from "../tracing";
 import type { Api } from "./load-api";
 import { ATTRIBUTES, SYSTEM } from "./otel-recorder";
+import { MAX_CARRIER_LENGTH } from "../../operations/send-message";
 
-/** The most a carrier may hold (the send script refuses longer ones). */
-export const MAX_CARRIER_LENGTH = 512;
 
 /** Where the instance's server is, for `server.address` and `server.port`. */
 export interface ServerAttributes {
