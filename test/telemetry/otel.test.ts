@@ -301,6 +301,36 @@ describe("telemetry: OpenTelemetry spans and metrics", () => {
     expect(sumWhere(metrics.get(IN_PROCESS_METRICS.processDuration.otel), { "messaging.destination.name": "q" })).to.equal(3);
   });
 
+  it("a handler that outlives its message's visibility timeout is counted (vt 0: visible again at once)", async () => {
+    await rsmq.sendMessageAsync({ qname: "q", message: "slow" });
+    const handled: string[] = [];
+    const worker = new Worker(rsmq, {
+      qname: "q",
+      vt: 0,
+      realtimeWakes: false,
+      handler: async (message) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        handled.push(message.message);
+      },
+    });
+    workers.push(worker);
+    worker.start();
+    await waitFor(() => handled.length === 1, "the slow handler");
+    await waitFor(async () => sumWhere((await sdk.metrics()).get(IN_PROCESS_METRICS.outcomes.otel), {}) === 1, "its outcome");
+    const metrics = await sdk.metrics();
+    expect(sumWhere(metrics.get(IN_PROCESS_METRICS.visibilityExpired.otel), { "messaging.destination.name": "q" })).to.equal(1);
+  });
+
+  it("a pop: consumed as pop, its wait recorded", async () => {
+    await rsmq.sendMessageAsync({ qname: "q", message: "p" });
+    await rsmq.popMessageAsync({ qname: "q" });
+    await rsmq.popMessageAsync({ qname: "q" });
+    const metrics = await sdk.metrics();
+    expect(sumWhere(metrics.get("messaging.client.consumed.messages"), { "messaging.operation.name": "pop" })).to.equal(1);
+    expect(sumWhere(metrics.get(IN_PROCESS_METRICS.waited.otel), {})).to.equal(1);
+    expect(sumWhere(metrics.get("messaging.client.operation.duration"), { "messaging.operation.name": "pop" })).to.equal(2);
+  });
+
   it("wakeups: a send's notification that found a message; the cap's look that found none", async () => {
     const worker = new Worker(rsmq, { qname: "q", realtimeWakes: false, maxIdleSleepMs: 300, handler: () => undefined });
     workers.push(worker);

@@ -12,7 +12,6 @@ import type { Api } from "./load-api";
 import { ATTRIBUTES, SYSTEM } from "./otel-recorder";
 import { MAX_CARRIER_LENGTH } from "../../operations/send-message";
 
-
 /** Where the instance's server is, for `server.address` and `server.port`. */
 export interface ServerAttributes {
   readonly address?: string;
