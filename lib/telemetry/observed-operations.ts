@@ -22,16 +22,25 @@ import type {
   ReceiveMessageOptions,
   SendMessageOptions,
 } from "../types";
+import { QNAME_FORMAT } from "../operations/rsmq-input-rules";
 import { observeCall } from "./observe-call";
 import type { Recorder } from "./recorder";
 import type { TelemetryHub } from "./telemetry-hub";
 import type { CallSpan } from "./tracing";
 
+/**
+ * The queue a call names, as a span name and a label: a queue name as given, `_invalid` for
+ * anything else (refused before any round trip), so that bad input cannot make a label unbounded.
+ */
+export function queueLabel(qname: unknown): string {
+  return typeof qname === "string" && QNAME_FORMAT.test(qname) ? qname : "_invalid";
+}
+
 /** What observing needs of an instance. */
 export type Observed = Pick<RedisSMQInternals, "layout" | "run" | "telemetry">;
 
 export function observedSend(queue: Observed, realtime: boolean, options: Partial<SendMessageOptions>): Promise<SentMessage> {
-  const qname = String(options.qname);
+  const qname = queueLabel(options.qname);
   return observeCall(
     queue.telemetry,
     "send",
@@ -55,7 +64,7 @@ export function observedReceive(
   count: unknown,
   single: boolean,
 ): Promise<ReceivedBatch> {
-  const qname = String(options.qname);
+  const qname = queueLabel(options.qname);
   return observeCall(queue.telemetry, "receive", qname, () => queue.run(() => receiveMessages(queue.layout, options, count, true)), {
     done: (batch, span, recording) => {
       span?.set({ "messaging.rsmq.visibility_timeout": batch.vt });
@@ -67,7 +76,7 @@ export function observedReceive(
 }
 
 export function observedPop(queue: Observed, options: Partial<PopMessageOptions>): Promise<QueueMessage | {}> {
-  const qname = String(options.qname);
+  const qname = queueLabel(options.qname);
   const popping = observeCall(queue.telemetry, "pop", qname, () => queue.run(() => popMessageDetailed(queue.layout, options)), {
     done: ({ message, detail, now }, span, recording) => {
       if (!("id" in message)) return;
@@ -79,14 +88,14 @@ export function observedPop(queue: Observed, options: Partial<PopMessageOptions>
 }
 
 export function observedDelete(queue: Observed, options: Partial<DeleteMessageOptions>): Promise<0 | 1> {
-  return observeCall(queue.telemetry, "delete", String(options.qname), () => queue.run(() => deleteMessage(queue.layout, options)), {
+  return observeCall(queue.telemetry, "delete", queueLabel(options.qname), () => queue.run(() => deleteMessage(queue.layout, options)), {
     attributes: { "messaging.message.id": typeof options.id === "string" ? options.id : undefined },
   });
 }
 
 export function observedDeleteMany(queue: Observed, options: Partial<DeleteMessagesOptions>): Promise<Array<0 | 1>> {
   const ids = options.ids;
-  return observeCall(queue.telemetry, "delete", String(options.qname), () => queue.run(() => deleteMessages(queue.layout, options)), {
+  return observeCall(queue.telemetry, "delete", queueLabel(options.qname), () => queue.run(() => deleteMessages(queue.layout, options)), {
     attributes: { "messaging.batch.message_count": Array.isArray(ids) ? ids.length : undefined },
   });
 }
@@ -95,7 +104,7 @@ export function observedChangeVisibility(queue: Observed, options: Partial<Chang
   return observeCall(
     queue.telemetry,
     "change_visibility",
-    String(options.qname),
+    queueLabel(options.qname),
     () => queue.run(() => changeMessageVisibility(queue.layout, options)),
     {
       attributes: {

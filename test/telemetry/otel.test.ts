@@ -140,7 +140,7 @@ describe("telemetry: OpenTelemetry spans and metrics", () => {
     expect(many.attributes).to.not.have.property("messaging.message.id");
   });
 
-  it("a failed call: status ERROR and error.type, the message id still on the span", async () => {
+  it("a failed call: status ERROR and error.type, the message id still on the span; bad input under `_invalid`", async () => {
     const missing = await rsmq.receiveMessageAsync({ qname: "nope" }).catch((error: Error) => error);
     expect((missing as Error).name).to.equal("queueNotFound");
     const receive = only("receive nope");
@@ -149,6 +149,8 @@ describe("telemetry: OpenTelemetry spans and metrics", () => {
     const id = "0123456789abcdefghijklmnopqrstuv";
     await rsmq.changeMessageVisibilityAsync({ qname: "nope", id, vt: 1 }).catch(() => undefined);
     expect(only("change_visibility nope").attributes).to.include({ "messaging.message.id": id, "error.type": "queueNotFound" });
+    await rsmq.sendMessageAsync({ qname: "bad name!", message: "x" }).catch(() => undefined);
+    expect(only("send _invalid").attributes["error.type"]).to.equal("invalidFormat");
     const metrics = await sdk.metrics();
     expect(
       sumWhere(metrics.get("messaging.client.operation.duration"), {
@@ -156,6 +158,7 @@ describe("telemetry: OpenTelemetry spans and metrics", () => {
         "messaging.operation.name": "receive",
       }),
     ).to.equal(1);
+    expect(sumWhere(metrics.get("messaging.client.sent.messages"), { "messaging.destination.name": "_invalid" })).to.equal(1);
   });
 
   it("a Worker: process (CONSUMER) under the send span, with a link to it; receive after the fact; delete as its child", async () => {
