@@ -346,4 +346,21 @@ describe("telemetry: OpenTelemetry spans and metrics", () => {
     await waitFor(() => handled === 1, "the message handled");
     expect(await wakeups({ "messaging.rsmq.cause": "notification", "messaging.rsmq.result": "message" })).to.equal(1);
   });
+  it("wakeups: the timer at a delayed message's due time, after the send's notification that found it not due yet", async function () {
+    this.timeout(10_000);
+    const worker = new Worker(rsmq, { qname: "q", realtimeWakes: false, maxIdleSleepMs: 5_000, handler: () => undefined });
+    workers.push(worker);
+    let handled = 0;
+    let slept = 0;
+    worker.on("handled", () => (handled += 1));
+    worker.on("sleep", () => (slept += 1));
+    worker.start();
+    await waitFor(() => slept === 1, "the worker asleep");
+    await rsmq.sendMessageAsync({ qname: "q", message: "later", delay: 1 });
+    await waitFor(() => handled === 1, "the delayed message handled");
+    const wakeups = (await sdk.metrics()).get(IN_PROCESS_METRICS.wakeups.otel);
+    expect(sumWhere(wakeups, { "messaging.rsmq.cause": "notification", "messaging.rsmq.result": "empty" })).to.equal(1);
+    expect(sumWhere(wakeups, { "messaging.rsmq.cause": "timer", "messaging.rsmq.result": "message" })).to.equal(1);
+    expect(sumWhere(wakeups, {})).to.equal(2);
+  });
 });
