@@ -44,6 +44,7 @@ declare namespace RedisSMQ {
   export type RedisSMQ = RedisSMQClass;
   export type Callback<T> = Types.Callback<T>;
   export type ConstructorOptions = Types.ConstructorOptions;
+  export type TelemetryOptions = Types.TelemetryOptions;
   export type CreateQueueOptions = Types.CreateQueueOptions;
   export type DeleteQueueOptions = Types.DeleteQueueOptions;
   export type GetQueueAttributesOptions = Types.GetQueueAttributesOptions;

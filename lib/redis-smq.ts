@@ -20,6 +20,7 @@ import { peekMessages } from "./operations/peek-messages";
 import { planRedrive, redrive } from "./dead-letters/redrive";
 import { popMessage } from "./operations/pop-message";
 import { receiveMessages } from "./operations/receive-message";
+import type { ReceivedBatch } from "./operations/receive-message";
 import { sendMessage } from "./operations/send-message";
 import type { SentMessage } from "./operations/send-message";
 import { setQueueAttributes } from "./operations/set-queue-attributes";
@@ -34,6 +35,18 @@ import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
 import { TypedEventEmitter } from "./typed-emitter";
 import { TelemetryHub } from "./telemetry/telemetry-hub";
+import { resolveTelemetry } from "./telemetry/telemetry-options";
+import { serverAddressOf } from "./telemetry/server-address";
+import { startOpenTelemetry } from "./telemetry/otel/start-telemetry";
+import {
+  observedChangeVisibility,
+  observedDelete,
+  observedDeleteMany,
+  observedPop,
+  observedReceive,
+  observedRedrive,
+  observedSend,
+} from "./telemetry/observed-operations";
 import type {
   Callback,
   ChangeMessageVisibilityOptions,
@@ -154,15 +167,21 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       error: (error) => this.connectionError(error),
       closed: (how) => this.userClosedConnection(how),
     });
-    const operations = new OperationRunner(this.connection, settings.replicaAcks);
-    this.subscriber = new RealtimeWakes(() => this.connection.openSubscriber((error) => this.subscriberError(error)));
+    const telemetry = new TelemetryHub();
+    const operations = new OperationRunner(this.connection, settings.replicaAcks, telemetry);
+    this.subscriber = new RealtimeWakes(
+      () => this.connection.openSubscriber((error) => this.subscriberError(error)),
+      (count) => telemetry.recording?.commands("housekeeping", count),
+    );
+    const telemetrySettings = resolveTelemetry(settings.telemetry);
+    if (telemetrySettings) startOpenTelemetry(telemetry, telemetrySettings, serverAddressOf(settings.connection));
     this.internals = {
       ns: settings.ns,
       layout: settings.layout,
       run: (build) => (this.closedByUser ? this.refuseClosed(build) : operations.run(build)),
       realtimeWakes: () => this.subscriber,
       workers: this.workers,
-      telemetry: new TelemetryHub(),
+      telemetry,
     };
     attachInternals(this, this.internals);
     // Last: every method below is a bound arrow property by now (see hand-out.ts).
@@ -180,6 +199,12 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
 
   private run<T>(build: () => Operation<T>): Promise<T> {
     return this.internals.run(build);
+  }
+
+  /** Whether calls are observed (spans or figures); when not, each runs exactly as without telemetry. */
+  private get observed(): boolean {
+    const { telemetry } = this.internals;
+    return telemetry.recording !== undefined || telemetry.tracing !== undefined;
   }
 
   /**
@@ -267,6 +292,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   readonly listQueuesAsync = async (): Promise<string[]> => {
     const registry = this.layout.registry;
     if (this.closedByUser) throw connectionClosedError(this.closedByUser);
+    this.internals.telemetry.recording?.commands("housekeeping", 1);
     try {
       return (await this.connection.sendCommand(["SMEMBERS", registry], registry)) as string[];
     } catch (error) {
@@ -293,7 +319,10 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   readonly sendMessageAsync = (options: SendMessageOptions): Promise<string> => {
     const qname = options?.qname;
     // One `then` for the report and the wake: this is the hottest path of all.
-    return this.run(() => sendMessage(this.layout, this.realtime, optionsOf(options))).then((sent) => {
+    const sending = this.observed
+      ? observedSend(this.internals, this.realtime, optionsOf(options))
+      : this.run(() => sendMessage(this.layout, this.realtime, optionsOf(options)));
+    return sending.then((sent) => {
       if (sent.notificationRefused) this.notificationRefused(sent);
       notifyQueueActivity(this.ns, String(qname));
       return sent.id;
@@ -315,7 +344,13 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
 
   /** Receives the next due message and hides it for vt seconds; resolves `{}` when none is due. */
   readonly receiveMessageAsync = (options: ReceiveMessageOptions): Promise<QueueMessage | {}> =>
-    this.run(() => receiveMessages(this.layout, optionsOf(options), 1)).then(({ messages }) => messages[0] ?? {});
+    this.receiveOne(options).then(({ messages }) => messages[0] ?? {});
+
+  /** receiveMessage's and receiveMessageOrNextDue's call. */
+  private receiveOne(options: ReceiveMessageOptions): Promise<ReceivedBatch> {
+    if (this.observed) return observedReceive(this.internals, optionsOf(options), 1, true);
+    return this.run(() => receiveMessages(this.layout, optionsOf(options), 1));
+  }
 
   /**
    * Like receiveMessage, but when nothing is due it says when the next message will be, in the
@@ -328,7 +363,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
    * else if (next.status === "waiting") setTimeout(poll, next.nextDueMs);
    */
   readonly receiveMessageOrNextDueAsync = async (options: ReceiveMessageOptions): Promise<ReceiveOrNextDue> => {
-    const { messages, nextDueMs } = await this.run(() => receiveMessages(this.layout, optionsOf(options), 1));
+    const { messages, nextDueMs } = await this.receiveOne(options);
     if (messages.length > 0) return { status: "received", message: messages[0] };
     if (nextDueMs === null || nextDueMs === undefined) return { status: "empty" };
     return { status: "waiting", nextDueMs };
@@ -343,22 +378,27 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
    */
   readonly receiveMessagesAsync = (options: ReceiveMessagesOptions): Promise<ReceivedMessages> => {
     const given = optionsOf(options);
-    return this.run(() => receiveMessages(this.layout, given, given.count)).then(({ messages, nextDueMs }) =>
-      nextDueMs === undefined ? { messages } : { messages, nextDueMs },
-    );
+    const receiving = this.observed
+      ? observedReceive(this.internals, given, given.count, false)
+      : this.run(() => receiveMessages(this.layout, given, given.count));
+    return receiving.then(({ messages, nextDueMs }) => (nextDueMs === undefined ? { messages } : { messages, nextDueMs }));
   };
 
   /** Receives the next due message and deletes it; resolves `{}` when none is due. */
   readonly popMessageAsync = (options: PopMessageOptions): Promise<QueueMessage | {}> =>
-    this.run(() => popMessage(this.layout, optionsOf(options)));
+    this.observed ? observedPop(this.internals, optionsOf(options)) : this.run(() => popMessage(this.layout, optionsOf(options)));
 
   /** Deletes a message; resolves `1` if it existed, else `0`. */
   readonly deleteMessageAsync = (options: DeleteMessageOptions): Promise<0 | 1> =>
-    this.run(() => deleteMessage(this.layout, optionsOf(options)));
+    this.observed ? observedDelete(this.internals, optionsOf(options)) : this.run(() => deleteMessage(this.layout, optionsOf(options)));
 
   /** Deletes up to 1000 messages in one call; resolves `1` or `0` per id, in order (`[]` for no ids, with no round trip). */
   readonly deleteMessagesAsync = async (options: DeleteMessagesOptions): Promise<Array<0 | 1>> =>
-    nothingToDelete(optionsOf(options)) ? [] : this.run(() => deleteMessages(this.layout, optionsOf(options)));
+    nothingToDelete(optionsOf(options))
+      ? []
+      : this.observed
+        ? observedDeleteMany(this.internals, optionsOf(options))
+        : this.run(() => deleteMessages(this.layout, optionsOf(options)));
 
   /**
    * The first `count` messages of any queue (10 by default, at most 1000), in the order they will
@@ -396,14 +436,17 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
    */
   readonly redriveAsync = async (options: RedriveOptions): Promise<number> => {
     const plan = planRedrive(optionsOf(options));
-    return redrive(this.internals, plan, (target) => notifyQueueActivity(this.ns, target));
+    const moving = () => redrive(this.internals, plan, (target) => notifyQueueActivity(this.ns, target));
+    return this.observed ? observedRedrive(this.internals.telemetry, plan.from, moving) : moving();
   };
 
   /** Makes a message visible vt seconds from now; resolves `1` if it exists, else `0`. */
   readonly changeMessageVisibilityAsync = (options: ChangeMessageVisibilityOptions): Promise<0 | 1> =>
     this.notifying(
       options?.qname,
-      this.run(() => changeMessageVisibility(this.layout, optionsOf(options))),
+      this.observed
+        ? observedChangeVisibility(this.internals, optionsOf(options))
+        : this.run(() => changeMessageVisibility(this.layout, optionsOf(options))),
     );
 
   /**

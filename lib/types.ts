@@ -139,11 +139,58 @@ export interface ConstructorOptions {
    */
   honorNestedOptions?: boolean;
   /**
+   * OpenTelemetry spans and in-process metrics, through `@opentelemetry/api` (an optional peer
+   * dependency: install it, and an SDK, to see anything). `true` records through the API's global
+   * tracer provider, meter provider and propagator, which an application's SDK set-up registers;
+   * an object chooses (see {@link TelemetryOptions}). The API is loaded only when this is on;
+   * without it installed nothing is recorded and nothing fails (one process warning, code
+   * `RSMQ_NEXT_TELEMETRY_UNAVAILABLE`). Left out or false, no span, no metric, no extra command.
+   * See docs/telemetry.md.
+   * @default false
+   */
+  telemetry?: boolean | TelemetryOptions;
+  /**
    * Other node-redis v4 client options (`url`, `database`, `username`, ...) and v3-style ones (`db`,
    * `tls`, `path`, `connect_timeout`, ...) reach the Redis connection. Any other key is ignored, as
    * rsmq 0.12.4 did, with a warning once per key per process (code `RSMQ_NEXT_UNKNOWN_OPTION`).
    */
   [passThrough: string]: unknown;
+}
+
+/**
+ * The object form of the constructor's `telemetry` option. The providers and the propagator are
+ * typed by their shape, so these declarations need no `@opentelemetry/api`: pass the SDK's own
+ * objects (`new BasicTracerProvider(...)`, `new MeterProvider(...)`, `new W3CTraceContextPropagator()`).
+ *
+ * @example
+ * new RedisSMQ({ telemetry: { tracerProvider, meterProvider, processContext: "link" } });
+ */
+export interface TelemetryOptions {
+  /** Where spans go (an OpenTelemetry `TracerProvider`). @default the API's global tracer provider */
+  tracerProvider?: { getTracer(name: string, version?: string, options?: object): unknown };
+  /** Where metrics go (an OpenTelemetry `MeterProvider`). @default the API's global meter provider */
+  meterProvider?: { getMeter(name: string, version?: string, options?: object): unknown };
+  /** How a message's trace context is written and read (an OpenTelemetry `TextMapPropagator`). @default the API's global propagator */
+  propagator?: {
+    inject(context: unknown, carrier: unknown, setter?: unknown): void;
+    extract(context: unknown, carrier: unknown, getter?: unknown): unknown;
+  };
+  /** Record spans. @default true */
+  tracing?: boolean;
+  /** Record the in-process metrics. @default true */
+  metrics?: boolean;
+  /**
+   * How a Worker's `process` span relates to the producer's `send` span: `"parent"` makes the
+   * carried context its parent and adds a link to it too; `"link"` starts a new trace with only
+   * the link. @default "parent"
+   */
+  processContext?: "parent" | "link";
+  /**
+   * sendMessage stores the trace context of its `send` span with the message (a hash field
+   * `<id>:tp` beside the body, deleted with the message), so the Worker's `process` span can
+   * continue the trace. Nothing is stored when the span is not sampled. @default true
+   */
+  carryContext?: boolean;
 }
 
 interface BaseOptions {

@@ -21,6 +21,9 @@ import { replicatedSender } from "../transports/replica-acks";
 import type { CommandSender, ReplicaAcks, ReplicatedWriter } from "../transports/transport";
 import { script } from "../scripts/script-files";
 import { ScriptRunner } from "../scripts/script-runner";
+import { commandKindOf } from "../telemetry/command-kinds";
+import type { CommandKind, Recorder } from "../telemetry/recorder";
+import type { TelemetryHub } from "../telemetry/telemetry-hub";
 
 /** Runs the Operations of one RedisSMQ instance on its connection (see the file header). */
 export class OperationRunner {
@@ -30,6 +33,8 @@ export class OperationRunner {
     private readonly connection: CommandSender & ReplicatedWriter,
     /** `waitForReplicas`: how many replicas must confirm each write, and how long to wait. */
     private readonly replicaAcks: ReplicaAcks | undefined,
+    /** Where the commands sent are counted, by kind, while it records. */
+    private readonly telemetry?: TelemetryHub,
   ) {
     this.scripts = new ScriptRunner(connection);
   }
@@ -50,7 +55,9 @@ export class OperationRunner {
    */
   private runScript<T>(operation: Operation<T>): Promise<T> {
     const body = script(operation.script);
-    const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
+    let sender: CommandSender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
+    const recording = this.telemetry?.recording;
+    if (recording !== undefined) sender = this.counted(sender, commandKindOf(operation.script), recording, body.readOnly);
     return this.scripts.run(body, operation.keys, operation.args, sender).then(
       (reply) => operation.parse(reply),
       (error: unknown) => {
@@ -65,7 +72,9 @@ export class OperationRunner {
     let reply: unknown;
     const body = script(operation.script);
     // A write confirmed by replicas is WAITed for on the node connection that ran it.
-    const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
+    let sender: CommandSender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
+    const recording = this.telemetry?.recording;
+    if (recording !== undefined) sender = this.counted(sender, commandKindOf(operation.script), recording, body.readOnly);
     // Built only for an error: the call's keys, for a refusal to name.
     const refused = (alreadyWritten: string | undefined) => {
       const plainKeys = [operation.before, operation.after].flatMap((plain) => (plain ? [plain.key] : []));
@@ -89,7 +98,22 @@ export class OperationRunner {
 
   /** A plain write (the registry's SADD or SREM), acknowledged by replicas when asked to. */
   private async write(args: string[], key: string): Promise<void> {
+    this.telemetry?.recording?.commands("housekeeping", this.replicaAcks ? 2 : 1);
     if (this.replicaAcks) await this.connection.sendReplicated(args, key, this.replicaAcks);
     else await this.connection.sendCommand(args, key);
+  }
+
+  /**
+   * `sender` counting each command it sends as `kind` (an EVALSHA, and the EVAL after a NOSCRIPT);
+   * a write confirmed by replicas is two: the script and its WAIT.
+   */
+  private counted(sender: CommandSender, kind: CommandKind, recording: Recorder, readOnly: boolean): CommandSender {
+    const perCommand = this.replicaAcks && !readOnly ? 2 : 1;
+    return {
+      sendCommand: (args, firstKey) => {
+        recording.commands(kind, perCommand);
+        return sender.sendCommand(args, firstKey);
+      },
+    };
   }
 }

@@ -13,6 +13,7 @@ import type { RedisClusterOptions } from "redis";
 import { hasStringNumbers, isIoredis, keyPrefixOf } from "../transports/ioredis/client-shape";
 import type { ConstructorOptions } from "../types";
 import { booleanOption, integerOption, numberOption, optionError } from "./checks";
+import { telemetryOption } from "../telemetry/telemetry-options";
 
 /** Checks a given value (never undefined or null: rsmq reads both as left out) and returns it typed; throws a TypeError naming the option. */
 export type OptionCheck<T> = (name: string, value: unknown) => T;
@@ -55,6 +56,8 @@ export const CONSTRUCTOR_OPTIONS = {
   subscriberPingMs: { default: undefined, check: boundMs },
   // Left out: a second one opens under load; what a client or a cluster allows is checked in constructor-options.ts.
   connections: { default: 1, check: (name, value) => integerOption(name, value, 1, MAX_CONNECTIONS) },
+  // Off when left out: no span, no metric, and @opentelemetry/api is never loaded.
+  telemetry: { default: false, check: telemetryOption },
   host: { default: "127.0.0.1", connection: true },
   port: { default: 6379, connection: true },
   password: { default: null, connection: true },

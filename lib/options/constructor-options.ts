@@ -17,6 +17,7 @@ import { halfHashTag, KeyLayout } from "../keys";
 import type { ConstructorOptions } from "../types";
 import { optionError } from "./checks";
 import { CONSTRUCTOR_OPTIONS, readOption } from "./constructor-option-table";
+import type { ResolvedOption } from "./constructor-option-table";
 import { warnUnknownKeys } from "./unknown-constructor-keys";
 
 export { CONSTRUCTOR_DEFAULTS } from "./constructor-option-table";
@@ -32,6 +33,8 @@ export interface ResolvedConstructorOptions {
   readonly replicaAcks: ReplicaAcks | undefined;
   /** What opening the connection takes. */
   readonly connection: ConnectionSettings;
+  /** The `telemetry` option, checked: false when off. */
+  readonly telemetry: ResolvedOption<"telemetry">;
 }
 
 /** Checks the constructor's options and applies their defaults; throws a TypeError for the first bad one. */
@@ -46,9 +49,11 @@ export function resolveConstructorOptions(options: ConstructorOptions | undefine
   if (cluster && halfHashTag(ns)) {
     throw optionError("ns", "a namespace holding a whole hash tag like `{myapp}`, or no braces at all, in Redis Cluster", ns);
   }
+  const telemetry = readOption(given, "telemetry");
   return {
     ns,
     realtime,
+    telemetry,
     layout: KeyLayout.for(ns, cluster),
     replicaAcks: replicaAcksOf(given),
     connection: {

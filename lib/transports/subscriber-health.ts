@@ -54,10 +54,15 @@ export class SubscriberHealth {
     this.lastHeardAt = this.now();
   }
 
-  /** A Worker's poll (its cap `capMs`): checks the link if it has been quiet that long, by default only. */
-  tick(capMs: number): void {
-    if (this.pingMs !== undefined || this.checking || this.closed) return;
-    if (checkDue(this.now(), this.lastHeardAt, capMs)) void this.check();
+  /**
+   * A Worker's poll (its cap `capMs`): checks the link if it has been quiet that long, by default
+   * only. Returns whether a check (one PING) started: the commands telemetry counts.
+   */
+  tick(capMs: number): boolean {
+    if (this.pingMs !== undefined || this.checking || this.closed) return false;
+    if (!checkDue(this.now(), this.lastHeardAt, capMs)) return false;
+    void this.check();
+    return true;
   }
 
   close(): void {

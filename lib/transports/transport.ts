@@ -58,8 +58,8 @@ export interface Subscriber {
   /** Resolves once the server has confirmed the subscription. */
   subscribe(channel: string, listener: ChannelListener): Promise<void>;
   unsubscribe(channel: string): Promise<void>;
-  /** A Worker's poll, its cap `capMs`: the health check that rides it, where there is one (see subscriber-health.ts). */
-  tick(capMs: number): void;
+  /** A Worker's poll, its cap `capMs`: the health check that rides it, where there is one (see subscriber-health.ts); whether it sent a PING. */
+  tick(capMs: number): boolean;
   close(): Promise<void>;
 }
 

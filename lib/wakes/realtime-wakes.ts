@@ -17,8 +17,14 @@ export class RealtimeWakes {
   /** After close() nothing new is opened: a connection opened then would never be closed. */
   private closed = false;
 
-  /** @param openSubscriber opens the subscriber connection, on first use */
-  constructor(private readonly openSubscriber: () => Subscriber) {}
+  /**
+   * @param openSubscriber opens the subscriber connection, on first use
+   * @param sent told of each command sent on it (SUBSCRIBE, UNSUBSCRIBE, a health check's PING), for telemetry
+   */
+  constructor(
+    private readonly openSubscriber: () => Subscriber,
+    private readonly sent: (count: number) => void = () => undefined,
+  ) {}
 
   /**
    * Calls `listener` on every message published to `channel`. Resolves once the server has
@@ -33,6 +39,7 @@ export class RealtimeWakes {
         for (const wake of [...listeners]) wake();
       };
       entry = { listeners, subscribed: this.connection().subscribe(channel, dispatch) };
+      this.sent(1);
       this.channels.set(channel, entry);
     }
     const current = entry;
@@ -47,6 +54,7 @@ export class RealtimeWakes {
       current.listeners.delete(listener);
       if (current.listeners.size > 0 || this.channels.get(channel) !== current) return;
       this.channels.delete(channel);
+      if (this.subscriber) this.sent(1);
       await this.subscriber?.unsubscribe(channel);
     };
   }
@@ -56,7 +64,7 @@ export class RealtimeWakes {
    * (see transports/subscriber-health.ts). Opens nothing.
    */
   tick(capMs: number): void {
-    this.subscriber?.tick(capMs);
+    if (this.subscriber?.tick(capMs)) this.sent(1);
   }
 
   async close(): Promise<void> {

@@ -5,30 +5,26 @@
  * A handler that ends after the worker has stopped gets nothing done: its message is abandoned.
  */
 import type { QueueMessage } from "../types";
-import type { Clock } from "./clock";
-import type { QueuePort } from "./queue-port";
-import type { VisibilityExtender } from "./visibility-extender";
 import type { AbandonedOutcome } from "./worker-events";
-import type { ResolvedWorkerOptions } from "./worker-options";
-import type { WorkerReporter } from "./worker-reporter";
+import { observeHandling, observing } from "./worker-telemetry";
+import type { Handling } from "./handling";
 
-/** What handling a message needs from its worker. */
-export interface Handling {
-  options: Pick<ResolvedWorkerOptions, "qname" | "handler" | "retry" | "onStop">;
-  queue: Pick<QueuePort, "remove" | "hide" | "moveToDlq">;
-  clock: Clock;
-  extender: VisibilityExtender;
-  reporter: WorkerReporter;
-  /** Fires when the worker stops: handed to the handler. */
-  signal: AbortSignal;
-  /** The message becomes due again at local epoch ms `at`: the worker wakes for it. */
-  dueAgainAt(at: number): void;
-  /** Whether the worker has stopped (told `stopped`): a handler that ends after it is abandoned. */
-  hasStopped(): boolean;
+export type { Handling } from "./handling";
+
+/**
+ * Runs the handler on `message` (received with visibility timeout `vt` seconds) and settles the
+ * message; observed (a process span, the outcome counted) while the instance records or traces.
+ * Not async itself: unobserved, the handling's steps are exactly those of {@link handle}.
+ */
+export function handleMessage(message: QueueMessage, vt: number, handling: Handling): Promise<void> {
+  if (observing(handling.telemetry)) {
+    const observed = observeHandling(message, handling, handling.telemetry);
+    return handle(message, vt, observed.handling).finally(() => observed.settled());
+  }
+  return handle(message, vt, handling);
 }
 
-/** Runs the handler on `message` (received with visibility timeout `vt` seconds) and settles the message. */
-export async function handleMessage(message: QueueMessage, vt: number, handling: Handling): Promise<void> {
+async function handle(message: QueueMessage, vt: number, handling: Handling): Promise<void> {
   const { options, queue, reporter } = handling;
   const extension = handling.extender.keepHidden(message.id, vt);
   // Inline, not a helper: one more async step would move `failed` after the loop's next sleep.

@@ -6,6 +6,8 @@
 import type { ReceivedBatch } from "../operations/receive-message";
 import type { StopRecord } from "../operations/dead-letter";
 import type { QueueMessage } from "../types";
+import type { TelemetryHub } from "../telemetry/telemetry-hub";
+import type { Carrier } from "../telemetry/tracing";
 
 /** One worker's queue: the calls its loop makes, and the wakes it listens for. */
 export interface QueuePort {
@@ -32,4 +34,8 @@ export interface QueuePort {
   readonly connected: boolean;
   /** Lists a started worker with its RedisSMQ instance, whose quitAsync() stops it first; returns the removal. */
   enlist(worker: { stop(): Promise<void> }): () => void;
+  /** The instance's telemetry; none for a fake queue. */
+  readonly telemetry?: TelemetryHub;
+  /** The trace context a message received through this port carries (while telemetry records or traces). */
+  readonly carrierOf?: (message: QueueMessage) => Carrier;
 }

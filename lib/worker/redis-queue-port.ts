@@ -16,6 +16,8 @@ import { onQueueActivity } from "../wakes/wake-hub";
 import { DeleteBatcher } from "./delete-batcher";
 import type { QueuePort } from "./queue-port";
 import type { ResolvedWorkerOptions } from "./worker-options";
+import { observedWorkerReceive, observing } from "./worker-telemetry";
+import type { Carriers } from "./worker-telemetry";
 
 /** The port for the worker's queue; throws for anything that is not a RedisSMQ instance. */
 export function redisQueuePort(
@@ -31,9 +33,12 @@ export function redisQueuePort(
   const realtimeChannel = layout.queue(qname).realtimeChannel;
   // Handlers of one batch finish together: their deletes go out as one deleteMessages.
   const deletes = new DeleteBatcher((ids) => internals.run(() => deleteMessages(layout, { qname, ids })));
+  // Filled only while telemetry records or traces: what each message in hand carries.
+  const carriers: Carriers = new WeakMap();
   return {
     receive: (count) => {
       tick();
+      if (observing(internals.telemetry)) return observedWorkerReceive(internals, qname, vt, count, carriers);
       return internals.run(() => receiveMessages(layout, { qname, vt }, count));
     },
     nextDue: () => {
@@ -52,6 +57,8 @@ export function redisQueuePort(
     get connected() {
       return rsmq.connected;
     },
+    telemetry: internals.telemetry,
+    carrierOf: (message) => carriers.get(message),
     enlist: (worker) => {
       internals.workers.add(worker);
       return () => void internals.workers.delete(worker);

@@ -26,6 +26,7 @@ import { keepSubscribing } from "./wake-retry";
 import type { ResolvedWorkerOptions } from "./worker-options";
 import { WorkerReporter } from "./worker-reporter";
 import type { WorkerStats } from "./worker-stats";
+import type { Recorder, WakeupCause, WakeupResult } from "../telemetry/recorder";
 
 /** The loop's two ports: the queue's I/O, and the clock. */
 export interface WorkerPorts {
@@ -66,6 +67,10 @@ export class WorkerLoop {
   private readonly unsubscribers: Array<() => unknown> = [];
   /** Takes the worker off its RedisSMQ instance's list. */
   private delist: (() => void) | undefined;
+  /** What woke the worker from its last idle sleep, while telemetry records: counted with what the next poll finds. */
+  private wokeBy: WakeupCause | undefined;
+  /** The recorder told of this worker's handler slots at start, told again at stop. */
+  private slotsRecordedBy: Recorder | undefined;
   /** Removed again at stop, so a long-lived signal shared by many workers does not keep them all. */
   private readonly onSignalAbort = (): void => void this.stop();
 
@@ -94,6 +99,8 @@ export class WorkerLoop {
       signal: this.stopController.signal,
       dueAgainAt: (at) => this.wakeAt(at),
       hasStopped: () => this.hasStopped,
+      telemetry: this.queue.telemetry,
+      carrierOf: this.queue.carrierOf,
     };
     options.signal?.addEventListener("abort", this.onSignalAbort, { once: true });
   }
@@ -108,6 +115,8 @@ export class WorkerLoop {
     if (this.started || this.stopping || this.options.signal?.aborted) return;
     this.started = true;
     this.delist = this.queue.enlist(this);
+    this.slotsRecordedBy = this.queue.telemetry?.recording;
+    this.slotsRecordedBy?.concurrency(this.options.qname, this.options.concurrency);
     this.listenForWakes();
     this.loopDone = this.loop().catch((error: unknown) => this.reporter.error(error));
   }
@@ -136,6 +145,7 @@ export class WorkerLoop {
       grace.wake();
     }
     this.extender.stopAll();
+    this.slotsRecordedBy?.concurrency(this.options.qname, -this.options.concurrency);
     this.delist?.();
     this.hasStopped = true;
     this.reporter.stopped();
@@ -167,6 +177,7 @@ export class WorkerLoop {
     if (dueMs === undefined) return "stop";
     if (dueMs === FAILED) return "receive";
     this.reporter.stats.looks += 1;
+    if (this.wokeBy !== undefined) this.wokenUp(dueMs === 0 ? "message" : "empty");
     this.reporter.tell("look", dueMs);
     if (dueMs === 0 || this.stopped || this.wokenWhileBusy) return "due";
     return this.idle(dueMs);
@@ -180,6 +191,7 @@ export class WorkerLoop {
     const { stats } = this.reporter;
     stats.receives += 1;
     if (batch.messages.length === 0) stats.emptyReceives += 1;
+    if (this.wokeBy !== undefined) this.wokenUp(batch.messages.length > 0 ? "message" : "empty");
     this.reporter.tell("receive", batch.messages.length, batch.nextDueMs);
     for (const message of batch.messages) this.dispatch(message, batch.vt);
     // A full batch means more may be due: receive again at once.
@@ -194,7 +206,17 @@ export class WorkerLoop {
     if (ms <= 0) return "receive";
     const reason = await this.pause(ms, "idle");
     const knownDueReached = this.knownDue.reached(this.clock.now());
-    return looksFirst({ nextDueMs, plannedMs: ms, maxMs, reason, knownDueReached }) ? "look" : "receive";
+    const looks = looksFirst({ nextDueMs, plannedMs: ms, maxMs, reason, knownDueReached });
+    if (this.queue.telemetry?.recording !== undefined && reason !== "aborted") {
+      this.wokeBy = reason === "woken" ? "notification" : looks ? "cap" : "timer";
+    }
+    return looks ? "look" : "receive";
+  }
+
+  /** Counts the wakeup with what the poll after it found. */
+  private wokenUp(result: WakeupResult): void {
+    this.queue.telemetry?.recording?.wakeup(this.options.qname, this.wokeBy!, result);
+    this.wokeBy = undefined;
   }
 
   /**

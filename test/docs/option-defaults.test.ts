@@ -10,6 +10,7 @@ import * as ts from "typescript";
 import { CONSTRUCTOR_OPTIONS } from "../../lib/options/constructor-option-table";
 import { RETRY_DEFAULTS, RETRY_OPTION_NAMES } from "../../lib/retry/retry-policy";
 import { resolveWorkerOptions } from "../../lib/worker/worker-options";
+import { resolveTelemetry, TELEMETRY_OPTION_NAMES } from "../../lib/telemetry/telemetry-options";
 import { readDoc, repositoryRoot } from "../support/markdown";
 import { runsOn } from "../support/targets";
 
@@ -74,6 +75,21 @@ describe("Documentation: every @default of an options type is the default the co
     const defaults: Record<string, unknown> = RETRY_DEFAULTS;
     const table = RETRY_OPTION_NAMES.map((name) => `${name}: ${name in defaults ? show(defaults[name]) : NO_VALUE}`);
     expect(documented(documentedDefaults("lib/retry/retry-policy.ts", "RetryPolicyOptions"))).to.deep.equal(table.sort());
+  });
+
+  it("TelemetryOptions (lib/types.ts): each value @default is what `telemetry: true` resolves to; the providers are the API's globals", () => {
+    const docs = documentedDefaults("lib/types.ts", "TelemetryOptions");
+    const resolved: Record<string, unknown> = { ...resolveTelemetry(true) };
+    expect([...docs.keys()].sort()).to.deep.equal([...TELEMETRY_OPTION_NAMES].sort());
+    const valued = [...docs].filter(([, text]) => documentedValue(text) !== NO_VALUE).map(([name]) => name);
+    expect(valued.sort()).to.deep.equal(["carryContext", "metrics", "processContext", "tracing"]);
+    expect(documented(new Map(valued.map((name) => [name, docs.get(name)])))).to.deep.equal(
+      valued.map((name) => `${name}: ${show(resolved[name])}`).sort(),
+    );
+    for (const name of ["tracerProvider", "meterProvider", "propagator"]) {
+      expect(docs.get(name)).to.match(/^the API's global /);
+      expect(resolved[name], `${name} left to the API`).to.equal(undefined);
+    }
   });
 
   describe("WorkerOptions: each @default is what the options resolve to with only the required ones given", () => {

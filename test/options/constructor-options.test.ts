@@ -62,6 +62,14 @@ describe("constructor options", () => {
         clusterRetryMs: 30_000,
       });
       expect(CONSTRUCTOR_DEFAULTS).to.include({ waitForReplicas: 0, waitForReplicasMs: 1_000 });
+      // Off: no span, no metric, and @opentelemetry/api is not loaded.
+      expect(resolved.telemetry).to.equal(false);
+    });
+
+    it("takes telemetry as a boolean or an object, an undefined member left out", () => {
+      expect(resolveConstructorOptions({ telemetry: true }).telemetry).to.equal(true);
+      const given = { tracing: false, processContext: "link" as const, metrics: undefined };
+      expect(resolveConstructorOptions({ telemetry: given }).telemetry).to.equal(given);
     });
 
     it("reads null as not given, as rsmq does, and keeps rsmq's tolerance for ns and realtime", () => {
@@ -147,6 +155,29 @@ describe("constructor options", () => {
         ],
         [{ ...cluster, clusterRetryMs: -1 }, "Expected `clusterRetryMs` to be a number from 0 and up, got `-1` (number)"],
         [{ clusterRetryMs: "30000" }, "Expected `clusterRetryMs` to be a number from 0 and up, got `30000` (string)"],
+        [{ telemetry: "on" }, "Expected `telemetry` to be a boolean or an object of telemetry options, got `on` (string)"],
+        [{ telemetry: [] }, "Expected `telemetry` to be a boolean or an object of telemetry options, got `[0 items]` (object)"],
+        [{ telemetry: { tracing: true, tracng: false } }, "Unknown telemetry option `tracng`: did you mean `tracing`?"],
+        [
+          { telemetry: { sampler: {} } },
+          "Unknown telemetry option `sampler`; known options: tracerProvider, meterProvider, propagator, tracing, metrics, processContext, carryContext",
+        ],
+        [{ telemetry: { tracing: "yes" } }, "Expected `telemetry.tracing` to be a boolean, got `yes` (string)"],
+        [{ telemetry: { metrics: 1 } }, "Expected `telemetry.metrics` to be a boolean, got `1` (number)"],
+        [{ telemetry: { carryContext: "false" } }, "Expected `telemetry.carryContext` to be a boolean, got `false` (string)"],
+        [{ telemetry: { processContext: "child" } }, 'Expected `telemetry.processContext` to be "parent" or "link", got `child` (string)'],
+        [
+          { telemetry: { tracerProvider: { getMeter: () => undefined } } },
+          "Expected `telemetry.tracerProvider` to be a TracerProvider (with getTracer), got `{ getMeter }` (object)",
+        ],
+        [
+          { telemetry: { meterProvider: "global" } },
+          "Expected `telemetry.meterProvider` to be a MeterProvider (with getMeter), got `global` (string)",
+        ],
+        [
+          { telemetry: { propagator: { inject: () => undefined } } },
+          "Expected `telemetry.propagator` to be a TextMapPropagator (with inject and extract), got `{ inject }` (object)",
+        ],
         [
           { cluster: { rootNode: [{ url: `redis://127.0.0.1:${port}` }] } },
           "Expected `cluster` to be node-redis cluster options with a `rootNodes` array, got `{ rootNode }` (object)",

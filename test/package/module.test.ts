@@ -81,6 +81,7 @@ function newestMtime(dir: string, ext: string): number {
 const PUBLIC_TYPES = [
   "Callback",
   "ConstructorOptions",
+  "TelemetryOptions",
   "CreateQueueOptions",
   "DeleteQueueOptions",
   "GetQueueAttributesOptions",

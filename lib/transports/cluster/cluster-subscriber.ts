@@ -62,8 +62,8 @@ export class ClusterSubscriber implements Subscriber {
    * No health check here: a node's connection is replaced when the node goes away or its slot
    * moves, but a silent one goes unnoticed (the Workers' looks still bound lateness by their cap).
    */
-  tick(): void {
-    return undefined;
+  tick(): boolean {
+    return false;
   }
 
   async close(): Promise<void> {

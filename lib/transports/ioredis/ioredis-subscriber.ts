@@ -72,8 +72,8 @@ export class IoredisSubscriber implements Subscriber {
       .catch((error: unknown) => this.onError(error instanceof Error ? error : new Error(String(error))));
   }
 
-  tick(capMs: number): void {
-    this.health.tick(capMs);
+  tick(capMs: number): boolean {
+    return this.health.tick(capMs);
   }
 
   async close(): Promise<void> {

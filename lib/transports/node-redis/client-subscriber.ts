@@ -80,8 +80,8 @@ export class ClientSubscriber implements Subscriber {
         .catch((error: unknown) => this.onError(unsubscribeError(error, channel)));
   }
 
-  tick(capMs: number): void {
-    this.health.tick(capMs);
+  tick(capMs: number): boolean {
+    return this.health.tick(capMs);
   }
 
   async close(): Promise<void> {
