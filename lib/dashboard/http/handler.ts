@@ -1,7 +1,8 @@
 /**
  * One request, from the path to the answer: security headers first, then the page's files, the
  * mount redirect, the route; for a POST route the read-only refusal before anything else, then the
- * same-origin check, then the body. Every failure becomes the error JSON (respond.ts).
+ * same-origin check, then the body. Every failure becomes the error JSON (respond.ts), but the
+ * `metrics` route's, which Prometheus reads: a 503 with a line of text.
  */
 import type { IncomingMessage, ServerResponse } from "http";
 import type { QueuesResponse } from "../api-types";
