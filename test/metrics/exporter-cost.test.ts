@@ -3,7 +3,8 @@
  * of this suite's own, so no other test's commands are in it): a scrape is exactly one
  * queueStates call for every queue (one EVALSHA_RO, and the commands the script runs inside it),
  * and nobody scraping is nothing at all. With Redis gone, a scrape is answered 503 with the reason
- * on one line, at once, and the exporter heals when Redis is back.
+ * on one line, at once, and the exporter heals when Redis is back; on a link gone silent, within
+ * the command timeout.
  */
 import { expect } from "chai";
 import { createClient } from "redis";
@@ -16,6 +17,8 @@ import { startCli } from "../support/cli";
 import { send } from "../support/dashboard";
 import { parseExposition } from "../support/prometheus";
 import { seedQueues } from "../support/queue-state-seed";
+import { SilentProxy } from "../support/silent-proxy";
+import { connectionOptions, testRedis, uniqueNs } from "../support/server";
 import { serverTimePassed, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
@@ -92,5 +95,39 @@ describe("metrics exporter: its cost at the server, and Redis going away", funct
     await counter.connect();
     await waitFor(async () => (await send(url)).status === 200, "a scrape answered 200 again", 15_000);
     expect(running.child.exitCode).to.equal(null);
+  });
+});
+
+describe("metrics exporter: a silent link to Redis", function () {
+  this.timeout(60_000);
+  let proxy: SilentProxy;
+  let running: ReturnType<typeof startCli>;
+
+  before(async () => {
+    proxy = await SilentProxy.start(testRedis());
+    const ns = uniqueNs("silentmetrics");
+    const rsmq = new RedisSMQ({ ...connectionOptions(ns) });
+    await seedQueues(rsmq);
+    await rsmq.quitAsync();
+    running = startCli(["--url", `redis://127.0.0.1:${proxy.port}`, "--ns", ns, "metrics", "--port", "0"], { timeoutMs: 60_000 });
+    await waitFor(() => ADDRESS.test(running.output().stdout) || running.child.exitCode !== null, "the address on stdout");
+  });
+
+  after(async () => {
+    running?.child.kill("SIGKILL");
+    await proxy?.close();
+  });
+
+  it("a scrape on a link that stopped answering is answered 503 within the command timeout (10 s), not left hanging", async () => {
+    const url = ADDRESS.exec(running.output().stdout)![1];
+    expect((await send(url)).status).to.equal(200);
+    proxy.silence();
+    const startedAt = Date.now();
+    const answer = await send(url);
+    expect(answer.status, answer.text).to.equal(503);
+    expect(answer.text).to.match(/^rsmq-next: cannot read the queues from Redis: [^\n]+\n$/);
+    expect(Date.now() - startedAt).to.be.below(15_000);
+    // The link is replaced (a new flow through the proxy works), and the scrapes heal.
+    await waitFor(async () => (await send(url)).status === 200, "a scrape answered 200 again", 20_000);
   });
 });
