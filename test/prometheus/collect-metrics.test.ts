@@ -112,6 +112,11 @@ describe("rsmq-next/prometheus: collectMetrics with prom-client", () => {
         .map((definition) => definition.prometheus)
         .sort(),
     );
+    const types = Object.fromEntries((await registry.getMetricsAsJSON()).map((metric) => [metric.name, String(metric.type)]));
+    for (const definition of Object.values(IN_PROCESS_METRICS)) {
+      const expected = { counter: "counter", histogram: "histogram", updown: "gauge", gauge: "gauge" }[definition.instrument as string];
+      expect(types[definition.prometheus], definition.prometheus).to.equal(expected);
+    }
     const waitBuckets = [...samples.keys()].filter((name) => name.startsWith("rsmq_message_wait_duration_seconds_bucket")).length;
     expect(waitBuckets).to.equal(IN_PROCESS_METRICS.waited.buckets.length + 1);
     handle.stop();
@@ -189,6 +194,19 @@ describe("rsmq-next/prometheus: collectMetrics with prom-client", () => {
       if (missing) throw new Error(missing);
       const checked = await promtoolCheck(text);
       expect(checked, checked.output).to.deep.equal({ code: 0, output: "" });
+    });
+
+    it("an OpenMetrics registry: counters named as OpenMetrics names them (TYPE without _total, samples with it)", async () => {
+      const openMetrics = new promClient.Registry<promClient.OpenMetricsContentType>();
+      openMetrics.setContentType(promClient.Registry.OPENMETRICS_CONTENT_TYPE);
+      const handle = collectMetrics(rsmq, { registry: openMetrics, queueState: true });
+      const text = await openMetrics.metrics();
+      expect(text).to.include("# TYPE rsmq_queue_sent_messages counter\n");
+      expect(text).to.include('rsmq_queue_sent_messages_total{queue="jobs"} 4\n');
+      expect(text).to.include("# TYPE rsmq_worker_outcomes counter\n");
+      expect(text.endsWith("# EOF\n")).to.equal(true);
+      handle.stop();
+      expect(openMetrics.getMetricsAsArray()).to.deep.equal([]);
     });
 
     it("a list: those queues only", async () => {
