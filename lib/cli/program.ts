@@ -22,6 +22,7 @@ import * as redrive from "./commands/redrive";
 import * as worker from "./commands/worker";
 import * as demo from "./commands/demo";
 import * as dashboard from "./commands/dashboard";
+import * as metrics from "./commands/metrics";
 
 export const DEFAULT_URL = "redis://127.0.0.1:6379";
 
@@ -44,11 +45,12 @@ Examples:
   $ rsmq-next dlq list jobs-dlq
   $ rsmq-next redrive jobs-dlq
   $ rsmq-next dashboard --port 8080
+  $ rsmq-next metrics --port 9464
   $ rsmq-next --json queues | jq '.[].qname'
   $ rsmq-next --sentinel 10.0.0.1:26379,10.0.0.2:26379 --name mymaster stats jobs
 
 Exit codes: 0 success, 1 failure (Redis unreachable, queue missing, ...), 2 bad arguments.
-Ctrl-C or SIGTERM: demo, worker, dashboard and stats --watch clean up, then end by that signal (status 130 or 143).`;
+Ctrl-C or SIGTERM: demo, worker, dashboard, metrics and stats --watch clean up, then end by that signal (status 130 or 143).`;
 
 export function buildProgram(): Command {
   const program = new Command("rsmq-next")
@@ -81,7 +83,22 @@ export function buildProgram(): Command {
     .showHelpAfterError("(add --help for usage)")
     .exitOverride()
     .addHelpText("after", EXAMPLES);
-  for (const command of [queues, create, deleteQueue, stats, send, receive, deleteMessages, peek, dlq, redrive, worker, dashboard, demo]) {
+  for (const command of [
+    queues,
+    create,
+    deleteQueue,
+    stats,
+    send,
+    receive,
+    deleteMessages,
+    peek,
+    dlq,
+    redrive,
+    worker,
+    dashboard,
+    metrics,
+    demo,
+  ]) {
     command.register(program);
   }
   return program;

@@ -141,7 +141,7 @@ export const QUEUE_STATE_METRICS = {
     instrument: "gauge",
     unit: "{message}",
     description:
-      "Messages in the queue by state: visible (due now), in_flight (received and hidden), delayed (sent with a delay, not due yet).",
+      "Messages in the queue by state: visible (due now), in_flight (received and hidden), delayed (sent with a delay, not due yet); hidden_unsplit: hidden ones past the 1,000 a reading tells apart.",
     labels: ["state"],
   },
   oldestVisibleAge: {

@@ -10,8 +10,10 @@ import RedisSMQ = require("../../lib");
 import { CostMeter } from "../../lib/dashboard/live/cost-meter";
 import { QueueBoard } from "../../lib/dashboard/reads/queue-board";
 import { commandsOf, forTest, PASSWORD } from "../support/acl-rules";
-import { connectionOptions, onCluster, plainClient, uniqueNs } from "../support/server";
-import { connectionOptionsAs, onEveryServer } from "../support/worker";
+import { connectionOptions, onCluster, plainClient, testCluster, testRedis, uniqueNs } from "../support/server";
+import { connectionOptionsAs, onEveryServer, waitFor } from "../support/worker";
+import { startCli } from "../support/cli";
+import { send } from "../support/dashboard";
 import { deadLetterOne } from "../support/retry";
 import { exactState } from "../support/state";
 import { runsOn } from "../support/targets";
@@ -92,6 +94,27 @@ describe("ACL: the read-only dashboard user of docs/acl.md", function () {
         `a noPermission error without +${command}; got ${JSON.stringify(errors.map(String))}`,
       ).to.equal(true);
       await onEveryServer(["ACL", "SETUSER", user, `+${command}`]);
+    }
+  });
+
+  it("`rsmq-next metrics` (the exporter) scrapes as this user: read-only scripts are all it runs", async () => {
+    await onEveryServer(["ACL", "SETUSER", user, ...forTest(dashboardLine(), ns)]);
+    const url = new URL(onCluster() ? testCluster().rootNodes()[0].url : testRedis().url);
+    url.username = user;
+    url.password = PASSWORD;
+    const running = startCli([...(onCluster() ? ["--cluster"] : []), "--url", url.href, "--ns", ns, "metrics", "--port", "0"], {
+      timeoutMs: 30_000,
+    });
+    try {
+      const address = /^metrics: (http:\S+)$/m;
+      await waitFor(() => address.test(running.output().stdout) || running.child.exitCode !== null, "the exporter's address");
+      const scrape = await send(address.exec(running.output().stdout)![1]);
+      expect(scrape.status, scrape.text).to.equal(200);
+      expect(scrape.text).to.include('rsmq_queue_messages{queue="q",state="visible"} 1');
+      expect(scrape.text).to.include('rsmq_queue_messages{queue="q-dlq",state="visible"} 1');
+    } finally {
+      running.child.kill("SIGKILL");
+      await running.finished;
     }
   });
 

@@ -573,3 +573,117 @@ export const wrong: DashboardOptions = { rsmq: undefined as never, intervalMs: "
     expect(files).to.include.members(page.map((name) => `web/${name}`));
   });
 });
+
+describe("the rsmq-next/prometheus subpath (built package)", () => {
+  let dir: string;
+  before(() => {
+    dir = consumerProject("rsmq-next-prometheus-");
+    // The app's own prom-client, as after `npm install prom-client`.
+    symlinkSync(path.join(packageRoot, "node_modules", "prom-client"), path.join(dir, "node_modules", "prom-client"), "dir");
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function runIn(file: string, source: string): Promise<any> {
+    writeFileSync(path.join(dir, file), source);
+    const { host, port } = testRedis();
+    const env = { ...process.env, RSMQ_HOST: host, RSMQ_PORT: String(port), RSMQ_NS: uniqueNs() };
+    const result = await run(process.execPath, [file], { cwd: dir, env });
+    expect(result.code, result.stderr).to.equal(0);
+    return JSON.parse(result.stdout);
+  }
+
+  it("require and import both give collectMetrics, the same function, which registers into the app's prom-client registry", async () => {
+    writeFileSync(path.join(dir, "cjs.cjs"), 'module.exports = require("rsmq-next/prometheus");');
+    const loaded = await runIn(
+      "load.mjs",
+      `import { collectMetrics } from "rsmq-next/prometheus";
+       import RedisSMQ from "rsmq-next";
+       import client from "prom-client";
+       import { createRequire } from "module";
+       const cjs = createRequire(import.meta.url)("./cjs.cjs");
+       const rsmq = new RedisSMQ({ host: process.env.RSMQ_HOST, port: Number(process.env.RSMQ_PORT), ns: process.env.RSMQ_NS });
+       await rsmq.createQueueAsync({ qname: "jobs" });
+       const registry = new client.Registry();
+       const metrics = collectMetrics(rsmq, { registry, queueState: true });
+       const text = await registry.metrics();
+       metrics.stop();
+       await rsmq.quitAsync();
+       console.log(JSON.stringify({
+         type: typeof collectMetrics,
+         same: cjs.collectMetrics === collectMetrics,
+         depth: text.split("\\n").filter((line) => line.startsWith('rsmq_queue_messages{queue="jobs"')),
+         left: registry.getMetricsAsArray().length,
+       }));`,
+    );
+    expect(loaded).to.deep.equal({
+      type: "function",
+      same: true,
+      depth: [
+        'rsmq_queue_messages{queue="jobs",state="visible"} 0',
+        'rsmq_queue_messages{queue="jobs",state="in_flight"} 0',
+        'rsmq_queue_messages{queue="jobs",state="delayed"} 0',
+      ],
+      left: 0,
+    });
+  });
+
+  it("the main entry, by require or import, loads neither the prometheus subpath nor prom-client", async () => {
+    const loaded = `Object.keys(require.cache).filter((file) => /[\\\\/](prometheus|metrics|prom-client)[\\\\/]/.test(file))`;
+    expect(await runIn("main.cjs", `require("rsmq-next"); console.log(JSON.stringify(${loaded}));`)).to.deep.equal([]);
+  });
+
+  it("TypeScript finds its declarations under node10 and node16 resolution, and prom-client's module fits `promClient`", async function () {
+    this.timeout(60_000);
+    const source = `import { collectMetrics } from "rsmq-next/prometheus";
+import type { CollectMetricsOptions, MetricsHandle } from "rsmq-next/prometheus";
+import RedisSMQ from "rsmq-next";
+import * as client from "prom-client";
+export function make(rsmq: RedisSMQ): MetricsHandle {
+  const options: CollectMetricsOptions = { registry: client.register, queueState: ["jobs"], prefix: "app_", promClient: client };
+  return collectMetrics(rsmq, options);
+}
+// @ts-expect-error queueState is a boolean or a list (proof the declarations were read)
+export const wrong: CollectMetricsOptions = { registry: client.register, queueState: "yes" };
+`;
+    writeFileSync(path.join(dir, "prometheus.ts"), source);
+    const resolutions = [
+      { module: "commonjs", moduleResolution: "node10" },
+      { module: "node16", moduleResolution: "node16" },
+    ];
+    const results = await Promise.all(
+      resolutions.map((options) => {
+        const tsconfig = {
+          compilerOptions: {
+            ...options,
+            target: "ES2022",
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            esModuleInterop: true,
+            types: ["node"],
+            typeRoots: [path.join(packageRoot, "node_modules/@types")],
+            pretty: false,
+          },
+          files: ["prometheus.ts"],
+        };
+        writeFileSync(path.join(dir, `tsconfig.prom.${options.moduleResolution}.json`), JSON.stringify(tsconfig));
+        return run(tsc, ["-p", `tsconfig.prom.${options.moduleResolution}.json`], { cwd: dir });
+      }),
+    );
+    expect(results.map((result) => result.stdout.trim())).to.deep.equal(["", ""]);
+  });
+
+  it("npm pack ships the subpath: dist/prometheus/, dist/metrics/ and esm/prometheus.mjs", async function () {
+    this.timeout(60_000);
+    const result = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: packageRoot });
+    expect(result.code, result.stderr).to.equal(0);
+    const [pack] = JSON.parse(result.stdout) as Array<{ files: Array<{ path: string }> }>;
+    const files = pack.files.map((file) => file.path);
+    expect(files).to.include.members([
+      "dist/prometheus/index.js",
+      "dist/prometheus/index.d.ts",
+      "dist/metrics/exposition.js",
+      "esm/prometheus.mjs",
+    ]);
+  });
+});

@@ -33,6 +33,12 @@ const OLD_TOOLCHAIN = ["typescript@4.1.6", "@types/node@14.18.63"];
 /** An rsmq 0.12.4-style app: callbacks, the promise API, its type names and a Worker. */
 const OLD_TYPESCRIPT_CONSUMER = `
 import RedisSMQ = require("rsmq-next");
+// The prometheus subpath compiles without prom-client installed (its types are structural).
+import { collectMetrics } from "rsmq-next/prometheus";
+import type { PromRegistry } from "rsmq-next/prometheus";
+export function metricsOf(rsmq: RedisSMQ, registry: PromRegistry): () => void {
+  return collectMetrics(rsmq, { registry, queueState: ["jobs"] }).stop;
+}
 const rsmq = new RedisSMQ({ host: "127.0.0.1", port: 6379, ns: "rsmq" });
 rsmq.sendMessage({ qname: "jobs", message: "hello" }, (err: any, id: string) => console.log(err, id));
 rsmq.receiveMessage({ qname: "jobs" }, (err: any, message: RedisSMQ.QueueMessage | {}) => {
@@ -100,6 +106,9 @@ describe("a fresh clone, packed and installed into a new app", function () {
       "dist/dashboard/index.js",
       "dist/dashboard/index.d.ts",
       "esm/dashboard.mjs",
+      "dist/prometheus/index.js",
+      "dist/prometheus/index.d.ts",
+      "esm/prometheus.mjs",
       // The dashboard's page, served from the package.
       "web/index.html",
       "web/app.js",

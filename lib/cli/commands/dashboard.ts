@@ -6,13 +6,13 @@
 import type { Command } from "commander";
 import { createServer } from "http";
 import type { Server } from "http";
-import type { AddressInfo, Socket } from "net";
 import { integer, positiveNumber } from "../arguments";
 import { askForCredentials, authorized, credentials } from "../basic-auth";
 import { run } from "../context";
 import type { Context } from "../context";
 import { closeQueue, openQueue } from "../connect";
-import { CliError, EXIT_FAILURE, usageError } from "../errors";
+import { usageError } from "../errors";
+import { closeServer, isLoopback, listen, trackSockets, urlOf } from "../http-server";
 import { stopOnSignals } from "../stop-signal";
 import type { RedisSMQ } from "../../redis-smq";
 
@@ -37,17 +37,6 @@ export function register(program: Command): void {
     .option("--auth <user:password>", "HTTP basic authentication, compared in constant time", credentials)
     .option("--interval <seconds>", "seconds between two readings while a tab is open", positiveNumber, 2)
     .action((options: DashboardCommandOptions, command: Command) => run(command, (context) => runDashboardCommand(options, context)));
-}
-
-/** Whether `host` is reachable from this machine only. */
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
-/** The URL a browser opens for an address (IPv6 in brackets). */
-function urlOf({ address, port }: AddressInfo, host: string): string {
-  const shown = host === "localhost" ? host : address;
-  return `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/`;
 }
 
 /**
@@ -98,32 +87,4 @@ export async function runDashboardCommand(options: DashboardCommandOptions, cont
     if (http) await closeServer(http, new Set());
     if (rsmq) await closeQueue(rsmq).catch(() => undefined);
   }
-}
-
-function listen(http: Server, port: number, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    http.once("error", (error: NodeJS.ErrnoException) => {
-      const problem =
-        error.code === "EADDRINUSE" ? "the port is in use" : error.code === "EADDRNOTAVAIL" ? "no such address here" : error.message;
-      reject(new CliError(`cannot listen on ${host}:${port}: ${problem}`, EXIT_FAILURE, "pick another --port (0: a free one) or --host"));
-    });
-    http.listen(port, host, () => resolve(http.address() as AddressInfo));
-  });
-}
-
-/** The open connections, so a stop does not wait for idle keep-alive ones. */
-function trackSockets(http: Server): Set<Socket> {
-  const sockets = new Set<Socket>();
-  http.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-  return sockets;
-}
-
-function closeServer(http: Server, sockets: Set<Socket>): Promise<void> {
-  return new Promise((resolve) => {
-    http.close(() => resolve());
-    for (const socket of sockets) socket.destroy();
-  });
 }

@@ -1,7 +1,8 @@
 /**
  * One request, from the path to the answer: security headers first, then the page's files, the
  * mount redirect, the route; for a POST route the read-only refusal before anything else, then the
- * same-origin check, then the body. Every failure becomes the error JSON (respond.ts).
+ * same-origin check, then the body. Every failure becomes the error JSON (respond.ts), but the
+ * `metrics` route's, which Prometheus reads: a 503 with a line of text.
  */
 import type { IncomingMessage, ServerResponse } from "http";
 import type { QueuesResponse } from "../api-types";
@@ -19,6 +20,9 @@ import type { Match } from "./routes";
 import { isSameOrigin } from "./same-origin";
 import { setSecurityHeaders } from "./security-headers";
 import { isAsset, sendAsset } from "./static-assets";
+import { renderExposition } from "../../metrics/exposition";
+import { queueStateFamilies } from "../../metrics/queue-state-families";
+import { sendExposition, sendScrapeFailure } from "../../metrics/scrape-answer";
 
 /** Everything a request may use, made once per dashboard. */
 export interface HandlerParts {
@@ -112,9 +116,25 @@ async function read(parts: HandlerParts, { route, params }: Match, req: Incoming
       return sendJson(res, 200, await board.readMessage(params.qname, params.id));
     case "deadLetters":
       return sendJson(res, 200, await board.readDeadLetters(params.qname));
+    case "metrics":
+      return sendMetrics(res, await parts.sampler.latest());
     default:
       throw new HttpError(500, "internal", `Route ${route.name} has no reader.`);
   }
+}
+
+/**
+ * The queue-state metrics of the latest reading (the one open tabs share, or a new one when it is
+ * older than the interval); 503 with the reason while Redis cannot be read.
+ */
+function sendMetrics(res: ServerResponse, state: SamplerState): void {
+  if (!state.health.ok || !state.reading) {
+    return sendScrapeFailure(
+      res,
+      `rsmq-next: cannot read the queues from Redis: ${state.health.ok ? "no reading yet" : state.health.error}`,
+    );
+  }
+  sendExposition(res, renderExposition(queueStateFamilies(state.reading)));
 }
 
 /** The QueuesResponse of a sampler state: no queues while Redis is down (the page says why). */

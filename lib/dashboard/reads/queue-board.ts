@@ -66,6 +66,18 @@ export class QueueBoard {
     return { now: states.now, queues: rows };
   }
 
+  /**
+   * The queues `qnames` only (those that exist; no rates), for metrics limited to a list: one call
+   * on one server, one per queue in Redis Cluster.
+   */
+  async readQueuesNamed(qnames: readonly string[]): Promise<Reading> {
+    const states = await this.readStates(
+      qnames.map((qname) => validateQname(qname)),
+      false,
+    );
+    return { now: states.now, queues: queueRows(states.queues, states.now, new Map(), this.names) };
+  }
+
   /** One queue, with its dead-letter queue (or the queue it is the dead-letter queue of); rejects `queueNotFound`. */
   async readQueue(qname: string): Promise<{ now: number; queue: QueueRow }> {
     const name = validateQname(qname);

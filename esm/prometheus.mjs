@@ -1,0 +1,4 @@
+// ESM entry of rsmq-next/prometheus: the CommonJS build's collector (one copy, no dual-package hazard).
+import prometheus from "../dist/prometheus/index.js";
+
+export const { collectMetrics } = prometheus;

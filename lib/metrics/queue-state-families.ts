@@ -1,0 +1,72 @@
+/**
+ * From one reading of the queues (the dashboard's QueueBoard: every queue of a namespace in one
+ * script call, by the server's clock) to the queue-state metrics of telemetry/metric-names.ts,
+ * as metric families. The exporter, the dashboard's `metrics` route and the prom-client collector
+ * all make their figures here, so they agree to the sample.
+ */
+import type { QueueRow } from "../dashboard/api-types";
+import { QUEUE_STATE_METRICS } from "../telemetry/metric-names";
+import type { MetricDefinition } from "../telemetry/metric-names";
+import type { FamilyType, MetricFamily, Sample } from "./exposition";
+
+/** What the metrics need of a reading: the server's time (epoch ms) and each queue's row. */
+export interface QueueReading {
+  readonly now: number;
+  readonly queues: readonly QueueRow[];
+}
+
+/** A message's state, as the `state` label names it. */
+export type QueueMessageState = "visible" | "in_flight" | "delayed" | "hidden_unsplit";
+
+/** The queue-state metrics by their key in QUEUE_STATE_METRICS. */
+export type QueueStateMetric = keyof typeof QUEUE_STATE_METRICS;
+
+/** The figures of one queue, per metric: the samples each metric has for it. */
+function samplesOf(metric: QueueStateMetric, row: QueueRow): Sample[] {
+  const queue = row.qname;
+  switch (metric) {
+    case "messages": {
+      const states: Array<[QueueMessageState, number]> = [
+        ["visible", row.visible],
+        ["in_flight", row.inFlight],
+        ["delayed", row.delayed],
+      ];
+      // Beyond the hidden messages one reading looks at one by one, the split stops: the rest is
+      // counted apart, so that the states still add up to the queue's size.
+      const unsplit = row.total - row.visible - row.inFlight - row.delayed;
+      if (row.partial && unsplit > 0) states.push(["hidden_unsplit", unsplit]);
+      return states.map(([state, value]) => ({ labels: { queue, state }, value }));
+    }
+    case "oldestVisibleAge":
+      return [{ labels: { queue }, value: row.oldestAgeMs === null ? 0 : row.oldestAgeMs / 1000 }];
+    case "nextDue":
+      return row.nextDueAt === null ? [] : [{ labels: { queue }, value: row.nextDueAt / 1000 }];
+    case "sent":
+      return [{ labels: { queue }, value: row.totalsent }];
+    case "received":
+      return [{ labels: { queue }, value: row.totalrecv }];
+  }
+}
+
+/** The TYPE of a definition: an observable counter is a counter to Prometheus. */
+export function familyType(definition: MetricDefinition): FamilyType {
+  return definition.instrument === "observableCounter" || definition.instrument === "counter" ? "counter" : "gauge";
+}
+
+/** The samples of one metric for every queue of a reading, sorted by queue (the reading's order). */
+export function queueStateSamples(metric: QueueStateMetric, reading: QueueReading): Sample[] {
+  return reading.queues.flatMap((row) => samplesOf(metric, row));
+}
+
+/** Every queue-state metric of a reading, `prefix` before each name. */
+export function queueStateFamilies(reading: QueueReading, prefix = ""): MetricFamily[] {
+  return (Object.keys(QUEUE_STATE_METRICS) as QueueStateMetric[]).map((metric) => {
+    const definition: MetricDefinition = QUEUE_STATE_METRICS[metric];
+    return {
+      name: prefix + definition.prometheus,
+      help: definition.description,
+      type: familyType(definition),
+      samples: queueStateSamples(metric, reading),
+    };
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * The text format as written by hand (lib/metrics/exposition.ts) and the queue-state families of
+ * a reading (lib/metrics/queue-state-families.ts), on made-up readings: escaping of label values
+ * and HELP text, the special values, the `hidden_unsplit` state past the hidden messages a reading
+ * splits, the next due time absent when nothing is hidden. promtool parses what is written.
+ */
+import { expect } from "chai";
+import { escapeLabelValue, formatValue, renderExposition } from "../../lib/metrics/exposition";
+import { queueStateFamilies } from "../../lib/metrics/queue-state-families";
+import type { QueueRow } from "../../lib/dashboard/api-types";
+import { parseExposition, prometheusMissing, promtoolCheck } from "../support/prometheus";
+import { runsOn } from "../support/targets";
+
+runsOn("single");
+
+function row(qname: string, figures: Partial<QueueRow>): QueueRow {
+  return {
+    qname,
+    visible: 0,
+    inFlight: 0,
+    delayed: 0,
+    total: 0,
+    partial: false,
+    oldestAgeMs: null,
+    nextDueAt: null,
+    dueWithin: { "1m": 0, "10m": 0, "1h": 0 },
+    totalsent: 0,
+    sentPerSecond: null,
+    totalrecv: 0,
+    receivedPerSecond: null,
+    vt: 30,
+    delay: 0,
+    maxsize: 65536,
+    created: 0,
+    modified: 0,
+    deadLetterQueue: null,
+    isDeadLetterQueue: false,
+    ...figures,
+  };
+}
+
+describe("metrics: the text exposition format", () => {
+  it('escapes \\, " and newline in label values, \\ and newline in HELP text', () => {
+    expect(escapeLabelValue('a\\b"c\nd')).to.equal('a\\\\b\\"c\\nd');
+    const text = renderExposition([
+      { name: "x_total", help: "one\\two\nthree", type: "counter", samples: [{ labels: { l: 'q"\\\n' }, value: 1 }] },
+    ]);
+    expect(text).to.equal('# HELP x_total one\\\\two\\nthree\n# TYPE x_total counter\nx_total{l="q\\"\\\\\\n"} 1\n');
+  });
+
+  it("writes NaN and the infinities as Prometheus reads them, a family without samples as HELP and TYPE only, nothing as nothing", () => {
+    expect([NaN, Infinity, -Infinity, 1.5, 0].map(formatValue)).to.deep.equal(["NaN", "+Inf", "-Inf", "1.5", "0"]);
+    expect(renderExposition([{ name: "g", help: "h", type: "gauge", samples: [] }])).to.equal("# HELP g h\n# TYPE g gauge\n");
+    expect(renderExposition([])).to.equal("");
+  });
+
+  it("a reading's families: states, age in seconds, next due as Unix seconds (absent when none is hidden), rsmq's counters", () => {
+    const reading = {
+      now: 1_700_000_000_000,
+      queues: [
+        row("a", {
+          visible: 2,
+          inFlight: 1,
+          delayed: 3,
+          total: 6,
+          oldestAgeMs: 1500,
+          nextDueAt: 1_700_000_030_250,
+          totalsent: 9,
+          totalrecv: 4,
+        }),
+        row("b", {}),
+      ],
+    };
+    const samples = Object.fromEntries(parseExposition(renderExposition(queueStateFamilies(reading))));
+    expect(samples).to.deep.equal({
+      'rsmq_queue_messages{queue="a",state="visible"}': 2,
+      'rsmq_queue_messages{queue="a",state="in_flight"}': 1,
+      'rsmq_queue_messages{queue="a",state="delayed"}': 3,
+      'rsmq_queue_messages{queue="b",state="visible"}': 0,
+      'rsmq_queue_messages{queue="b",state="in_flight"}': 0,
+      'rsmq_queue_messages{queue="b",state="delayed"}': 0,
+      'rsmq_queue_oldest_visible_age_seconds{queue="a"}': 1.5,
+      'rsmq_queue_oldest_visible_age_seconds{queue="b"}': 0,
+      'rsmq_queue_next_due_timestamp_seconds{queue="a"}': 1_700_000_030.25,
+      'rsmq_queue_sent_messages_total{queue="a"}': 9,
+      'rsmq_queue_sent_messages_total{queue="b"}': 0,
+      'rsmq_queue_received_messages_total{queue="a"}': 4,
+      'rsmq_queue_received_messages_total{queue="b"}': 0,
+    });
+  });
+
+  it("past the hidden messages a reading splits, the rest is state hidden_unsplit: the states add up to the queue's size", () => {
+    const reading = { now: 0, queues: [row("big", { visible: 5, inFlight: 600, delayed: 400, total: 1500, partial: true, nextDueAt: 1 })] };
+    const samples = parseExposition(renderExposition(queueStateFamilies(reading)));
+    expect(samples.get('rsmq_queue_messages{queue="big",state="hidden_unsplit"}')).to.equal(495);
+  });
+
+  it("a prefix goes before every name", () => {
+    const names = queueStateFamilies({ now: 0, queues: [] }, "app_").map((family) => family.name);
+    expect(names.every((name) => name.startsWith("app_rsmq_queue_"))).to.equal(true);
+  });
+
+  it("promtool check metrics parses it and finds nothing to say", async function () {
+    const missing = prometheusMissing();
+    if (missing) throw new Error(missing);
+    const reading = { now: 0, queues: [row("a", { visible: 1, total: 1, oldestAgeMs: 10, totalsent: 1 }), row("b-dlq", { nextDueAt: 5 })] };
+    const checked = await promtoolCheck(renderExposition(queueStateFamilies(reading)));
+    expect(checked, checked.output).to.deep.equal({ code: 0, output: "" });
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * A namespace whose queues hold every state the queue-state metrics tell apart, for the metrics
+ * tests: `jobs` with 2 visible messages, 1 in flight (received, vt 60 s) and 1 delayed (120 s);
+ * `jobs-dlq` (a dead-letter queue is a queue) with 1 visible; `idle`, empty. What the metrics
+ * must show follows from it (expectedSamples), except the age of the oldest visible message and
+ * the next due time, which depend on the server's clock: the tests bound those.
+ */
+import type RedisSMQ = require("../../lib/index");
+
+export interface SeededQueues {
+  /** The id of the message the next receive on `jobs` gets (the oldest visible one). */
+  jobsHead: string;
+  /** The id of the received (in-flight) message of `jobs`: its score is the queue's next due time. */
+  jobsInFlight: string;
+  /** The id of the one message of `jobs-dlq`. */
+  deadLetter: string;
+}
+
+export async function seedQueues(rsmq: RedisSMQ): Promise<SeededQueues> {
+  for (const qname of ["jobs", "jobs-dlq", "idle"]) await rsmq.createQueueAsync({ qname });
+  const first = await rsmq.sendMessageAsync({ qname: "jobs", message: "first" });
+  const jobsHead = await rsmq.sendMessageAsync({ qname: "jobs", message: "second" });
+  await rsmq.sendMessageAsync({ qname: "jobs", message: "third" });
+  const received = await rsmq.receiveMessageAsync({ qname: "jobs", vt: 60 });
+  if (!("id" in received) || received.id !== first) throw new Error("the seed expected to receive the first message");
+  await rsmq.sendMessageAsync({ qname: "jobs", message: "later", delay: 120 });
+  const deadLetter = await rsmq.sendMessageAsync({ qname: "jobs-dlq", message: "dead" });
+  return { jobsHead, jobsInFlight: first, deadLetter };
+}
+
+/** The samples of the seeded queues whose values do not depend on the clock, as the text format writes them. */
+export function expectedSamples(prefix = ""): Record<string, number> {
+  return {
+    [`${prefix}rsmq_queue_messages{queue="idle",state="visible"}`]: 0,
+    [`${prefix}rsmq_queue_messages{queue="idle",state="in_flight"}`]: 0,
+    [`${prefix}rsmq_queue_messages{queue="idle",state="delayed"}`]: 0,
+    [`${prefix}rsmq_queue_messages{queue="jobs",state="visible"}`]: 2,
+    [`${prefix}rsmq_queue_messages{queue="jobs",state="in_flight"}`]: 1,
+    [`${prefix}rsmq_queue_messages{queue="jobs",state="delayed"}`]: 1,
+    [`${prefix}rsmq_queue_messages{queue="jobs-dlq",state="visible"}`]: 1,
+    [`${prefix}rsmq_queue_messages{queue="jobs-dlq",state="in_flight"}`]: 0,
+    [`${prefix}rsmq_queue_messages{queue="jobs-dlq",state="delayed"}`]: 0,
+    [`${prefix}rsmq_queue_oldest_visible_age_seconds{queue="idle"}`]: 0,
+    [`${prefix}rsmq_queue_sent_messages_total{queue="idle"}`]: 0,
+    [`${prefix}rsmq_queue_sent_messages_total{queue="jobs"}`]: 4,
+    [`${prefix}rsmq_queue_sent_messages_total{queue="jobs-dlq"}`]: 1,
+    [`${prefix}rsmq_queue_received_messages_total{queue="idle"}`]: 0,
+    [`${prefix}rsmq_queue_received_messages_total{queue="jobs"}`]: 1,
+    [`${prefix}rsmq_queue_received_messages_total{queue="jobs-dlq"}`]: 0,
+  };
+}
+
+/** The samples whose values depend on the clock: the oldest visible ages and the next due time. */
+export const CLOCK_SAMPLES = [
+  'rsmq_queue_oldest_visible_age_seconds{queue="jobs"}',
+  'rsmq_queue_oldest_visible_age_seconds{queue="jobs-dlq"}',
+  'rsmq_queue_next_due_timestamp_seconds{queue="jobs"}',
+];
