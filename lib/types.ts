@@ -144,8 +144,9 @@ export interface ConstructorOptions {
    * tracer provider, meter provider and propagator, which an application's SDK set-up registers;
    * an object chooses (see {@link TelemetryOptions}). The API is loaded only when this is on;
    * without it installed nothing is recorded and nothing fails (one process warning, code
-   * `RSMQ_NEXT_TELEMETRY_UNAVAILABLE`). Left out or false, no span, no metric, no extra command.
-   * See docs/telemetry.md.
+   * `RSMQ_NEXT_TELEMETRY_UNAVAILABLE`); without an SDK registered when the instance is made, the
+   * same (code `RSMQ_NEXT_TELEMETRY_NO_SDK`): start the SDK first. Left out or false, no span, no
+   * metric, no extra command. See docs/telemetry.md.
    * @default false
    */
   telemetry?: boolean | TelemetryOptions;
@@ -167,12 +168,20 @@ export interface ConstructorOptions {
  */
 export interface TelemetryOptions {
   /** Where spans go (an OpenTelemetry `TracerProvider`). @default the API's global tracer provider */
-  tracerProvider?: { getTracer(name: string, version?: string, options?: object): unknown };
+  tracerProvider?: {
+    /** The tracer rsmq-next starts its spans with (instrumentation scope `rsmq-next`). */
+    getTracer(name: string, version?: string, options?: object): unknown;
+  };
   /** Where metrics go (an OpenTelemetry `MeterProvider`). @default the API's global meter provider */
-  meterProvider?: { getMeter(name: string, version?: string, options?: object): unknown };
+  meterProvider?: {
+    /** The meter rsmq-next creates its instruments on (instrumentation scope `rsmq-next`). */
+    getMeter(name: string, version?: string, options?: object): unknown;
+  };
   /** How a message's trace context is written and read (an OpenTelemetry `TextMapPropagator`). @default the API's global propagator */
   propagator?: {
+    /** Writes a context's fields into the carrier stored with a message. */
     inject(context: unknown, carrier: unknown, setter?: unknown): void;
+    /** Reads a received message's carrier back into a context. */
     extract(context: unknown, carrier: unknown, getter?: unknown): unknown;
   };
   /** Record spans. @default true */

@@ -56,12 +56,38 @@ describe("telemetry: without @opentelemetry/api, and without the option", () => 
     expect(child.stderr).to.include("@opentelemetry/api is not installed");
   });
 
-  it("with the API installed but no SDK, telemetry: true works and warns nothing", async () => {
+  it("with the API installed but no SDK registered, telemetry: true takes the path without telemetry, and says so once", async () => {
     const child = await runChild(program("{ telemetry: true }"), env());
     expect(child.code, child.stderr).to.equal(0);
     const seen = JSON.parse(child.stdout) as Record<string, unknown>;
     expect(seen.handled).to.equal(seen.sent);
+    // Nothing to record into: the calls take today's path (no spans, no details asked of the scripts).
+    expect(seen).to.include({ recording: false, tracing: false });
+    expect(seen.warnings).to.deep.equal(["RSMQ_NEXT_TELEMETRY_NO_SDK"]);
+    expect(child.stderr).to.include("no OpenTelemetry SDK");
+  });
+
+  it("with an SDK registered globally before the instance is made, telemetry: true records and traces", async () => {
+    const register = `
+      const { BasicTracerProvider } = require("@opentelemetry/sdk-trace-base");
+      const { MeterProvider } = require("@opentelemetry/sdk-metrics");
+      new BasicTracerProvider().register();
+      require("@opentelemetry/api").metrics.setGlobalMeterProvider(new MeterProvider());
+    `;
+    const child = await runChild(register + program("{ telemetry: true }"), env());
+    expect(child.code, child.stderr).to.equal(0);
+    const seen = JSON.parse(child.stdout) as Record<string, unknown>;
+    expect(seen.handled).to.equal(seen.sent);
     expect(seen).to.include({ recording: true, tracing: true });
+    expect(seen.warnings).to.deep.equal([]);
+  });
+
+  it("with only a tracer provider registered, it traces and records no metric", async () => {
+    const register = `new (require("@opentelemetry/sdk-trace-base").BasicTracerProvider)().register();`;
+    const child = await runChild(register + program("{ telemetry: true }"), env());
+    expect(child.code, child.stderr).to.equal(0);
+    const seen = JSON.parse(child.stdout) as Record<string, unknown>;
+    expect(seen).to.include({ recording: false, tracing: true });
     expect(seen.warnings).to.deep.equal([]);
   });
 
