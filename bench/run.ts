@@ -6,7 +6,8 @@
  * duration, the connections table, every table) and README.md (the headline table); so does
  * `--from` over a full run's JSON in bench/results/. `--only connections` runs the `connections`
  * part alone (bench/connections.ts); `--only idle` the idle cost (bench/idle-cost.ts), every
- * subject side by side at the chosen run's window. Neither rewrites the READMEs.
+ * subject side by side at the chosen run's window; `--only telemetry` what telemetry costs
+ * (bench/telemetry.ts). None of them rewrites the READMEs.
  */
 import { Command } from "commander";
 import { mkdirSync, readFileSync, writeFileSync } from "fs";
@@ -36,6 +37,7 @@ import { measureIdle } from "./idle-cost";
 import type { IdleCost } from "./idle-cost";
 import { consoleReport, headline, idleMarkdown, writeResults } from "./report";
 import { idleSubjects, runSuite } from "./suite";
+import { measureTelemetry, telemetryTable } from "./telemetry";
 
 const ROOT = join(__dirname, "..", "..");
 const RESULTS_DIR = join(ROOT, "bench", "results");
@@ -47,7 +49,10 @@ async function main(): Promise<void> {
     .option("--quick", "a reduced run for a smoke check (under a minute; numbers not for quoting)")
     .option("--out <dir>", "where to write results (default bench/results, or bench/results/quick with --quick)")
     .option("--from <json>", "measure nothing: print and re-render the tables and charts of an earlier run")
-    .option("--only <part>", "run one part alone: `connections` (why the default of the connections option), `idle` (the idle cost)")
+    .option(
+      "--only <part>",
+      "run one part alone: `connections` (why the default of the connections option), `idle` (the idle cost), `telemetry` (what telemetry costs)",
+    )
     .parse();
   const options = program.opts<{ quick?: boolean; out?: string; from?: string; only?: string }>();
   if (options.from) {
@@ -57,9 +62,10 @@ async function main(): Promise<void> {
   }
   const config = CONFIGS[options.quick ? "quick" : "full"];
   const out = options.out ?? (options.quick ? join(RESULTS_DIR, "quick") : RESULTS_DIR);
-  if (options.only !== undefined && options.only !== "connections" && options.only !== "idle")
-    throw new Error(`--only takes \`connections\` or \`idle\`, got \`${options.only}\``);
+  if (options.only !== undefined && !["connections", "idle", "telemetry"].includes(options.only))
+    throw new Error(`--only takes \`connections\`, \`idle\` or \`telemetry\`, got \`${options.only}\``);
   if (options.only === "connections") return onlyConnections(config, out);
+  if (options.only === "telemetry") return onlyTelemetry(config, out);
   if (options.only === "idle") return onlyIdle(config, out);
 
   // One server for the main measurements, one per idle subject, one for the pollers.
@@ -107,6 +113,25 @@ async function onlyConnections(config: BenchConfig, out: string): Promise<void> 
     writeFileSync(join(out, "connections.md"), `${table}\n`);
     writeFileSync(join(out, "connections.json"), `${JSON.stringify(result, null, 2)}\n`);
     console.log(`wrote ${relative(process.cwd(), join(out, "connections.md"))} and connections.json`);
+  } finally {
+    await servers.close();
+  }
+}
+
+/** `--only telemetry`: its table on stdout and in <out>/telemetry.md, its record in telemetry.json. */
+async function onlyTelemetry(config: BenchConfig, out: string): Promise<void> {
+  const servers = await startServers(1);
+  try {
+    const started = Date.now();
+    const log = (line: string): void => console.log(pc.dim(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`));
+    const options = { messages: config.throughput.messagesC50, rounds: config.throughput.repetitions };
+    const result = await measureTelemetry(servers.targets[0], options, log);
+    const table = telemetryTable(result);
+    console.log(`\n${table}\n`);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "telemetry.md"), `${table}\n`);
+    writeFileSync(join(out, "telemetry.json"), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`wrote ${relative(process.cwd(), join(out, "telemetry.md"))} and telemetry.json`);
   } finally {
     await servers.close();
   }
