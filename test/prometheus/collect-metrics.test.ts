@@ -4,8 +4,8 @@
  * instance's telemetry hub whose every figure lands in the registry under the names, labels and
  * buckets of metric-names.ts; with `queueState`, the queue-state metrics read from Redis at
  * scrape time, whose values equal the Redis state and whose output promtool parses; stop()
- * removes the recorder and the metrics. The calls that report figures are the otel branch's
- * (facade and Worker): here the Recorder is called directly, through the hub.
+ * removes the recorder and the metrics. The Recorder is called directly, through the hub, and
+ * through real sends and a real Worker, whose figures equal what happened.
  */
 import { expect } from "chai";
 import * as promClient from "prom-client";
@@ -119,6 +119,50 @@ describe("rsmq-next/prometheus: collectMetrics with prom-client", () => {
     }
     const waitBuckets = [...samples.keys()].filter((name) => name.startsWith("rsmq_message_wait_duration_seconds_bucket")).length;
     expect(waitBuckets).to.equal(IN_PROCESS_METRICS.waited.buckets.length + 1);
+    handle.stop();
+  });
+
+  it("real calls move the figures: sends, a Worker's receives, acks and retries, the commands sent, equal to what happened", async () => {
+    await rsmq.createQueueAsync({ qname: "jobs" });
+    // The server's first sight of the send script is an EVALSHA and its EVAL (two commands, counted
+    // as two): the figures start after it.
+    await rsmq.deleteMessageAsync({ qname: "jobs", id: await rsmq.sendMessageAsync({ qname: "jobs", message: "warm-up" }) });
+    const handle = collectMetrics(rsmq, { registry });
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await rsmq.sendMessageAsync({ qname: "jobs", message: `m${i}` }));
+    const seen = new Set<string>();
+    const worker = cleanup.worker(
+      new RedisSMQ.Worker(rsmq, {
+        qname: "jobs",
+        // The first delivery of m0 fails once: one retry, then three acks.
+        handler: (message) => {
+          if (message.message === "m0" && !seen.has(message.id)) {
+            seen.add(message.id);
+            throw new Error("once");
+          }
+        },
+        retry: { initialDelayMs: 1, maxDelayMs: 1 },
+      }),
+    );
+    let handled = 0;
+    const allHandled = new Promise<void>((resolve) => worker.on("handled", () => ++handled === 3 && resolve()));
+    worker.start();
+    await allHandled;
+    await worker.stop();
+    const samples = await samplesOf(registry);
+    expect(samples.get('messaging_client_sent_messages_total{queue="jobs"}')).to.equal(3);
+    expect(samples.get('messaging_client_consumed_messages_total{queue="jobs",operation="receive"}')).to.equal(4);
+    expect(samples.get('rsmq_worker_outcomes_total{queue="jobs",outcome="ack"}')).to.equal(3);
+    expect(samples.get('rsmq_worker_outcomes_total{queue="jobs",outcome="retry"}')).to.equal(1);
+    expect(samples.get('messaging_process_duration_seconds_count{queue="jobs"}')).to.equal(3);
+    expect(samples.get('messaging_process_duration_seconds_count{queue="jobs",error_type="_OTHER"}')).to.equal(1);
+    expect(samples.get('rsmq_message_wait_duration_seconds_count{queue="jobs"}')).to.equal(4);
+    expect(samples.get('rsmq_worker_in_flight{queue="jobs"}')).to.equal(0);
+    expect(samples.get('rsmq_redis_commands_total{kind="send"}')).to.equal(3);
+    expect(samples.get('rsmq_redis_commands_total{kind="receive"}')).to.be.at.least(2);
+    expect(samples.get('rsmq_redis_commands_total{kind="settle"}')).to.be.at.least(2);
+    // The attributes' values do not grow with the messages: no id in any label.
+    for (const name of samples.keys()) for (const id of ids) expect(name).to.not.include(id);
     handle.stop();
   });
 
