@@ -22,7 +22,9 @@ describe("bench: the telemetry part (tiny run)", function () {
   });
 
   it("measures send and the Worker in every mode, against telemetry off", () => {
-    expect(result.rows.map((row) => `${row.what} ${row.mode}`)).to.deep.equal(TELEMETRY_MODES.flatMap((mode) => [`send ${mode}`, `Worker ${mode}`]));
+    expect(result.rows.map((row) => `${row.what} ${row.mode}`)).to.deep.equal(
+      TELEMETRY_MODES.flatMap((mode) => [`send ${mode}`, `Worker ${mode}`]),
+    );
     for (const row of result.rows) {
       expect(row.perSecond, row.key).to.be.greaterThan(0);
       expect(row.ratioToOff, row.key).to.be.finite;
