@@ -33,6 +33,8 @@ export interface ServerSettings {
   readonly cluster?: boolean;
   /** --sentinel: the primary these sentinels name, through an ioredis client (`url` is not used). */
   readonly sentinel?: SentinelSettings;
+  /** --command-timeout: how long a call waits for Redis' reply (the library's commandTimeoutMs); its default when absent. */
+  readonly commandTimeoutMs?: number;
 }
 
 /** Checks --url before anything connects: a typo is a usage error, not "cannot reach". */
@@ -73,7 +75,8 @@ function credentialsOf(url: string): { username?: string; password?: string } {
 
 /** A connected RedisSMQ; rejects with a CliError when the server cannot be reached. Close it with closeQueue(). */
 export async function openQueue(settings: ServerSettings, options: OpenOptions = {}): Promise<RedisSMQ> {
-  if (settings.sentinel) return openSentinelQueue(settings.sentinel, settings.ns);
+  if (settings.sentinel) return openSentinelQueue(settings.sentinel, settings.ns, settings.commandTimeoutMs);
+  const { commandTimeoutMs } = settings;
   const url = checkUrl(settings.url);
   let everReady = false;
   const socket = {
@@ -91,10 +94,11 @@ export async function openQueue(settings: ServerSettings, options: OpenOptions =
           ns: settings.ns,
           cluster: { rootNodes: [{ url }], defaults: { socket, ...credentialsOf(url) } },
           clusterRetryMs: options.persistent ? undefined : 5000,
+          commandTimeoutMs,
         }
       : // One connection: a command makes its calls one at a time (the worker's run its --exec
         // processes), and the connect-failure check below reads that one client.
-        { url, ns: settings.ns, socket, connections: 1 },
+        { url, ns: settings.ns, socket, connections: 1, commandTimeoutMs },
   );
   try {
     await connectedWithin(rsmq, CONNECT_TIMEOUT_MS);
@@ -147,9 +151,9 @@ export const SENTINEL_CONNECT_TIMEOUT_MS = 5000;
 const ownClients = new WeakMap<RedisSMQ, { disconnect(): void }>();
 
 /** A RedisSMQ on the primary the sentinels name, with the ioredis client it was given, which closeQueue() closes. */
-async function openSentinelQueue(sentinel: SentinelSettings, ns: string): Promise<RedisSMQ> {
+async function openSentinelQueue(sentinel: SentinelSettings, ns: string, commandTimeoutMs: number | undefined): Promise<RedisSMQ> {
   const client = createSentinelClient(sentinel, { connectTimeoutMs: CONNECT_TIMEOUT_MS });
-  const rsmq = new (library().RedisSMQ)({ client, ns });
+  const rsmq = new (library().RedisSMQ)({ client, ns, commandTimeoutMs });
   ownClients.set(rsmq, client);
   try {
     await firstConnection(rsmq, sentinel, SENTINEL_CONNECT_TIMEOUT_MS);

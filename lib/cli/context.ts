@@ -23,6 +23,7 @@ export interface GlobalOptions {
   password?: string;
   username?: string;
   sentinelPassword?: string;
+  commandTimeout?: string;
 }
 
 export interface Context {
@@ -42,11 +43,24 @@ export function contextOf(command: Command): Context {
   const source = (key: string): string | undefined => command.getOptionValueSourceWithGlobals(key);
   const sentinel = sentinelSettings(globals, source);
   return {
-    server: { url: globals.url, ns: globals.ns, cluster: Boolean(globals.cluster), sentinel },
+    server: { url: globals.url, ns: globals.ns, cluster: Boolean(globals.cluster), sentinel, commandTimeoutMs: commandTimeoutOf(globals) },
     out: new Output(Boolean(globals.json)),
     errors: { server: sentinel ? describeSentinels(sentinel) : redactUrl(globals.url), ns: globals.ns },
     nsOnCommandLine: source("ns") === "cli",
   };
+}
+
+/** --command-timeout in ms, checked before anything connects; undefined when left out (the library's default). */
+function commandTimeoutOf(globals: GlobalOptions): number | undefined {
+  if (globals.commandTimeout === undefined) return undefined;
+  const ms = Number(globals.commandTimeout);
+  if (!/^\d+$/.test(globals.commandTimeout) || !Number.isSafeInteger(ms)) {
+    throw usageError(
+      `--command-timeout takes whole milliseconds, got "${globals.commandTimeout}"`,
+      "10000 is the default; 0 waits for ever",
+    );
+  }
+  return ms;
 }
 
 /** --sentinel and the options that go with it, checked before anything connects; undefined without --sentinel. */

@@ -76,6 +76,11 @@ export function buildProgram(): Command {
         "RSMQ_SENTINEL_PASSWORD",
       ),
     )
+    .addOption(
+      new Option("--command-timeout <ms>", "how long a call waits for Redis' reply before it fails (0: for ever)")
+        .env("RSMQ_COMMAND_TIMEOUT_MS")
+        .default(undefined, "10000"),
+    )
     .option("--json", "print results as JSON, for scripts")
     .helpOption("-h, --help", "show help")
     .addHelpCommand(false)
