@@ -112,10 +112,10 @@ module.exports = [
     rules: { "@typescript-eslint/no-unsafe-declaration-merging": "off" },
   },
   {
-    files: ["lib/cli/connect.ts", "lib/cli/sentinel-client.ts", "lib/telemetry/otel/load-api.ts"],
+    files: ["lib/cli/connect.ts", "lib/cli/sentinel-client.ts", "lib/telemetry/otel/load-api.ts", "lib/telemetry/otel/start-telemetry.ts"],
     // A lazy require keeps node-redis unloaded for --help and usage errors, ioredis (an optional
     // peer dependency) unloaded unless --sentinel asks for it, and @opentelemetry/api (another)
-    // unless the `telemetry` option is on.
+    // unless the `telemetry` option is on (and the queue-state reading unless its queueState is).
     rules: { "@typescript-eslint/no-var-requires": "off" },
   },
   {

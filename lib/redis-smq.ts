@@ -174,7 +174,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       (count) => telemetry.recording?.commands("housekeeping", count),
     );
     const telemetrySettings = resolveTelemetry(settings.telemetry);
-    if (telemetrySettings) startOpenTelemetry(telemetry, telemetrySettings, serverAddressOf(settings.connection));
+    if (telemetrySettings) startOpenTelemetry(telemetry, telemetrySettings, serverAddressOf(settings.connection), () => this);
     this.internals = {
       ns: settings.ns,
       layout: settings.layout,

@@ -200,6 +200,14 @@ export interface TelemetryOptions {
    * continue the trace. Nothing is stored when the span is not sampled. @default true
    */
   carryContext?: boolean;
+  /**
+   * Also observe the queue-state metrics (`rsmq.queue.messages` by state, the age of the oldest
+   * visible message, the next due time, rsmq's totalsent and totalrecv), read from Redis when the
+   * meter collects: one round trip for every queue of the namespace on one server, none between
+   * collections. `true` for every queue, or a list of queue names. Turn it on in one process (or
+   * run `rsmq-next metrics`), not in every Worker: each would read the same state. @default false
+   */
+  queueState?: boolean | string[];
 }
 
 interface BaseOptions {

@@ -3,7 +3,7 @@
  * shape is a TypeError that names it, an unknown key is refused by name), and resolved to the
  * settings otel/ starts with. Nothing here loads `@opentelemetry/api`.
  */
-import { booleanOption, optionError } from "../options/checks";
+import { booleanOption, optionError, queueNameOption } from "../options/checks";
 import { rejectUnknownOptions } from "../options/unknown-options";
 import type { TelemetryOptions } from "../types";
 
@@ -16,6 +16,7 @@ export const TELEMETRY_OPTION_NAMES = [
   "metrics",
   "processContext",
   "carryContext",
+  "queueState",
 ] as const;
 
 /** The object form with every default applied (the providers and the propagator stay absent: the API's globals). */
@@ -27,6 +28,8 @@ export interface ResolvedTelemetry {
   readonly metrics: boolean;
   readonly processContext: "parent" | "link";
   readonly carryContext: boolean;
+  /** Observe the queue-state metrics: false (the default), every queue of the namespace, or these. */
+  readonly queueState: false | "all" | readonly string[];
 }
 
 /** The option's check: a boolean, or an object of {@link TelemetryOptions}; returns it as given. */
@@ -54,7 +57,15 @@ export function resolveTelemetry(value: boolean | TelemetryOptions, name = "tele
     metrics: flag("metrics"),
     processContext: processContextOf(`${name}.processContext`, given.processContext),
     carryContext: flag("carryContext"),
+    queueState: queueStateOf(`${name}.queueState`, given.queueState),
   };
+}
+
+function queueStateOf(name: string, value: unknown): ResolvedTelemetry["queueState"] {
+  if (absent(value) || value === false) return false;
+  if (value === true) return "all";
+  if (!Array.isArray(value) || value.length === 0) throw optionError(name, "a boolean or a non-empty array of queue names", value);
+  return value.map((qname, index) => queueNameOption(`${name}[${index}]`, qname));
 }
 
 function absent(value: unknown): value is undefined | null {

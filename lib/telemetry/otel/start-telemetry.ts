@@ -4,7 +4,7 @@
  * Recorder to the hub and sets its Tracing. Without the API installed it does nothing (see
  * load-api.ts); without an SDK registered it does nothing either, and says so once.
  */
-import type { MeterProvider, TextMapPropagator, TracerProvider } from "@opentelemetry/api";
+import type { Meter, MeterProvider, TextMapPropagator, TracerProvider } from "@opentelemetry/api";
 import type { TelemetryHub } from "../telemetry-hub";
 import type { ResolvedTelemetry } from "../telemetry-options";
 import type { ServerAddress } from "../server-address";
@@ -12,6 +12,9 @@ import { loadOpenTelemetryApi } from "./load-api";
 import type { Api } from "./load-api";
 import { OtelRecorder } from "./otel-recorder";
 import { OtelTracing } from "./otel-tracing";
+
+/** otel-queue-state.ts' entry, required only when `queueState` is on. */
+type ObserveQueueState = (meter: Meter, instance: () => object, queues: "all" | readonly string[]) => void;
 
 /** The instrumentation scope's name. */
 export const SCOPE = "rsmq-next";
@@ -21,12 +24,25 @@ export const SCOPE = "rsmq-next";
  * no-op ones, what the globals are until an SDK registers) is left out: recording into it would
  * cost every call and keep nothing, so the calls take the path they take without telemetry.
  */
-export function startOpenTelemetry(hub: TelemetryHub, settings: ResolvedTelemetry, server: ServerAddress): boolean {
+export function startOpenTelemetry(
+  hub: TelemetryHub,
+  settings: ResolvedTelemetry,
+  server: ServerAddress,
+  /** The instance being built (typed loosely: its module imports this one). */
+  instance: () => object,
+): boolean {
   const api = loadOpenTelemetryApi();
   if (!api) return false;
   const meter = settings.metrics ? ((settings.meterProvider as MeterProvider | undefined) ?? api.metrics).getMeter(SCOPE) : undefined;
   const recordsMetrics = meter !== undefined && meter !== api.createNoopMeter();
-  if (recordsMetrics) hub.add(new OtelRecorder(meter));
+  if (recordsMetrics) {
+    hub.add(new OtelRecorder(meter));
+    if (settings.queueState !== false) {
+      // Loaded only now: the queue-state reading is the dashboard's, which the main entry never loads otherwise.
+      const { observeQueueState } = require("./otel-queue-state") as { observeQueueState: ObserveQueueState };
+      observeQueueState(meter, instance, settings.queueState);
+    }
+  }
   const tracerProvider = settings.tracing
     ? ((settings.tracerProvider as TracerProvider | undefined) ?? api.trace.getTracerProvider())
     : undefined;
