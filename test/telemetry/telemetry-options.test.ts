@@ -18,7 +18,14 @@ describe("telemetry: the option's settings", () => {
       metrics: true,
       processContext: "parent",
       carryContext: true,
+      queueState: false,
     });
+  });
+
+  it("queueState: true reads every queue, a list those queues, false or left out none", () => {
+    expect(resolveTelemetry({ queueState: true })?.queueState).to.equal("all");
+    expect(resolveTelemetry({ queueState: ["a", "b"] })?.queueState).to.deep.equal(["a", "b"]);
+    expect(resolveTelemetry({ queueState: false })?.queueState).to.equal(false);
   });
 
   it("false: off", () => {
@@ -34,6 +41,7 @@ describe("telemetry: the option's settings", () => {
         processContext: "link",
         carryContext: false,
         tracing: null as unknown as boolean,
+        queueState: ["jobs"],
       }),
     ).to.deep.equal({
       tracerProvider,
@@ -43,6 +51,7 @@ describe("telemetry: the option's settings", () => {
       metrics: false,
       processContext: "link",
       carryContext: false,
+      queueState: ["jobs"],
     });
   });
 });
