@@ -80,3 +80,15 @@ export const LIB_VERSION: Record<Lib, string> = {
   rsmq: (require("rsmq/package.json") as { version: string }).version,
   "rsmq-next": (require("../../package.json") as { version: string }).version,
 };
+
+/** Starts `worker` and resolves once it has handled `total` messages: the timed part of a Worker case. */
+export function handleAll(worker: RedisSMQ.Worker, total: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let handled = 0;
+    worker.on("handled", () => {
+      handled += 1;
+      if (handled === total) resolve();
+    });
+    worker.start();
+  });
+}

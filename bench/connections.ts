@@ -10,7 +10,7 @@
 import { randomBytes } from "crypto";
 import { loadavg } from "os";
 import RedisSMQ = require("../lib/index");
-import { BODY, close, isMessage, openOld } from "./clients";
+import { BODY, close, handleAll, isMessage, openOld } from "./clients";
 import type { QueueApi } from "./clients";
 import type { Target } from "./redis";
 import { probeClient } from "./redis";
@@ -146,15 +146,7 @@ function workerCase(subject: Subject): ThroughputCase {
       const { api, qname, done } = await queue(target, subject, total);
       const worker = new RedisSMQ.Worker(api as unknown as RedisSMQ, { qname, concurrency: IN_FLIGHT, handler: () => undefined });
       return {
-        run: () =>
-          new Promise<void>((resolve) => {
-            let handled = 0;
-            worker.on("handled", () => {
-              handled += 1;
-              if (handled === total) resolve();
-            });
-            worker.start();
-          }),
+        run: () => handleAll(worker, total),
         async cleanup() {
           await worker.stop();
           await done();

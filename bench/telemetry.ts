@@ -14,7 +14,7 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import RedisSMQ = require("../lib/index");
-import { BODY } from "./clients";
+import { BODY, handleAll } from "./clients";
 import type { Target } from "./redis";
 import { probeClient } from "./redis";
 import { median } from "./stats";
@@ -134,15 +134,7 @@ function workerCase(mode: TelemetryMode, sdk: RecordingSdk): ThroughputCase {
       sdk.drain();
       const worker = new RedisSMQ.Worker(rsmq, { qname, concurrency: IN_FLIGHT, handler: () => undefined });
       return {
-        run: () =>
-          new Promise<void>((resolve) => {
-            let handled = 0;
-            worker.on("handled", () => {
-              handled += 1;
-              if (handled === total) resolve();
-            });
-            worker.start();
-          }),
+        run: () => handleAll(worker, total),
         async cleanup() {
           await worker.stop();
           sdk.drain();

@@ -64,6 +64,47 @@ function consumerProject(prefix: string): string {
   return dir;
 }
 
+/**
+ * Type-checks `file` of a consumer project under both module resolutions an app may use
+ * (CommonJS' node10 and node16); resolves tsc's output of each, "" when it passed.
+ */
+async function typeCheckedOutputs(dir: string, file: string, extra: { esModuleInterop?: boolean } = {}): Promise<string[]> {
+  const resolutions = [
+    { module: "commonjs", moduleResolution: "node10" },
+    { module: "node16", moduleResolution: "node16" },
+  ];
+  const results = await Promise.all(
+    resolutions.map((options) => {
+      const tsconfig = {
+        compilerOptions: {
+          ...options,
+          target: "ES2022",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          ...extra,
+          types: ["node"],
+          typeRoots: [path.join(packageRoot, "node_modules/@types")],
+          pretty: false,
+        },
+        files: [file],
+      };
+      const config = `tsconfig.${path.basename(file, ".ts")}.${options.moduleResolution}.json`;
+      writeFileSync(path.join(dir, config), JSON.stringify(tsconfig));
+      return run(tsc, ["-p", config], { cwd: dir });
+    }),
+  );
+  return results.map((result) => result.stdout.trim());
+}
+
+/** The files `npm pack` would ship. */
+async function packedFiles(): Promise<string[]> {
+  const result = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: packageRoot });
+  expect(result.code, result.stderr).to.equal(0);
+  const [pack] = JSON.parse(result.stdout) as Array<{ files: Array<{ path: string }> }>;
+  return pack.files.map((entry) => entry.path);
+}
+
 function newestMtime(dir: string, ext: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -536,38 +577,12 @@ export const readOnly = (answer: QueuesResponse): boolean => answer.readOnly;
 export const wrong: DashboardOptions = { rsmq: undefined as never, intervalMs: "2000" };
 `;
     writeFileSync(path.join(dir, "dashboard.ts"), source);
-    const resolutions = [
-      { module: "commonjs", moduleResolution: "node10" },
-      { module: "node16", moduleResolution: "node16" },
-    ];
-    const results = await Promise.all(
-      resolutions.map((options) => {
-        const tsconfig = {
-          compilerOptions: {
-            ...options,
-            target: "ES2022",
-            strict: true,
-            noEmit: true,
-            skipLibCheck: true,
-            types: ["node"],
-            typeRoots: [path.join(packageRoot, "node_modules/@types")],
-            pretty: false,
-          },
-          files: ["dashboard.ts"],
-        };
-        writeFileSync(path.join(dir, `tsconfig.${options.moduleResolution}.json`), JSON.stringify(tsconfig));
-        return run(tsc, ["-p", `tsconfig.${options.moduleResolution}.json`], { cwd: dir });
-      }),
-    );
-    expect(results.map((result) => result.stdout.trim())).to.deep.equal(["", ""]);
+    expect(await typeCheckedOutputs(dir, "dashboard.ts")).to.deep.equal(["", ""]);
   });
 
   it("npm pack ships the subpath: dist/dashboard/, esm/dashboard.mjs and the page's files", async function () {
     this.timeout(60_000);
-    const result = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: packageRoot });
-    expect(result.code, result.stderr).to.equal(0);
-    const [pack] = JSON.parse(result.stdout) as Array<{ files: Array<{ path: string }> }>;
-    const files = pack.files.map((file) => file.path);
+    const files = await packedFiles();
     expect(files).to.include.members(["dist/dashboard/index.js", "dist/dashboard/index.d.ts", "esm/dashboard.mjs"]);
     const page = ["index.html", "app.js", "app.css", "icon.svg"].filter((name) => existsSync(path.join(packageRoot, "web", name)));
     expect(files).to.include.members(page.map((name) => `web/${name}`));
@@ -646,39 +661,12 @@ export function make(rsmq: RedisSMQ): MetricsHandle {
 export const wrong: CollectMetricsOptions = { registry: client.register, queueState: "yes" };
 `;
     writeFileSync(path.join(dir, "prometheus.ts"), source);
-    const resolutions = [
-      { module: "commonjs", moduleResolution: "node10" },
-      { module: "node16", moduleResolution: "node16" },
-    ];
-    const results = await Promise.all(
-      resolutions.map((options) => {
-        const tsconfig = {
-          compilerOptions: {
-            ...options,
-            target: "ES2022",
-            strict: true,
-            noEmit: true,
-            skipLibCheck: true,
-            esModuleInterop: true,
-            types: ["node"],
-            typeRoots: [path.join(packageRoot, "node_modules/@types")],
-            pretty: false,
-          },
-          files: ["prometheus.ts"],
-        };
-        writeFileSync(path.join(dir, `tsconfig.prom.${options.moduleResolution}.json`), JSON.stringify(tsconfig));
-        return run(tsc, ["-p", `tsconfig.prom.${options.moduleResolution}.json`], { cwd: dir });
-      }),
-    );
-    expect(results.map((result) => result.stdout.trim())).to.deep.equal(["", ""]);
+    expect(await typeCheckedOutputs(dir, "prometheus.ts", { esModuleInterop: true })).to.deep.equal(["", ""]);
   });
 
   it("npm pack ships the subpath: dist/prometheus/, dist/metrics/ and esm/prometheus.mjs", async function () {
     this.timeout(60_000);
-    const result = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: packageRoot });
-    expect(result.code, result.stderr).to.equal(0);
-    const [pack] = JSON.parse(result.stdout) as Array<{ files: Array<{ path: string }> }>;
-    const files = pack.files.map((file) => file.path);
+    const files = await packedFiles();
     expect(files).to.include.members([
       "dist/prometheus/index.js",
       "dist/prometheus/index.d.ts",
