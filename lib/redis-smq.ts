@@ -36,7 +36,7 @@ import { notifyQueueActivity } from "./wakes/wake-hub";
 import { TypedEventEmitter } from "./typed-emitter";
 import { TelemetryHub } from "./telemetry/telemetry-hub";
 import { resolveTelemetry } from "./telemetry/telemetry-options";
-import { serverAddressOf } from "./telemetry/server-address";
+import { spanServerAddress } from "./telemetry/server-address";
 import { startOpenTelemetry } from "./telemetry/otel/start-telemetry";
 import {
   observedChangeVisibility,
@@ -174,7 +174,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       (count) => telemetry.recording?.commands("housekeeping", count),
     );
     const telemetrySettings = resolveTelemetry(settings.telemetry);
-    if (telemetrySettings) startOpenTelemetry(telemetry, telemetrySettings, serverAddressOf(settings.connection), () => this);
+    if (telemetrySettings) startOpenTelemetry(telemetry, telemetrySettings, spanServerAddress(settings.connection), () => this);
     this.internals = {
       ns: settings.ns,
       layout: settings.layout,
@@ -203,8 +203,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
 
   /** Whether calls are observed (spans or figures); when not, each runs exactly as without telemetry. */
   private get observed(): boolean {
-    const { telemetry } = this.internals;
-    return telemetry.recording !== undefined || telemetry.tracing !== undefined;
+    return this.internals.telemetry.observing;
   }
 
   /**

@@ -8,27 +8,17 @@ import { EXPOSITION_CONTENT_TYPE } from "./exposition";
 
 /** Sends the exposition `text` (headers only for HEAD). */
 export function sendExposition(res: ServerResponse, text: string, head = false): void {
-  res.writeHead(200, {
-    "Content-Type": EXPOSITION_CONTENT_TYPE,
-    "Content-Length": String(Buffer.byteLength(text)),
-    "Cache-Control": "no-store",
-  });
-  res.end(head ? undefined : text);
+  send(res, 200, EXPOSITION_CONTENT_TYPE, text, head);
 }
 
-/** The reason of a failed reading, on one line. */
-export function scrapeFailureReason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return `rsmq-next: cannot read the queues from Redis: ${message.replace(/\s*\n\s*/g, " ")}`;
+/** Sends 503 with why Redis could not be read (an error, or what is missing), on one line. */
+export function sendScrapeFailure(res: ServerResponse, why: unknown, head = false): void {
+  const cause = why instanceof Error ? why.message : String(why);
+  const text = `rsmq-next: cannot read the queues from Redis: ${cause}`.replace(/\s*\n\s*/g, " ");
+  send(res, 503, "text/plain; charset=utf-8", `${text}\n`, head);
 }
 
-/** Sends 503 with `reason` (one line of text). */
-export function sendScrapeFailure(res: ServerResponse, reason: string, head = false): void {
-  const text = `${reason.replace(/\s*\n\s*/g, " ")}\n`;
-  res.writeHead(503, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": String(Buffer.byteLength(text)),
-    "Cache-Control": "no-store",
-  });
+function send(res: ServerResponse, status: number, contentType: string, text: string, head: boolean): void {
+  res.writeHead(status, { "Content-Type": contentType, "Content-Length": String(Buffer.byteLength(text)), "Cache-Control": "no-store" });
   res.end(head ? undefined : text);
 }

@@ -20,6 +20,7 @@ import { explainRefusal } from "../errors/refusals";
 import { replicatedSender } from "../transports/replica-acks";
 import type { CommandSender, ReplicaAcks, ReplicatedWriter } from "../transports/transport";
 import { script } from "../scripts/script-files";
+import type { Script } from "../scripts/script-files";
 import { ScriptRunner } from "../scripts/script-runner";
 import { commandKindOf } from "../telemetry/command-kinds";
 import type { CommandKind, Recorder } from "../telemetry/recorder";
@@ -55,9 +56,7 @@ export class OperationRunner {
    */
   private runScript<T>(operation: Operation<T>): Promise<T> {
     const body = script(operation.script);
-    let sender: CommandSender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
-    const recording = this.telemetry?.recording;
-    if (recording !== undefined) sender = this.counted(sender, commandKindOf(operation.script), recording, body.readOnly);
+    const sender = this.senderFor(operation.script, body);
     return this.scripts.run(body, operation.keys, operation.args, sender).then(
       (reply) => operation.parse(reply),
       (error: unknown) => {
@@ -71,10 +70,7 @@ export class OperationRunner {
     let beforeWritten = false;
     let reply: unknown;
     const body = script(operation.script);
-    // A write confirmed by replicas is WAITed for on the node connection that ran it.
-    let sender: CommandSender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
-    const recording = this.telemetry?.recording;
-    if (recording !== undefined) sender = this.counted(sender, commandKindOf(operation.script), recording, body.readOnly);
+    const sender = this.senderFor(operation.script, body);
     // Built only for an error: the call's keys, for a refusal to name.
     const refused = (alreadyWritten: string | undefined) => {
       const plainKeys = [operation.before, operation.after].flatMap((plain) => (plain ? [plain.key] : []));
@@ -101,6 +97,16 @@ export class OperationRunner {
     this.telemetry?.recording?.commands("housekeeping", this.replicaAcks ? 2 : 1);
     if (this.replicaAcks) await this.connection.sendReplicated(args, key, this.replicaAcks);
     else await this.connection.sendCommand(args, key);
+  }
+
+  /**
+   * What a script is sent through: a write confirmed by replicas is WAITed for on the node
+   * connection that ran it; while telemetry records, each command it sends is counted.
+   */
+  private senderFor(name: Operation<unknown>["script"], body: Script): CommandSender {
+    const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
+    const recording = this.telemetry?.recording;
+    return recording === undefined ? sender : this.counted(sender, commandKindOf(name), recording, body.readOnly);
   }
 
   /**

@@ -12,7 +12,7 @@ export interface ServerAddress {
   readonly port?: number;
 }
 
-export function serverAddressOf(settings: ConnectionSettings): ServerAddress {
+export function spanServerAddress(settings: ConnectionSettings): ServerAddress {
   if (settings.cluster) return {};
   const client = settings.given.client as { options?: Record<string, unknown> } | undefined | null;
   if (client !== undefined && client !== null) {

@@ -17,6 +17,11 @@ export class TelemetryHub {
     this.tracing = tracing;
   }
 
+  /** Whether calls are observed (figures or spans); when not, each runs exactly as without telemetry. */
+  get observing(): boolean {
+    return this.recording !== undefined || this.tracing !== undefined;
+  }
+
   /** Adds a recorder; returns its removal. */
   add(recorder: Recorder): () => void {
     this.recorders.push(recorder);

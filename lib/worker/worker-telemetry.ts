@@ -25,7 +25,7 @@ import type { Extension } from "./visibility-extender";
 
 /** Whether the hub records or traces: the one test the hot paths make. */
 export function observing(hub: TelemetryHub | undefined): hub is TelemetryHub {
-  return hub !== undefined && (hub.recording !== undefined || hub.tracing !== undefined);
+  return hub?.observing === true;
 }
 
 /** The context each received message carries, kept while the Worker holds it. */

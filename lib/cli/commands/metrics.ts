@@ -17,7 +17,7 @@ import type { RedisSMQ } from "../../redis-smq";
 import { renderExposition } from "../../metrics/exposition";
 import { queueStateFamilies } from "../../metrics/queue-state-families";
 import { QueueStateReader } from "../../metrics/queue-state-reader";
-import { scrapeFailureReason, sendScrapeFailure, sendExposition } from "../../metrics/scrape-answer";
+import { sendScrapeFailure, sendExposition } from "../../metrics/scrape-answer";
 
 /** The port Prometheus' registry of exporter ports gives no one else, and OpenTelemetry's Prometheus exporter uses. */
 export const DEFAULT_METRICS_PORT = 9464;
@@ -54,11 +54,11 @@ function serveScrape(rsmq: RedisSMQ, reader: QueueStateReader, req: IncomingMess
   const head = method === "HEAD";
   // While the link is down a read would wait for the reconnect: the scrape is answered now instead.
   if (!rsmq.connected) {
-    return sendScrapeFailure(res, scrapeFailureReason(new Error("the connection to Redis is lost; rsmq-next reconnects by itself")), head);
+    return sendScrapeFailure(res, "the connection to Redis is lost; rsmq-next reconnects by itself", head);
   }
   reader.read().then(
     (reading) => sendExposition(res, renderExposition(queueStateFamilies(reading)), head),
-    (error: unknown) => sendScrapeFailure(res, scrapeFailureReason(error), head),
+    (error: unknown) => sendScrapeFailure(res, error, head),
   );
 }
 

@@ -129,10 +129,7 @@ async function read(parts: HandlerParts, { route, params }: Match, req: Incoming
  */
 function sendMetrics(res: ServerResponse, state: SamplerState): void {
   if (!state.health.ok || !state.reading) {
-    return sendScrapeFailure(
-      res,
-      `rsmq-next: cannot read the queues from Redis: ${state.health.ok ? "no reading yet" : state.health.error}`,
-    );
+    return sendScrapeFailure(res, state.health.ok ? "no reading yet" : state.health.error);
   }
   sendExposition(res, renderExposition(queueStateFamilies(state.reading)));
 }

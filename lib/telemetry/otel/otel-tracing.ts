@@ -9,14 +9,9 @@ import type { OperationName } from "../recorder";
 import { errorTypeOf } from "../tracing";
 import type { CallSpan, Carrier, LinkedMessage, SpanAttributes, SpanStart, Tracing } from "../tracing";
 import type { Api } from "./load-api";
+import type { ServerAddress } from "../server-address";
 import { ATTRIBUTES, SYSTEM } from "./otel-recorder";
 import { MAX_CARRIER_LENGTH } from "../../operations/send-message";
-
-/** Where the instance's server is, for `server.address` and `server.port`. */
-export interface ServerAttributes {
-  readonly address?: string;
-  readonly port?: number;
-}
 
 export interface OtelTracingOptions {
   readonly tracer: Tracer;
@@ -24,7 +19,8 @@ export interface OtelTracingOptions {
   readonly propagator: TextMapPropagator | undefined;
   readonly processContext: "parent" | "link";
   readonly carryContext: boolean;
-  readonly server: ServerAttributes;
+  /** Where the instance's server is, for `server.address` and `server.port`. */
+  readonly server: ServerAddress;
 }
 
 type Kind = "PRODUCER" | "CLIENT" | "CONSUMER";
