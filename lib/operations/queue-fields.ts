@@ -1,0 +1,38 @@
+/**
+ * The fields of a queue's `:Q` hash that are not messages: rsmq 0.12.4's settings and counters,
+ * and the ones rsmq-next adds. A message's fields are its id (32 characters of [A-Za-z0-9]) and
+ * `<id>:<suffix>`; none of the names here can take either form, so an rsmq 0.12.4 client, which
+ * reads fields only by name, never misreads them, and its deleteQueue takes them with the hash.
+ * Purge keeps exactly these; the doctor knows every other field for a message's.
+ */
+
+/** rsmq 0.12.4's settings, read by every script with `HMGET vt delay maxsize`. */
+export const RSMQ_SETTINGS = ["vt", "delay", "maxsize"] as const;
+/** rsmq 0.12.4's counters and times. */
+export const RSMQ_COUNTERS = ["totalrecv", "totalsent", "created", "modified"] as const;
+
+/** Seconds a message is kept after it was sent (its id's time); absent or 0 keeps it for ever. */
+export const RETENTION_FIELD = "retention";
+/** The queue expired messages move to, with reason `expired`; absent: they are deleted. */
+export const EXPIRE_TO_FIELD = "expireto";
+/** How many messages expired so far (deleted or moved). */
+export const TOTAL_EXPIRED_FIELD = "totalexpired";
+/** Who sweeps the queue's expired messages, and until when (a lock with a TTL on the server's clock). */
+export const SWEEP_LOCK_FIELD = "sweeplock";
+
+/** Every field of `:Q` that is not a message's, in rsmq's order first. */
+export const QUEUE_FIELDS = [
+  ...RSMQ_SETTINGS,
+  ...RSMQ_COUNTERS,
+  RETENTION_FIELD,
+  EXPIRE_TO_FIELD,
+  TOTAL_EXPIRED_FIELD,
+  SWEEP_LOCK_FIELD,
+] as const;
+
+/**
+ * The suffixes of a message's own fields `<id>:<suffix>`: rsmq's receive count and first receive,
+ * and rsmq-next's dead-letter note and trace context. rsmq 0.12.4's delete and pop remove only
+ * `<id>`, `<id>:rc` and `<id>:fr`, so `:dl` and `:tp` can outlive a message it deletes.
+ */
+export const MESSAGE_FIELD_SUFFIXES = ["rc", "fr", "dl", "tp"] as const;
