@@ -229,6 +229,17 @@ export interface CreateQueueOptions extends BaseOptions {
   delay?: number;
   /** Largest message, in UTF-16 code units (JavaScript string length), 1024 to 65536, or -1 for unlimited. @default 65536 */
   maxsize?: number;
+  /**
+   * Seconds a message is kept after it was sent, 0 to 9999999; 0 keeps messages for ever. rsmq-next
+   * never delivers an older message: it deletes it, or moves it to `expireTo`.
+   * @default 0
+   */
+  retention?: number;
+  /**
+   * A queue to move expired messages to (with reason `expired`), created on demand like a Worker's
+   * dead-letter queue; `""` (or absent) deletes them.
+   */
+  expireTo?: string;
 }
 
 /** For {@link RedisSMQ.deleteQueue}: the queue to delete, with all its messages. */
@@ -248,6 +259,10 @@ export interface SetQueueAttributesOptions extends BaseOptions {
   delay?: number;
   /** New maximum message length, 1024 to 65536, or -1 for unlimited. */
   maxsize?: number;
+  /** New retention in seconds, 0 to 9999999; 0 keeps messages for ever. */
+  retention?: number;
+  /** New queue for expired messages; `""` deletes them from then on. */
+  expireTo?: string;
 }
 
 /**
@@ -335,6 +350,15 @@ export interface QueueAttributes {
   msgs: number;
   /** Messages not visible right now: in flight, or delayed. */
   hiddenmsgs: number;
+  /**
+   * Seconds a message is kept after it was sent; present only when the queue has a retention, so
+   * a queue without one reads exactly as under rsmq 0.12.4.
+   */
+  retention?: number;
+  /** Where expired messages go; present only when the queue moves them rather than deleting them. */
+  expireTo?: string;
+  /** Messages expired so far (deleted or moved); present when the queue has a retention or expired any. */
+  totalexpired?: number;
 }
 
 /**

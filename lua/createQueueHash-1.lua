@@ -4,15 +4,23 @@
 
   KEYS[1] queue hash  <ns>:{<qname>}:Q
   ARGV[1] vt (s)   ARGV[2] delay (s)   ARGV[3] maxsize
+  ARGV[4] retention (s), absent or "" for none   ARGV[5] expireto, absent or "" for none
 
   Returns 1, or -2 when the queue exists (nothing is written then).
 ]]
 local rcall = redis.call
 local queueHash = KEYS[1]
 local vt, delay, maxsize = ARGV[1], ARGV[2], ARGV[3]
+local retention, expireto = ARGV[4] or "", ARGV[5] or ""
+
+-- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
 -- Read before the first write: a refused TIME (an ACL user without it) then writes nothing.
 local seconds = rcall("TIME")[1]
+local refused = (retention ~= "" or expireto ~= "") and refusedCommand("hset")
+if refused then
+  return refused
+end
 if rcall("HSETNX", queueHash, "vt", vt) == 0 then
   return -2
 end
@@ -20,4 +28,10 @@ rcall("HSETNX", queueHash, "delay", delay)
 rcall("HSETNX", queueHash, "maxsize", maxsize)
 rcall("HSETNX", queueHash, "created", seconds)
 rcall("HSETNX", queueHash, "modified", seconds)
+if retention ~= "" then
+  rcall("HSET", queueHash, "retention", retention)
+end
+if expireto ~= "" then
+  rcall("HSET", queueHash, "expireto", expireto)
+end
 return 1

@@ -1,9 +1,12 @@
 --[[
-  Changes some of vt, delay and maxsize, stamps `modified`, and returns the new attributes.
+  Changes some of vt, delay, maxsize, retention and expireto, stamps `modified`, and returns the
+  new attributes. A value of "" removes the field (a retention of 0, an expireto of ""): a queue
+  that stops using retention goes back to rsmq 0.12.4's fields exactly.
 
   KEYS[1] queue hash        <ns>:<qname>:Q
   KEYS[2] queue sorted set  <ns>:<qname>
-  ARGV    field, value pairs, each field one of vt, delay, maxsize (already validated)
+  ARGV    field, value pairs, each field one of vt, delay, maxsize, retention, expireto (already
+          validated)
 
   Returns what getQueueAttributes returns, or -1 when the queue does not exist (nothing is written).
 ]]
@@ -18,16 +21,27 @@ if not (settings[1] and settings[2] and settings[3]) then
 end
 local time = rcall("TIME")
 local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local refused = refusedCommand("zcard", "zcount")
+local removes = false
+for i = 2, #ARGV, 2 do
+  if ARGV[i] == "" then
+    removes = true
+  end
+end
+local refused = refusedCommand("zcard", "zcount") or (removes and refusedCommand("hdel"))
 if refused then
   return refused
 end
 rcall("HSET", queueHash, "modified", time[1])
 for i = 1, #ARGV, 2 do
-  rcall("HSET", queueHash, ARGV[i], ARGV[i + 1])
+  if ARGV[i + 1] == "" then
+    rcall("HDEL", queueHash, ARGV[i])
+  else
+    rcall("HSET", queueHash, ARGV[i], ARGV[i + 1])
+  end
 end
 
-local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified")
+local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified",
+  "retention", "expireto", "totalexpired")
 local msgs = rcall("ZCARD", queueSet)
 local hidden = rcall("ZCOUNT", queueSet, "(" .. string.format("%d", nowMs), "+inf")
 return { fields, msgs, hidden }

@@ -3,7 +3,7 @@
  * value is a usage error (exit 2) before anything connects.
  */
 import { InvalidArgumentError } from "commander";
-import { MAX_BATCH, MAX_MAXSIZE, MAX_SECONDS, MIN_MAXSIZE } from "../operations/rsmq-input-rules";
+import { MAX_BATCH, MAX_MAXSIZE, MAX_RETENTION, MAX_SECONDS, MIN_MAXSIZE } from "../operations/rsmq-input-rules";
 
 /** An integer from min to max. */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
@@ -19,6 +19,9 @@ export function integer(min: number, max = Number.MAX_SAFE_INTEGER): (value: str
 
 /** vt and delay: whole seconds, as rsmq takes them. */
 export const seconds = integer(0, MAX_SECONDS);
+
+/** A queue's retention: whole seconds, 0 (keep for ever) up. */
+export const retention = integer(0, MAX_RETENTION);
 
 /** A batch size. */
 export const count = integer(1, MAX_BATCH);

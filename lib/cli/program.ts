@@ -11,6 +11,7 @@ import { Output } from "./output";
 import { Interrupted, exitCodeFor, stopSignalReceived } from "./stop-signal";
 import * as queues from "./commands/queues";
 import * as create from "./commands/create";
+import * as set from "./commands/set";
 import * as deleteQueue from "./commands/delete-queue";
 import * as stats from "./commands/stats";
 import * as send from "./commands/send";
@@ -91,6 +92,7 @@ export function buildProgram(): Command {
   for (const command of [
     queues,
     create,
+    set,
     deleteQueue,
     stats,
     send,

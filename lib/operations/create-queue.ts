@@ -1,7 +1,7 @@
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
-import { isGiven, validateMaxsize, validateQname, validateSeconds } from "./rsmq-input-rules";
+import { isGiven, validateExpireTo, validateMaxsize, validateQname, validateRetention, validateSeconds } from "./rsmq-input-rules";
 import type { CreateQueueOptions } from "../types";
 
 /** Defaults rsmq 0.12.4 applies when an option is absent. */
@@ -19,7 +19,7 @@ export function createQueue(layout: KeyLayout, options: Partial<CreateQueueOptio
   const delay = validateSeconds("delay", isGiven(options.delay) ? options.delay : QUEUE_DEFAULTS.delay);
   const maxsize = validateMaxsize(isGiven(options.maxsize) ? options.maxsize : QUEUE_DEFAULTS.maxsize);
   const keys = layout.queue(qname);
-  const settings = [integerArg(vt), integerArg(delay), integerArg(maxsize)];
+  const settings = [integerArg(vt), integerArg(delay), integerArg(maxsize), ...retentionArgs(qname, options)];
   const parse = (reply: unknown): 1 => {
     failIfCode(reply);
     return 1;
@@ -34,4 +34,15 @@ export function createQueue(layout: KeyLayout, options: Partial<CreateQueueOptio
     args: settings,
     parse,
   };
+}
+
+/**
+ * The scripts' trailing retention and expireto arguments, left off when unused so a queue without
+ * them is created with rsmq 0.12.4's arguments and fields exactly.
+ */
+function retentionArgs(qname: string, options: Partial<CreateQueueOptions>): string[] {
+  const retention = isGiven(options.retention) ? validateRetention(options.retention) : 0;
+  const expireTo = isGiven(options.expireTo) ? validateExpireTo(options.expireTo, qname) : "";
+  if (expireTo !== "") return [retention > 0 ? integerArg(retention) : "", expireTo];
+  return retention > 0 ? [integerArg(retention)] : [];
 }

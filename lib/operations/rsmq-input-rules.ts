@@ -50,6 +50,29 @@ export function validateSeconds(item: "vt" | "delay", value: unknown): number {
   return seconds;
 }
 
+/** The longest retention, in seconds: rsmq's largest vt or delay (about 115 days). */
+export const MAX_RETENTION = MAX_SECONDS;
+
+/**
+ * A queue's retention in seconds: a whole number from 0 (keep for ever) to MAX_RETENTION. A new
+ * attribute, so no parseInt leniency: "5abc" and 1.5 are refused, in the style of vt and delay.
+ */
+export function validateRetention(value: unknown): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_RETENTION) {
+    throw rsmqError("invalidValue", `retention must be a whole number of seconds between 0 and ${MAX_RETENTION}`);
+  }
+  return value;
+}
+
+/** Where a queue's expired messages go: a queue name other than `qname`, or "" to delete them. */
+export function validateExpireTo(value: unknown, qname: string): string {
+  if (value === "") return "";
+  if (typeof value !== "string") throw rsmqError("invalidValue", 'expireTo must be a queue name, or "" to delete expired messages');
+  const target = validateQname(value, "expireTo");
+  if (target === qname) throw rsmqError("invalidValue", "expireTo must name another queue than qname");
+  return target;
+}
+
 export function validateMaxsize(value: unknown): number {
   const maxsize = parseInt(value as string, 10);
   if (maxsize === -1) return maxsize;

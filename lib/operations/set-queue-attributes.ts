@@ -3,21 +3,19 @@ import type { Operation } from "./operation";
 import { parseAttributes } from "./attributes-reply";
 import type { KeyLayout } from "../keys";
 import { rsmqError } from "../errors/rsmq-errors";
-import { isGiven, validateMaxsize, validateQname, validateSeconds } from "./rsmq-input-rules";
+import { isGiven, validateExpireTo, validateMaxsize, validateQname, validateRetention, validateSeconds } from "./rsmq-input-rules";
+import { EXPIRE_TO_FIELD, RETENTION_FIELD } from "./queue-fields";
 import type { QueueAttributes, SetQueueAttributesOptions } from "../types";
 
-/** rsmq checks the attributes in this order. */
-const ATTRIBUTES = ["vt", "maxsize", "delay"] as const;
+/** rsmq checks the attributes in this order; rsmq-next's own come after them. */
+const ATTRIBUTES = ["vt", "maxsize", "delay", "retention", "expireTo"] as const;
 
 export function setQueueAttributes(layout: KeyLayout, options: Partial<SetQueueAttributesOptions>): Operation<QueueAttributes> {
   const given = ATTRIBUTES.filter((name) => isGiven(options[name]));
   if (given.length === 0) throw rsmqError("noAttributeSupplied", "No attribute was supplied");
   const qname = validateQname(options.qname);
   const args: string[] = [];
-  for (const name of given) {
-    const value = name === "maxsize" ? validateMaxsize(options.maxsize) : validateSeconds(name, options[name]);
-    args.push(name, integerArg(value));
-  }
+  for (const name of given) args.push(...attributeArgs(name, options, qname));
   const keys = layout.queue(qname);
   return {
     script: "setQueueAttributes",
@@ -25,4 +23,20 @@ export function setQueueAttributes(layout: KeyLayout, options: Partial<SetQueueA
     args,
     parse: parseAttributes,
   };
+}
+
+/** One attribute's field and value for the script; "" removes the field (see lua/setQueueAttributes-2.lua). */
+function attributeArgs(name: (typeof ATTRIBUTES)[number], options: Partial<SetQueueAttributesOptions>, qname: string): [string, string] {
+  switch (name) {
+    case "maxsize":
+      return [name, integerArg(validateMaxsize(options.maxsize))];
+    case "retention": {
+      const retention = validateRetention(options.retention);
+      return [RETENTION_FIELD, retention === 0 ? "" : integerArg(retention)];
+    }
+    case "expireTo":
+      return [EXPIRE_TO_FIELD, validateExpireTo(options.expireTo, qname)];
+    default:
+      return [name, integerArg(validateSeconds(name, options[name]))];
+  }
 }

@@ -69,9 +69,16 @@ describe("CLI: queues, create, delete-queue, stats", () => {
     it("takes --vt, --delay and --maxsize (--json reports the stored settings)", async () => {
       const result = await cli("--json", "create", "jobs", "--vt", "45", "--delay", "2", "--maxsize", "-1");
       expect(result.code).to.equal(0);
-      expect(json(result)).to.deep.equal({ qname: "jobs", created: true, vt: 45, delay: 2, maxsize: -1 });
+      expect(json(result)).to.deep.equal({ qname: "jobs", created: true, vt: 45, delay: 2, maxsize: -1, retention: 0 });
       const attributes = await rsmq.getQueueAttributesAsync({ qname: "jobs" });
       expect([attributes.vt, attributes.delay, attributes.maxsize]).to.deep.equal([45, 2, -1]);
+    });
+
+    it("takes --retention and --expire-to, and says so", async () => {
+      const result = await cli("create", "jobs", "--retention", "1209600", "--expire-to", "jobs-expired");
+      expect(result.code, result.stderr).to.equal(0);
+      expect(result.stdout).to.equal("created queue jobs (vt 30s, delay 0s, maxsize 65536, retention 1209600s, expired to jobs-expired)\n");
+      expect(await rsmq.getQueueAttributesAsync({ qname: "jobs" })).to.include({ retention: 1209600, expireTo: "jobs-expired" });
     });
 
     it("fails with exit code 1 when the queue exists, naming it and the namespace", async () => {
@@ -90,6 +97,9 @@ describe("CLI: queues, create, delete-queue, stats", () => {
         [["create", "no spaces"], 'invalid queue name "no spaces"'],
         [["create", "QUEUES"], '"QUEUES" is reserved for the queue list'],
         [["create"], "missing required argument 'qname'"],
+        [["create", "jobs", "--retention", "1.5"], "Expected an integer from 0 to 9999999"],
+        [["create", "jobs", "--expire-to", "jobs"], "expireTo must name another queue than qname"],
+        [["create", "jobs", "--expire-to", "no spaces"], "Invalid expireTo format"],
       ] as const;
       const results = await Promise.all(cases.map(([args]) => cli(...args)));
       cases.forEach(([args, message], i) => {
@@ -97,6 +107,36 @@ describe("CLI: queues, create, delete-queue, stats", () => {
         expect(results[i].stderr, args.join(" ")).to.include(message);
       });
       expect(await rsmq.listQueuesAsync()).to.deep.equal([]);
+    });
+  });
+
+  describe("set", () => {
+    it("changes the settings it is given and prints them all (human and --json)", async () => {
+      await rsmq.createQueueAsync({ qname: "jobs" });
+      const human = await cli("set", "jobs", "--vt", "5", "--retention", "3600");
+      expect(human.code, human.stderr).to.equal(0);
+      expect(human.stdout).to.equal("changed queue jobs (vt 5s, delay 0s, maxsize 65536, retention 3600s)\n");
+      const machine = await cli("--json", "set", "jobs", "--expire-to", "audit", "--maxsize", "-1");
+      expect(json(machine)).to.deep.equal({ qname: "jobs", vt: 5, delay: 0, maxsize: -1, retention: 3600, expireTo: "audit" });
+      const cleared = await cli("--json", "set", "jobs", "--retention", "0", "--expire-to", "");
+      expect(json(cleared)).to.deep.equal({ qname: "jobs", vt: 5, delay: 0, maxsize: -1, retention: 0 });
+    });
+
+    it("exits 2 with nothing to change or a bad value, and 1 for a missing queue; nothing is written", async () => {
+      await rsmq.createQueueAsync({ qname: "jobs" });
+      const before = await rsmq.getQueueAttributesAsync({ qname: "jobs" });
+      const [none, bad, missing] = await Promise.all([
+        cli("set", "jobs"),
+        cli("set", "jobs", "--retention", "-5"),
+        cli("set", "nope", "--vt", "1"),
+      ]);
+      expect(none.code).to.equal(2);
+      expect(none.stderr).to.include("Nothing to change");
+      expect(bad.code).to.equal(2);
+      expect(bad.stderr).to.include("Expected an integer from 0 to 9999999");
+      expect(missing.code).to.equal(1);
+      expect(missing.stderr).to.include(`queue "nope" does not exist in namespace "${ns}"`);
+      expect(await rsmq.getQueueAttributesAsync({ qname: "jobs" })).to.deep.equal(before);
     });
   });
 

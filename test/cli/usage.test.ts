@@ -31,7 +31,7 @@ describe("CLI: usage, exit codes, connection errors", () => {
       [
         "a command's option before the command",
         ["--vt", "5", "create", "q"],
-        "--vt is an option of `create`, `receive`, `worker`: put it after the command",
+        "--vt is an option of `create`, `set`, `receive`, `worker`: put it after the command",
       ],
       ["no command at all", [], "Usage: rsmq-next"],
       ["a --url that is no URL", ["--url", "localhost:6379", "queues"], 'invalid --url "localhost:6379"'],
@@ -58,6 +58,7 @@ describe("CLI: usage, exit codes, connection errors", () => {
     for (const command of [
       "queues",
       "create",
+      "set",
       "delete-queue",
       "stats",
       "send",
