@@ -102,7 +102,8 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
 
   /**
    * A Worker with wakes that dead-letters a poison message into `dlq`; returns once the message
-   * stopped and the wake subscription is in place, or an error was reported, and the worker stopped.
+   * stopped, a poll after it returned and the wake subscription is in place, or an error was
+   * reported, and the worker stopped.
    */
   async function workPoison(qname: string, dlq: string): Promise<void> {
     await setup.sendMessageAsync({ qname, message: "poison" });
@@ -115,15 +116,19 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
         throw new PoisonError("poison");
       },
     });
+    // The poll after the dead-letter move is where a refused command of the empty queue (ZRANGE
+    // of the next due time) shows: the run is over once such a poll returned, not at the move.
     let stopped = false;
+    let polledSinceStop = false;
     worker.on("stop", () => void (stopped = true));
+    for (const poll of ["receive", "look"] as const) worker.on(poll, () => void (polledSinceStop = stopped));
     worker.on("error", (error) => errors.push(error));
     worker.start();
     const channel = keysOf(ns, qname).realtimeChannel;
     try {
       await waitFor(
-        async () => errors.some(isRefusal) || (stopped && (await subscribersOf(admin, channel)) === 1),
-        "the poison message dead-lettered and the wake subscription, or a refusal",
+        async () => errors.some(isRefusal) || (polledSinceStop && (await subscribersOf(admin, channel)) === 1),
+        "the poison message dead-lettered, a poll after it and the wake subscription, or a refusal",
       );
     } finally {
       await worker.stop();
