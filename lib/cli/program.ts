@@ -12,6 +12,7 @@ import { Interrupted, exitCodeFor, stopSignalReceived } from "./stop-signal";
 import * as queues from "./commands/queues";
 import * as create from "./commands/create";
 import * as deleteQueue from "./commands/delete-queue";
+import * as purge from "./commands/purge";
 import * as stats from "./commands/stats";
 import * as send from "./commands/send";
 import * as receive from "./commands/receive";
@@ -39,6 +40,7 @@ const EXAMPLES = `
 Examples:
   $ rsmq-next queues
   $ rsmq-next create jobs --vt 60
+  $ rsmq-next purge jobs --yes
   $ echo '{"to":"ada"}' | rsmq-next send jobs
   $ rsmq-next stats jobs --watch
   $ rsmq-next worker jobs --exec './handle-job.sh' --concurrency 4
@@ -92,6 +94,7 @@ export function buildProgram(): Command {
     queues,
     create,
     deleteQueue,
+    purge,
     stats,
     send,
     receive,

@@ -59,6 +59,7 @@ describe("CLI: usage, exit codes, connection errors", () => {
       "queues",
       "create",
       "delete-queue",
+      "purge",
       "stats",
       "send",
       "receive",
