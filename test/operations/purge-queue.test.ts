@@ -29,6 +29,9 @@ function settingsOf(hash: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(hash).filter(([field]) => (QUEUE_FIELDS as readonly string[]).includes(field)));
 }
 
+/** An entry of SLOWLOG GET: id, when, microseconds, the command's arguments, client address, client name. */
+type SlowlogEntry = [number, number, number, string[], string, string];
+
 /** One `field:value` line of INFO, as a number (undefined when the server has no such field). */
 function infoField(info: string, field: string): number | undefined {
   const match = new RegExp(`^${field}:(\\d+)`, "m").exec(info);
@@ -203,7 +206,7 @@ describe("purgeQueue", () => {
       const eventsAfterPurge = log.events.length;
       // Right away, from another connection: the server answers while its background thread frees.
       const [memory, pong] = await Promise.all([node.info("memory"), node.ping()]);
-      const slowlog = await node.sendCommand(["SLOWLOG", "GET", "100000"]);
+      const slowlog = await node.sendCommand<SlowlogEntry[]>(["SLOWLOG", "GET", "100000"]);
       await node.sendCommand(["CONFIG", "SET", ...slowlogSettings]);
 
       expect(pong).to.equal("PONG");
