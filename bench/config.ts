@@ -44,6 +44,8 @@ export interface BenchConfig {
     /** rsmq-worker's intervals in seconds; only the test shortens them. */
     rsmqWorkerIntervals?: number[];
   };
+  /** `--only purge` (bench/purge.ts): queue sizes purged and DELeted, and rounds of each. */
+  purge: { sizes: number[]; rounds: number };
 }
 
 export const CONFIGS: Record<Mode, BenchConfig> = {
@@ -61,6 +63,7 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
       rsmqWorker: { pairs: 25, samplesPerPair: 4 },
       delaySeconds: 1,
     },
+    purge: { sizes: [10_000, 100_000, 1_000_000], rounds: 5 },
   },
   quick: {
     mode: "quick",
@@ -76,6 +79,7 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
       rsmqWorker: { pairs: 8, samplesPerPair: 1 },
       delaySeconds: 1,
     },
+    purge: { sizes: [1_000, 10_000], rounds: 1 },
   },
   tiny: {
     mode: "tiny",
@@ -92,5 +96,6 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
       delaySeconds: 1,
       rsmqWorkerIntervals: [0, 0.02, 0.05, 0.1],
     },
+    purge: { sizes: [200], rounds: 2 },
   },
 };

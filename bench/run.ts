@@ -7,7 +7,8 @@
  * `--from` over a full run's JSON in bench/results/. `--only connections` runs the `connections`
  * part alone (bench/connections.ts); `--only idle` the idle cost (bench/idle-cost.ts), every
  * subject side by side at the chosen run's window; `--only telemetry` what telemetry costs
- * (bench/telemetry.ts). None of them rewrites the READMEs.
+ * (bench/telemetry.ts); `--only purge` a purge beside a DEL of the same queue (bench/purge.ts).
+ * None of them rewrites the READMEs.
  */
 import { Command } from "commander";
 import { mkdirSync, readFileSync, writeFileSync } from "fs";
@@ -38,6 +39,7 @@ import type { IdleCost } from "./idle-cost";
 import { consoleReport, headline, idleMarkdown, writeResults } from "./report";
 import { idleSubjects, runSuite } from "./suite";
 import { measureTelemetry, telemetryTable } from "./telemetry";
+import { measurePurge, purgeTable } from "./purge";
 
 const ROOT = join(__dirname, "..", "..");
 const RESULTS_DIR = join(ROOT, "bench", "results");
@@ -51,7 +53,7 @@ async function main(): Promise<void> {
     .option("--from <json>", "measure nothing: print and re-render the tables and charts of an earlier run")
     .option(
       "--only <part>",
-      "run one part alone: `connections` (why the default of the connections option), `idle` (the idle cost), `telemetry` (what telemetry costs)",
+      "run one part alone: `connections` (why the default of the connections option), `idle` (the idle cost), `telemetry` (what telemetry costs), `purge` (a purge beside a DEL)",
     )
     .parse();
   const options = program.opts<{ quick?: boolean; out?: string; from?: string; only?: string }>();
@@ -62,11 +64,12 @@ async function main(): Promise<void> {
   }
   const config = CONFIGS[options.quick ? "quick" : "full"];
   const out = options.out ?? (options.quick ? join(RESULTS_DIR, "quick") : RESULTS_DIR);
-  if (options.only !== undefined && !["connections", "idle", "telemetry"].includes(options.only))
-    throw new Error(`--only takes \`connections\`, \`idle\` or \`telemetry\`, got \`${options.only}\``);
+  if (options.only !== undefined && !["connections", "idle", "telemetry", "purge"].includes(options.only))
+    throw new Error(`--only takes \`connections\`, \`idle\`, \`telemetry\` or \`purge\`, got \`${options.only}\``);
   if (options.only === "connections") return onlyConnections(config, out);
   if (options.only === "telemetry") return onlyTelemetry(config, out);
   if (options.only === "idle") return onlyIdle(config, out);
+  if (options.only === "purge") return onlyPurge(config, out);
 
   // One server for the main measurements, one per idle subject, one for the pollers.
   const idleCount = idleSubjects(config).length;
@@ -132,6 +135,24 @@ async function onlyTelemetry(config: BenchConfig, out: string): Promise<void> {
     writeFileSync(join(out, "telemetry.md"), `${table}\n`);
     writeFileSync(join(out, "telemetry.json"), `${JSON.stringify(result, null, 2)}\n`);
     console.log(`wrote ${relative(process.cwd(), join(out, "telemetry.md"))} and telemetry.json`);
+  } finally {
+    await servers.close();
+  }
+}
+
+/** `--only purge`: its table on stdout and in <out>/purge.md, its record in purge.json. */
+async function onlyPurge(config: BenchConfig, out: string): Promise<void> {
+  const servers = await startServers(1);
+  try {
+    const started = Date.now();
+    const log = (line: string): void => console.log(pc.dim(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`));
+    const result = await measurePurge(servers.targets[0], config.purge, log);
+    const table = purgeTable(result);
+    console.log(`\n${table}\n`);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "purge.md"), `${table}\n`);
+    writeFileSync(join(out, "purge.json"), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`wrote ${relative(process.cwd(), join(out, "purge.md"))} and purge.json`);
   } finally {
     await servers.close();
   }

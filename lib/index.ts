@@ -47,6 +47,7 @@ declare namespace RedisSMQ {
   export type TelemetryOptions = Types.TelemetryOptions;
   export type CreateQueueOptions = Types.CreateQueueOptions;
   export type DeleteQueueOptions = Types.DeleteQueueOptions;
+  export type PurgeQueueOptions = Types.PurgeQueueOptions;
   export type GetQueueAttributesOptions = Types.GetQueueAttributesOptions;
   export type SetQueueAttributesOptions = Types.SetQueueAttributesOptions;
   export type SendMessageOptions = Types.SendMessageOptions;

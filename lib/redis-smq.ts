@@ -15,6 +15,7 @@ import { deleteMessage } from "./operations/delete-message";
 import { peekDeadLetters } from "./operations/peek-dead-letters";
 import { deleteMessages, nothingToDelete } from "./operations/delete-messages";
 import { deleteQueue } from "./operations/delete-queue";
+import { purgeQueue } from "./operations/purge-queue";
 import { getQueueAttributes } from "./operations/get-queue-attributes";
 import { peekMessages } from "./operations/peek-messages";
 import { planRedrive, redrive } from "./dead-letters/redrive";
@@ -61,6 +62,7 @@ import type {
   PeekMessagesOptions,
   PeekedMessage,
   PopMessageOptions,
+  PurgeQueueOptions,
   QueueAttributes,
   QueueMessage,
   RedriveOptions,
@@ -302,6 +304,18 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   /** Deletes a queue and its messages. Resolves `1`; rejects `queueNotFound`. */
   readonly deleteQueueAsync = (options: DeleteQueueOptions): Promise<1> => this.run(() => deleteQueue(this.layout, optionsOf(options)));
 
+  /**
+   * Removes every message of a queue, visible, in flight and delayed, in one atomic call, and
+   * keeps the queue with its settings (vt, delay, maxsize and the rest) and its counters
+   * (totalsent, totalrecv, created, modified). Resolves how many messages were removed; rejects
+   * `queueNotFound`. The old data is freed in Redis' background thread, so a queue of millions
+   * does not block the server. Workers are not woken: a purge makes no message due.
+   *
+   * @example
+   * const removed = await rsmq.purgeQueueAsync({ qname: "jobs" });
+   */
+  readonly purgeQueueAsync = (options: PurgeQueueOptions): Promise<number> => this.run(() => purgeQueue(this.layout, optionsOf(options)));
+
   /** A queue's settings, counters and message counts. */
   readonly getQueueAttributesAsync = (options: GetQueueAttributesOptions): Promise<QueueAttributes> =>
     this.run(() => getQueueAttributes(this.layout, optionsOf(options)));
@@ -475,6 +489,8 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   readonly createQueue = withCallback(this.createQueueAsync);
   /** Deletes a queue and its messages; the callback gets `1`, or a `queueNotFound` error. See {@link deleteQueueAsync}. */
   readonly deleteQueue = withCallback(this.deleteQueueAsync);
+  /** Removes every message of a queue and keeps the queue; the callback gets how many were removed. See {@link purgeQueueAsync}. */
+  readonly purgeQueue = withCallback(this.purgeQueueAsync);
   /** A queue's settings, counters and message counts. See {@link getQueueAttributesAsync}. */
   readonly getQueueAttributes = withCallback(this.getQueueAttributesAsync);
   /** Changes any of vt, delay and maxsize; the callback gets the new attributes. See {@link setQueueAttributesAsync}. */

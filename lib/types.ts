@@ -245,6 +245,12 @@ export interface CreateQueueOptions extends BaseOptions {
 /** For {@link RedisSMQ.deleteQueue}: the queue to delete, with all its messages. */
 export interface DeleteQueueOptions extends BaseOptions {}
 
+/**
+ * For {@link RedisSMQ.purgeQueue}: the queue to empty. Its messages go; the queue, its settings
+ * and its counters stay.
+ */
+export interface PurgeQueueOptions extends BaseOptions {}
+
 /** For {@link RedisSMQ.getQueueAttributes}: the queue to describe. */
 export interface GetQueueAttributesOptions extends BaseOptions {}
 

@@ -13,6 +13,7 @@ import * as queues from "./commands/queues";
 import * as create from "./commands/create";
 import * as set from "./commands/set";
 import * as deleteQueue from "./commands/delete-queue";
+import * as purge from "./commands/purge";
 import * as stats from "./commands/stats";
 import * as send from "./commands/send";
 import * as receive from "./commands/receive";
@@ -40,6 +41,7 @@ const EXAMPLES = `
 Examples:
   $ rsmq-next queues
   $ rsmq-next create jobs --vt 60
+  $ rsmq-next purge jobs --yes
   $ echo '{"to":"ada"}' | rsmq-next send jobs
   $ rsmq-next stats jobs --watch
   $ rsmq-next worker jobs --exec './handle-job.sh' --concurrency 4
@@ -94,6 +96,7 @@ export function buildProgram(): Command {
     create,
     set,
     deleteQueue,
+    purge,
     stats,
     send,
     receive,

@@ -64,6 +64,8 @@ export const SCRIPT_KINDS = {
   deadLetterCopy: "drains",
   deleteQueue: "drains",
   deleteQueueKeys: "drains",
+  // A purge is how an operator empties a flooded queue: it must run on a server over maxmemory.
+  purgeQueue: "drains",
   sendMessage: "fills",
   createQueue: "fills",
   createQueueHash: "fills",

@@ -33,7 +33,7 @@ runsOn("single", "cluster");
  * registry's SADD and SREM are plain commands beside the scripts (it lives in another slot).
  */
 function scriptWrites(): string[] {
-  const writes = ["zadd", "hset", "hsetnx", "hincrby", "hdel", "zrem", "del"];
+  const writes = ["zadd", "hset", "hsetnx", "hincrby", "hdel", "zrem", "del", "unlink"];
   return onCluster() ? writes : [...writes, "sadd", "srem"];
 }
 
@@ -175,6 +175,12 @@ const PROBES: Probe[] = [
       const { layout, run } = internalsOf(plain);
       return run(() => scriptOnly(deleteQueue(layout, { qname })));
     },
+  },
+  {
+    name: "purgeQueue",
+    roles: ["admin"],
+    prepare: (setup, qname) => twoMessages(setup, qname),
+    call: ({ plain }, qname) => plain.purgeQueueAsync({ qname }),
   },
   {
     name: "redrive",

@@ -135,7 +135,7 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
     }
   }
 
-  /** What each role does, in one quick pass; admin also creates and deletes its queues and redrives. */
+  /** What each role does, in one quick pass; admin also creates, purges and deletes its queues and redrives. */
   const operations: Record<Role, (names: { qname: string; dlq: string }) => Promise<void>> = {
     producer: async ({ qname }) => {
       await setup.createQueueAsync({ qname });
@@ -161,6 +161,7 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
       await attempt(() => asUser.peekMessagesAsync({ qname: dlq }));
       await attempt(() => asUser.peekDeadLettersAsync({ qname: dlq }));
       await attempt(() => asUser.redriveAsync({ from: dlq }));
+      await attempt(() => asUser.purgeQueueAsync({ qname }));
       await attempt(() => asUser.deleteQueueAsync({ qname: dlq }));
       await attempt(() => asUser.deleteQueueAsync({ qname }));
     },

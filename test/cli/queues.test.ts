@@ -1,6 +1,6 @@
 /**
- * The command line's queue commands against the test server: queues, create, delete-queue and
- * stats (also --watch), in human and --json output, with their exit codes.
+ * The command line's queue commands against the test server: queues, create, delete-queue, purge
+ * and stats (also --watch), in human and --json output, with their exit codes.
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
@@ -11,7 +11,7 @@ import { runsOn } from "../support/targets";
 
 runsOn("single", "cluster");
 
-describe("CLI: queues, create, delete-queue, stats", () => {
+describe("CLI: queues, create, delete-queue, purge, stats", () => {
   let ns: string;
   let rsmq: RedisSMQ;
 
@@ -163,6 +163,46 @@ describe("CLI: queues, create, delete-queue, stats", () => {
       expect(result.code).to.equal(1);
       expect(result.stderr).to.include(`queue "nope" does not exist in namespace "${ns}"`);
       expect(result.stderr).to.include("rsmq-next queues");
+    });
+  });
+
+  describe("purge", () => {
+    beforeEach(async () => {
+      await rsmq.createQueueAsync({ qname: "a", vt: 45 });
+      await rsmq.sendMessageAsync({ qname: "a", message: "1" });
+      await rsmq.sendMessageAsync({ qname: "a", message: "2", delay: 100 });
+      await rsmq.receiveMessageAsync({ qname: "a" });
+    });
+    const attributes = () => rsmq.getQueueAttributesAsync({ qname: "a" });
+
+    it("with --yes removes every message and keeps the queue, saying how many (human and --json)", async () => {
+      const human = await cli("purge", "a", "--yes");
+      expect(human.code, human.stderr).to.equal(0);
+      expect(human.stdout).to.equal("purged queue a: removed 2 messages\n");
+      expect(await attributes()).to.include({ vt: 45, totalsent: 2, totalrecv: 1, msgs: 0 });
+
+      await rsmq.sendMessageAsync({ qname: "a", message: "3" });
+      const machine = await cli("--json", "purge", "a", "-y");
+      expect(machine.code, machine.stderr).to.equal(0);
+      expect(json(machine)).to.deep.equal({ qname: "a", purged: true, removed: 1 });
+      expect(await rsmq.listQueuesAsync()).to.deep.equal(["a"]);
+    });
+
+    it("without a terminal and without --yes refuses (exit code 2), removing nothing", async () => {
+      const result = await cli("purge", "a");
+      expect(result.code).to.equal(2);
+      expect(result.stdout).to.equal("");
+      expect(result.stderr).to.include('purge asks before it removes the messages of "a", and stdin is not a terminal');
+      expect(result.stderr).to.include("add --yes");
+      expect((await attributes()).msgs).to.equal(2);
+    });
+
+    it("fails with exit code 1 for a missing queue, and 2 for a bad name", async () => {
+      const [missing, bad] = await Promise.all([cli("purge", "nope", "--yes"), cli("purge", "bad name", "--yes")]);
+      expect(missing.code).to.equal(1);
+      expect(missing.stderr).to.include(`queue "nope" does not exist in namespace "${ns}"`);
+      expect(bad.code).to.equal(2);
+      expect(bad.stderr).to.include('invalid queue name "bad name"');
     });
   });
 

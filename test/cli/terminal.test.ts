@@ -1,6 +1,6 @@
 /**
  * The command line on a terminal (a pseudo-terminal, as a person's shell gives it): delete-queue
- * asks before deleting, redrive shows its progress line, and Ctrl-C typed into the terminal ends
+ * and purge ask first, redrive shows its progress line, and Ctrl-C typed into the terminal ends
  * the long-running commands (demo, worker, stats --watch) after they clean up, with the status a
  * shell gives a program that Ctrl-C stopped: 130, so `cmd && next` and loops stop too.
  */
@@ -77,6 +77,42 @@ describe("CLI: on a terminal", function () {
       const { status, output } = await run.finished;
       expect(status, output).to.equal(130);
       expect(await queues()).to.deep.equal(["a"]);
+    });
+  });
+
+  describe("purge asks first", () => {
+    beforeEach(async () => {
+      await rsmq.createQueueAsync({ qname: "a" });
+      await rsmq.sendMessageAsync({ qname: "a", message: "1" });
+      await rsmq.sendMessageAsync({ qname: "a", message: "2" });
+    });
+    const messages = async (): Promise<number> => (await rsmq.getQueueAttributesAsync({ qname: "a" })).msgs;
+
+    it("naming the queue and its messages; y purges it, the queue stays", async () => {
+      const run = startInTerminal([...at(ns), "purge", "a"]);
+      await waitFor(() => run.output().includes("[y/N]"), "the question");
+      expect(plainScreen(run.output())).to.include(`remove all 2 messages of queue "a" (namespace ${ns}`);
+      run.type("y\n");
+      const { status, output } = await run.finished;
+      expect(status, output).to.equal(0);
+      expect(plainScreen(output)).to.include("purged queue a: removed 2 messages");
+      expect(await messages()).to.equal(0);
+      expect(await rsmq.listQueuesAsync()).to.deep.equal(["a"]);
+    });
+
+    it("anything but y removes nothing (exit code 1, saying so); --yes does not ask", async () => {
+      const run = startInTerminal([...at(ns), "purge", "a"]);
+      await waitFor(() => run.output().includes("[y/N]"), "the question");
+      run.type("\n");
+      const refused = await run.finished;
+      expect(refused.status, refused.output).to.equal(1);
+      expect(plainScreen(refused.output)).to.include('queue "a" was not purged');
+      expect(await messages()).to.equal(2);
+
+      const { status, output } = await startInTerminal([...at(ns), "purge", "a", "--yes"]).finished;
+      expect(status, output).to.equal(0);
+      expect(output).not.to.include("[y/N]");
+      expect(await messages()).to.equal(0);
     });
   });
 

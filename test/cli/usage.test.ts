@@ -60,6 +60,7 @@ describe("CLI: usage, exit codes, connection errors", () => {
       "create",
       "set",
       "delete-queue",
+      "purge",
       "stats",
       "send",
       "receive",

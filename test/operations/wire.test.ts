@@ -42,7 +42,7 @@ interface Lab {
  */
 interface WireCase {
   op: string;
-  /** Whether the rsmq-next script reads TIME (all but deleteMessage, deleteQueue and peekDeadLetters, which need no clock). */
+  /** Whether the rsmq-next script reads TIME (all but deleteMessage, deleteQueue, purgeQueue and peekDeadLetters, which need no clock). */
   clock: boolean;
   /** Whether its script only reads: then it goes as EVALSHA_RO (Redis 7), which a write pause never holds. */
   readOnly?: true;
@@ -217,9 +217,17 @@ const cases: WireCase[] = [
       return async () => expect(await rsmq.changeMessageVisibilityAsync({ qname: "send", id, vt: 60 })).to.equal(1);
     },
   },
+  {
+    op: "purgeQueue",
+    clock: false,
+    async prepare({ next }) {
+      await next!.sendMessageAsync({ qname: "purge", message: "m" });
+      return async () => expect(await next!.purgeQueueAsync({ qname: "purge" })).to.equal(1);
+    },
+  },
 ];
 
-const QUEUES = ["attrs", "send", "rt", "receive", "empty", "later", "pop"];
+const QUEUES = ["attrs", "send", "rt", "receive", "empty", "later", "pop", "purge"];
 
 /** Where rsmq 0.12.4's commands are counted: the single server, whatever the target. */
 const OLD_RSMQ_SERVER: WireOptions = { server: "single" };

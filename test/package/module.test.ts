@@ -125,6 +125,7 @@ const PUBLIC_TYPES = [
   "TelemetryOptions",
   "CreateQueueOptions",
   "DeleteQueueOptions",
+  "PurgeQueueOptions",
   "GetQueueAttributesOptions",
   "SetQueueAttributesOptions",
   "SendMessageOptions",

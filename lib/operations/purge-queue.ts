@@ -1,0 +1,25 @@
+/**
+ * purgeQueue: every message of a queue goes (visible, in flight, delayed, and per-message fields
+ * left without their message), the queue stays with its settings and counters, in one script that
+ * frees the old data lazily (lua/purgeQueue-2.lua says how).
+ */
+import { failIfCode } from "./operation";
+import type { Operation } from "./operation";
+import type { KeyLayout } from "../keys";
+import { QUEUE_FIELDS } from "./queue-fields";
+import { validateQname } from "./rsmq-input-rules";
+import type { PurgeQueueOptions } from "../types";
+
+export function purgeQueue(layout: KeyLayout, options: Partial<PurgeQueueOptions>): Operation<number> {
+  const keys = layout.queue(validateQname(options.qname));
+  return {
+    script: "purgeQueue",
+    keys: [keys.messages, keys.hash],
+    // The fields the script keeps: every `:Q` field that is not a message's, from the one list of them.
+    args: [...QUEUE_FIELDS],
+    parse: (reply: unknown): number => {
+      failIfCode(reply);
+      return Number(reply);
+    },
+  };
+}
