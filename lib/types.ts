@@ -524,6 +524,7 @@ export type DoctorFindingKind =
 
 /** One thing out of place, as an example of its kind. */
 export interface DoctorExample {
+  /** The queue it was found in (for the registry's kinds: the name listed or missing). */
   qname: string;
   /** The field, member or setting (for the registry: the name). */
   item: string;
@@ -533,6 +534,7 @@ export interface DoctorExample {
 
 /** Everything of one kind the doctor found, and what it repaired. */
 export interface DoctorFinding {
+  /** What is out of place, and what `fix` does to it: see {@link DoctorFindingKind}. */
   kind: DoctorFindingKind;
   /** How many were found. */
   found: number;

@@ -20,7 +20,7 @@ local time = rcall("TIME")
 local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
-local refused = refusedCommand("hdel", "zadd")
+local refused = refusedCommand("hdel", "zadd", "hexists", "zscore")
 if refused then
   return refused
 end

@@ -14,6 +14,12 @@ local rcall = redis.call
 local registry, queueHash = KEYS[1], KEYS[2]
 local action, qname = ARGV[1], ARGV[2]
 
+-- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
+local refused = refusedCommand("sadd", "srem")
+if refused then
+  return refused
+end
+
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
 local isQueue = settings[1] or settings[2] or settings[3]
 if action == "list" and isQueue then

@@ -15,7 +15,7 @@ local rcall = redis.call
 local queueHash = KEYS[1]
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
-local refused = refusedCommand("hsetnx", "hdel")
+local refused = refusedCommand("hsetnx", "hdel", "hget")
 if refused then
   return refused
 end
