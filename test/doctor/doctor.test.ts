@@ -23,7 +23,7 @@ import { serverNowMs } from "../support/inspect";
 import { waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single", "cluster", "ioredis");
 
 const CARRIER = JSON.stringify({ traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" });
 
