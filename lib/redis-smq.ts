@@ -577,6 +577,13 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     (callback: Callback<"OK">): void;
     (): Promise<"OK">;
   };
-  /** Finds (and with `fix` repairs) what is out of place in the namespace; the callback gets the report. See {@link doctorAsync}. */
-  readonly doctor = withCallback(this.doctorAsync);
+  /** Finds (and with `fix` repairs) what is out of place in the namespace; `doctor(cb)` or `doctor(options, cb)`, the callback gets the report. See {@link doctorAsync}. */
+  readonly doctor = ((first?: unknown, second?: unknown) => {
+    const cb = (typeof first === "function" ? first : second) as Callback<DoctorReport> | undefined;
+    return settle(this.doctorAsync(typeof first === "function" ? undefined : (first as DoctorOptions | undefined)), cb);
+  }) as {
+    (callback: Callback<DoctorReport>): void;
+    (options: DoctorOptions | undefined, callback: Callback<DoctorReport>): void;
+    (options?: DoctorOptions): Promise<DoctorReport>;
+  };
 }

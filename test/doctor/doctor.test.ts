@@ -290,13 +290,18 @@ describe("doctor: what old clients leave behind, found and repaired", function (
     expect((await refused({ qnames: ["bad name"] })).name).to.equal("invalidFormat");
   });
 
-  it("the callback twin hands over the same report", async () => {
+  it("the callback twin hands over the same report, with options or without", async () => {
     await rsmq.createQueueAsync({ qname: "q" });
     await redis.hSet(keysOf(ns, "q").hash, `${oldId(1)}:tp`, "orphan");
-    const report = await new Promise<RedisSMQ.DoctorReport>((resolve, reject) =>
-      rsmq.doctor({}, (error, result) => (error ? reject(error as Error) : resolve(result))),
-    );
-    expect(countsOf(report)).to.deep.equal({ fieldWithoutMessage: [1, 0, 1] });
+    const viaCallback = (...options: [RedisSMQ.DoctorOptions] | []) =>
+      new Promise<RedisSMQ.DoctorReport>((resolve, reject) => {
+        const callback = (error: unknown, result: RedisSMQ.DoctorReport) => (error ? reject(error as Error) : resolve(result));
+        if (options.length === 0) rsmq.doctor(callback);
+        else rsmq.doctor(options[0], callback);
+      });
+    expect(countsOf(await viaCallback())).to.deep.equal({ fieldWithoutMessage: [1, 0, 1] });
+    expect(countsOf(await viaCallback({ fix: true }))).to.deep.equal({ fieldWithoutMessage: [1, 1, 0] });
+    expect((await rsmq.doctor()).findings).to.deep.equal([]);
   });
 
   describe("the registry in another slot (Redis Cluster)", () => {
