@@ -87,6 +87,11 @@ declare namespace RedisSMQ {
   export type MessageWithState = Types.MessageWithState;
   export type MessageState = Types.MessageState;
   export type RedriveOptions = Types.RedriveOptions;
+  export type DoctorOptions = Types.DoctorOptions;
+  export type DoctorReport = Types.DoctorReport;
+  export type DoctorFinding = Types.DoctorFinding;
+  export type DoctorFindingKind = Types.DoctorFindingKind;
+  export type DoctorExample = Types.DoctorExample;
   export type RsmqErrorName = ErrorName;
   export type RsmqErrorCode = ErrorCode;
 }

@@ -39,6 +39,9 @@ import { TelemetryHub } from "./telemetry/telemetry-hub";
 import { resolveTelemetry } from "./telemetry/telemetry-options";
 import { spanServerAddress } from "./telemetry/server-address";
 import { startOpenTelemetry } from "./telemetry/otel/start-telemetry";
+import { runDoctor } from "./doctor/doctor";
+import type { DoctorPort } from "./doctor/doctor-port";
+import type { DoctorOptions, DoctorReport } from "./types";
 import {
   observedChangeVisibility,
   observedDelete,
@@ -463,6 +466,48 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     );
 
   /**
+   * Looks for what is out of place in this instance's namespace, and with `fix` repairs it:
+   * message fields without their message (as rsmq 0.12.4's delete and pop leave `<id>:dl` and
+   * `<id>:tp`), sorted-set members without a body and bodies without a member, registry entries
+   * without a queue and queues missing from the registry, and queue settings an rsmq 0.12.4
+   * client would refuse or misread. Each kind, and what `fix` does to it: {@link DoctorFindingKind}.
+   *
+   * It works in chunks of `chunk` fields or members, one script each (HSCAN, ZSCAN), so Redis is
+   * never blocked for long; with `fix`, each chunk's repair is one more script that checks again
+   * what it changes, so producers and consumers can keep working. Without `fix` it only reads
+   * (read-only scripts by EVALSHA_RO, SMEMBERS, SCAN, and CLUSTER SLOTS in Redis Cluster, where
+   * it scans every master). Resolves a {@link DoctorReport}: counts per kind, a few examples, and
+   * how many things are still out of place (`left`).
+   *
+   * @example
+   * const report = await rsmq.doctorAsync();
+   * if (report.left > 0) await rsmq.doctorAsync({ fix: true });
+   */
+  readonly doctorAsync = (options?: DoctorOptions): Promise<DoctorReport> => runDoctor(this.doctorPort(), optionsOf(options));
+
+  /** What the doctor gets of this instance: its keys, its operations, plain commands, and the repairs other features add. */
+  private doctorPort(): DoctorPort {
+    return {
+      ns: this.ns,
+      layout: this.layout,
+      run: (build) => this.run(build),
+      command: (args, key) => this.plainCommand("doctor", args, key),
+      queueRepairs: [],
+    };
+  }
+
+  /** One plain command for `operation`, counted as housekeeping, with Redis' refusals explained. */
+  private async plainCommand(operation: string, args: string[], key?: string): Promise<unknown> {
+    if (this.closedByUser) throw connectionClosedError(this.closedByUser);
+    this.internals.telemetry.recording?.commands("housekeeping", 1);
+    try {
+      return await this.connection.sendCommand(args, key);
+    } catch (error) {
+      throw explainRefusal(error, { operation, keys: key === undefined ? [] : [key] });
+    }
+  }
+
+  /**
    * Stops the workers started on this instance (each as its `stop()` does: running handlers get up
    * to its stopTimeoutMs), then closes the connection if this instance opened it; a client passed
    * in stays open. Resolves `"OK"`. After you closed {@link redis} yourself, the instance is closing
@@ -547,5 +592,14 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   readonly quit = ((cb?: Callback<"OK">) => settle(this.quitAsync(), cb)) as {
     (callback: Callback<"OK">): void;
     (): Promise<"OK">;
+  };
+  /** Finds (and with `fix` repairs) what is out of place in the namespace; `doctor(cb)` or `doctor(options, cb)`, the callback gets the report. See {@link doctorAsync}. */
+  readonly doctor = ((first?: unknown, second?: unknown) => {
+    const cb = (typeof first === "function" ? first : second) as Callback<DoctorReport> | undefined;
+    return settle(this.doctorAsync(typeof first === "function" ? undefined : (first as DoctorOptions | undefined)), cb);
+  }) as {
+    (callback: Callback<DoctorReport>): void;
+    (options: DoctorOptions | undefined, callback: Callback<DoctorReport>): void;
+    (options?: DoctorOptions): Promise<DoctorReport>;
   };
 }

@@ -25,6 +25,7 @@ import * as worker from "./commands/worker";
 import * as demo from "./commands/demo";
 import * as dashboard from "./commands/dashboard";
 import * as metrics from "./commands/metrics";
+import * as doctor from "./commands/doctor";
 
 export const DEFAULT_URL = "redis://127.0.0.1:6379";
 
@@ -49,6 +50,7 @@ Examples:
   $ rsmq-next redrive jobs-dlq
   $ rsmq-next dashboard --port 8080
   $ rsmq-next metrics --port 9464
+  $ rsmq-next doctor --fix
   $ rsmq-next --json queues | jq '.[].qname'
   $ rsmq-next --sentinel 10.0.0.1:26379,10.0.0.2:26379 --name mymaster stats jobs
 
@@ -107,6 +109,7 @@ export function buildProgram(): Command {
     worker,
     dashboard,
     metrics,
+    doctor,
     demo,
   ]) {
     command.register(program);

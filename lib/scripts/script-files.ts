@@ -74,6 +74,15 @@ export const SCRIPT_KINDS = {
   redrive: "fills",
   redriveClaim: "fills",
   redriveCopy: "fills",
+  // The doctor (lib/doctor/): its looks only read; its repairs remove what is out of place, and
+  // the settings and registry repairs add a little, so they wait for memory like createQueue.
+  doctorQueue: "reads",
+  doctorFields: "reads",
+  doctorMembers: "reads",
+  doctorRepairFields: "drains",
+  doctorRepairMembers: "drains",
+  doctorRepairSettings: "fills",
+  doctorRepairRegistry: "fills",
 } as const satisfies Readonly<Record<string, ScriptKind>>;
 
 /** The name of a script in lua/ (its file name without `-<keys>.lua`): what an Operation runs. */
