@@ -21,6 +21,7 @@ import { planRedrive, redrive } from "./dead-letters/redrive";
 import { popMessage } from "./operations/pop-message";
 import { receiveMessages } from "./operations/receive-message";
 import type { ReceivedBatch } from "./operations/receive-message";
+import { settlingExpired } from "./retention/expired-moves";
 import { sendMessage } from "./operations/send-message";
 import type { SentMessage } from "./operations/send-message";
 import { setQueueAttributes } from "./operations/set-queue-attributes";
@@ -347,8 +348,12 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
 
   /** receiveMessage's and receiveMessageOrNextDue's call. */
   private receiveOne(options: ReceiveMessageOptions): Promise<ReceivedBatch> {
-    if (this.observed) return observedReceive(this.internals, optionsOf(options), 1, true);
-    return this.run(() => receiveMessages(this.layout, optionsOf(options), 1));
+    const given = optionsOf(options);
+    const receiving = this.observed
+      ? observedReceive(this.internals, given, 1, true)
+      : this.run(() => receiveMessages(this.layout, given, 1));
+    // Expired messages the script parked are moved to the queue's expireTo before the call resolves.
+    return receiving.then(settlingExpired(this.internals, given.qname));
   }
 
   /**
@@ -380,12 +385,17 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     const receiving = this.observed
       ? observedReceive(this.internals, given, given.count, false)
       : this.run(() => receiveMessages(this.layout, given, given.count));
-    return receiving.then(({ messages, nextDueMs }) => (nextDueMs === undefined ? { messages } : { messages, nextDueMs }));
+    return receiving
+      .then(settlingExpired(this.internals, given.qname))
+      .then(({ messages, nextDueMs }) => (nextDueMs === undefined ? { messages } : { messages, nextDueMs }));
   };
 
   /** Receives the next due message and deletes it; resolves `{}` when none is due. */
-  readonly popMessageAsync = (options: PopMessageOptions): Promise<QueueMessage | {}> =>
-    this.observed ? observedPop(this.internals, optionsOf(options)) : this.run(() => popMessage(this.layout, optionsOf(options)));
+  readonly popMessageAsync = (options: PopMessageOptions): Promise<QueueMessage | {}> => {
+    const given = optionsOf(options);
+    const popping = this.observed ? observedPop(this.internals, given) : this.run(() => popMessage(this.layout, given));
+    return popping.then(settlingExpired(this.internals, given.qname)).then(({ message }) => message);
+  };
 
   /** Deletes a message; resolves `1` if it existed, else `0`. */
   readonly deleteMessageAsync = (options: DeleteMessageOptions): Promise<0 | 1> =>

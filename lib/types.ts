@@ -376,8 +376,11 @@ export interface DeadLetterInfo {
   source: string;
   /** How many times it had been delivered there. */
   deliveries: number;
-  /** `"poison"`: the handler declared the failure permanent; `"exhausted"`: it ran out of deliveries. */
-  reason: "poison" | "exhausted";
+  /**
+   * `"poison"`: the handler declared the failure permanent; `"exhausted"`: it ran out of deliveries;
+   * `"expired"`: it outlived its queue's retention and the queue has an `expireTo` (docs/retention.md).
+   */
+  reason: "poison" | "exhausted" | "expired";
   /** The last error's message. */
   error: string;
   /** When it was dead-lettered, epoch ms (server clock). */
@@ -442,14 +445,14 @@ export interface RedriveOptions {
   /** Most messages to move; messages passed over (filtered out, or with no source) do not count. @default all */
   limit?: number;
   /**
-   * Only dead letters that stopped for this reason (`"poison"` or `"exhausted"`, as in
+   * Only dead letters that stopped for this reason (`"poison"`, `"exhausted"` or `"expired"`, as in
    * {@link DeadLetterInfo.reason}); the others stay where they are, with why they stopped.
    * Messages without a dead-letter record never match. @default any reason
    *
    * @example
    * await rsmq.redriveAsync({ from: "orders-dlq", reason: "exhausted" }); // the retryable ones only
    */
-  reason?: "poison" | "exhausted";
+  reason?: "poison" | "exhausted" | "expired";
   /**
    * Only dead letters whose last error is exactly this text ({@link DeadLetterInfo.error}, case and
    * all); the others stay where they are. With `reason` too, a message must match both.

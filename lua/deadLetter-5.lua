@@ -14,6 +14,8 @@
   ARGV[1] message id   ARGV[2] dead-letter queue name
   ARGV[3] why it stopped, a JSON object; the script adds "at" (epoch ms, server clock)
   ARGV[4] vt   ARGV[5] delay   ARGV[6] maxsize: rsmq's defaults, for a setting the source lacks
+  ARGV[7] "x" when the message expired (docs/retention.md): the source's `totalexpired` counts
+          it; absent otherwise
 
   Returns 1 when moved, 0 when the message was no longer in the source queue.
 ]]
@@ -53,4 +55,7 @@ rcall("HSET", deadHash, id, body, id .. ":dl", string.sub(why, 1, -2) .. ',"at":
 
 rcall("ZREM", sourceSet, id)
 rcall("HDEL", sourceHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+if ARGV[7] == "x" then
+  rcall("HINCRBY", sourceHash, "totalexpired", 1)
+end
 return 1

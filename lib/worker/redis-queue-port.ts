@@ -10,6 +10,7 @@ import { hideMessage } from "../operations/hide-message";
 import { nextDue } from "../operations/next-due";
 import { receiveMessages } from "../operations/receive-message";
 import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
+import { settlingExpired } from "../retention/expired-moves";
 import { internalsOf } from "../internals";
 import type { RedisSMQ } from "../redis-smq";
 import { onQueueActivity } from "../wakes/wake-hub";
@@ -38,8 +39,11 @@ export function redisQueuePort(
   return {
     receive: (count) => {
       tick();
-      if (observing(internals.telemetry)) return observedWorkerReceive(internals, qname, vt, count, carriers);
-      return internals.run(() => receiveMessages(layout, { qname, vt }, count));
+      const receiving = observing(internals.telemetry)
+        ? observedWorkerReceive(internals, qname, vt, count, carriers)
+        : internals.run(() => receiveMessages(layout, { qname, vt }, count));
+      // Expired messages the script parked go to the queue's expireTo before the batch is handled.
+      return receiving.then(settlingExpired(internals, qname));
     },
     nextDue: () => {
       tick();
