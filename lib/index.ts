@@ -86,6 +86,8 @@ declare namespace RedisSMQ {
   export type MessageWithState = Types.MessageWithState;
   export type MessageState = Types.MessageState;
   export type RedriveOptions = Types.RedriveOptions;
+  export type SweepExpiredOptions = Types.SweepExpiredOptions;
+  export type SweepResult = Types.SweepResult;
   export type RsmqErrorName = ErrorName;
   export type RsmqErrorCode = ErrorCode;
 }

@@ -22,6 +22,8 @@ import { popMessage } from "./operations/pop-message";
 import { receiveMessages } from "./operations/receive-message";
 import type { ReceivedBatch } from "./operations/receive-message";
 import { settlingExpired } from "./retention/expired-moves";
+import { sweepExpired } from "./retention/sweep";
+import { sweepExpiredChunk } from "./operations/sweep-expired";
 import { sendMessage } from "./operations/send-message";
 import type { SentMessage } from "./operations/send-message";
 import { setQueueAttributes } from "./operations/set-queue-attributes";
@@ -65,6 +67,8 @@ import type {
   QueueAttributes,
   QueueMessage,
   RedriveOptions,
+  SweepExpiredOptions,
+  SweepResult,
   ReceiveMessageOptions,
   ReceiveMessagesOptions,
   ReceivedMessages,
@@ -449,6 +453,24 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     return this.observed ? observedRedrive(this.internals.telemetry, plan.from, moving) : moving();
   };
 
+  /**
+   * Sweeps a queue's expired messages (older than its `retention`, docs/retention.md), the hidden
+   * ones (in flight, delayed) included, which no receive meets: in chunks of 100 under the queue's
+   * sweep lock, at most one sweeper per queue at a time. They are deleted, or with an `expireTo`
+   * moved there with reason `"expired"`; either way counted in `totalexpired`. Resolves what it did;
+   * `busy: true` when another sweeper holds the lock (it covers the queue; nothing was done). A
+   * queue with no retention is done at once. Rejects `queueNotFound` for a missing queue.
+   *
+   * @example
+   * const { expired, moved } = await rsmq.sweepExpiredAsync({ qname: "jobs" });
+   */
+  readonly sweepExpiredAsync = async (options: SweepExpiredOptions): Promise<SweepResult> => {
+    const { qname } = optionsOf(options);
+    // Built once here so that bad input fails before any round trip.
+    sweepExpiredChunk(this.layout, qname, "", 0, 0);
+    return sweepExpired(this.internals, qname);
+  };
+
   /** Makes a message visible vt seconds from now; resolves `1` if it exists, else `0`. */
   readonly changeMessageVisibilityAsync = (options: ChangeMessageVisibilityOptions): Promise<0 | 1> =>
     this.notifying(
@@ -524,6 +546,8 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   readonly peekDeadLetters = withCallback(this.peekDeadLettersAsync);
   /** Moves dead-lettered messages back; the callback gets how many moved. See {@link redriveAsync}. */
   readonly redrive = withCallback(this.redriveAsync);
+  /** Sweeps a queue's expired messages; the callback gets what it did. See {@link sweepExpiredAsync}. */
+  readonly sweepExpired = withCallback(this.sweepExpiredAsync);
   /** Receives the next due message and deletes it; the callback gets `{}` when none is due. See {@link popMessageAsync}. */
   readonly popMessage = withCallback(this.popMessageAsync);
   /** Deletes a message; the callback gets `1` if it existed, else `0`. See {@link deleteMessageAsync}. */

@@ -431,6 +431,26 @@ export interface PeekMessagesOptions {
  */
 export type PeekDeadLettersOptions = PeekMessagesOptions;
 
+/** For {@link RedisSMQ.sweepExpired}: which queue to sweep. */
+export interface SweepExpiredOptions {
+  /** The queue: any queue; one with no `retention` is done at once. */
+  qname: string;
+}
+
+/** What one sweep of a queue's expired messages did (docs/retention.md). */
+export interface SweepResult {
+  /** Messages that had outlived the retention and were deleted or moved (counted in `totalexpired`). */
+  expired: number;
+  /** Of those, moved to the queue's `expireTo` queue with reason `"expired"`. */
+  moved: number;
+  /** Parked for a move that failed: they come back after a minute and are moved by a later pass or receive. */
+  failed: number;
+  /** How many chunks (one script call each, 100 messages looked at) the pass took. */
+  chunks: number;
+  /** Another sweeper held the queue's sweep lock: this call did nothing; that sweeper covers the queue. */
+  busy: boolean;
+}
+
 /**
  * For {@link RedisSMQ.redrive}: the dead-letter queue to empty, and where to.
  *
