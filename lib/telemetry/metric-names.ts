@@ -184,4 +184,12 @@ export const QUEUE_STATE_METRICS = {
     description: "Receives ever made on the queue (rsmq's totalrecv).",
     labels: [],
   },
+  expired: {
+    otel: "rsmq.queue.expired.messages",
+    prometheus: "rsmq_queue_expired_messages_total",
+    instrument: "observableCounter",
+    unit: "{message}",
+    description: "Messages that ever outlived the queue's retention, deleted or moved to its expireTo (the queue's totalexpired).",
+    labels: [],
+  },
 } as const satisfies Record<string, MetricDefinition>;
