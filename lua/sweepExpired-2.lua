@@ -31,7 +31,7 @@ local token, cursor, lockMs = ARGV[1], math.floor(tonumber(ARGV[2]) or 0), math.
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
 -- Retention (docs/retention.md). The same functions, word for word, are in receiveMessage-2.lua,
--- popMessage-2.lua and sweepExpired-2.lua (test/retention/scripts.test.ts keeps them equal):
+-- popMessage-2.lua and sweepExpired-2.lua (test/retention/sweep.test.ts keeps them equal):
 -- each script stays one standalone text whose every key the static key check can see.
 -- A message is expired when the server's time minus its send time (its id's first 10 characters,
 -- microseconds since the epoch in base36, as rsmq 0.12.4 and rsmq-next write them) is at least

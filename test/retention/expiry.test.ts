@@ -16,7 +16,7 @@ import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/ser
 import { fieldsOf, plantMessages, setRetention } from "../support/retention";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single", "cluster", "ioredis");
 
 describe("Retention: the receive path", () => {
   let ns: string;

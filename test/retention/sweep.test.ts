@@ -15,7 +15,7 @@ import { fieldsOf, plantMessages, setRetention } from "../support/retention";
 import { rejectionOf } from "../support/old-rsmq";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single", "cluster", "ioredis");
 
 describe("Retention: the sweep", () => {
   let ns: string;
