@@ -11,6 +11,7 @@ import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/internals";
 import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
 import { expiredRecord } from "../../lib/retention/expired-moves";
+import { groupDeadLetters } from "../../lib/dashboard/reads/dead-letter-groups";
 import { asMessage } from "../support/old-rsmq";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { fieldsOf, plantMessages, setRetention } from "../support/retention";
@@ -132,6 +133,8 @@ describe("Retention: the receive path", () => {
           old.map((m) => m.id),
         ),
       ).to.deep.equal([]);
+      // The dashboard groups them under their reason.
+      expect(groupDeadLetters(moved.map((m) => m.deadLetter)).map((g) => [g.reason, g.count])).to.deep.equal([["expired", 2]]);
     });
 
     it("pop moves them too", async () => {
