@@ -92,6 +92,8 @@ declare namespace RedisSMQ {
   export type DoctorFinding = Types.DoctorFinding;
   export type DoctorFindingKind = Types.DoctorFindingKind;
   export type DoctorExample = Types.DoctorExample;
+  export type SweepExpiredOptions = Types.SweepExpiredOptions;
+  export type SweepResult = Types.SweepResult;
   export type RsmqErrorName = ErrorName;
   export type RsmqErrorCode = ErrorCode;
 }

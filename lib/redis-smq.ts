@@ -22,6 +22,9 @@ import { planRedrive, redrive } from "./dead-letters/redrive";
 import { popMessage } from "./operations/pop-message";
 import { receiveMessages } from "./operations/receive-message";
 import type { ReceivedBatch } from "./operations/receive-message";
+import { settlingExpired } from "./retention/expired-moves";
+import { sweepExpired } from "./retention/sweep";
+import { sweepExpiredChunk } from "./operations/sweep-expired";
 import { sendMessage } from "./operations/send-message";
 import type { SentMessage } from "./operations/send-message";
 import { setQueueAttributes } from "./operations/set-queue-attributes";
@@ -69,6 +72,8 @@ import type {
   QueueAttributes,
   QueueMessage,
   RedriveOptions,
+  SweepExpiredOptions,
+  SweepResult,
   ReceiveMessageOptions,
   ReceiveMessagesOptions,
   ReceivedMessages,
@@ -364,8 +369,12 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
 
   /** receiveMessage's and receiveMessageOrNextDue's call. */
   private receiveOne(options: ReceiveMessageOptions): Promise<ReceivedBatch> {
-    if (this.observed) return observedReceive(this.internals, optionsOf(options), 1, true);
-    return this.run(() => receiveMessages(this.layout, optionsOf(options), 1));
+    const given = optionsOf(options);
+    const receiving = this.observed
+      ? observedReceive(this.internals, given, 1, true)
+      : this.run(() => receiveMessages(this.layout, given, 1));
+    // Expired messages the script parked are moved to the queue's expireTo before the call resolves.
+    return receiving.then(settlingExpired(this.internals, given.qname));
   }
 
   /**
@@ -397,12 +406,17 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     const receiving = this.observed
       ? observedReceive(this.internals, given, given.count, false)
       : this.run(() => receiveMessages(this.layout, given, given.count));
-    return receiving.then(({ messages, nextDueMs }) => (nextDueMs === undefined ? { messages } : { messages, nextDueMs }));
+    return receiving
+      .then(settlingExpired(this.internals, given.qname))
+      .then(({ messages, nextDueMs }) => (nextDueMs === undefined ? { messages } : { messages, nextDueMs }));
   };
 
   /** Receives the next due message and deletes it; resolves `{}` when none is due. */
-  readonly popMessageAsync = (options: PopMessageOptions): Promise<QueueMessage | {}> =>
-    this.observed ? observedPop(this.internals, optionsOf(options)) : this.run(() => popMessage(this.layout, optionsOf(options)));
+  readonly popMessageAsync = (options: PopMessageOptions): Promise<QueueMessage | {}> => {
+    const given = optionsOf(options);
+    const popping = this.observed ? observedPop(this.internals, given) : this.run(() => popMessage(this.layout, given));
+    return popping.then(settlingExpired(this.internals, given.qname)).then(({ message }) => message);
+  };
 
   /** Deletes a message; resolves `1` if it existed, else `0`. */
   readonly deleteMessageAsync = (options: DeleteMessageOptions): Promise<0 | 1> =>
@@ -456,6 +470,24 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     return this.observed ? observedRedrive(this.internals.telemetry, plan.from, moving) : moving();
   };
 
+  /**
+   * Sweeps a queue's expired messages (older than its `retention`, docs/retention.md), the hidden
+   * ones (in flight, delayed) included, which no receive meets: in chunks of 100 under the queue's
+   * sweep lock, at most one sweeper per queue at a time. They are deleted, or with an `expireTo`
+   * moved there with reason `"expired"`; either way counted in `totalexpired`. Resolves what it did;
+   * `busy: true` when another sweeper holds the lock (it covers the queue; nothing was done). A
+   * queue with no retention is done at once. Rejects `queueNotFound` for a missing queue.
+   *
+   * @example
+   * const { expired, moved } = await rsmq.sweepExpiredAsync({ qname: "jobs" });
+   */
+  readonly sweepExpiredAsync = async (options: SweepExpiredOptions): Promise<SweepResult> => {
+    const { qname } = optionsOf(options);
+    // Built once here so that bad input fails before any round trip.
+    sweepExpiredChunk(this.layout, qname, "", 0, 0);
+    return sweepExpired(this.internals, qname);
+  };
+
   /** Makes a message visible vt seconds from now; resolves `1` if it exists, else `0`. */
   readonly changeMessageVisibilityAsync = (options: ChangeMessageVisibilityOptions): Promise<0 | 1> =>
     this.notifying(
@@ -492,7 +524,9 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       layout: this.layout,
       run: (build) => this.run(build),
       command: (args, key) => this.plainCommand("doctor", args, key),
-      queueRepairs: [],
+      // Expired messages no receive meets (in flight, delayed, in queues nobody reads): the
+      // retention sweep, under the queue's sweep lock, counted as the doctor's `expired` kind.
+      queueRepairs: [{ kind: "expired", repair: async (qname) => (await this.sweepExpiredAsync({ qname })).expired }],
     };
   }
 
@@ -575,6 +609,8 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   readonly peekDeadLetters = withCallback(this.peekDeadLettersAsync);
   /** Moves dead-lettered messages back; the callback gets how many moved. See {@link redriveAsync}. */
   readonly redrive = withCallback(this.redriveAsync);
+  /** Sweeps a queue's expired messages; the callback gets what it did. See {@link sweepExpiredAsync}. */
+  readonly sweepExpired = withCallback(this.sweepExpiredAsync);
   /** Receives the next due message and deletes it; the callback gets `{}` when none is due. See {@link popMessageAsync}. */
   readonly popMessage = withCallback(this.popMessageAsync);
   /** Deletes a message; the callback gets `1` if it existed, else `0`. See {@link deleteMessageAsync}. */

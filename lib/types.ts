@@ -406,8 +406,11 @@ export interface DeadLetterInfo {
   source: string;
   /** How many times it had been delivered there. */
   deliveries: number;
-  /** `"poison"`: the handler declared the failure permanent; `"exhausted"`: it ran out of deliveries. */
-  reason: "poison" | "exhausted";
+  /**
+   * `"poison"`: the handler declared the failure permanent; `"exhausted"`: it ran out of deliveries;
+   * `"expired"`: it outlived its queue's retention and the queue has an `expireTo` (docs/retention.md).
+   */
+  reason: "poison" | "exhausted" | "expired";
   /** The last error's message. */
   error: string;
   /** When it was dead-lettered, epoch ms (server clock). */
@@ -458,6 +461,26 @@ export interface PeekMessagesOptions {
  */
 export type PeekDeadLettersOptions = PeekMessagesOptions;
 
+/** For {@link RedisSMQ.sweepExpired}: which queue to sweep. */
+export interface SweepExpiredOptions {
+  /** The queue: any queue; one with no `retention` is done at once. */
+  qname: string;
+}
+
+/** What one sweep of a queue's expired messages did (docs/retention.md). */
+export interface SweepResult {
+  /** Messages that had outlived the retention and were deleted or moved (counted in `totalexpired`). */
+  expired: number;
+  /** Of those, moved to the queue's `expireTo` queue with reason `"expired"`. */
+  moved: number;
+  /** Parked for a move that failed: they come back after a minute and are moved by a later pass or receive. */
+  failed: number;
+  /** How many chunks (one script call each, 100 messages looked at) the pass took. */
+  chunks: number;
+  /** Another sweeper held the queue's sweep lock: this call did nothing; that sweeper covers the queue. */
+  busy: boolean;
+}
+
 /**
  * For {@link RedisSMQ.redrive}: the dead-letter queue to empty, and where to.
  *
@@ -472,14 +495,14 @@ export interface RedriveOptions {
   /** Most messages to move; messages passed over (filtered out, or with no source) do not count. @default all */
   limit?: number;
   /**
-   * Only dead letters that stopped for this reason (`"poison"` or `"exhausted"`, as in
+   * Only dead letters that stopped for this reason (`"poison"`, `"exhausted"` or `"expired"`, as in
    * {@link DeadLetterInfo.reason}); the others stay where they are, with why they stopped.
    * Messages without a dead-letter record never match. @default any reason
    *
    * @example
    * await rsmq.redriveAsync({ from: "orders-dlq", reason: "exhausted" }); // the retryable ones only
    */
-  reason?: "poison" | "exhausted";
+  reason?: "poison" | "exhausted" | "expired";
   /**
    * Only dead letters whose last error is exactly this text ({@link DeadLetterInfo.error}, case and
    * all); the others stay where they are. With `reason` too, a message must match both.

@@ -14,13 +14,21 @@
   ARGV[1] message id   ARGV[2] dead-letter queue name
   ARGV[3] why it stopped, a JSON object; the script adds "at" (epoch ms, server clock)
   ARGV[4] vt   ARGV[5] delay   ARGV[6] maxsize: rsmq's defaults, for a setting the source lacks
+  ARGV[7] "x" when the message expired (docs/retention.md): the source's `totalexpired` counts
+          it; absent otherwise
 
   Returns 1 when moved, 0 when the message was no longer in the source queue.
+
+  A dead-letter queue with a `retention` and no `expireto` is a capped audit of failures
+  (docs/retention.md): this script also deletes the expired ones among its first DLQ_TRIM members
+  by rank (age from the original send: the id's time), and counts them in its `totalexpired`, so
+  a dead-letter queue nobody reads stays bounded at no extra command.
 ]]
 local rcall = redis.call
 local sourceSet, sourceHash, deadSet, deadHash, registry = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id, deadName, why = ARGV[1], ARGV[2], ARGV[3]
 local defaultVt, defaultDelay, defaultMaxsize = ARGV[4], ARGV[5], ARGV[6]
+local unpackAll = table.unpack or unpack
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
@@ -32,7 +40,28 @@ local time = rcall("TIME")
 local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local now = string.format("%d", nowMs)
 
-local creating = rcall("HEXISTS", deadHash, "vt") == 0
+-- How many of the dead-letter queue's first members a move looks at for expired ones.
+local DLQ_TRIM = 10
+
+-- The dead-letter queue's first members that outlived its retention (read before any write).
+local function expiredHead(retention)
+  local expired = {}
+  if retention <= 0 then
+    return expired
+  end
+  local nowUs = tonumber(time[1]) * 1000000 + tonumber(time[2])
+  for _, member in ipairs(rcall("ZRANGE", deadSet, 0, string.format("%d", DLQ_TRIM - 1))) do
+    local sentUs = tonumber(string.sub(member, 1, 10), 36)
+    if sentUs ~= nil and #member == 32 and nowUs - sentUs >= retention * 1000000 then
+      expired[#expired + 1] = member
+    end
+  end
+  return expired
+end
+
+local dead = rcall("HMGET", deadHash, "vt", "retention", "expireto")
+local creating = not dead[1]
+local trimming = expiredHead(dead[3] and 0 or tonumber(dead[2] or "0") or 0)
 -- The registry is written only when the dead-letter queue is created: a worker moving messages
 -- into an existing one needs no SADD.
 local refused = refusedCommand("zadd", "hset", "hincrby", "zrem", "hdel") or (creating and refusedCommand("sadd"))
@@ -53,4 +82,21 @@ rcall("HSET", deadHash, id, body, id .. ":dl", string.sub(why, 1, -2) .. ',"at":
 
 rcall("ZREM", sourceSet, id)
 rcall("HDEL", sourceHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+if ARGV[7] == "x" then
+  rcall("HINCRBY", sourceHash, "totalexpired", 1)
+end
+-- The expired head found above goes, with every field of theirs, counted.
+if #trimming > 0 then
+  local fields = {}
+  for _, member in ipairs(trimming) do
+    fields[#fields + 1] = member
+    fields[#fields + 1] = member .. ":rc"
+    fields[#fields + 1] = member .. ":fr"
+    fields[#fields + 1] = member .. ":dl"
+    fields[#fields + 1] = member .. ":tp"
+  end
+  rcall("ZREM", deadSet, unpackAll(trimming))
+  rcall("HDEL", deadHash, unpackAll(fields))
+  rcall("HINCRBY", deadHash, "totalexpired", #trimming)
+end
 return 1

@@ -12,25 +12,66 @@
   ARGV[4] vt   ARGV[5] delay   ARGV[6] maxsize: the settings for a queue created on demand
 
   Returns 1.
+
+  A dead-letter queue with a `retention` and no `expireto` is a capped audit of failures
+  (docs/retention.md): this script also deletes the expired ones among its first DLQ_TRIM members
+  by rank (age from the original send: the id's time), and counts them in its `totalexpired`, so
+  a dead-letter queue nobody reads stays bounded at no extra command.
 ]]
 local rcall = redis.call
 local deadSet, deadHash = KEYS[1], KEYS[2]
 local id, body, why = ARGV[1], ARGV[2], ARGV[3]
+local unpackAll = table.unpack or unpack
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
 local time = rcall("TIME")
 local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
 
-local refused = refusedCommand("zadd", "hset", "hincrby")
+-- How many of the dead-letter queue's first members a move looks at for expired ones.
+local DLQ_TRIM = 10
+
+-- The dead-letter queue's first members that outlived its retention (read before any write).
+local function expiredHead(retention)
+  local expired = {}
+  if retention <= 0 then
+    return expired
+  end
+  local nowUs = tonumber(time[1]) * 1000000 + tonumber(time[2])
+  for _, member in ipairs(rcall("ZRANGE", deadSet, 0, string.format("%d", DLQ_TRIM - 1))) do
+    local sentUs = tonumber(string.sub(member, 1, 10), 36)
+    if sentUs ~= nil and #member == 32 and nowUs - sentUs >= retention * 1000000 then
+      expired[#expired + 1] = member
+    end
+  end
+  return expired
+end
+
+local dead = rcall("HMGET", deadHash, "vt", "retention", "expireto")
+local trimming = expiredHead(dead[3] and 0 or tonumber(dead[2] or "0") or 0)
+local refused = refusedCommand("zadd", "hset", "hincrby") or (#trimming > 0 and refusedCommand("zrem", "hdel"))
 if refused then
   return refused
 end
-if rcall("HEXISTS", deadHash, "vt") == 0 then
+if not dead[1] then
   rcall("HSET", deadHash, "vt", ARGV[4], "delay", ARGV[5], "maxsize", ARGV[6], "created", time[1], "modified", time[1])
 end
 if rcall("ZADD", deadSet, now, id) == 1 then
   rcall("HINCRBY", deadHash, "totalsent", 1)
 end
 rcall("HSET", deadHash, id, body, id .. ":dl", string.sub(why, 1, -2) .. ',"at":' .. now .. "}")
+-- The expired head found above goes, with every field of theirs, counted.
+if #trimming > 0 then
+  local fields = {}
+  for _, member in ipairs(trimming) do
+    fields[#fields + 1] = member
+    fields[#fields + 1] = member .. ":rc"
+    fields[#fields + 1] = member .. ":fr"
+    fields[#fields + 1] = member .. ":dl"
+    fields[#fields + 1] = member .. ":tp"
+  end
+  rcall("ZREM", deadSet, unpackAll(trimming))
+  rcall("HDEL", deadHash, unpackAll(fields))
+  rcall("HINCRBY", deadHash, "totalexpired", #trimming)
+end
 return 1

@@ -8,11 +8,16 @@
 
   Returns { nextDue } where nextDue is the milliseconds from now until the earliest message is
   visible (0: one is due now), or -1 for an empty queue. Returns -1 when the queue does not exist.
+
+  A queue with a `retention` that holds messages, whose sweep lock is free and whose last sweep
+  (`sweptat`) is SWEEP_EVERY_MS old or more, gets { nextDue, 1 }: a sweep is wanted, and the
+  Worker's next look is a chunk of lua/sweepExpired-2.lua instead (docs/retention.md). Any other
+  queue gets the reply it always got.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 
-local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "sweeplock", "sweptat")
 if not (settings[1] and settings[2] and settings[3]) then
   return -1
 end
@@ -24,4 +29,15 @@ local first = rcall("ZRANGE", queueSet, 0, 0, "WITHSCORES")
 if #first == 0 then
   return { -1 }
 end
-return { math.max(0, tonumber(first[2]) - nowMs) }
+local dueMs = math.max(0, tonumber(first[2]) - nowMs)
+
+-- How often an idle Worker sweeps its queue, at most.
+local SWEEP_EVERY_MS = 60000
+if (tonumber(settings[4] or "0") or 0) > 0 then
+  local lockUntil = tonumber(string.match(settings[5] or "", ":(%d+)$") or "0")
+  local sweptAt = tonumber(settings[6] or "0") or 0
+  if lockUntil <= nowMs and nowMs - sweptAt >= SWEEP_EVERY_MS then
+    return { dueMs, 1 }
+  end
+end
+return { dueMs }

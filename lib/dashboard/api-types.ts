@@ -43,6 +43,8 @@ export interface QueueRow {
   /** rsmq's `totalrecv` counter, and its rate since the previous reading (null on the first). */
   totalrecv: number;
   receivedPerSecond: number | null;
+  /** The queue's `totalexpired` counter: messages that outlived its retention (docs/retention.md); 0 when none. */
+  totalexpired: number;
   /** rsmq's queue settings: vt and delay in seconds, maxsize in bytes (-1: unlimited). */
   vt: number;
   delay: number;

@@ -42,7 +42,7 @@ export class DeadLetterMover {
           return { vt, delay, maxsize };
         },
         copy: (settings) => queue.run(() => deadLetterCopy(queue.layout, dlq, message.id, message.message, why, settings)),
-        remove: () => queue.run(() => deleteMessage(queue.layout, { qname: source, id: message.id })),
+        remove: () => queue.run(() => deleteMessage(queue.layout, { qname: source, id: message.id }, why.reason === "expired")),
       },
       this.options,
     );

@@ -27,7 +27,7 @@ export interface RedrivePlan {
   error?: string;
 }
 
-const REASONS: ReadonlyArray<DeadLetterInfo["reason"]> = ["poison", "exhausted"];
+const REASONS: ReadonlyArray<DeadLetterInfo["reason"]> = ["poison", "exhausted", "expired"];
 
 /** Validates redrive's options before any round trip. */
 export function planRedrive(options: Partial<RedriveOptions>): RedrivePlan {
@@ -39,7 +39,7 @@ export function planRedrive(options: Partial<RedriveOptions>): RedrivePlan {
   const limit = isGiven(options.limit) ? validatePositiveInteger("limit", options.limit) : Infinity;
   const plan: RedrivePlan = { from, to, limit };
   if (isGiven(options.reason)) {
-    if (!REASONS.includes(options.reason)) throw rsmqError("invalidValue", 'reason must be "poison" or "exhausted"');
+    if (!REASONS.includes(options.reason)) throw rsmqError("invalidValue", 'reason must be "poison", "exhausted" or "expired"');
     plan.reason = options.reason;
   }
   if (isGiven(options.error)) {

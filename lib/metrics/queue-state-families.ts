@@ -45,6 +45,8 @@ function samplesOf(metric: QueueStateMetric, row: QueueRow): Sample[] {
       return [{ labels: { queue }, value: row.totalsent }];
     case "received":
       return [{ labels: { queue }, value: row.totalrecv }];
+    case "expired":
+      return [{ labels: { queue }, value: row.totalexpired }];
   }
 }
 

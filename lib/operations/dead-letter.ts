@@ -12,7 +12,7 @@ import type { DeadLetterInfo } from "../types";
 /** What the worker records when a message stops; the script adds `at`. */
 export type StopRecord = Omit<DeadLetterInfo, "at">;
 
-/** Resolves 1 when the message was moved, 0 when it was no longer in `source`. */
+/** Resolves 1 when the message was moved, 0 when it was no longer in `source`. A message that expired also counts in the source's `totalexpired`. */
 export function deadLetter(layout: KeyLayout, source: string, dlq: string, id: string, why: StopRecord): Operation<0 | 1> {
   const from = layout.queue(source);
   const to = layout.queue(dlq);
@@ -20,7 +20,13 @@ export function deadLetter(layout: KeyLayout, source: string, dlq: string, id: s
     script: "deadLetter",
     keys: [from.messages, from.hash, to.messages, to.hash, to.registry],
     // The defaults stand in for a setting the source queue's hash lacks, as createQueue's would.
-    args: [id, dlq, JSON.stringify(why), ...[QUEUE_DEFAULTS.vt, QUEUE_DEFAULTS.delay, QUEUE_DEFAULTS.maxsize].map(integerArg)],
+    args: [
+      id,
+      dlq,
+      JSON.stringify(why),
+      ...[QUEUE_DEFAULTS.vt, QUEUE_DEFAULTS.delay, QUEUE_DEFAULTS.maxsize].map(integerArg),
+      ...(why.reason === "expired" ? ["x"] : []),
+    ],
     parse: (reply) => (reply === 1 ? 1 : 0),
   };
 }

@@ -3,14 +3,18 @@ import type { KeyLayout } from "../keys";
 import { validateId, validateQname } from "./rsmq-input-rules";
 import type { DeleteMessageOptions } from "../types";
 
-export function deleteMessage(layout: KeyLayout, options: Partial<DeleteMessageOptions>): Operation<0 | 1> {
+/**
+ * Deletes a message; `expired` (the last step of moving an expired message to the queue's
+ * expireTo, lib/retention/expired-moves.ts) also counts it in the queue's `totalexpired`.
+ */
+export function deleteMessage(layout: KeyLayout, options: Partial<DeleteMessageOptions>, expired = false): Operation<0 | 1> {
   const qname = validateQname(options.qname);
   const id = validateId(options.id);
   const keys = layout.queue(qname);
   return {
     script: "deleteMessage",
     keys: [keys.messages, keys.hash],
-    args: [id],
+    args: expired ? [id, "x"] : [id],
     parse: (reply) => (reply === 1 ? 1 : 0),
   };
 }

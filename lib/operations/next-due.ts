@@ -22,3 +22,22 @@ export function nextDue(layout: KeyLayout, qname: unknown): Operation<number | n
     },
   };
 }
+
+/** What the Worker's idle look reads: nextDue's answer, and whether the queue wants a sweep (docs/retention.md). */
+export interface IdleLook {
+  nextDueMs: number | null;
+  /** The queue has a retention and messages, its sweep lock is free and its last sweep a minute old or more. */
+  sweepWanted: boolean;
+}
+
+/** nextDue with the sweep hint its script adds for a queue with a retention (lua/nextDue-2.lua). */
+export function idleLook(layout: KeyLayout, qname: unknown): Operation<IdleLook> {
+  const look = nextDue(layout, qname);
+  return {
+    ...look,
+    parse(reply) {
+      const nextDueMs = look.parse(reply);
+      return { nextDueMs, sweepWanted: Number((reply as unknown[])[1] ?? 0) === 1 };
+    },
+  };
+}

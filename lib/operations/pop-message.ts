@@ -5,16 +5,24 @@ import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
 import type { PopMessageOptions, QueueMessage } from "../types";
 import type { ReceivedDetail } from "./receive-message";
+import { splitExpired } from "../retention/expired-report";
+import type { ExpiredReport } from "../retention/expired-report";
 
-/** What popMessageDetailed read: the message (`{}`: none was due), what telemetry needs of it, and the server's ms. */
-export interface PoppedMessage {
+/** What popMessage read: the message (`{}`: none was due), and the expired messages met on the way. */
+export interface Popped {
   message: QueueMessage | {};
+  /** Undefined when none (always for a queue with no retention). */
+  expired?: ExpiredReport;
+}
+
+/** What popMessageDetailed read: with what telemetry needs of the message, and the server's ms. */
+export interface PoppedMessage extends Popped {
   /** Undefined when nothing was due. */
   detail: ReceivedDetail | undefined;
   now: number | undefined;
 }
 
-export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions>): Operation<QueueMessage | {}> {
+export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions>): Operation<Popped> {
   const keys = layout.queue(validateQname(options.qname));
   return {
     script: "popMessage",
@@ -22,8 +30,9 @@ export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions
     args: [],
     parse(reply) {
       failIfCode(reply);
-      const fields = reply as unknown[];
-      return fields.length === 0 ? {} : toQueueMessage(fields[0], fields[1], fields[2], fields[3]);
+      const { rest: fields, expired } = splitExpired(reply as unknown[]);
+      const message = fields.length === 0 ? {} : toQueueMessage(fields[0], fields[1], fields[2], fields[3]);
+      return expired === undefined ? { message } : { message, expired };
     },
   };
 }
@@ -37,14 +46,16 @@ export function popMessageDetailed(layout: KeyLayout, options: Partial<PopMessag
     args: ["d"],
     parse(reply) {
       failIfCode(reply);
-      const fields = reply as unknown[];
-      if (fields.length === 0) return { message: {}, detail: undefined, now: undefined };
-      const [id, body, rc, fr, now, score, carried] = fields;
-      return {
-        message: toQueueMessage(id, body, rc, fr),
-        detail: { visibleAt: Number(score), carrier: typeof carried === "string" ? carried : undefined },
-        now: Number(now),
-      };
+      const { rest: fields, expired } = splitExpired(reply as unknown[]);
+      const found: PoppedMessage =
+        fields.length === 0
+          ? { message: {}, detail: undefined, now: undefined }
+          : {
+              message: toQueueMessage(fields[0], fields[1], fields[2], fields[3]),
+              detail: { visibleAt: Number(fields[5]), carrier: typeof fields[6] === "string" ? fields[6] : undefined },
+              now: Number(fields[4]),
+            };
+      return expired === undefined ? found : { ...found, expired };
     },
   };
 }

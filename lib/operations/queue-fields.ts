@@ -20,6 +20,9 @@ export const TOTAL_EXPIRED_FIELD = "totalexpired";
 /** Who sweeps the queue's expired messages, and until when (a lock with a TTL on the server's clock). */
 export const SWEEP_LOCK_FIELD = "sweeplock";
 
+/** When the last sweep of expired messages finished, epoch ms (server clock): an idle Worker sweeps again after a minute. */
+export const SWEPT_AT_FIELD = "sweptat";
+
 /** Every field of `:Q` that is not a message's, in rsmq's order first. */
 export const QUEUE_FIELDS = [
   ...RSMQ_SETTINGS,
@@ -28,6 +31,7 @@ export const QUEUE_FIELDS = [
   EXPIRE_TO_FIELD,
   TOTAL_EXPIRED_FIELD,
   SWEEP_LOCK_FIELD,
+  SWEPT_AT_FIELD,
 ] as const;
 
 /**

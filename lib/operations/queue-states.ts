@@ -18,6 +18,8 @@ export interface QueueCounts {
   maxsize: number;
   totalsent: number;
   totalrecv: number;
+  /** Messages that outlived the queue's retention, deleted or moved (docs/retention.md); 0 when none. */
+  totalexpired: number;
   /** Epoch seconds. */
   created: number;
   modified: number;
@@ -102,6 +104,7 @@ function queueState(qname: string, entry: unknown[]): QueueState {
     totalsent: int(4),
     created: int(5),
     modified: int(6),
+    totalexpired: int(7),
     total,
     visible,
     inFlight,

@@ -4,6 +4,8 @@ import { toQueueMessage } from "./message-reply";
 import type { KeyLayout } from "../keys";
 import { isGiven, validateBatchSize, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { QueueMessage, ReceiveMessageOptions } from "../types";
+import { splitExpired } from "../retention/expired-report";
+import type { ExpiredReport } from "../retention/expired-report";
 
 /** What the receive script found: the messages, and when fewer than asked, when the next is due. */
 export interface ReceivedBatch {
@@ -16,6 +18,8 @@ export interface ReceivedBatch {
   details?: ReceivedDetail[];
   /** With `details`: the server's time of the receive, epoch ms. */
   now?: number;
+  /** The expired messages the script met on the way (a queue with a retention); undefined when none. */
+  expired?: ExpiredReport;
 }
 
 /** What telemetry needs of a received message, beyond rsmq's shape. */
@@ -50,17 +54,23 @@ export function receiveMessages(
     args: details ? [vt, integerArg(batchSize), "d"] : receiveArgs(vt, batchSize),
     parse(reply) {
       failIfCode(reply);
-      const [nextDue, appliedVt, ...rest] = reply as unknown[];
+      const { rest: fields, expired } = splitExpired(reply as unknown[]);
+      const [nextDue, appliedVt, ...rest] = fields;
       const code = Number(nextDue);
       const nextDueMs = code === EMPTY_QUEUE ? null : code === NOT_LOOKED_UP ? undefined : code;
-      if (details) return withDetails(rest, nextDueMs, Number(appliedVt));
-      const messages: QueueMessage[] = [];
-      for (let i = 0; i < rest.length; i += 4) {
-        messages.push(toQueueMessage(rest[i], rest[i + 1], rest[i + 2], rest[i + 3]));
-      }
-      return { messages, nextDueMs, vt: Number(appliedVt) };
+      const batch = details ? withDetails(rest, nextDueMs, Number(appliedVt)) : plainBatch(rest, nextDueMs, Number(appliedVt));
+      return expired === undefined ? batch : { ...batch, expired };
     },
   };
+}
+
+/** The reply's `id, body, rc, fr, id, ...` (see lua/receiveMessage-2.lua). */
+function plainBatch(rest: unknown[], nextDueMs: number | null | undefined, vt: number): ReceivedBatch {
+  const messages: QueueMessage[] = [];
+  for (let i = 0; i < rest.length; i += 4) {
+    messages.push(toQueueMessage(rest[i], rest[i + 1], rest[i + 2], rest[i + 3]));
+  }
+  return { messages, nextDueMs, vt };
 }
 
 /** The reply's `now, id, body, rc, fr, score, tp, id, ...` (see lua/receiveMessage-2.lua). */

@@ -27,7 +27,10 @@ export function inProcessNames(prefix: string): string[] {
 
 /** The prom-client metrics of IN_PROCESS_METRICS, made but not registered (registerInto does that). */
 export interface InProcessMetrics {
-  readonly counters: Record<"sent" | "consumed" | "outcomes" | "visibilityExpired" | "deadLettered" | "wakeups" | "commands", PromCounter>;
+  readonly counters: Record<
+    "sent" | "consumed" | "outcomes" | "visibilityExpired" | "deadLettered" | "expired" | "wakeups" | "commands",
+    PromCounter
+  >;
   readonly histograms: Record<"operationDuration" | "processDuration" | "waited", PromHistogram>;
   readonly gauges: Record<"inFlight" | "concurrency", PromGauge>;
   /** Their names, for their removal. */
@@ -56,6 +59,7 @@ export function makeInProcessMetrics(prom: PromClientClasses, registry: PromRegi
       outcomes: counter("outcomes"),
       visibilityExpired: counter("visibilityExpired"),
       deadLettered: counter("deadLettered"),
+      expired: counter("expired"),
       wakeups: counter("wakeups"),
       commands: counter("commands"),
     },
@@ -104,6 +108,7 @@ export function promRecorder(metrics: InProcessMetrics): Recorder {
     outcome: safely((queue: string, outcome: string) => counters.outcomes.inc({ queue, outcome })),
     visibilityExpired: safely((queue: string) => counters.visibilityExpired.inc({ queue })),
     deadLettered: safely((queue: string, reason: string) => counters.deadLettered.inc({ queue, reason })),
+    expired: safely((queue: string, n: number) => count(counters.expired, { queue }, n)),
     inFlight: safely((queue: string, delta: number) => gauges.inFlight.inc({ queue }, delta)),
     concurrency: safely((queue: string, delta: number) => gauges.concurrency.inc({ queue }, delta)),
     wakeup: safely((queue: string, cause: string, result: string) => counters.wakeups.inc({ queue, cause, result })),

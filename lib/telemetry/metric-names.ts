@@ -90,6 +90,14 @@ export const IN_PROCESS_METRICS = {
     description: "Messages moved to a dead-letter queue, by the queue they left and why.",
     labels: ["reason"],
   },
+  expired: {
+    otel: "rsmq.messages.expired",
+    prometheus: "rsmq_messages_expired_total",
+    instrument: "counter",
+    unit: "{message}",
+    description: "Messages that outlived their queue's retention, deleted or moved to its expireTo queue, as this process saw them.",
+    labels: [],
+  },
   inFlight: {
     otel: "rsmq.worker.in_flight",
     prometheus: "rsmq_worker_in_flight",
@@ -174,6 +182,14 @@ export const QUEUE_STATE_METRICS = {
     instrument: "observableCounter",
     unit: "{message}",
     description: "Receives ever made on the queue (rsmq's totalrecv).",
+    labels: [],
+  },
+  expired: {
+    otel: "rsmq.queue.expired.messages",
+    prometheus: "rsmq_queue_expired_messages_total",
+    instrument: "observableCounter",
+    unit: "{message}",
+    description: "Messages that ever outlived the queue's retention, deleted or moved to its expireTo (the queue's totalexpired).",
     labels: [],
   },
 } as const satisfies Record<string, MetricDefinition>;

@@ -9,6 +9,7 @@ import { changeMessageVisibility } from "../operations/change-message-visibility
 import { deleteMessage } from "../operations/delete-message";
 import { deleteMessages } from "../operations/delete-messages";
 import { popMessageDetailed } from "../operations/pop-message";
+import type { Popped } from "../operations/pop-message";
 import { receiveMessages } from "../operations/receive-message";
 import type { ReceivedBatch } from "../operations/receive-message";
 import { sendMessage } from "../operations/send-message";
@@ -75,7 +76,7 @@ export function observedReceive(
   });
 }
 
-export function observedPop(queue: Observed, options: Partial<PopMessageOptions>): Promise<QueueMessage | {}> {
+export function observedPop(queue: Observed, options: Partial<PopMessageOptions>): Promise<Popped> {
   const qname = queueLabel(options.qname);
   const popping = observeCall(queue.telemetry, "pop", qname, () => queue.run(() => popMessageDetailed(queue.layout, options)), {
     done: ({ message, detail, now }, span, recording) => {
@@ -84,7 +85,7 @@ export function observedPop(queue: Observed, options: Partial<PopMessageOptions>
       delivered(qname, "pop", { messages: [message], details: detail && [detail], now }, span, recording);
     },
   });
-  return popping.then(({ message }) => message);
+  return popping.then(({ message, expired }) => (expired === undefined ? { message } : { message, expired }));
 }
 
 export function observedDelete(queue: Observed, options: Partial<DeleteMessageOptions>): Promise<0 | 1> {

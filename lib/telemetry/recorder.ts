@@ -44,6 +44,8 @@ export interface Recorder {
   visibilityExpired(queue: string): void;
   /** A message moved to a dead-letter queue (`queue` is the queue it left), and why. */
   deadLettered(queue: string, reason: string): void;
+  /** `count` messages of `queue` outlived its retention and were deleted or moved (docs/retention.md). */
+  expired(queue: string, count: number): void;
   /** Handlers running now changed by `delta`. */
   inFlight(queue: string, delta: number): void;
   /** The handler slots of running Workers changed by `delta` (a Worker started: +concurrency; stopped: -concurrency). */

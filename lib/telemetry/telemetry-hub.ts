@@ -51,6 +51,7 @@ function fanOut(recorders: readonly Recorder[]): Recorder | undefined {
     outcome: each("outcome"),
     visibilityExpired: each("visibilityExpired"),
     deadLettered: each("deadLettered"),
+    expired: each("expired"),
     inFlight: each("inFlight"),
     concurrency: each("concurrency"),
     wakeup: each("wakeup"),

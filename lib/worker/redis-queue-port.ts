@@ -7,9 +7,11 @@
  */
 import { deleteMessages } from "../operations/delete-messages";
 import { hideMessage } from "../operations/hide-message";
-import { nextDue } from "../operations/next-due";
 import { receiveMessages } from "../operations/receive-message";
 import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
+import { settlingExpired } from "../retention/expired-moves";
+import { IdleSweeper } from "../retention/idle-sweeper";
+import { SWEEP_LOCK_MS } from "../retention/sweep";
 import { internalsOf } from "../internals";
 import type { RedisSMQ } from "../redis-smq";
 import { onQueueActivity } from "../wakes/wake-hub";
@@ -30,6 +32,8 @@ export function redisQueuePort(
   // Sent with the poll, in the same tick: an idle instance's subscription costs one PING per cap.
   const tick = realtimeWakes ? () => internals.realtimeWakes().tick(maxIdleSleepMs) : () => undefined;
   const mover = new DeadLetterMover(internals);
+  // Its chunks come one per look, so its lock outlasts the longest sleep between two.
+  const sweeper = new IdleSweeper(internals, qname, Math.max(SWEEP_LOCK_MS, 2 * maxIdleSleepMs));
   const realtimeChannel = layout.queue(qname).realtimeChannel;
   // Handlers of one batch finish together: their deletes go out as one deleteMessages.
   const deletes = new DeleteBatcher((ids) => internals.run(() => deleteMessages(layout, { qname, ids })));
@@ -38,12 +42,16 @@ export function redisQueuePort(
   return {
     receive: (count) => {
       tick();
-      if (observing(internals.telemetry)) return observedWorkerReceive(internals, qname, vt, count, carriers);
-      return internals.run(() => receiveMessages(layout, { qname, vt }, count));
+      const receiving = observing(internals.telemetry)
+        ? observedWorkerReceive(internals, qname, vt, count, carriers)
+        : internals.run(() => receiveMessages(layout, { qname, vt }, count));
+      // Expired messages the script parked go to the queue's expireTo before the batch is handled.
+      return receiving.then(settlingExpired(internals, qname));
     },
     nextDue: () => {
       tick();
-      return internals.run(() => nextDue(layout, qname));
+      // The look, or a chunk of the queue's sweep when the last look said one is wanted: one command either way.
+      return sweeper.look();
     },
     remove: (id) => deletes.remove(id),
     hide: (id, ms) => internals.run(() => hideMessage(layout, qname, id, ms)),

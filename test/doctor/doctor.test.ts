@@ -21,6 +21,7 @@ import { connectionOptions, keysOf, onCluster, plainClient, singleServerOnly, un
 import { exactState } from "../support/state";
 import { serverNowMs } from "../support/inspect";
 import { waitFor } from "../support/worker";
+import { fieldsOf, plantMessages } from "../support/retention";
 import { runsOn } from "../support/targets";
 
 runsOn("single", "cluster", "ioredis");
@@ -279,6 +280,35 @@ describe("doctor: what old clients leave behind, found and repaired", function (
     const report = await rsmq.doctorAsync({ qnames: [qname] });
     expect(report.findings).to.deep.equal([]);
     expect(await redis.zCard(keys.messages)).to.equal(parked.length);
+  });
+
+  it("fix sweeps expired messages no receive meets: in flight, delayed, in a queue nobody reads", async () => {
+    await rsmq.createQueueAsync({ qname: "kept" });
+    await rsmq.createQueueAsync({ qname: "unread", retention: 3600 });
+    const hidden = await plantMessages(redis, ns, "unread", { count: 3, ageSeconds: 7200, dueInMs: 600_000 });
+    const due = await plantMessages(redis, ns, "unread", { count: 2, ageSeconds: 7200, prefix: "due" });
+    const live = await rsmq.sendMessageAsync({ qname: "unread", message: "live", delay: 600 });
+    await plantMessages(redis, ns, "kept", { count: 2, ageSeconds: 7200 });
+
+    // The read-only run leaves them: only a fix sweeps.
+    const looked = await rsmq.doctorAsync();
+    expect(looked.findings.map(({ kind }) => kind)).to.not.include("expired");
+    expect(await redis.zCard(keysOf(ns, "unread").messages)).to.equal(6);
+
+    const report = await rsmq.doctorAsync({ fix: true });
+    expect(countsOf(report).expired).to.deep.equal([5, 5, 0]);
+    expect(
+      await fieldsOf(
+        redis,
+        ns,
+        "unread",
+        [...hidden, ...due].map(({ id }) => id),
+      ),
+    ).to.deep.equal([]);
+    expect(await redis.zRange(keysOf(ns, "unread").messages, 0, -1)).to.deep.equal([live]);
+    expect(await rsmq.getQueueAttributesAsync({ qname: "unread" })).to.include({ totalexpired: 5, msgs: 1 });
+    // A queue without a retention keeps its old messages.
+    expect(await redis.zCard(keysOf(ns, "kept").messages)).to.equal(2);
   });
 
   it("bad options are refused before any round trip", async () => {

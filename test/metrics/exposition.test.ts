@@ -28,6 +28,7 @@ function row(qname: string, figures: Partial<QueueRow>): QueueRow {
     sentPerSecond: null,
     totalrecv: 0,
     receivedPerSecond: null,
+    totalexpired: 0,
     vt: 30,
     delay: 0,
     maxsize: 65536,
@@ -67,6 +68,7 @@ describe("metrics: the text exposition format", () => {
           nextDueAt: 1_700_000_030_250,
           totalsent: 9,
           totalrecv: 4,
+          totalexpired: 7,
         }),
         row("b", {}),
       ],
@@ -86,6 +88,8 @@ describe("metrics: the text exposition format", () => {
       'rsmq_queue_sent_messages_total{queue="b"}': 0,
       'rsmq_queue_received_messages_total{queue="a"}': 4,
       'rsmq_queue_received_messages_total{queue="b"}': 0,
+      'rsmq_queue_expired_messages_total{queue="a"}': 7,
+      'rsmq_queue_expired_messages_total{queue="b"}': 0,
     });
   });
 

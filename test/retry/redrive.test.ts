@@ -463,10 +463,10 @@ describe("redrive", () => {
     it("rejects a bad reason or error before any round trip, nothing changed", async () => {
       await stopped();
       const bad: Array<[Record<string, unknown>, string]> = [
-        [{ from: "dlq", reason: "other" }, 'reason must be "poison" or "exhausted"'],
-        [{ from: "dlq", reason: "Poison" }, 'reason must be "poison" or "exhausted"'],
-        [{ from: "dlq", reason: 1 }, 'reason must be "poison" or "exhausted"'],
-        [{ from: "dlq", reason: "" }, 'reason must be "poison" or "exhausted"'],
+        [{ from: "dlq", reason: "other" }, 'reason must be "poison", "exhausted" or "expired"'],
+        [{ from: "dlq", reason: "Poison" }, 'reason must be "poison", "exhausted" or "expired"'],
+        [{ from: "dlq", reason: 1 }, 'reason must be "poison", "exhausted" or "expired"'],
+        [{ from: "dlq", reason: "" }, 'reason must be "poison", "exhausted" or "expired"'],
         [{ from: "dlq", error: 42 }, "error must be a string"],
         [{ from: "dlq", error: { message: "timeout" } }, "error must be a string"],
         [{ from: "dlq", reason: "poison", error: ["timeout"] }, "error must be a string"],

@@ -551,22 +551,9 @@ export function analyseScript(fileName: string, source: string): { problems: str
     calls.push({ command, pcall: isPcall, at: k, line: token.line });
   });
 
-  // refusedCommand("name", ...): command names, each a literal, each named once in the script.
-  tokens.forEach((token, k) => {
-    if (!is(token, ACL_CHECK_FUNCTION) || token.type !== "name" || !is(tokens[k + 1], "(") || is(tokens[k - 1], "function")) return;
-    splitArguments(tokens, k + 2, matching(tokens, k + 1)).forEach((arg, a) => {
-      if (arg.length !== 1 || arg[0].type !== "string" || KEY_POSITIONS[arg[0].value.toUpperCase()] === undefined) {
-        report(token.line, `${ACL_CHECK_FUNCTION} argument ${a + 1} is not a known command name (${text(arg)})`);
-        return;
-      }
-      const command = arg[0].value.toUpperCase();
-      if (checks.some((check) => check.command === command)) report(token.line, `${ACL_CHECK_FUNCTION} checks ${command} more than once`);
-      checks.push({ command, at: k });
-    });
-  });
-
-  // A local function (the sweep a receive runs on an empty queue) is its own flow: its writes are
-  // checked by the refusedCommand in its body, and are not the first write of the script around it.
+  // A local function (the sweep a receive runs on an empty queue, a retention's expiry) is its own
+  // flow: its writes are checked by the refusedCommand in its body, and are not the first write of
+  // the script around it.
   const bodies = functionBodies(tokens);
   const unitOf = (at: number): number => {
     let unit = -1;
@@ -575,6 +562,22 @@ export function analyseScript(fileName: string, source: string): { problems: str
     });
     return unit;
   };
+
+  // refusedCommand("name", ...): command names, each a literal, each named once in its flow.
+  tokens.forEach((token, k) => {
+    if (!is(token, ACL_CHECK_FUNCTION) || token.type !== "name" || !is(tokens[k + 1], "(") || is(tokens[k - 1], "function")) return;
+    splitArguments(tokens, k + 2, matching(tokens, k + 1)).forEach((arg, a) => {
+      if (arg.length !== 1 || arg[0].type !== "string" || KEY_POSITIONS[arg[0].value.toUpperCase()] === undefined) {
+        report(token.line, `${ACL_CHECK_FUNCTION} argument ${a + 1} is not a known command name (${text(arg)})`);
+        return;
+      }
+      const command = arg[0].value.toUpperCase();
+      if (checks.some((check) => check.command === command && unitOf(check.at) === unitOf(k)))
+        report(token.line, `${ACL_CHECK_FUNCTION} checks ${command} more than once`);
+      checks.push({ command, at: k });
+    });
+  });
+
   const units = [-1, ...bodies.map((_, b) => b)];
   const unchecked = units.flatMap((unit) =>
     uncheckedCalls(

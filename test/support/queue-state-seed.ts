@@ -47,6 +47,9 @@ export function expectedSamples(prefix = ""): Record<string, number> {
     [`${prefix}rsmq_queue_received_messages_total{queue="idle"}`]: 0,
     [`${prefix}rsmq_queue_received_messages_total{queue="jobs"}`]: 1,
     [`${prefix}rsmq_queue_received_messages_total{queue="jobs-dlq"}`]: 0,
+    [`${prefix}rsmq_queue_expired_messages_total{queue="idle"}`]: 0,
+    [`${prefix}rsmq_queue_expired_messages_total{queue="jobs"}`]: 0,
+    [`${prefix}rsmq_queue_expired_messages_total{queue="jobs-dlq"}`]: 0,
   };
 }
 

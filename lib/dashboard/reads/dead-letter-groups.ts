@@ -12,7 +12,8 @@ export const ERROR_CHARS = 200;
 export function groupDeadLetters(notes: ReadonlyArray<DeadLetterInfo | undefined>): DeadLetterGroup[] {
   const groups = new Map<string, DeadLetterGroup & { sourceSet: Set<string> }>();
   for (const note of notes) {
-    const reason = note?.reason === "poison" || note?.reason === "exhausted" ? note.reason : "unknown";
+    const known = note?.reason === "poison" || note?.reason === "exhausted" || note?.reason === "expired";
+    const reason = known ? note.reason : "unknown";
     const error = typeof note?.error === "string" ? Array.from(note.error).slice(0, ERROR_CHARS).join("") : "";
     const key = JSON.stringify([reason, error]);
     const at = typeof note?.at === "number" ? note.at : null;

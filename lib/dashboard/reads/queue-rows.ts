@@ -64,6 +64,7 @@ export function queueRows(
         sentPerSecond: rate(now, state.totalsent, mark?.totalsent, mark?.now),
         totalrecv: state.totalrecv,
         receivedPerSecond: rate(now, state.totalrecv, mark?.totalrecv, mark?.now),
+        totalexpired: state.totalexpired,
         vt: state.vt,
         delay: state.delay,
         maxsize: state.maxsize,

@@ -74,6 +74,10 @@ export class OtelRecorder implements Recorder {
     this.add("deadLettered", 1, { ...onQueue(queue), [ATTRIBUTES.reason]: reason });
   }
 
+  expired(queue: string, count: number): void {
+    this.add("expired", count, onQueue(queue));
+  }
+
   inFlight(queue: string, delta: number): void {
     this.updowns.get("inFlight")!.add(delta, onQueue(queue));
   }

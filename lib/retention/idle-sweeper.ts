@@ -1,0 +1,44 @@
+/**
+ * The Worker's idle look, with its queue's sweep folded in (docs/retention.md): the look
+ * (lua/nextDue-2.lua, read-only) says when a sweep is wanted, and the Worker's next look is then a
+ * chunk of lua/sweepExpired-2.lua, which answers what the look answers; the chunks go on, one per
+ * look, until the pass is done. A tick still costs one command, so an idle Worker's cost stays
+ * what it was: its look (or chunk) and one PING per cap. Moving parked messages to an expireTo
+ * queue costs more, and only while there are expired messages to move.
+ */
+import { idleLook } from "../operations/next-due";
+import { sweepExpiredChunk } from "../operations/sweep-expired";
+import { settleExpired } from "./expired-moves";
+import type { ExpiryOwner } from "./expired-moves";
+import { sweeperToken } from "./sweep";
+
+export class IdleSweeper {
+  private readonly token = sweeperToken();
+  /** The rank of the next chunk while a pass runs; undefined between passes. */
+  private cursor: number | undefined;
+
+  /**
+   * @param lockMs how long the lock holds without a next chunk: longer than the Worker's longest
+   *   sleep, since its chunks come one per look
+   */
+  constructor(
+    private readonly owner: ExpiryOwner,
+    private readonly qname: string,
+    private readonly lockMs: number,
+  ) {}
+
+  /** One command: a look, or a chunk of the sweep when one is wanted; resolves the look's answer. */
+  async look(): Promise<number | null> {
+    const { owner, qname } = this;
+    if (this.cursor === undefined) {
+      const { nextDueMs, sweepWanted } = await owner.run(() => idleLook(owner.layout, qname));
+      if (sweepWanted) this.cursor = 0;
+      return nextDueMs;
+    }
+    const cursor = this.cursor;
+    const chunk = await owner.run(() => sweepExpiredChunk(owner.layout, qname, this.token, cursor, this.lockMs));
+    this.cursor = chunk.state === "more" ? chunk.next : undefined;
+    await settleExpired(owner, qname, chunk.expired);
+    return chunk.nextDueMs;
+  }
+}
