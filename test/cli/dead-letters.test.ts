@@ -5,7 +5,8 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, uniqueNs } from "../support/server";
+import { connectionOptions, plainClient, uniqueNs } from "../support/server";
+import { plantMessages } from "../support/retention";
 import { at, json, runCli } from "../support/cli";
 import { waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
@@ -148,10 +149,26 @@ describe("CLI: dlq list, redrive", () => {
       expect((await rsmq.getQueueAttributesAsync({ qname: "src" })).msgs).to.equal(2);
     });
 
-    it("exits 2 for a --reason other than poison or exhausted, moving nothing", async () => {
+    it("--reason expired: moves only the messages a queue's retention sent there", async () => {
+      await rsmq.createQueueAsync({ qname: "aging", retention: 3600, expireTo: "src-dlq" });
+      const redis = await plainClient();
+      try {
+        const [old] = await plantMessages(redis, ns, "aging", { count: 1, ageSeconds: 7200 });
+        // The receive meets the expired message and moves it to src-dlq with reason "expired".
+        expect(await rsmq.receiveMessageAsync({ qname: "aging" })).to.deep.equal({});
+        await waitFor(async () => (await rsmq.getQueueAttributesAsync({ qname: "src-dlq" })).msgs === 3, "the expired dead letter");
+        const result = await cli("--json", "redrive", "src-dlq", "--reason", "expired");
+        expect(json(result)).to.deep.equal({ from: "src-dlq", to: null, reason: "expired", error: null, moved: 1, left: 2 });
+        expect((await rsmq.peekMessagesAsync({ qname: "aging" })).map((m) => m.id)).to.deep.equal([old.id]);
+      } finally {
+        await redis.quit();
+      }
+    });
+
+    it("exits 2 for a --reason other than poison, exhausted or expired, moving nothing", async () => {
       const result = await cli("redrive", "src-dlq", "--reason", "failed");
       expect(result.code).to.equal(2);
-      expect(result.stderr).to.include("poison, exhausted");
+      expect(result.stderr).to.include("poison, exhausted, expired");
       expect((await rsmq.getQueueAttributesAsync({ qname: "src-dlq" })).msgs).to.equal(2);
     });
 

@@ -37,7 +37,7 @@ export function register(program: Command): void {
     .argument("<dlq>", "the dead-letter queue")
     .option("--to <qname>", "move them here instead of to their source queues")
     .option("--limit <n>", "move at most this many", integer(1))
-    .addOption(new Option("--reason <reason>", "only those that stopped for this reason").choices(["poison", "exhausted"]))
+    .addOption(new Option("--reason <reason>", "only those that stopped for this reason").choices(["poison", "exhausted", "expired"]))
     .option("--error <text>", "only those whose last error is exactly this text")
     .action((from: string, options: RedriveOptions, command: Command) =>
       run(command, async ({ server, out, errors }) => {
