@@ -13,6 +13,7 @@ import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../
 import { connectionOptionsAs, onEveryServer } from "../support/worker";
 import { exactState } from "../support/state";
 import { allKeys } from "../support/inspect";
+import { plantMessages } from "../support/retention";
 import { runsOn } from "../support/targets";
 
 runsOn("single", "cluster");
@@ -48,7 +49,10 @@ describe("ACL: the doctor's users of docs/acl.md", function () {
     await redis.quit();
   });
 
-  /** Something of every kind each script handles: an orphaned field, a member and a body apart, a missing setting, the registry both ways. */
+  /**
+   * Something of every kind each script handles: an orphaned field, a member and a body apart, a
+   * missing setting, the registry both ways, an expired message.
+   */
   async function plant(): Promise<void> {
     for (const key of await allKeys(redis, `${ns}:*`)) await redis.del(key);
     for (const qname of ["q", "unlisted"]) await setup.createQueueAsync({ qname });
@@ -56,6 +60,9 @@ describe("ACL: the doctor's users of docs/acl.md", function () {
     const q = keysOf(ns, "q");
     await redis.hSet(q.hash, { "0000000001aaaaaaaaaaaaaaaaaaaaa1:tp": "{}", "0000000001aaaaaaaaaaaaaaaaaaaaa2": "body", retention: "x" });
     await redis.hDel(q.hash, "delay");
+    // An expired message no receive meets, for the retention sweep a fix runs.
+    await setup.createQueueAsync({ qname: "aging", retention: 3600 });
+    await plantMessages(redis, ns, "aging", { count: 1, ageSeconds: 7200, dueInMs: 600_000 });
     await redis.zAdd(q.messages, { score: 1, value: "0000000001aaaaaaaaaaaaaaaaaaaaa3" });
     await redis.sRem(q.registry, "unlisted");
     await redis.sAdd(q.registry, "ghost");

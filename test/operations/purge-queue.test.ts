@@ -67,6 +67,7 @@ describe("purgeQueue", () => {
       expireto: "q-dlq",
       totalexpired: "7",
       sweeplock: "someone:1796000000000",
+      sweptat: "1796000000000",
       [`${inFlight}:tp`]: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
       "hop3o10ebnmLDK0QMrdZujaKrUfZLZhp:dl": '{"reason":"poison"}',
     });
