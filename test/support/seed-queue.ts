@@ -6,7 +6,7 @@
  * sort by number; every message is visible from now (score: the server's time in ms).
  */
 import type { RedisClientType } from "redis";
-import { serverNowUs } from "./inspect";
+import { isCluster, serverNowUs } from "./inspect";
 
 /** ZADD and HSET in slices of this many messages: Lua's unpack takes only so many values at once. */
 const SLICE = 1000;
@@ -51,7 +51,11 @@ export async function seedMessages(
   const score = String(Math.floor(nowUs / 1000));
   for (let first = 0; first < count; first += perCall) {
     const chunk = Math.min(perCall, count - first);
-    await client.eval(SEED_SCRIPT, { keys: [keys.messages, keys.hash], arguments: [prefix, String(first), String(chunk), score, body] });
+    const args = ["EVAL", SEED_SCRIPT, "2", keys.messages, keys.hash, prefix, String(first), String(chunk), score, body];
+    // A cluster client is told the key that routes it: its eval() may go to a node that does not
+    // hold the queue's slot, and then fails on MOVED.
+    if (isCluster(client)) await client.sendCommand(keys.messages, false, args);
+    else await client.sendCommand(args);
   }
   return count;
 }
