@@ -30,64 +30,8 @@ local token, cursor, lockMs = ARGV[1], math.floor(tonumber(ARGV[2]) or 0), math.
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
--- Retention (docs/retention.md). The same functions, word for word, are in receiveMessage-2.lua,
--- popMessage-2.lua and sweepExpired-2.lua (test/retention/sweep.test.ts keeps them equal):
--- each script stays one standalone text whose every key the static key check can see.
--- A message is expired when the server's time minus its send time (its id's first 10 characters,
--- microseconds since the epoch in base36, as rsmq 0.12.4 and rsmq-next write them) is at least
--- the queue's `retention` in seconds. With no expireTo, expireMessages deletes the messages with
--- every field of theirs and counts them in `totalexpired`; with one it parks them (hidden for
--- PARK_MS, the two-step move's HOLD_MS) and reports them, since the target queue's keys are not
--- this script's: the client moves them (lib/retention/expired-moves.ts) and counts them then.
--- `report` is { deleted, target or "", id1, body1, rc1, ... }.
-local EXPIRE_PER_CALL = 100
-local PARK_MS = 60000
-
-local function isExpired(id, nowMs, retention)
-  local sentUs = tonumber(string.sub(id, 1, 10), 36)
-  return sentUs ~= nil and #id == 32 and nowMs * 1000 - sentUs >= retention * 1000000
-end
-
-local function expireMessages(queueSet, queueHash, ids, expireTo, nowMs, report)
-  if #ids == 0 then
-    return
-  end
-  local refused = refusedCommand("zadd", "hmget", "zrem", "hdel", "hincrby")
-  if refused then
-    return refused
-  end
-  if expireTo then
-    local parkUntil = string.format("%d", nowMs + PARK_MS)
-    local hides, fields = {}, {}
-    for i, id in ipairs(ids) do
-      hides[2 * i - 1] = parkUntil
-      hides[2 * i] = id
-      fields[2 * i - 1] = id
-      fields[2 * i] = id .. ":rc"
-    end
-    rcall("ZADD", queueSet, unpackAll(hides))
-    local stored = rcall("HMGET", queueHash, unpackAll(fields))
-    for i, id in ipairs(ids) do
-      report[#report + 1] = id
-      report[#report + 1] = stored[2 * i - 1]
-      report[#report + 1] = tonumber(stored[2 * i] or "0")
-    end
-    return
-  end
-  local fields = {}
-  for _, id in ipairs(ids) do
-    fields[#fields + 1] = id
-    fields[#fields + 1] = id .. ":rc"
-    fields[#fields + 1] = id .. ":fr"
-    fields[#fields + 1] = id .. ":dl"
-    fields[#fields + 1] = id .. ":tp"
-  end
-  rcall("ZREM", queueSet, unpackAll(ids))
-  rcall("HDEL", queueHash, unpackAll(fields))
-  rcall("HINCRBY", queueHash, "totalexpired", #ids)
-  report[1] = report[1] + #ids
-  return nil
-end
+-- isExpired and expireMessages (and EXPIRE_PER_CALL, PARK_MS) are lua/shared/expiry.lua, which
+-- the loader puts before this script.
 
 -- Members looked at per chunk: bounded work on a queue of any size.
 local SWEEP_CHUNK = 100

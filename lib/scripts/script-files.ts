@@ -116,12 +116,25 @@ let scripts: Map<string, Script> | undefined;
 /**
  * Lua shared by several scripts, in lua/shared/: put before each script that calls it, so every
  * script is still one standalone text (and file, with its own KEYS/ARGV header) that Redis runs.
+ * In this order: a file may call what an earlier one defines (expiry.lua calls refusedCommand).
  */
-const SHARED = [{ file: "refused-command.lua", calledAs: /\brefusedCommand\(/ }];
+const SHARED = [
+  { file: "refused-command.lua", calledAs: /\brefusedCommand\(/ },
+  { file: "expiry.lua", calledAs: /\b(isExpired|expireMessages|takeLiveDue)\(/ },
+];
 
-function withShared(directory: string, source: string): string {
-  const used = SHARED.filter(({ calledAs }) => calledAs.test(source));
-  return [...used.map(({ file }) => readFileSync(join(directory, "shared", file), "utf8")), source].join("");
+/** `source` with the shared Lua it calls put before it, as Redis runs it (and the key check reads it). */
+export function withShared(directory: string, source: string): string {
+  const texts = new Map(SHARED.map(({ file }) => [file, readFileSync(join(directory, "shared", file), "utf8")]));
+  // What a used file calls counts too: walk the list from its end, so a file's callees come first.
+  const used = new Set<string>();
+  let calling = source;
+  for (const { file, calledAs } of [...SHARED].reverse()) {
+    if (!calledAs.test(calling)) continue;
+    used.add(file);
+    calling += texts.get(file);
+  }
+  return [...SHARED.filter(({ file }) => used.has(file)).map(({ file }) => texts.get(file)), source].join("");
 }
 
 function loadAll(): Map<string, Script> {

@@ -1,12 +1,9 @@
 /**
  * sweepExpiredAsync (docs/retention.md): the expired messages no receive meets (hidden: in flight,
  * delayed) and those of a queue nobody reads go, in chunks under the queue's sweep lock, at most one
- * sweeper at a time; two racing sweepers remove nothing twice and the counter stays exact. And the
- * three scripts that expire messages carry the same expiry functions, word for word.
+ * sweeper at a time; two racing sweepers remove nothing twice and the counter stays exact.
  */
 import { expect } from "chai";
-import { readFileSync } from "fs";
-import * as path from "path";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
@@ -103,23 +100,5 @@ describe("Retention: the sweep", () => {
     await new Promise<void>((resolve, reject) =>
       rsmq.sweepExpired({ qname: "q" }, (error, result) => (error ? reject(error) : (expect(result?.busy).to.equal(false), resolve()))),
     );
-  });
-});
-
-describe("Retention: the expiry functions are the same in every script", () => {
-  const LUA_DIR = path.resolve(__dirname, "../../../lua");
-  const functionText = (file: string, name: string): string => {
-    const source = readFileSync(path.join(LUA_DIR, file), "utf8");
-    const start = source.indexOf(`local function ${name}(`);
-    expect(start, `${name} in ${file}`).to.be.at.least(0);
-    return source.slice(start, source.indexOf("\nend\n", start) + 5);
-  };
-
-  it("isExpired and expireMessages in receive, pop and sweep; takeLiveDue in receive and pop", () => {
-    for (const name of ["isExpired", "expireMessages"]) {
-      const texts = ["receiveMessage-2.lua", "popMessage-2.lua", "sweepExpired-2.lua"].map((file) => functionText(file, name));
-      expect(new Set(texts).size, name).to.equal(1);
-    }
-    expect(functionText("receiveMessage-2.lua", "takeLiveDue")).to.equal(functionText("popMessage-2.lua", "takeLiveDue"));
   });
 });
