@@ -8,6 +8,7 @@ import type { Output } from "../output";
 import { LOOK_AT_MOST } from "../../operations/queue-stats";
 import type { QueueStats } from "../../operations/queue-stats";
 import { readQueueStats } from "../queue-reads";
+import { settingsLine } from "../queue-settings";
 import { pause, stopOnSignals } from "../stop-signal";
 
 interface StatsOptions {
@@ -37,7 +38,7 @@ function statsLines(out: Output, stats: QueueStats, ns: string, rates?: Rates): 
   ];
   if (rates) fields.push(["rate", `${rates.sentPerSecond.toFixed(1)} sent/s, ${rates.receivedPerSecond.toFixed(1)} received/s`]);
   fields.push(
-    ["settings", `vt ${stats.vt}s, delay ${stats.delay}s, maxsize ${stats.maxsize === -1 ? "unlimited" : stats.maxsize}`],
+    ["settings", settingsLine(stats)],
     ["created", `${stamp(stats.created * 1000)} (${ago(stats.created * 1000)})`],
     ["modified", `${stamp(stats.modified * 1000)} (${ago(stats.modified * 1000)})`],
   );
