@@ -240,6 +240,12 @@ export interface CreateQueueOptions extends BaseOptions {
    * dead-letter queue; `""` (or absent) deletes them.
    */
   expireTo?: string;
+  /**
+   * Milliseconds a `dedupId` is remembered after its first send, 1 to 86400000 (24 h): the
+   * queue's default for sends that give a `dedupId` and no `dedupWindowMs`.
+   * @default 300000 (5 minutes, as SQS FIFO queues)
+   */
+  dedupWindowMs?: number;
 }
 
 /** For {@link RedisSMQ.deleteQueue}: the queue to delete, with all its messages. */
@@ -269,6 +275,8 @@ export interface SetQueueAttributesOptions extends BaseOptions {
   retention?: number;
   /** New queue for expired messages; `""` deletes them from then on. */
   expireTo?: string;
+  /** New default deduplication window in ms, 1 to 86400000; `0` goes back to 300000. */
+  dedupWindowMs?: number;
 }
 
 /**
@@ -282,12 +290,70 @@ export interface SendMessageOptions extends BaseOptions {
   message: string;
   /** Seconds before the message becomes visible, 0 to 9999999. @default the queue's delay */
   delay?: number;
+  /**
+   * 0 to 9: a larger number is received first (RabbitMQ's convention), by every client, rsmq
+   * 0.12.4 included. Only a message visible at once is reordered: a delayed one keeps its due
+   * time. See docs/priorities.md. @default 0
+   */
+  priority?: number;
+  /**
+   * Sends at most once per window: a second send with the same id within `dedupWindowMs` stores
+   * nothing and resolves the first message's id (even after it was received or deleted), and the
+   * instance emits `duplicate`. A string of 1 to 128 characters, or `true` for the SHA-256 of the
+   * body. See docs/idempotent-sends.md.
+   */
+  dedupId?: string | true;
+  /** How long `dedupId` is remembered, in ms, 1 to 86400000. @default the queue's dedupWindowMs, else 300000 */
+  dedupWindowMs?: number;
 }
+
+/** One message of {@link RedisSMQ.sendMessages}: the body and the per-message options of a send. */
+export interface SendMessagesEntry {
+  /** The message body. */
+  message: string;
+  /** Seconds before the message becomes visible, 0 to 9999999. @default the queue's delay */
+  delay?: number;
+  /** 0 to 9, larger first. @default 0 */
+  priority?: number;
+  /** As {@link SendMessageOptions.dedupId}. */
+  dedupId?: string | true;
+}
+
+/** For {@link RedisSMQ.sendMessages}: up to 1000 messages to one queue in one call. */
+export interface SendMessagesOptions extends BaseOptions {
+  /** 1 to 1000 entries; every entry is checked before anything is written. */
+  messages: SendMessagesEntry[];
+  /** How long each entry's `dedupId` is remembered, in ms. @default the queue's dedupWindowMs, else 300000 */
+  dedupWindowMs?: number;
+}
+
+/** What {@link RedisSMQ.sendMessages} did with one entry, in the order of the entries. */
+export type SentEntry =
+  | {
+      /** The stored message's id; for a duplicate, the id of the message first sent with its dedupId. */
+      id: string;
+      /** Whether the entry was a duplicate within the window, so nothing was stored. */
+      duplicate: boolean;
+      error?: undefined;
+    }
+  | {
+      id?: undefined;
+      /** Why this entry was refused (`messageTooLong`: longer than the queue's maxsize); nothing of it was stored. */
+      error: Error;
+    };
 
 /** For {@link RedisSMQ.receiveMessage} and {@link RedisSMQ.receiveMessageOrNextDue}. */
 export interface ReceiveMessageOptions extends BaseOptions {
   /** Seconds the received message stays invisible, 0 to 9999999. @default the queue's vt */
   vt?: number;
+  /**
+   * Long polling (SQS's WaitTimeSeconds): when nothing is due, wait up to this many ms, 0 to
+   * 60000, and resolve as soon as a message is due; the usual empty answer when the wait ends.
+   * See docs/api.md. @default 0 (answer at once, as rsmq 0.12.4)
+   */
+  waitMs?: number;
+  /** Ends a wait early: the call then rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** For {@link RedisSMQ.receiveMessages}: how many messages at most, besides the queue and vt. */
@@ -319,6 +385,14 @@ export interface ChangeMessageVisibilityOptions extends BaseOptions {
   /** The message id (32 characters). */
   id: string;
   /** Seconds from now until the message is visible again, 0 to 9999999. */
+  vt: number;
+}
+
+/** For {@link RedisSMQ.changeMessagesVisibility}: up to 1000 ids of one queue and their new vt. */
+export interface ChangeMessagesVisibilityOptions extends BaseOptions {
+  /** The message ids (32 characters each), 1 to 1000 of them. */
+  ids: string[];
+  /** Seconds from now until the messages are visible again, 0 to 9999999. */
   vt: number;
 }
 
@@ -365,6 +439,8 @@ export interface QueueAttributes {
   expireTo?: string;
   /** Messages expired so far (deleted or moved); present when the queue has a retention or expired any. */
   totalexpired?: number;
+  /** The queue's deduplication window in ms; present only when set. */
+  dedupWindowMs?: number;
 }
 
 /**

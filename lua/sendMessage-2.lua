@@ -14,6 +14,7 @@
           without it; anything else (or absent) publishes with PUBLISH
   ARGV[7] the trace context to carry (telemetry): stored as `<id>:tp`, a field rsmq 0.12.4 never
           reads; absent or "" for none
+  ARGV[8] priority 0 to 9 (lua/shared/message-score.lua); absent or "" for 0
   Each argument costs the server a string to build, so the client leaves off trailing ones it
   does not need.
 
@@ -26,8 +27,10 @@ local queueSet, queueHash = KEYS[1], KEYS[2]
 local randomPart, delayArg, body = ARGV[1], ARGV[2], ARGV[3]
 local length, channel, sharded = tonumber(ARGV[4] or "0"), ARGV[5] or "", ARGV[6] == "sharded"
 local carried = ARGV[7] or ""
+local priority = tonumber(ARGV[8] or "") or 0
 
--- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
+-- refusedCommand(...) is lua/shared/refused-command.lua, and messageScore(...) is
+-- lua/shared/message-score.lua, which the loader puts before this script.
 
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
 if not (settings[1] and settings[2] and settings[3]) then
@@ -65,7 +68,7 @@ local refused = refusedCommand("hset", "hincrby")
 if refused then
   return refused
 end
-rcall("ZADD", queueSet, string.format("%d", math.floor(nowMs + delay * 1000)), id)
+rcall("ZADD", queueSet, messageScore(nowMs, delay, priority), id)
 if carried == "" then
   rcall("HSET", queueHash, id, body)
 else

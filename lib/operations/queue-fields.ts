@@ -23,6 +23,9 @@ export const SWEEP_LOCK_FIELD = "sweeplock";
 /** When the last sweep of expired messages finished, epoch ms (server clock): an idle Worker sweeps again after a minute. */
 export const SWEPT_AT_FIELD = "sweptat";
 
+/** The queue's default deduplication window, in ms; absent: 300000. */
+export const DEDUP_WINDOW_FIELD = "dedupwindow";
+
 /** Every field of `:Q` that is not a message's, in rsmq's order first. */
 export const QUEUE_FIELDS = [
   ...RSMQ_SETTINGS,
@@ -32,6 +35,7 @@ export const QUEUE_FIELDS = [
   TOTAL_EXPIRED_FIELD,
   SWEEP_LOCK_FIELD,
   SWEPT_AT_FIELD,
+  DEDUP_WINDOW_FIELD,
 ] as const;
 
 /**

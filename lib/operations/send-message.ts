@@ -4,6 +4,7 @@ import { randomIdPart } from "./random-id-part";
 import type { KeyLayout } from "../keys";
 import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { SendMessageOptions } from "../types";
+import { validatePriority } from "./priority";
 
 /** A stored message, and the refusal of its realtime notification if Redis refused it. */
 export interface SentMessage {
@@ -32,11 +33,12 @@ export function sendMessage(
   const qname = validateQname(options.qname);
   const delay = isGiven(options.delay) ? integerArg(validateSeconds("delay", options.delay)) : "";
   const message = validateMessage(options.message);
+  const priority = isGiven(options.priority) ? validatePriority(options.priority) : 0;
   const keys = layout.queue(qname);
   return {
     script: "sendMessage",
     keys: [keys.messages, keys.hash],
-    args: sendArgs(randomIdPart(), delay, message, realtime ? keys.realtimeChannel : "", layout.cluster, carrier),
+    args: sendArgs(randomIdPart(), delay, message, realtime ? keys.realtimeChannel : "", layout.cluster, carrier, priority),
     parse(reply) {
       failIfCode(reply);
       const channel = keys.realtimeChannel;
@@ -55,12 +57,22 @@ export function sendMessage(
  * is at most MIN_MAXSIZE, since no queue's maxsize is below that; the channel and its kind when
  * realtime is off.
  */
-function sendArgs(randomPart: string, delay: string, message: string, channel: string, cluster: boolean, carrier?: string): string[] {
+function sendArgs(
+  randomPart: string,
+  delay: string,
+  message: string,
+  channel: string,
+  cluster: boolean,
+  carrier: string | undefined,
+  priority: number,
+): string[] {
   const args = [randomPart, delay, message];
   const carried = carrier !== undefined && carrier !== "" && carrier.length <= MAX_CARRIER_LENGTH;
+  const prioritized = priority !== 0;
   const lengthNeeded = message.length > MIN_MAXSIZE;
-  if (lengthNeeded || channel !== "" || carried) args.push(String(message.length));
-  if (channel !== "" || carried) args.push(channel, cluster && channel !== "" ? "sharded" : "");
-  if (carried) args.push(carrier);
+  if (lengthNeeded || channel !== "" || carried || prioritized) args.push(String(message.length));
+  if (channel !== "" || carried || prioritized) args.push(channel, cluster && channel !== "" ? "sharded" : "");
+  if (carried || prioritized) args.push(carried ? carrier : "");
+  if (prioritized) args.push(String(priority));
   return args;
 }

@@ -121,6 +121,7 @@ let scripts: Map<string, Script> | undefined;
 const SHARED = [
   { file: "refused-command.lua", calledAs: /\brefusedCommand\(/ },
   { file: "expiry.lua", calledAs: /\b(isExpired|expireMessages|takeLiveDue)\(/ },
+  { file: "message-score.lua", calledAs: /\bmessageScore\(/ },
 ];
 
 /** `source` with the shared Lua it calls put before it, as Redis runs it (and the key check reads it). */
