@@ -20,6 +20,13 @@ export function idSentAt(sentMs: number): string {
   );
 }
 
+/**
+ * The last score planted per queue and visibility offset. Two calls in the same millisecond would
+ * otherwise give equal scores, which Redis orders by the ids' random tails: a later call's
+ * messages must come after an earlier call's, as messages sent later do.
+ */
+const lastScores = new Map<string, number>();
+
 export interface Planted {
   id: string;
   body: string;
@@ -39,12 +46,16 @@ export async function plantMessages(
   const { messages, hash } = keysOf(ns, qname);
   const now = await serverNowMs(client);
   const planted: Planted[] = [];
-  for (let i = 0; i < options.count; i += 1) {
+  const dueInMs = options.dueInMs ?? -60_000;
+  const series = `${messages}\u0000${dueInMs}`;
+  let score = Math.max(now + dueInMs, (lastScores.get(series) ?? -Infinity) + 1);
+  for (let i = 0; i < options.count; i += 1, score += 1) {
     // One ms apart, oldest first, so their order by score is their order here.
     const id = idSentAt(now - options.ageSeconds * 1000 + i);
     const body = `${options.prefix ?? "old"}-${i}`;
     await client.hSet(hash, { [id]: body, [`${id}:rc`]: "1", [`${id}:fr`]: String(now - 1000), [`${id}:tp`]: "00-trace" });
-    await client.zAdd(messages, { score: now + (options.dueInMs ?? -60_000) + i, value: id });
+    await client.zAdd(messages, { score, value: id });
+    lastScores.set(series, score);
     planted.push({ id, body });
   }
   return planted;
