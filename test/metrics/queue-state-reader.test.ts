@@ -46,13 +46,12 @@ describe("metrics: the queue state read from Redis", () => {
       [...samples].filter(([name]) => !/oldest_visible_age_seconds\{queue="(jobs|jobs-dlq)"\}|next_due/.test(name)),
     );
     expect(exact).to.deep.equal(expectedSamples());
-    // now - the send time in the id, by the clock of the script that read it, to the ms.
-    expect(samples.get('rsmq_queue_oldest_visible_age_seconds{queue="jobs"}')).to.equal(
-      Math.round(reading.now - sentAt(seeded.jobsHead)) / 1000,
-    );
-    expect(samples.get('rsmq_queue_oldest_visible_age_seconds{queue="jobs-dlq"}')).to.equal(
-      Math.round(reading.now - sentAt(seeded.deadLetter)) / 1000,
-    );
+    // now - the send time in the id, by the clock of the script that read it, to the ms. The id
+    // has microseconds and `now` whole ms, so a message sent in the reading's own ms would come
+    // out at -1 ms: an age is never below 0.
+    const ageOf = (id: string) => Math.max(0, Math.round(reading.now - sentAt(id))) / 1000;
+    expect(samples.get('rsmq_queue_oldest_visible_age_seconds{queue="jobs"}')).to.equal(ageOf(seeded.jobsHead));
+    expect(samples.get('rsmq_queue_oldest_visible_age_seconds{queue="jobs-dlq"}')).to.equal(ageOf(seeded.deadLetter));
     const inFlightScore = await client.zScore(keysOf(ns, "jobs").messages, seeded.jobsInFlight);
     expect(samples.get('rsmq_queue_next_due_timestamp_seconds{queue="jobs"}')).to.equal(inFlightScore! / 1000);
     expect([...samples.keys()].filter((name) => name.includes("next_due"))).to.deep.equal([
