@@ -55,6 +55,7 @@ declare namespace RedisSMQ {
   export type PopMessageOptions = Types.PopMessageOptions;
   export type DeleteMessageOptions = Types.DeleteMessageOptions;
   export type ChangeMessageVisibilityOptions = Types.ChangeMessageVisibilityOptions;
+  export type ChangeMessagesVisibilityOptions = Types.ChangeMessagesVisibilityOptions;
   export type QueueMessage = Types.QueueMessage;
   export type QueueAttributes = Types.QueueAttributes;
   export type ReceiveOrNextDue = Types.ReceiveOrNextDue;

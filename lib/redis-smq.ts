@@ -9,6 +9,7 @@ import { connectionClosedError } from "./errors/connection-closed";
 import { settle, withCallback } from "./callbacks";
 import { handOutEveryMethod } from "./hand-out";
 import { changeMessageVisibility } from "./operations/change-message-visibility";
+import { changeMessagesVisibility, nothingToChange } from "./operations/change-messages-visibility";
 import type { Operation } from "./operations/operation";
 import { createQueue } from "./operations/create-queue";
 import { deleteMessage } from "./operations/delete-message";
@@ -47,6 +48,7 @@ import type { DoctorPort } from "./doctor/doctor-port";
 import type { DoctorOptions, DoctorReport } from "./types";
 import {
   observedChangeVisibility,
+  observedChangeVisibilityMany,
   observedDelete,
   observedDeleteMany,
   observedPop,
@@ -57,6 +59,7 @@ import {
 import type {
   Callback,
   ChangeMessageVisibilityOptions,
+  ChangeMessagesVisibilityOptions,
   ConstructorOptions,
   CreateQueueOptions,
   DeleteMessageOptions,
@@ -498,6 +501,29 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     );
 
   /**
+   * Makes up to 1000 messages of one queue visible `vt` seconds from now, in one call (one
+   * script): resolves `1` or `0` per id, in order, as changeMessageVisibility would for each. A
+   * message counts only when both its sorted-set member and its body are there, so a deleted one
+   * (or what an old client's delete left of it) never comes back; an empty `ids` resolves `[]`
+   * with no round trip. Rejects `queueNotFound` for a missing queue.
+   *
+   * @example
+   * const { messages } = await rsmq.receiveMessagesAsync({ qname: "jobs", count: 10 });
+   * // Give back the ones this process cannot handle now:
+   * await rsmq.changeMessagesVisibilityAsync({ qname: "jobs", ids: messages.map(({ id }) => id), vt: 0 });
+   */
+  readonly changeMessagesVisibilityAsync = async (options: ChangeMessagesVisibilityOptions): Promise<Array<0 | 1>> => {
+    const given = optionsOf(options);
+    if (nothingToChange(given)) return [];
+    const results = await (this.observed
+      ? observedChangeVisibilityMany(this.internals, given)
+      : this.run(() => changeMessagesVisibility(this.layout, given)));
+    // Any changed message may now be due sooner than a sleeping worker's wake (vt 0: at once).
+    if (results.includes(1)) notifyQueueActivity(this.ns, String(given.qname));
+    return results;
+  };
+
+  /**
    * Looks for what is out of place in this instance's namespace, and with `fix` repairs it:
    * message fields without their message (as rsmq 0.12.4's delete and pop leave `<id>:dl` and
    * `<id>:tp`), sorted-set members without a body and bodies without a member, registry entries
@@ -617,6 +643,8 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   readonly deleteMessage = withCallback(this.deleteMessageAsync);
   /** Makes a message visible vt seconds from now; the callback gets `1` if it exists, else `0`. See {@link changeMessageVisibilityAsync}. */
   readonly changeMessageVisibility = withCallback(this.changeMessageVisibilityAsync);
+  /** Makes up to 1000 messages visible vt seconds from now; the callback gets `1` or `0` per id. See {@link changeMessagesVisibilityAsync}. */
+  readonly changeMessagesVisibility = withCallback(this.changeMessagesVisibilityAsync);
 
   /** `listQueues(cb)`; `listQueues(options, cb)` is accepted too. */
   readonly listQueues = ((first?: unknown, second?: unknown) => {

@@ -59,6 +59,7 @@ export const SCRIPT_KINDS = {
   deleteMessages: "drains",
   changeMessageVisibility: "drains",
   hideMessage: "drains",
+  changeMessagesVisibility: "drains",
   // A sweep only removes (or parks) expired messages: it must run on a full server.
   sweepExpired: "drains",
   // A dead-letter move is how a Worker gets a poison message out of its way: it must not stall.

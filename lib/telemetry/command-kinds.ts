@@ -13,6 +13,7 @@ const KINDS: Partial<Record<ScriptName, CommandKind>> = {
   deleteMessage: "settle",
   deleteMessages: "settle",
   changeMessageVisibility: "settle",
+  changeMessagesVisibility: "settle",
   hideMessage: "settle",
   deadLetter: "settle",
   deadLetterCopy: "settle",

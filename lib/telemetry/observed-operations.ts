@@ -6,6 +6,7 @@
  */
 import type { RedisSMQInternals } from "../internals";
 import { changeMessageVisibility } from "../operations/change-message-visibility";
+import { changeMessagesVisibility } from "../operations/change-messages-visibility";
 import { deleteMessage } from "../operations/delete-message";
 import { deleteMessages } from "../operations/delete-messages";
 import { popMessageDetailed } from "../operations/pop-message";
@@ -16,6 +17,7 @@ import { sendMessage } from "../operations/send-message";
 import type { SentMessage } from "../operations/send-message";
 import type {
   ChangeMessageVisibilityOptions,
+  ChangeMessagesVisibilityOptions,
   DeleteMessageOptions,
   DeleteMessagesOptions,
   PopMessageOptions,
@@ -110,6 +112,22 @@ export function observedChangeVisibility(queue: Observed, options: Partial<Chang
     {
       attributes: {
         "messaging.message.id": typeof options.id === "string" ? options.id : undefined,
+        "messaging.rsmq.visibility_timeout": typeof options.vt === "number" ? options.vt : undefined,
+      },
+    },
+  );
+}
+
+export function observedChangeVisibilityMany(queue: Observed, options: Partial<ChangeMessagesVisibilityOptions>): Promise<Array<0 | 1>> {
+  const ids = options.ids;
+  return observeCall(
+    queue.telemetry,
+    "change_visibility",
+    queueLabel(options.qname),
+    () => queue.run(() => changeMessagesVisibility(queue.layout, options)),
+    {
+      attributes: {
+        "messaging.batch.message_count": Array.isArray(ids) ? ids.length : undefined,
         "messaging.rsmq.visibility_timeout": typeof options.vt === "number" ? options.vt : undefined,
       },
     },

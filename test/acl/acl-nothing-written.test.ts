@@ -109,6 +109,12 @@ const PROBES: Probe[] = [
     call: ({ plain }, qname, _dlq, [id]) => plain.changeMessageVisibilityAsync({ qname, id, vt: 10 }),
   },
   {
+    name: "changeMessagesVisibility",
+    roles: CONSUMERS,
+    prepare: (setup, qname) => twoMessages(setup, qname),
+    call: ({ plain }, qname, _dlq, ids) => plain.changeMessagesVisibilityAsync({ qname, ids, vt: 10 }),
+  },
+  {
     name: "deadLetter into an existing queue",
     roles: CONSUMERS,
     singleServerOnly: true,

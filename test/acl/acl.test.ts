@@ -95,6 +95,7 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
     });
     await attempt(async () => {
       const { messages } = await asUser.receiveMessagesAsync({ qname, count: 2 });
+      await asUser.changeMessagesVisibilityAsync({ qname, ids: messages.map(({ id }) => id), vt: 5 });
       await asUser.deleteMessagesAsync({ qname, ids: messages.map(({ id }) => id) });
     });
     await attempt(() => asUser.popMessageAsync({ qname }));

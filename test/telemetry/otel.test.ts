@@ -140,6 +140,20 @@ describe("telemetry: OpenTelemetry spans and metrics", () => {
     expect(many.attributes).to.not.have.property("messaging.message.id");
   });
 
+  it("changeMessagesVisibility: a change_visibility span with the batch's count and the vt", async () => {
+    const id = await rsmq.sendMessageAsync({ qname: "q", message: "a" });
+    expect(await rsmq.changeMessagesVisibilityAsync({ qname: "q", ids: [id, "0123456789abcdefghijklmnopqrstuv"], vt: 7 })).to.deep.equal([
+      1, 0,
+    ]);
+    const change = only("change_visibility q");
+    expect(change.attributes).to.include({
+      "messaging.operation.type": "settle",
+      "messaging.batch.message_count": 2,
+      "messaging.rsmq.visibility_timeout": 7,
+    });
+    expect(change.attributes).to.not.have.property("messaging.message.id");
+  });
+
   it("a failed call: status ERROR and error.type, the message id still on the span; bad input under `_invalid`", async () => {
     const missing = await rsmq.receiveMessageAsync({ qname: "nope" }).catch((error: Error) => error);
     expect((missing as Error).name).to.equal("queueNotFound");

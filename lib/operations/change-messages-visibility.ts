@@ -1,0 +1,37 @@
+import { failIfCode, integerArg } from "./operation";
+import type { Operation } from "./operation";
+import type { KeyLayout } from "../keys";
+import { validateIds, validateQname, validateSeconds } from "./rsmq-input-rules";
+import type { ChangeMessagesVisibilityOptions } from "../types";
+
+/**
+ * changeMessageVisibility for up to 1000 ids of one queue in one script: `1` per id whose message
+ * exists (member and body both there) and was re-scored to now + vt, `0` for any other.
+ */
+export function changeMessagesVisibility(layout: KeyLayout, options: Partial<ChangeMessagesVisibilityOptions>): Operation<Array<0 | 1>> {
+  const qname = validateQname(options.qname);
+  const ids = validateIds(options.ids);
+  const vt = validateSeconds("vt", options.vt);
+  const keys = layout.queue(qname);
+  return {
+    script: "changeMessagesVisibility",
+    keys: [keys.messages, keys.hash],
+    args: [integerArg(vt), ...ids],
+    parse(reply) {
+      failIfCode(reply);
+      return (reply as unknown[]).map((changed) => (changed === 1 ? 1 : 0));
+    },
+  };
+}
+
+/**
+ * Whether there is nothing to change: `ids` is an empty list, what a receive gives when nothing
+ * was due. The queue name and vt are still checked; such a call resolves `[]` without a round
+ * trip (and so without the queue check), as deleteMessages does.
+ */
+export function nothingToChange(options: Partial<ChangeMessagesVisibilityOptions>): boolean {
+  validateQname(options.qname);
+  if (!(Array.isArray(options.ids) && options.ids.length === 0)) return false;
+  validateSeconds("vt", options.vt);
+  return true;
+}

@@ -1,0 +1,39 @@
+--[[
+  Makes several messages of one queue visible vt seconds from now, as changeMessageVisibility
+  does for one. A message counts only when it is both a member of the sorted set and has its body
+  in the hash: a member left without its body (or a body without its member) is never re-scored,
+  so no deleted message comes back. Members that are not there are never added.
+
+  KEYS[1] queue sorted set  <ns>:<qname>
+  KEYS[2] queue hash        <ns>:<qname>:Q
+  ARGV[1] vt in seconds
+  ARGV[2..] message ids
+
+  Returns -1 when the queue does not exist, else one integer per id, in order: 1 when that message
+  exists (its visibility changed), 0 when it does not.
+]]
+local rcall = redis.call
+local queueSet, queueHash = KEYS[1], KEYS[2]
+local vt = tonumber(ARGV[1])
+
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
+if not (settings[1] and settings[2] and settings[3]) then
+  return -1
+end
+local time = rcall("TIME")
+local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local score = string.format("%d", math.floor(nowMs + vt * 1000))
+-- ZADD is the only write, so an ACL refusal of it comes before anything was written.
+local results = {}
+for i = 2, #ARGV do
+  local id = ARGV[i]
+  -- One command per line: a refusal names the command from the script's line number.
+  local isMember = rcall("ZSCORE", queueSet, id)
+  if isMember and rcall("HEXISTS", queueHash, id) == 1 then
+    rcall("ZADD", queueSet, "XX", score, id)
+    results[i - 1] = 1
+  else
+    results[i - 1] = 0
+  end
+end
+return results
