@@ -53,7 +53,8 @@ export async function holdChannel(wakes: RealtimeWakes, channel: string, wake: W
     map.set(channel, (held = entry));
   }
   const current = held;
-  const wasLive = current.live;
+  // Heard already if this channel's hold, or a Worker of the instance, has a confirmed subscription.
+  const wasLive = current.live || wakes.isHeard(channel);
   if (current.linger) clearTimeout(current.linger);
   current.linger = undefined;
   await current.subscribed;

@@ -123,6 +123,7 @@ class WaitingCall implements StoppableWorker {
     try {
       let batch = await this.lookNow();
       if (batch.messages.length > 0) return batch;
+      this.failIfEnded();
       hold = await this.subscribe();
       // A send published before the SUBSCRIBE took effect was heard by no one: look once more.
       if (hold && !hold.wasLive) this.woken = true;
@@ -139,8 +140,7 @@ class WaitingCall implements StoppableWorker {
         batch = await this.lookNow();
         // A message in hand is never dropped, whatever ended the wait meanwhile: it is hidden for vt.
         if (batch.messages.length > 0) return batch;
-        if (this.signal?.aborted) throw abortReason(this.signal);
-        if (this.quit) throw quitWhileWaitingError();
+        this.failIfEnded();
         if (final) return batch;
       }
     } finally {
@@ -148,6 +148,12 @@ class WaitingCall implements StoppableWorker {
       hold?.release();
       this.internals.workers.delete(this);
     }
+  }
+
+  /** After an empty look: an abort or a quit meanwhile ends the wait (nothing was received, so nothing is lost). */
+  private failIfEnded(): void {
+    if (this.signal?.aborted) throw abortReason(this.signal);
+    if (this.quit) throw quitWhileWaitingError();
   }
 
   private lookNow(): Promise<ReceivedBatch> {

@@ -15,7 +15,7 @@ import { commandStatsDuring, clientCommands, monitor } from "../support/wire";
 import { Cleanup, freshQueue, loadPollScripts, sendFromChildProcess, subscribersOf, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single", "cluster", "ioredis");
 
 type QueueMessage = RedisSMQ.QueueMessage;
 const MAX = 60_000;
@@ -189,6 +189,25 @@ describe("long polling: receive with waitMs", () => {
     expect(outcomes.filter((outcome) => "got" in outcome)).to.have.length(1);
     expect(outcomes.filter((outcome) => "error" in outcome)).to.have.length(49);
     await waitFor(async () => (await subscribers()) === 0, "the subscription's release");
+  });
+
+  it("shares the subscription with a Worker of the same instance: no SUBSCRIBE, and 2 looks for an empty wait", async () => {
+    const worker = cleanup.worker(new RedisSMQ.Worker(rsmq, { qname: "q", handler: () => undefined }));
+    await loadPollScripts(ns, "q");
+    worker.start();
+    await waitFor(() => subscribed(), "the Worker's subscription");
+    await waitFor(() => worker.counters.receives + worker.counters.looks >= 2, "the Worker's start-up receives");
+    let got: unknown;
+    // The idle Worker sleeps its 30 s cap meanwhile: every EVALSHA below is the waiting call's.
+    const stats = await commandStatsDuring(async () => {
+      got = await rsmq.receiveMessageAsync({ qname: "q", waitMs: 1000 });
+    });
+    expect(got).to.deep.equal({});
+    expect(stats.evalsha, JSON.stringify(stats)).to.equal(2);
+    expect(stats[onCluster() ? "ssubscribe" : "subscribe"] ?? 0, JSON.stringify(stats)).to.equal(0);
+    expect(await subscribers()).to.equal(1);
+    await worker.stop();
+    await waitFor(async () => !(await subscribed()), "the release once neither needs it");
   });
 
   it("without waitMs it answers at once, empty", async () => {
