@@ -107,6 +107,15 @@ describe("long polling: receive with waitMs", () => {
     expect(one.status === "received" && one.message.id).to.equal(b);
   });
 
+  it("the callback twin waits too", async () => {
+    const waiting = new Promise<QueueMessage | {}>((resolve, reject) =>
+      rsmq.receiveMessage({ qname: "q", waitMs: MAX }, (error, got) => (error ? reject(error) : resolve(got))),
+    );
+    await waitFor(() => subscribed(), "the subscription");
+    const id = await sender.sendMessageAsync({ qname: "q", message: "called back" });
+    expect(await waiting).to.include({ id, message: "called back" });
+  });
+
   it("an abort rejects with the signal's reason; an aborted signal rejects with no command sent", async () => {
     const controller = new AbortController();
     const waiting = rsmq.receiveMessageAsync({ qname: "q", waitMs: MAX, signal: controller.signal });
