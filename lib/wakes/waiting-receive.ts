@@ -87,6 +87,8 @@ class WaitingCall implements StoppableWorker {
   /** A wake arrived since the last look was sent: look again before sleeping. */
   private woken = false;
   private sleep: ReturnType<typeof wakeableSleep> | undefined;
+  /** The bound on the wait for the subscription's confirmation: quit cuts it short too. */
+  private subscribing: ReturnType<typeof wakeableSleep> | undefined;
   private quit = false;
   private finished: Promise<unknown> = Promise.resolve();
   private readonly wake = (): void => {
@@ -112,6 +114,7 @@ class WaitingCall implements StoppableWorker {
   stop(): Promise<void> {
     this.quit = true;
     this.sleep?.wake();
+    this.subscribing?.wake();
     return this.finished.then(() => undefined);
   }
 
@@ -124,7 +127,8 @@ class WaitingCall implements StoppableWorker {
       let batch = await this.lookNow();
       if (batch.messages.length > 0) return batch;
       this.failIfEnded();
-      hold = await this.subscribe();
+      hold = await this.subscribe(deadline);
+      this.failIfEnded();
       // A send published before the SUBSCRIBE took effect was heard by no one: look once more.
       if (hold && !hold.wasLive) this.woken = true;
       for (;;) {
@@ -161,17 +165,32 @@ class WaitingCall implements StoppableWorker {
     return this.look();
   }
 
-  /** The shared subscription, or none when it is refused or fails: the wait then ends at the due time or the end. */
-  private async subscribe(): Promise<Hold | undefined> {
+  /**
+   * The shared subscription, or none when it is refused or fails: the wait then ends at the due
+   * time or the end. Its confirmation is awaited until the deadline at most (a subscriber
+   * connection that is down must not hold the call past its wait), or an abort or quit.
+   */
+  private async subscribe(deadline: number): Promise<Hold | undefined> {
+    const wakes = this.internals.realtimeWakes();
+    const channel = this.internals.layout.queue(this.qname).realtimeChannel;
+    const holding = holdChannel(wakes, channel, this.wake);
+    const bound = wakeableSleep(deadline - Date.now(), this.signal);
+    this.subscribing = bound;
     try {
-      const wakes = this.internals.realtimeWakes();
-      const channel = this.internals.layout.queue(this.qname).realtimeChannel;
-      const hold = await holdChannel(wakes, channel, this.wake);
+      const hold = await Promise.race([holding, bound.done.then(() => undefined)]);
+      if (!hold) {
+        // Confirmed too late for this call: let it go at once.
+        holding.then((late) => late.release()).catch(() => undefined);
+        return undefined;
+      }
       // Its health check rides the looks, as a Worker's does (a PING only after MAX_WAIT_MS of silence).
       wakes.tick(MAX_WAIT_MS);
       return hold;
     } catch {
       return undefined;
+    } finally {
+      bound.wake();
+      this.subscribing = undefined;
     }
   }
 
