@@ -38,6 +38,7 @@ import { OperationRunner } from "./operations/operation-runner";
 import { explainRefusal } from "./errors/refusals";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
 import { notifyQueueActivity } from "./wakes/wake-hub";
+import { waitingReceive } from "./wakes/waiting-receive";
 import { TypedEventEmitter } from "./typed-emitter";
 import { TelemetryHub } from "./telemetry/telemetry-hub";
 import { resolveTelemetry } from "./telemetry/telemetry-options";
@@ -366,18 +367,27 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     this.problems.report(`notification ${channel}`, reported);
   }
 
-  /** Receives the next due message and hides it for vt seconds; resolves `{}` when none is due. */
+  /**
+   * Receives the next due message and hides it for vt seconds; resolves `{}` when none is due.
+   * With `waitMs` (up to 60000), waits for one when none is due yet (long polling, docs/api.md).
+   *
+   * @example
+   * const message = await rsmq.receiveMessageAsync({ qname: "jobs", waitMs: 20_000 });
+   */
   readonly receiveMessageAsync = (options: ReceiveMessageOptions): Promise<QueueMessage | {}> =>
     this.receiveOne(options).then(({ messages }) => messages[0] ?? {});
 
   /** receiveMessage's and receiveMessageOrNextDue's call. */
   private receiveOne(options: ReceiveMessageOptions): Promise<ReceivedBatch> {
     const given = optionsOf(options);
-    const receiving = this.observed
-      ? observedReceive(this.internals, given, 1, true)
-      : this.run(() => receiveMessages(this.layout, given, 1));
-    // Expired messages the script parked are moved to the queue's expireTo before the call resolves.
-    return receiving.then(settlingExpired(this.internals, given.qname));
+    // With `waitMs`, looked again as wakes/waiting-receive.ts says; without, this one look.
+    return waitingReceive(this.internals, given, () => {
+      const receiving = this.observed
+        ? observedReceive(this.internals, given, 1, true)
+        : this.run(() => receiveMessages(this.layout, given, 1));
+      // Expired messages the script parked are moved to the queue's expireTo before the call resolves.
+      return receiving.then(settlingExpired(this.internals, given.qname));
+    });
   }
 
   /**
@@ -406,12 +416,12 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
    */
   readonly receiveMessagesAsync = (options: ReceiveMessagesOptions): Promise<ReceivedMessages> => {
     const given = optionsOf(options);
-    const receiving = this.observed
-      ? observedReceive(this.internals, given, given.count, false)
-      : this.run(() => receiveMessages(this.layout, given, given.count));
-    return receiving
-      .then(settlingExpired(this.internals, given.qname))
-      .then(({ messages, nextDueMs }) => (nextDueMs === undefined ? { messages } : { messages, nextDueMs }));
+    return waitingReceive(this.internals, given, () => {
+      const receiving = this.observed
+        ? observedReceive(this.internals, given, given.count, false)
+        : this.run(() => receiveMessages(this.layout, given, given.count));
+      return receiving.then(settlingExpired(this.internals, given.qname));
+    }).then(({ messages, nextDueMs }) => (nextDueMs === undefined ? { messages } : { messages, nextDueMs }));
   };
 
   /** Receives the next due message and deletes it; resolves `{}` when none is due. */

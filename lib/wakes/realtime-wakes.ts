@@ -9,6 +9,8 @@ interface Channel {
   readonly listeners: Set<ChannelListener>;
   /** The SUBSCRIBE every caller waits for. */
   readonly subscribed: Promise<void>;
+  /** Set once the server confirmed it. */
+  confirmed?: boolean;
 }
 
 export class RealtimeWakes {
@@ -38,7 +40,12 @@ export class RealtimeWakes {
       const dispatch = (): void => {
         for (const wake of [...listeners]) wake();
       };
-      entry = { listeners, subscribed: this.connection().subscribe(channel, dispatch) };
+      const made: Channel = { listeners, subscribed: this.connection().subscribe(channel, dispatch) };
+      made.subscribed.then(
+        () => (made.confirmed = true),
+        () => undefined,
+      );
+      entry = made;
       this.sent(1);
       this.channels.set(channel, entry);
     }
@@ -57,6 +64,11 @@ export class RealtimeWakes {
       if (this.subscriber) this.sent(1);
       await this.subscriber?.unsubscribe(channel);
     };
+  }
+
+  /** Whether `channel` is subscribed and confirmed already: a send published now is heard (a waiting receive asks). */
+  isHeard(channel: string): boolean {
+    return this.channels.get(channel)?.confirmed === true;
   }
 
   /**

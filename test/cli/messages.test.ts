@@ -4,7 +4,8 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, uniqueNs } from "../support/server";
+import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
+import { subscribersOf, waitFor } from "../support/worker";
 import { at, json, runCli } from "../support/cli";
 import { runsOn } from "../support/targets";
 
@@ -137,6 +138,35 @@ describe("CLI: send, receive, pop, delete, peek", () => {
       const { messages, nextDueMs } = json(waitingJson);
       expect(messages).to.deep.equal([]);
       expect(nextDueMs).to.be.within(50_000, 60_000);
+    });
+
+    it("--wait prints a message sent by another process while it waits; ends empty with the usual output", async () => {
+      const waiting = cli("receive", "q", "--wait", "60");
+      const producer = new RedisSMQ({ ...connectionOptions(ns), realtime: true });
+      try {
+        const client = await plainClient();
+        const channel = keysOf(ns, "q").realtimeChannel;
+        await waitFor(async () => (await subscribersOf(client, channel)) > 0, "the CLI's subscription", 15_000);
+        await client.quit();
+        const id = await producer.sendMessageAsync({ qname: "q", message: "worth the wait" });
+        const result = await waiting;
+        expect(result.code).to.equal(0);
+        expect(result.stdout).to.include(id);
+        expect(result.stdout).to.include("worth the wait");
+        await rsmq.deleteMessageAsync({ qname: "q", id });
+      } finally {
+        await producer.quitAsync();
+      }
+      const empty = await cli("receive", "q", "--wait", "1");
+      expect(empty.code).to.equal(0);
+      expect(empty.stdout).to.equal("no message: queue q is empty\n");
+    });
+
+    it("rejects --wait -1, 61 and 1.5 with exit code 2", async () => {
+      for (const result of await Promise.all(["-1", "61", "1.5"].map((wait) => cli("receive", "q", "--wait", wait)))) {
+        expect(result.code).to.equal(2);
+        expect(result.stderr).to.include("Expected an integer from 0 to 60");
+      }
     });
 
     it("rejects -n 0 and -n 1001 with exit code 2", async () => {

@@ -1,6 +1,7 @@
 /** `receive <qname>` (hides the message for vt) and `pop <qname>` (deletes it). */
 import type { Command } from "commander";
-import { count, seconds } from "../arguments";
+import { count, integer, seconds } from "../arguments";
+import { MAX_WAIT_MS } from "../../wakes/waiting-receive";
 import { run } from "../context";
 import { withQueue } from "../connect";
 import { duration } from "../format";
@@ -10,7 +11,11 @@ import { printMessages } from "./messages";
 interface ReceiveOptions {
   vt?: number;
   count: number;
+  wait?: number;
 }
+
+/** --wait: whole seconds, bounded by the API's longest wait. */
+const waitSeconds = integer(0, MAX_WAIT_MS / 1000);
 
 function isMessage(value: QueueMessage | {}): value is QueueMessage {
   return "id" in value;
@@ -23,11 +28,17 @@ export function register(program: Command): void {
     .argument("<qname>", "the queue")
     .option("--vt <seconds>", "how long the messages stay hidden (default: the queue's vt)", seconds)
     .option("-n, --count <n>", "most messages to receive, 1 to 1000", count, 1)
+    .option("--wait <seconds>", `when none is due, wait up to this long for one (0 to ${MAX_WAIT_MS / 1000})`, waitSeconds)
     .action((qname: string, options: ReceiveOptions, command: Command) =>
       run(command, async ({ server, out, errors }) => {
         errors.qname = qname;
         const { received, vt } = await withQueue(server, async (rsmq) => {
-          const result = await rsmq.receiveMessagesAsync({ qname, vt: options.vt, count: options.count });
+          const result = await rsmq.receiveMessagesAsync({
+            qname,
+            vt: options.vt,
+            count: options.count,
+            ...(options.wait === undefined ? {} : { waitMs: options.wait * 1000 }),
+          });
           // For the human hint only: how long they are hidden.
           const hiddenFor = options.vt ?? (result.messages.length > 0 ? (await rsmq.getQueueAttributesAsync({ qname })).vt : 0);
           return { received: result, vt: hiddenFor };

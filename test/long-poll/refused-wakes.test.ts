@@ -1,0 +1,42 @@
+/**
+ * A waiting receive whose user may not subscribe to the queue's realtime channel: the refused
+ * SUBSCRIBE does not fail the call; it waits without the channel, and its final look still gets a
+ * message sent from another process during the wait. ACL users live on each server: on a cluster,
+ * on every node.
+ */
+import { expect } from "chai";
+import RedisSMQ = require("../../lib/index");
+import { connectionOptions, uniqueNs } from "../support/server";
+import { Cleanup, connectionOptionsAs, onEveryServer, sendFromChildProcess } from "../support/worker";
+import { runsOn } from "../support/targets";
+
+runsOn("single", "cluster");
+
+describe("long polling: a refused wake subscription", () => {
+  const cleanup = new Cleanup();
+  let ns: string;
+  let limited: RedisSMQ;
+
+  beforeEach(async () => {
+    ns = uniqueNs("lpacl");
+    const user = `waiter-${ns}`;
+    const setup = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+    await setup.createQueueAsync({ qname: "q" });
+    // Every command and key, no channel.
+    await onEveryServer(["ACL", "SETUSER", user, "on", ">secret", `~${ns}:*`, "resetchannels", "+@all"]);
+    limited = new RedisSMQ(connectionOptionsAs(ns, user, "secret"));
+    limited.on("error", () => undefined);
+    cleanup.add(async () => {
+      await limited.quitAsync();
+      await onEveryServer(["ACL", "DELUSER", user]);
+    });
+  });
+  afterEach(() => cleanup.run());
+
+  it("waits without the channel: the final look gets what another process sent meanwhile", async () => {
+    const waiting = limited.receiveMessageAsync({ qname: "q", waitMs: 2000 });
+    const id = await sendFromChildProcess(ns, "q", "heard at the end");
+    expect(await waiting).to.include({ id, message: "heard at the end" });
+    expect(await limited.receiveMessageAsync({ qname: "q", waitMs: 300 })).to.deep.equal({});
+  });
+});
