@@ -3,7 +3,7 @@
  * of a RedisSMQ instance beyond its public API: its namespace and key layout, a way to run an
  * operation they built on its connection, and its shared realtime subscriber. They build their own
  * operations; this stays four members wide, plus the registry of running workers that quitAsync()
- * stops and the telemetry hub. Kept apart from the facade so that nothing below it imports it.
+ * stops, the telemetry hub and the instance's once-per-problem reporter. Kept apart from the facade so that nothing below it imports it.
  */
 import type { Operation } from "./operations/operation";
 import type { KeyLayout } from "./keys";
@@ -27,6 +27,8 @@ export interface RedisSMQInternals {
   readonly workers: Set<StoppableWorker>;
   /** Where the instance's figures and spans go: the `telemetry` option's, and collectMetrics' registries. */
   readonly telemetry: TelemetryHub;
+  /** Tells a lasting problem no call fails for (a refused wake subscription) once per key: `error`, or one process warning. */
+  reportProblem(key: string, error: Error): void;
 }
 
 const registry = new WeakMap<object, RedisSMQInternals>();

@@ -196,6 +196,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       realtimeWakes: () => this.subscriber,
       workers: this.workers,
       telemetry,
+      reportProblem: (key, error) => this.problems.report(key, error),
     };
     attachInternals(this, this.internals);
     // Last: every method below is a bound arrow property by now (see hand-out.ts).

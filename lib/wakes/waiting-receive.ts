@@ -17,6 +17,8 @@
  */
 import type { RedisSMQInternals, StoppableWorker } from "../internals";
 import { rsmqError } from "../errors/rsmq-errors";
+import { explainRefusal } from "../errors/refusals";
+import { isPermissionRefusal } from "../errors/permission-errors";
 import type { ReceivedBatch } from "../operations/receive-message";
 import type { ReceiveMessageOptions } from "../types";
 import { wakeableSleep } from "../worker/wakeable-sleep";
@@ -77,6 +79,22 @@ export function waitingReceive(
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   if (waitMs === 0) return look();
   return new WaitingCall(internals, String(options.qname), waitMs, signal, look).run();
+}
+
+/** What a refused or failed wake subscription of a waiting receive is told as: what failed, why, what the call does instead. */
+export function waitSubscriptionError(error: unknown, channel: string): Error {
+  const meanwhile =
+    " Waiting receives on this queue wait without it: each looks again at the next due time and at the end of its wait, " +
+    "so a message sent meanwhile by another process is received late, not lost.";
+  if (isPermissionRefusal(error)) {
+    const named = explainRefusal(error, { operation: `A waiting receive's wake subscription to ${channel}`, channel });
+    named.message += meanwhile;
+    return named;
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  const reported = new Error(`A waiting receive's wake subscription to ${channel} failed: ${text}.${meanwhile}`);
+  if (error instanceof Error) reported.name = error.name;
+  return reported;
 }
 
 function abortReason(signal: AbortSignal): unknown {
@@ -186,7 +204,9 @@ class WaitingCall implements StoppableWorker {
       // Its health check rides the looks, as a Worker's does (a PING only after MAX_WAIT_MS of silence).
       wakes.tick(MAX_WAIT_MS);
       return hold;
-    } catch {
+    } catch (error) {
+      // The call still works without it (the final look), but the user must hear why it waits deaf.
+      if (!this.quit) this.internals.reportProblem(`waiting receive subscription ${channel}`, waitSubscriptionError(error, channel));
       return undefined;
     } finally {
       bound.wake();

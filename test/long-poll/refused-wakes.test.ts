@@ -16,6 +16,7 @@ describe("long polling: a refused wake subscription", () => {
   const cleanup = new Cleanup();
   let ns: string;
   let limited: RedisSMQ;
+  let errors: Error[];
 
   beforeEach(async () => {
     ns = uniqueNs("lpacl");
@@ -25,7 +26,8 @@ describe("long polling: a refused wake subscription", () => {
     // Every command and key, no channel.
     await onEveryServer(["ACL", "SETUSER", user, "on", ">secret", `~${ns}:*`, "resetchannels", "+@all"]);
     limited = new RedisSMQ(connectionOptionsAs(ns, user, "secret"));
-    limited.on("error", () => undefined);
+    errors = [];
+    limited.on("error", (error) => errors.push(error));
     cleanup.add(async () => {
       await limited.quitAsync();
       await onEveryServer(["ACL", "DELUSER", user]);
@@ -38,5 +40,12 @@ describe("long polling: a refused wake subscription", () => {
     const id = await sendFromChildProcess(ns, "q", "heard at the end");
     expect(await waiting).to.include({ id, message: "heard at the end" });
     expect(await limited.receiveMessageAsync({ qname: "q", waitMs: 300 })).to.deep.equal({});
+  });
+
+  it("is not silent: the instance's `error` tells the refusal once, naming the channel and the ACL rule", async () => {
+    expect(await limited.receiveMessageAsync({ qname: "q", waitMs: 300 })).to.deep.equal({});
+    expect(await limited.receiveMessageAsync({ qname: "q", waitMs: 300 })).to.deep.equal({});
+    expect(errors.map((error) => error.name)).to.deep.equal(["noPermission"]);
+    expect(errors[0].message).to.include(`${ns}:rt:`).and.include("docs/acl.md");
   });
 });
