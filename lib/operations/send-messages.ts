@@ -87,7 +87,7 @@ export function sendMessages(
   const parts = sortedIdParts(entries.length);
   entries.forEach((entry, index) => {
     const deduped = entry.dedupId !== undefined;
-    if (deduped) dedupKeys.push(dedupKey(keys, entry.dedupId!, entry.message));
+    if (deduped) dedupKeys.push(dedupKey(keys, entry.dedupId, entry.message));
     args.push(parts[index], entry.delay, entry.message, String(entry.message.length), String(entry.priority), deduped ? "1" : "");
   });
   return {

@@ -236,7 +236,7 @@ describe("sendMessages", () => {
 
   it("has a callback twin", async () => {
     const results = await new Promise<SentEntry[]>((resolve, reject) =>
-      rsmq.sendMessages({ qname: "q", messages: bodies(2) }, (err, value) => (err ? reject(err) : resolve(value!))),
+      rsmq.sendMessages({ qname: "q", messages: bodies(2) }, (err, value) => (err ? reject(err) : resolve(value))),
     );
     expect(results.map((r) => r.duplicate)).to.deep.equal([false, false]);
     const error = await new Promise<Error>((resolve) => rsmq.sendMessages({ qname: "q", messages: [] }, (err) => resolve(err as Error)));
