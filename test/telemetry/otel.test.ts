@@ -140,6 +140,21 @@ describe("telemetry: OpenTelemetry spans and metrics", () => {
     expect(many.attributes).to.not.have.property("messaging.message.id");
   });
 
+  it("sendMessages: one send span with the batch's count, its context on every message; stored ones counted", async () => {
+    await rsmq.sendMessagesAsync({
+      qname: "q",
+      messages: [{ message: "a", dedupId: "d" }, { message: "b" }, { message: "c", dedupId: "d" }],
+    });
+    const send = only("send q");
+    expect(send.kind).to.equal(SpanKind.PRODUCER);
+    expect(send.attributes["messaging.batch.message_count"]).to.equal(3);
+    await rsmq.receiveMessagesAsync({ qname: "q", count: 5 });
+    const receive = only("receive q");
+    expect(receive.links.map((link) => link.context.spanId)).to.deep.equal([send.spanContext().spanId, send.spanContext().spanId]);
+    const metrics = await sdk.metrics();
+    expect(sumWhere(metrics.get("messaging.client.sent.messages"), { "messaging.destination.name": "q" })).to.equal(2);
+  });
+
   it("a failed call: status ERROR and error.type, the message id still on the span; bad input under `_invalid`", async () => {
     const missing = await rsmq.receiveMessageAsync({ qname: "nope" }).catch((error: Error) => error);
     expect((missing as Error).name).to.equal("queueNotFound");
