@@ -46,6 +46,8 @@ export interface BenchConfig {
   };
   /** `--only purge` (bench/purge.ts): queue sizes purged and DELeted, and rounds of each. */
   purge: { sizes: number[]; rounds: number };
+  /** `--only sendbatch` (bench/send-batch.ts): messages per subject, per sendMessages call, calls in flight, rounds. */
+  sendBatch: { messages: number; batch: number; concurrency: number; rounds: number };
 }
 
 export const CONFIGS: Record<Mode, BenchConfig> = {
@@ -64,6 +66,7 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
       delaySeconds: 1,
     },
     purge: { sizes: [10_000, 100_000, 1_000_000], rounds: 5 },
+    sendBatch: { messages: 20_000, batch: 100, concurrency: 50, rounds: 5 },
   },
   quick: {
     mode: "quick",
@@ -80,6 +83,7 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
       delaySeconds: 1,
     },
     purge: { sizes: [1_000, 10_000], rounds: 1 },
+    sendBatch: { messages: 5_000, batch: 100, concurrency: 50, rounds: 3 },
   },
   tiny: {
     mode: "tiny",
@@ -97,5 +101,6 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
       rsmqWorkerIntervals: [0, 0.02, 0.05, 0.1],
     },
     purge: { sizes: [200], rounds: 2 },
+    sendBatch: { messages: 300, batch: 100, concurrency: 50, rounds: 2 },
   },
 };

@@ -51,6 +51,9 @@ declare namespace RedisSMQ {
   export type GetQueueAttributesOptions = Types.GetQueueAttributesOptions;
   export type SetQueueAttributesOptions = Types.SetQueueAttributesOptions;
   export type SendMessageOptions = Types.SendMessageOptions;
+  export type SendMessagesEntry = Types.SendMessagesEntry;
+  export type SendMessagesOptions = Types.SendMessagesOptions;
+  export type SentEntry = Types.SentEntry;
   export type ReceiveMessageOptions = Types.ReceiveMessageOptions;
   export type PopMessageOptions = Types.PopMessageOptions;
   export type DeleteMessageOptions = Types.DeleteMessageOptions;

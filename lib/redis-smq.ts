@@ -28,6 +28,7 @@ import { sweepExpired } from "./retention/sweep";
 import { sweepExpiredChunk } from "./operations/sweep-expired";
 import { sendMessage } from "./operations/send-message";
 import type { SentMessage } from "./operations/send-message";
+import { sendMessages } from "./operations/send-messages";
 import { setQueueAttributes } from "./operations/set-queue-attributes";
 import { attachInternals } from "./internals";
 import type { RedisSMQInternals, StoppableWorker } from "./internals";
@@ -56,6 +57,7 @@ import {
   observedReceive,
   observedRedrive,
   observedSend,
+  observedSendMany,
 } from "./telemetry/observed-operations";
 import type {
   Callback,
@@ -83,6 +85,8 @@ import type {
   ReceivedMessages,
   ReceiveOrNextDue,
   SendMessageOptions,
+  SendMessagesOptions,
+  SentEntry,
   SetQueueAttributesOptions,
 } from "./types";
 
@@ -355,7 +359,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     });
   };
 
-  private notificationRefused({ channel, notificationRefused, refusedCommand }: SentMessage): void {
+  private notificationRefused({ channel, notificationRefused, refusedCommand }: Omit<SentMessage, "id">): void {
     const error = explainRefusal(notificationRefused, {
       operation: "sendMessage stored the message, but its realtime notification",
       channel,
@@ -367,6 +371,31 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     }
     this.problems.report(`notification ${channel}`, reported);
   }
+
+  /**
+   * Sends up to 1000 messages to one queue in one call (one script, one round trip); resolves
+   * one result per entry, in order: `{ id, duplicate }`, or `{ error }` for an entry longer than
+   * the queue's maxsize (`messageTooLong`; the other entries are stored). Every entry is checked
+   * before anything is sent: one bad entry refuses the whole call, naming its index. Entries of
+   * equal delay and priority are received in entry order. Rejects `queueNotFound`.
+   *
+   * @example
+   * const results = await rsmq.sendMessagesAsync({
+   *   qname: "jobs",
+   *   messages: [{ message: "a" }, { message: "b", delay: 10 }, { message: "c", priority: 9, dedupId: "order-7" }],
+   * });
+   */
+  readonly sendMessagesAsync = (options: SendMessagesOptions): Promise<SentEntry[]> => {
+    const qname = options?.qname;
+    const sending = this.observed
+      ? observedSendMany(this.internals, this.realtime, optionsOf(options))
+      : this.run(() => sendMessages(this.layout, this.realtime, optionsOf(options)));
+    return sending.then((sent) => {
+      if (sent.notificationRefused) this.notificationRefused(sent);
+      notifyQueueActivity(this.ns, String(qname));
+      return sent.entries;
+    });
+  };
 
   /**
    * Receives the next due message and hides it for vt seconds; resolves `{}` when none is due.
@@ -621,6 +650,11 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
    * });
    */
   readonly sendMessage = withCallback(this.sendMessageAsync);
+  /**
+   * Sends up to 1000 messages to one queue in one call; the callback gets one result per entry,
+   * in order. See {@link sendMessagesAsync}.
+   */
+  readonly sendMessages = withCallback(this.sendMessagesAsync);
   /**
    * Receives the next due message and hides it for vt seconds; the callback gets `{}` when none is
    * due. See {@link receiveMessageAsync}.

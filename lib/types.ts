@@ -334,10 +334,14 @@ export type SentEntry =
       id: string;
       /** Whether the entry was a duplicate within the window, so nothing was stored. */
       duplicate: boolean;
+      /** Absent: the entry was not refused. */
       error?: undefined;
     }
   | {
+      /** Absent: nothing was stored. */
       id?: undefined;
+      /** Absent: the entry was refused before any dedupId was looked at. */
+      duplicate?: undefined;
       /** Why this entry was refused (`messageTooLong`: longer than the queue's maxsize); nothing of it was stored. */
       error: Error;
     };

@@ -73,6 +73,7 @@ export const SCRIPT_KINDS = {
   createQueue: "fills",
   createQueueHash: "fills",
   setQueueAttributes: "fills",
+  sendMessages: "fills",
   // Redrive refills a queue from its dead letters: an operator's choice that can wait for memory.
   redrive: "fills",
   redriveClaim: "fills",

@@ -15,6 +15,8 @@ import { receiveMessages } from "../operations/receive-message";
 import type { ReceivedBatch } from "../operations/receive-message";
 import { sendMessage } from "../operations/send-message";
 import type { SentMessage } from "../operations/send-message";
+import { sendMessages } from "../operations/send-messages";
+import type { SentBatch } from "../operations/send-messages";
 import type {
   ChangeMessageVisibilityOptions,
   ChangeMessagesVisibilityOptions,
@@ -24,6 +26,7 @@ import type {
   QueueMessage,
   ReceiveMessageOptions,
   SendMessageOptions,
+  SendMessagesOptions,
 } from "../types";
 import { QNAME_FORMAT } from "../operations/rsmq-input-rules";
 import { observeCall } from "./observe-call";
@@ -56,6 +59,23 @@ export function observedSend(queue: Observed, realtime: boolean, options: Partia
         recording?.sent(qname, 1);
       },
       failed: (errorType, recording) => recording?.sent(qname, 1, errorType),
+    },
+  );
+}
+
+/** sendMessages: one `send` span for the batch, its context carried by every stored message. */
+export function observedSendMany(queue: Observed, realtime: boolean, options: Partial<SendMessagesOptions>): Promise<SentBatch> {
+  const qname = queueLabel(options.qname);
+  const count = Array.isArray(options.messages) ? options.messages.length : undefined;
+  return observeCall(
+    queue.telemetry,
+    "send",
+    qname,
+    (span) => queue.run(() => sendMessages(queue.layout, realtime, options, span?.carry())),
+    {
+      attributes: { "messaging.batch.message_count": count },
+      done: (sent, _span, recording) => recording?.sent(qname, sent.entries.filter((entry) => entry.id && !entry.duplicate).length),
+      failed: (errorType, recording) => recording?.sent(qname, count ?? 0, errorType),
     },
   );
 }

@@ -84,6 +84,8 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
   async function produce(qname: string): Promise<void> {
     await attempt(() => asUser.sendMessageAsync({ qname, message: "plain" }));
     await attempt(() => realtimeUser.sendMessageAsync({ qname, message: "realtime" }));
+    // A batch with a dedupId: its side key takes SET (and GET for a duplicate).
+    await attempt(() => realtimeUser.sendMessagesAsync({ qname, messages: [{ message: "batch", dedupId: "b" }, { message: "batch 2" }] }));
   }
 
   async function consume(qname: string): Promise<void> {

@@ -71,6 +71,22 @@ describe("ACL permissions", () => {
       expect(errors[0].message).to.include(channel()).and.include(`&${channel()}`).and.include("docs/acl.md");
     });
 
+    it("sendMessages: stores the batch and answers per entry, the refusal reported once", async () => {
+      await allButChannels();
+      const producer = openAsUser({ realtime: true });
+      const errors: Error[] = [];
+      producer.on("error", (error) => errors.push(error));
+
+      const results = await producer.sendMessagesAsync({ qname: "q", messages: [{ message: "one" }, { message: "two" }] });
+
+      expect(results.map((result) => result.duplicate)).to.deep.equal([false, false]);
+      expect(await admin.zRange(keysOf(ns, "q").messages, 0, -1)).to.have.members(results.map((result) => result.id!));
+      expect((await setup.getQueueAttributesAsync({ qname: "q" })).totalsent).to.equal(2);
+      expect(errors).to.have.length(1);
+      expect(errors[0].name).to.equal("noPermission");
+      expect(errors[0].message).to.include(channel());
+    });
+
     it("without an `error` listener, emits one process warning instead", async () => {
       await allButChannels();
       const producer = openAsUser({ realtime: true });

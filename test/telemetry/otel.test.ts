@@ -82,6 +82,21 @@ describe("telemetry: OpenTelemetry spans and metrics", () => {
     }
   });
 
+  it("sendMessages: one send span with the batch's count, its context on every message; stored ones counted", async () => {
+    await rsmq.sendMessagesAsync({
+      qname: "q",
+      messages: [{ message: "a", dedupId: "d" }, { message: "b" }, { message: "c", dedupId: "d" }],
+    });
+    const send = only("send q");
+    expect(send.kind).to.equal(SpanKind.PRODUCER);
+    expect(send.attributes["messaging.batch.message_count"]).to.equal(3);
+    await rsmq.receiveMessagesAsync({ qname: "q", count: 5 });
+    const receive = only("receive q");
+    expect(receive.links.map((link) => link.context.spanId)).to.deep.equal([send.spanContext().spanId, send.spanContext().spanId]);
+    const metrics = await sdk.metrics();
+    expect(sumWhere(metrics.get("messaging.client.sent.messages"), { "messaging.destination.name": "q" })).to.equal(2);
+  });
+
   it("receive: a CLIENT span with the message's id and receive count, linked to its send", async () => {
     const id = await rsmq.sendMessageAsync({ qname: "q", message: "hello" });
     await rsmq.receiveMessageAsync({ qname: "q", vt: 30 });

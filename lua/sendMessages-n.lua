@@ -1,0 +1,142 @@
+--[[
+  Sends a batch of messages to one queue: every entry is checked first, then the good ones are
+  written, in entry order. Each id is the server's microsecond TIME in base36 (10 chars, read
+  once: the whole batch shares it) followed by 22 random characters the client drew. The client
+  sorts the random parts of a batch before handing them out in entry order, so the ids of one
+  batch sort in entry order too: entries with the same score (the same delay and priority) are
+  received in entry order, as a sorted set orders equal scores by member.
+
+  KEYS[1]     queue sorted set  <ns>:<qname>
+  KEYS[2]     queue hash        <ns>:<qname>:Q
+  KEYS[3...]  one dedup key per entry that has a dedupId, in entry order (two entries with the
+              same dedupId name the same key twice): <ns>:<qname>:dedup:<sha256>
+  ARGV[1]     number of entries n
+  ARGV[2]     realtime channel <ns>:rt:<qname>, or "" when realtime is off
+  ARGV[3]     "sharded" to publish with SPUBLISH (falling back to PUBLISH before Redis 7), else ""
+  ARGV[4]     the trace context to store as `<id>:tp` with each message, or "" for none
+  ARGV[5]     the dedup window in ms, or "" for the queue's `dedupwindow` field, else 300000
+  ARGV[6...]  six per entry: 22 random chars; delay in seconds or "" for the queue's; body;
+              body length in UTF-16 code units (what maxsize counts); priority 0 to 9; "1" when
+              the entry has a dedup key (the next unused one of KEYS[3...]), else ""
+
+  Returns -1 when the queue does not exist; else { results, error, command } where results has
+  one item per entry, in order: -3 (longer than maxsize, nothing stored), or { id, duplicate }
+  (duplicate 1: an entry with the same dedupId was sent within the window, whose id this is, and
+  nothing was stored). error and command are absent unless the realtime notification (ZCARD,
+  then PUBLISH or SPUBLISH) was refused; the messages are stored all the same.
+]]
+local rcall = redis.call
+local queueSet, queueHash = KEYS[1], KEYS[2]
+local count, channel, sharded = tonumber(ARGV[1]), ARGV[2], ARGV[3] == "sharded"
+local carried, windowArg = ARGV[4], ARGV[5]
+local FIELDS, FIRST = 6, 6
+
+-- refusedCommand(...) is lua/shared/refused-command.lua, and messageScore(...) is
+-- lua/shared/message-score.lua, which the loader puts before this script.
+
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "dedupwindow")
+if not (settings[1] and settings[2] and settings[3]) then
+  return -1
+end
+local maxsize = tonumber(settings[3])
+local queueDelay = tonumber(settings[2])
+local window = tonumber(windowArg) or tonumber(settings[4] or "") or 300000
+
+-- Checks first: an entry longer than maxsize is refused on its own, before anything is written.
+local results, tooLong = {}, {}
+for i = 1, count do
+  local length = tonumber(ARGV[FIRST + (i - 1) * FIELDS + 3])
+  if maxsize ~= -1 and length > maxsize then
+    tooLong[i] = true
+  end
+end
+
+local time = rcall("TIME")
+local seconds, micros = tonumber(time[1]), tonumber(time[2])
+local nowMs = seconds * 1000 + math.floor(micros / 1000)
+-- The base36 stamp, as lua/sendMessage-2.lua builds it (below 2^53, exact on Lua 5.1 and 5.4).
+local stamp = seconds * 1000000 + micros
+local codes, first = {}, 17
+repeat
+  local d = stamp % 36
+  first = first - 1
+  codes[first] = d < 10 and 48 + d or 87 + d
+  stamp = math.floor(stamp / 36)
+until stamp == 0
+local stampText = string.char((table.unpack or unpack)(codes, first, 16))
+
+-- ZADD too: an entry's dedup SET is a write before it. SET and GET only when an entry has a
+-- dedupId, so a producer without them can still send plain batches.
+local refused = refusedCommand("zadd", "hset", "hincrby")
+if not refused and #KEYS > 2 then
+  refused = refusedCommand("set", "get")
+end
+if refused then
+  return refused
+end
+
+local stored, nextDedupKey = 0, 3
+for i = 1, count do
+  local base = FIRST + (i - 1) * FIELDS
+  local dedupKey
+  if ARGV[base + 5] == "1" then
+    dedupKey = KEYS[nextDedupKey]
+    nextDedupKey = nextDedupKey + 1
+  end
+  if tooLong[i] then
+    results[i] = -3
+  else
+    local id = stampText .. ARGV[base]
+    local duplicateOf
+    -- The key holds the first id for the window: a second entry (of this batch or any later
+    -- send) with the same dedupId finds it and stores nothing.
+    if dedupKey and not rcall("SET", dedupKey, id, "NX", "PX", window) then
+      duplicateOf = rcall("GET", dedupKey)
+    end
+    if duplicateOf then
+      results[i] = { duplicateOf, 1 }
+    else
+      local delay = queueDelay
+      if ARGV[base + 1] ~= "" then
+        delay = tonumber(ARGV[base + 1])
+      end
+      rcall("ZADD", queueSet, messageScore(nowMs, delay, tonumber(ARGV[base + 4])), id)
+      if carried == "" then
+        rcall("HSET", queueHash, id, ARGV[base + 2])
+      else
+        rcall("HSET", queueHash, id, ARGV[base + 2], id .. ":tp", carried)
+      end
+      stored = stored + 1
+      results[i] = { id, 0 }
+    end
+  end
+end
+if stored > 0 then
+  rcall("HINCRBY", queueHash, "totalsent", string.format("%d", stored))
+end
+if channel == "" or stored == 0 then
+  return { results }
+end
+-- One notification for the batch. The messages are stored: a refused notification (an ACL user
+-- without the channel) must not fail the send, so it is called with pcall and reported.
+local length = redis.pcall("ZCARD", queueSet)
+if type(length) == "table" and length.err then
+  return { results, length.err, "ZCARD" }
+end
+local published, command
+if sharded then
+  command = "SPUBLISH"
+  published = redis.pcall("SPUBLISH", channel, length)
+  -- Before Redis 7 there is no SPUBLISH: PUBLISH reaches the same subscribers there.
+  if type(published) == "table" and published.err and string.find(published.err, "nknown") then
+    command = "PUBLISH"
+    published = redis.pcall("PUBLISH", channel, length)
+  end
+else
+  command = "PUBLISH"
+  published = redis.pcall("PUBLISH", channel, length)
+end
+if type(published) == "table" and published.err then
+  return { results, published.err, command }
+end
+return { results }
