@@ -102,7 +102,7 @@ export interface BrowsedMessage {
   sent: number;
   /** When it was first received (rsmq's `fr`); null when never. */
   firstReceived: number | null;
-  /** When it becomes (or became) visible: its score. */
+  /** When it becomes (or became) visible: its score, or its send time for a priority's offset score (docs/priorities.md). */
   dueAt: number;
   /** The body's length in bytes. */
   size: number;
