@@ -10,8 +10,8 @@ import { sentAt } from "./message-reply";
 
 /** The epoch ms at which the message `id` with score `score` became (or becomes) visible. */
 export function visibleSince(id: string, score: number): number {
-  const sent = sentAt(id);
-  // sentAt keeps the id's microseconds as a fraction; a score is whole ms, the send's own
-  // ms rounded down (lua/sendMessage-2.lua), which is not "before the send".
-  return score < Math.floor(sent) ? sent : score;
+  // In whole ms, as scores are: the send's own ms (lua/sendMessage-2.lua rounds down), so a message
+  // sent in the server's current ms is visible, not due a fraction of a ms later.
+  const sent = Math.floor(sentAt(id));
+  return score < sent ? sent : score;
 }
