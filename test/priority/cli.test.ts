@@ -33,8 +33,8 @@ describe("Priorities: the command line's peek and stats", () => {
     const row = new RegExp(`^${urgent}  visible +(\\S+ ago) +(\\S+ ago)  urgent$`).exec(lines[1]);
     expect(row, lines[1]).to.not.equal(null);
     // DUE is the send time (whole ms) as SENT is: ms or seconds ago, not years.
-    expect(row![1]).to.match(/^\d+(ms|s) ago$/);
-    expect(row![2]).to.match(/^\d+(ms|s) ago$/);
+    expect(row![1]).to.match(/^[\d.]+(ms|s) ago$/);
+    expect(row![2]).to.match(/^[\d.]+(ms|s) ago$/);
     expect(lines[2]).to.match(new RegExp(`^${plain}  visible +`));
     const machine = json(machineResult);
     expect(machine.messages.map((m: { id: string; state: string }) => [m.id, m.state])).to.deep.equal([
