@@ -520,7 +520,11 @@ export type MessageState = "visible" | "inFlight" | "delayed";
 export interface MessageWithState extends PeekedMessage {
   /** Its state at the moment of the look, by the server's clock. */
   state: MessageState;
-  /** When it becomes visible (or became, for a visible one), epoch ms, server clock. */
+  /**
+   * When it becomes visible (or became, for a visible one), epoch ms, server clock: its score, or
+   * its send time for a message sent with a `priority`, whose score is decades back
+   * (docs/priorities.md).
+   */
   dueAt: number;
   /** How often it was received (rsmq's `rc`); 0 for never. */
   receiveCount: number;

@@ -17,8 +17,9 @@
   visible: due now (score <= now). A hidden message is in flight when it has an `<id>:rc` field
   (received: being handled, or waiting for a retry), delayed when not; looked: how many hidden ones
   were looked at (fewer than all: the split covers the earliest only). nextDueAt: the earliest
-  hidden score (-1: none hidden). headId, headScore: the message the next receive gets (false, -1:
-  none visible). dueIn*: hidden messages due within 1 min, 10 min and 1 h of now.
+  hidden score (-1: none hidden). headId, headScore: the oldest visible message, by its id's send
+  time, among the first of each priority level (false, -1: none visible); see oldestHead. dueIn*:
+  hidden messages due within 1 min, 10 min and 1 h of now.
 ]]
 local rcall = redis.call
 local lookAtMost = tonumber(ARGV[1])
@@ -30,6 +31,41 @@ local now = string.format("%d", nowMs)
 local reply = { now, false }
 if first == 2 then
   reply[2] = rcall("SMEMBERS", KEYS[1])
+end
+
+-- lib/operations/priority.ts holds the same step (lua/shared/message-score.lua too).
+local PRIORITY_STEP_MS = 1000000000000
+-- Levels 0 to 9, and room for scores planted further back: bounded work on any queue.
+local MOST_BANDS = 12
+
+local function sentUs(id)
+  return tonumber(string.sub(id, 1, 10), 36) or 0
+end
+
+-- A message sent with a priority is scored back PRIORITY_STEP_MS per level, so the first visible
+-- message (the lowest score) is the first of the highest level, not the oldest one. Visible
+-- scores fall in bands a step wide below now, one per level; the first of each band is its
+-- oldest (by send time within a level), and the oldest of those is the one returned. One
+-- ZRANGEBYSCORE per band that holds a message, from the lowest up.
+local function oldestHead(queueSet)
+  local head = rcall("ZRANGE", queueSet, 0, 0, "WITHSCORES")
+  local bestId, bestScore = head[1], tonumber(head[2])
+  local score = bestScore
+  for _ = 2, MOST_BANDS do
+    local band = math.floor((nowMs - score) / PRIORITY_STEP_MS)
+    if band <= 0 then
+      break
+    end
+    local next = rcall("ZRANGEBYSCORE", queueSet, "(" .. string.format("%d", nowMs - band * PRIORITY_STEP_MS), now, "WITHSCORES", "LIMIT", 0, 1)
+    if #next == 0 then
+      break
+    end
+    score = tonumber(next[2])
+    if sentUs(next[1]) < sentUs(bestId) then
+      bestId, bestScore = next[1], score
+    end
+  end
+  return bestId, bestScore
 end
 
 local function dueWithin(queueSet, ms)
@@ -61,8 +97,7 @@ for i = first, #KEYS, 2 do
     end
     local headId, headScore = false, -1
     if visible > 0 then
-      local head = rcall("ZRANGE", queueSet, 0, 0, "WITHSCORES")
-      headId, headScore = head[1], tonumber(head[2])
+      headId, headScore = oldestHead(queueSet)
     end
     reply[#reply + 1] = {
       fields, msgs, visible, inFlight, delayed, math.floor(#hidden / 2), nextDueAt, headId, headScore,

@@ -31,7 +31,7 @@ export interface QueueRow {
    * `inFlight` and `delayed` split the earliest of them only (their sum is still exact).
    */
   partial: boolean;
-  /** Age (now - sent) of the message the next receive gets, when one is visible; else null. */
+  /** Age (now - sent) of the oldest first message of each priority level (without priorities: the one the next receive gets), when one is visible; else null. */
   oldestAgeMs: number | null;
   /** When the earliest hidden message becomes visible; null when none is hidden. */
   nextDueAt: number | null;
@@ -102,7 +102,7 @@ export interface BrowsedMessage {
   sent: number;
   /** When it was first received (rsmq's `fr`); null when never. */
   firstReceived: number | null;
-  /** When it becomes (or became) visible: its score. */
+  /** When it becomes (or became) visible: its score, or its send time for a priority's offset score (docs/priorities.md). */
   dueAt: number;
   /** The body's length in bytes. */
   size: number;

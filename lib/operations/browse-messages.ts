@@ -6,6 +6,7 @@
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import { parseWhy, sentAt } from "./message-reply";
+import { visibleSince } from "./visible-since";
 import { stateOf } from "./peek-messages";
 import type { KeyLayout } from "../keys";
 import { MAX_BATCH, validateId, validateQname } from "./rsmq-input-rules";
@@ -78,7 +79,8 @@ export function readMessage(layout: KeyLayout, qname: unknown, id: unknown): Ope
 /** One entry of a reply: id, body, size, score, rc, fr, why. */
 function browsed([id, body, size, score, rc, fr, why]: unknown[], now: number, previewChars: number): BrowsedMessage {
   const messageId = String(id);
-  const dueAt = Number(score);
+  // A priority's offset scores it decades back: it became visible when it was sent.
+  const dueAt = visibleSince(messageId, Number(score));
   const receiveCount = parseInt(String(rc), 10) || 0;
   const deadLetter = parseWhy(why);
   const text = String(body ?? "");

@@ -6,6 +6,7 @@
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import { parseWhy, sentAt } from "./message-reply";
+import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import type { MessageState, MessageWithState } from "../types";
 import { validateBatchSize, validateQname } from "./rsmq-input-rules";
@@ -44,7 +45,8 @@ export function peekMessages(layout: KeyLayout, options: { qname?: unknown; coun
       // Per message: id, body, size, score, rc, fr, why (lua/browseMessages-2.lua).
       for (let i = 0; i < fields.length; i += 7) {
         const id = String(fields[i]);
-        const dueAt = Number(fields[i + 3]);
+        // A priority's offset scores it decades back: it became visible when it was sent.
+        const dueAt = visibleSince(id, Number(fields[i + 3]));
         const receiveCount = parseInt(String(fields[i + 4]), 10) || 0;
         const deadLetter = parseWhy(fields[i + 6]);
         messages.push({

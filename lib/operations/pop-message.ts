@@ -1,6 +1,7 @@
 import { failIfCode } from "./operation";
 import type { Operation } from "./operation";
 import { toQueueMessage } from "./message-reply";
+import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
 import type { PopMessageOptions, QueueMessage } from "../types";
@@ -52,7 +53,10 @@ export function popMessageDetailed(layout: KeyLayout, options: Partial<PopMessag
           ? { message: {}, detail: undefined, now: undefined }
           : {
               message: toQueueMessage(fields[0], fields[1], fields[2], fields[3]),
-              detail: { visibleAt: Number(fields[5]), carrier: typeof fields[6] === "string" ? fields[6] : undefined },
+              detail: {
+                visibleAt: visibleSince(String(fields[0]), Number(fields[5])),
+                carrier: typeof fields[6] === "string" ? fields[6] : undefined,
+              },
               now: Number(fields[4]),
             };
       return expired === undefined ? found : { ...found, expired };

@@ -6,6 +6,7 @@
 import { integerArg } from "./operation";
 import type { Operation } from "./operation";
 import { sentAt } from "./message-reply";
+import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
 import type { DueWithin } from "../dashboard/api-types";
@@ -39,9 +40,12 @@ export interface QueueState extends QueueCounts {
   total: number;
   /** The earliest hidden score (epoch ms); null when none is hidden. */
   nextDueAt: number | null;
-  /** When the message the next receive gets was sent (epoch ms); null when none is visible. */
+  /**
+   * When the oldest visible message was sent (epoch ms), the oldest of the first messages of each
+   * priority level (lua/queueStates-n.lua); null when none is visible.
+   */
   headSentAt: number | null;
-  /** When that message became visible: its score (epoch ms); null when none is visible. */
+  /** When that message became visible (epoch ms, lib/operations/visible-since.ts); null when none is visible. */
   headDueAt: number | null;
   dueWithin: DueWithin;
 }
@@ -112,7 +116,7 @@ function queueState(qname: string, entry: unknown[]): QueueState {
     partial: looked < total - visible,
     nextDueAt: nextDueAt < 0 ? null : nextDueAt,
     headSentAt: typeof headId === "string" ? sentAt(headId) : null,
-    headDueAt: headScore < 0 ? null : headScore,
+    headDueAt: typeof headId === "string" ? visibleSince(headId, headScore) : null,
     dueWithin: { "1m": due1m, "10m": due10m, "1h": due1h },
   };
 }

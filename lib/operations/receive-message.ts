@@ -1,6 +1,7 @@
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import { toQueueMessage } from "./message-reply";
+import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import { isGiven, validateBatchSize, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { QueueMessage, ReceiveMessageOptions } from "../types";
@@ -24,7 +25,10 @@ export interface ReceivedBatch {
 
 /** What telemetry needs of a received message, beyond rsmq's shape. */
 export interface ReceivedDetail {
-  /** The score the message had when it was taken: when it became visible, epoch ms (server clock). */
+  /**
+   * When it became visible, epoch ms (server clock): the score it had when it was taken, or its
+   * send time when that score is before it (a priority's offset, see lib/operations/visible-since.ts).
+   */
   visibleAt: number;
   /** Its trace context as the sender stored it in `<id>:tp`; undefined when none was. */
   carrier: string | undefined;
@@ -79,9 +83,13 @@ function withDetails(rest: unknown[], nextDueMs: number | null | undefined, vt: 
   const messages: QueueMessage[] = [];
   const details: ReceivedDetail[] = [];
   for (let i = 0; i < fields.length; i += 6) {
-    messages.push(toQueueMessage(fields[i], fields[i + 1], fields[i + 2], fields[i + 3]));
+    const message = toQueueMessage(fields[i], fields[i + 1], fields[i + 2], fields[i + 3]);
+    messages.push(message);
     const carried = fields[i + 5];
-    details.push({ visibleAt: Number(fields[i + 4]), carrier: typeof carried === "string" ? carried : undefined });
+    details.push({
+      visibleAt: visibleSince(message.id, Number(fields[i + 4])),
+      carrier: typeof carried === "string" ? carried : undefined,
+    });
   }
   return { messages, nextDueMs, vt, details, now: Number(now) };
 }

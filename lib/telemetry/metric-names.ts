@@ -157,7 +157,8 @@ export const QUEUE_STATE_METRICS = {
     prometheus: "rsmq_queue_oldest_visible_age_seconds",
     instrument: "gauge",
     unit: "s",
-    description: "Age, from its send time (in its id), of the visible message the next receive gets; 0 when none is visible.",
+    description:
+      "Age, from its send time (in its id), of the oldest visible message among the first of each priority level (without priorities: the one the next receive gets); 0 when none is visible.",
     labels: [],
   },
   nextDue: {
