@@ -16,6 +16,8 @@ import { asMessage, openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
 import { connectionOptions, keysOf, plainClient, singleServerOnly, uniqueNs } from "../support/server";
 import { runsOn } from "../support/targets";
+import { serverNowMs } from "../support/inspect";
+import { sentAt } from "../../lib/operations/message-reply";
 
 runsOn("single", "cluster", "ioredis");
 
@@ -89,9 +91,13 @@ describe("telemetry: the trace context a message carries", () => {
 
   it("a delayed message's visible-at is its due time, not its send time", async () => {
     const { id } = await send(CARRIER, 0);
-    await redis.zAdd(keys.messages, { score: 1_000, value: id });
+    // Due 2 ms after its send (no message is visible before it was sent: a score before that is a
+    // priority's offset, docs/priorities.md); received once the server's clock is past it.
+    const dueAt = Math.floor(sentAt(id)) + 2;
+    await redis.zAdd(keys.messages, { score: dueAt, value: id });
+    while ((await serverNowMs(redis)) <= dueAt);
     const batch = await receive();
-    expect(batch.details![0].visibleAt).to.equal(1_000);
+    expect(batch.details![0].visibleAt).to.equal(dueAt);
   });
 
   it("popMessageDetailed returns the context and visible-at, and removes the context with the message", async () => {
