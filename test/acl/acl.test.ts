@@ -84,6 +84,8 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
   async function produce(qname: string): Promise<void> {
     await attempt(() => asUser.sendMessageAsync({ qname, message: "plain" }));
     await attempt(() => realtimeUser.sendMessageAsync({ qname, message: "realtime" }));
+    // An idempotent send claims its key (SET), and its repeat reads the first id (GET).
+    for (let i = 0; i < 2; i++) await attempt(() => asUser.sendMessageAsync({ qname, message: "once", dedupId: "once" }));
   }
 
   async function consume(qname: string): Promise<void> {
