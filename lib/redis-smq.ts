@@ -109,7 +109,16 @@ export interface RedisSMQEvents {
    * was stored, and the call resolved `id`, the first message's. `dedupId` as the call gave it
    * (`true` for one derived from the body).
    */
-  duplicate: [duplicate: { qname: string; id: string; dedupId: string | true }];
+  duplicate: [
+    duplicate: {
+      /** The queue sent to. */
+      qname: string;
+      /** The first message's id, which the call resolved. */
+      id: string;
+      /** The call's dedupId: its string, or `true` for one derived from the body. */
+      dedupId: string | true;
+    },
+  ];
 }
 
 /**
