@@ -68,6 +68,7 @@ describe("purgeQueue", () => {
       totalexpired: "7",
       sweeplock: "someone:1796000000000",
       sweptat: "1796000000000",
+      dedupwindow: "60000",
       [`${inFlight}:tp`]: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
       "hop3o10ebnmLDK0QMrdZujaKrUfZLZhp:dl": '{"reason":"poison"}',
     });
