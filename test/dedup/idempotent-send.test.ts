@@ -117,6 +117,26 @@ describe("idempotent sends: dedupId", () => {
     expect(await data.hExists(rawKey("next", ns, "jobs:Q"), "dedupwindow")).to.equal(false);
   });
 
+  it("with realtime, the first send is notified and a duplicate is not", async function () {
+    singleServerOnly(this, "a plain SUBSCRIBE; the cluster's sharded channel is covered by the realtime tests");
+    const live = new RedisSMQ({ ...connectionOptions(ns), realtime: true });
+    const subscriber = data.duplicate();
+    const heard: string[] = [];
+    try {
+      await subscriber.connect();
+      await subscriber.subscribe(rawKey("next", ns, "rt:jobs"), (count) => heard.push(count));
+      await live.sendMessageAsync({ qname: "jobs", message: "a", dedupId: "rt" });
+      await live.sendMessageAsync({ qname: "jobs", message: "a", dedupId: "rt" });
+      // A plain send after both: once it is heard, anything the duplicate published would have been too.
+      await live.sendMessageAsync({ qname: "jobs", message: "b" });
+      await until(async () => heard.length >= 2);
+      expect(heard).to.deep.equal(["1", "2"]);
+    } finally {
+      await subscriber.quit();
+      await live.quitAsync();
+    }
+  });
+
   it("a send to a missing queue is queueNotFound and claims nothing", async () => {
     const result = await outcome(rsmq.sendMessageAsync({ qname: "nope", message: "a", dedupId: "x" }));
     expect(result).to.have.property("error").that.includes({ name: "queueNotFound" });
