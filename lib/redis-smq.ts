@@ -112,6 +112,21 @@ export interface RedisSMQEvents {
   "scriptload:receiveMessage": [];
   /** rsmq 0.12.4's: changeMessageVisibility runs now. Emitted right after every `connect` (see `scriptload:popMessage`). */
   "scriptload:changeMessageVisibility": [];
+  /**
+   * A send with a `dedupId` found it taken within its window (docs/idempotent-sends.md): nothing
+   * was stored, and the call resolved `id`, the first message's. `dedupId` as the call gave it
+   * (`true` for one derived from the body).
+   */
+  duplicate: [
+    duplicate: {
+      /** The queue sent to. */
+      qname: string;
+      /** The first message's id, which the call resolved. */
+      id: string;
+      /** The call's dedupId: its string, or `true` for one derived from the body. */
+      dedupId: string | true;
+    },
+  ];
 }
 
 /**
@@ -353,6 +368,11 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       ? observedSend(this.internals, this.realtime, optionsOf(options))
       : this.run(() => sendMessage(this.layout, this.realtime, optionsOf(options)));
     return sending.then((sent) => {
+      // A duplicate stored nothing: no notification was sent, and nothing is new to wake for.
+      if (sent.duplicate) {
+        this.emit("duplicate", { qname: String(qname), id: sent.id, dedupId: options.dedupId as string | true });
+        return sent.id;
+      }
       if (sent.notificationRefused) this.notificationRefused(sent);
       notifyQueueActivity(this.ns, String(qname));
       return sent.id;

@@ -5,6 +5,7 @@
   KEYS[1] queue hash  <ns>:{<qname>}:Q
   ARGV[1] vt (s)   ARGV[2] delay (s)   ARGV[3] maxsize
   ARGV[4] retention (s), absent or "" for none   ARGV[5] expireto, absent or "" for none
+  ARGV[6] dedupwindow (ms), absent or "" for none
 
   Returns 1, or -2 when the queue exists (nothing is written then).
 ]]
@@ -12,12 +13,13 @@ local rcall = redis.call
 local queueHash = KEYS[1]
 local vt, delay, maxsize = ARGV[1], ARGV[2], ARGV[3]
 local retention, expireto = ARGV[4] or "", ARGV[5] or ""
+local dedupwindow = ARGV[6] or ""
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
 -- Read before the first write: a refused TIME (an ACL user without it) then writes nothing.
 local seconds = rcall("TIME")[1]
-local refused = (retention ~= "" or expireto ~= "") and refusedCommand("hset")
+local refused = (retention ~= "" or expireto ~= "" or dedupwindow ~= "") and refusedCommand("hset")
 if refused then
   return refused
 end
@@ -33,5 +35,8 @@ if retention ~= "" then
 end
 if expireto ~= "" then
   rcall("HSET", queueHash, "expireto", expireto)
+end
+if dedupwindow ~= "" then
+  rcall("HSET", queueHash, "dedupwindow", dedupwindow)
 end
 return 1

@@ -5,14 +5,14 @@
   KEYS[2] queue sorted set  <ns>:<qname>
 
   Returns { {vt, delay, maxsize, totalrecv, totalsent, created, modified, retention, expireto,
-  totalexpired}, msgs, hiddenmsgs } (missing fields are nil), or -1 when the queue does not exist.
+  totalexpired, dedupwindow}, msgs, hiddenmsgs } (missing fields are nil), or -1 when the queue does not exist.
   A message is hidden while its score is later than now, in milliseconds.
 ]]
 local rcall = redis.call
 local queueHash, queueSet = KEYS[1], KEYS[2]
 
 local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified",
-  "retention", "expireto", "totalexpired")
+  "retention", "expireto", "totalexpired", "dedupwindow")
 if not fields[1] then
   return -1
 end

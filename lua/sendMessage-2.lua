@@ -29,8 +29,9 @@ local length, channel, sharded = tonumber(ARGV[4] or "0"), ARGV[5] or "", ARGV[6
 local carried = ARGV[7] or ""
 local priority = tonumber(ARGV[8] or "") or 0
 
--- refusedCommand(...) is lua/shared/refused-command.lua, and messageScore(...) is
--- lua/shared/message-score.lua, which the loader puts before this script.
+-- refusedCommand(...) is lua/shared/refused-command.lua; newMessageId, storeMessage and notifySent
+-- are lua/shared/store-message.lua (with messageScore, lua/shared/message-score.lua), which the
+-- loader puts before this script.
 
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
 if not (settings[1] and settings[2] and settings[3]) then
@@ -45,59 +46,13 @@ if delayArg ~= "" then
   delay = tonumber(delayArg)
 end
 
-local time = rcall("TIME")
-local seconds, micros = tonumber(time[1]), tonumber(time[2])
-local nowMs = seconds * 1000 + math.floor(micros / 1000)
+local id, nowMs = newMessageId(randomPart)
 
--- Below 2^53, so exact both as a Lua 5.1 double and as a Lua 5.4 integer.
-local stamp = seconds * 1000000 + micros
--- Lower-case base36, most significant digit first: the digits are collected as character codes
--- and made into one string (a string per digit, concatenated, costs the server more than the
--- rest of the script). 10 digits until 2085; the loop takes as many as the stamp needs.
--- (unpack is table.unpack on Lua 5.4.)
-local codes, first = {}, 17
-repeat
-  local d = stamp % 36
-  first = first - 1
-  codes[first] = d < 10 and 48 + d or 87 + d
-  stamp = math.floor(stamp / 36)
-until stamp == 0
-local id = string.char((table.unpack or unpack)(codes, first, 16)) .. randomPart
-
-local refused = refusedCommand("hset", "hincrby")
+local refused = storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority)
 if refused then
   return refused
 end
-rcall("ZADD", queueSet, messageScore(nowMs, delay, priority), id)
-if carried == "" then
-  rcall("HSET", queueHash, id, body)
-else
-  rcall("HSET", queueHash, id, body, id .. ":tp", carried)
-end
-rcall("HINCRBY", queueHash, "totalsent", 1)
 if channel == "" then
   return id
 end
--- From here on the message is stored: a refused notification (an ACL user without the channel)
--- must not fail the send, so it is called with pcall and reported beside the id.
-local count = redis.pcall("ZCARD", queueSet)
-if type(count) == "table" and count.err then
-  return { id, count.err, "ZCARD" }
-end
-local published, command
-if sharded then
-  command = "SPUBLISH"
-  published = redis.pcall("SPUBLISH", channel, count)
-  -- Before Redis 7 there is no SPUBLISH: PUBLISH reaches the same subscribers there.
-  if type(published) == "table" and published.err and string.find(published.err, "nknown") then
-    command = "PUBLISH"
-    published = redis.pcall("PUBLISH", channel, count)
-  end
-else
-  command = "PUBLISH"
-  published = redis.pcall("PUBLISH", channel, count)
-end
-if type(published) == "table" and published.err then
-  return { id, published.err, command }
-end
-return id
+return notifySent(queueSet, channel, sharded, id)

@@ -1,11 +1,11 @@
 --[[
-  Changes some of vt, delay, maxsize, retention and expireto, stamps `modified`, and returns the
+  Changes some of vt, delay, maxsize, retention, expireto and dedupwindow, stamps `modified`, and returns the
   new attributes. A value of "" removes the field (a retention of 0, an expireto of ""): a queue
   that stops using retention goes back to rsmq 0.12.4's fields exactly.
 
   KEYS[1] queue hash        <ns>:<qname>:Q
   KEYS[2] queue sorted set  <ns>:<qname>
-  ARGV    field, value pairs, each field one of vt, delay, maxsize, retention, expireto (already
+  ARGV    field, value pairs, each field one of vt, delay, maxsize, retention, expireto, dedupwindow (already
           validated)
 
   Returns what getQueueAttributes returns, or -1 when the queue does not exist (nothing is written).
@@ -41,7 +41,7 @@ for i = 1, #ARGV, 2 do
 end
 
 local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified",
-  "retention", "expireto", "totalexpired")
+  "retention", "expireto", "totalexpired", "dedupwindow")
 local msgs = rcall("ZCARD", queueSet)
 local hidden = rcall("ZCOUNT", queueSet, "(" .. string.format("%d", nowMs), "+inf")
 return { fields, msgs, hidden }

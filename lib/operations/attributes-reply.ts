@@ -3,8 +3,8 @@ import type { QueueAttributes } from "../types";
 
 /**
  * Reads `{ {vt, delay, maxsize, totalrecv, totalsent, created, modified, retention, expireto,
- * totalexpired}, msgs, hiddenmsgs }`. The retention fields are added only when the queue uses
- * them, so a queue without a retention reads exactly as under rsmq 0.12.4.
+ * totalexpired, dedupwindow}, msgs, hiddenmsgs }`. The retention and dedup fields are added only
+ * when the queue uses them, so a queue without a retention reads exactly as under rsmq 0.12.4.
  */
 export function parseAttributes(reply: unknown): QueueAttributes {
   failIfCode(reply);
@@ -26,5 +26,7 @@ export function parseAttributes(reply: unknown): QueueAttributes {
   if (retention > 0) attributes.retention = retention;
   if (fields[8]) attributes.expireTo = fields[8];
   if (retention > 0 || totalexpired > 0) attributes.totalexpired = totalexpired;
+  const dedupWindowMs = int(10) || 0;
+  if (dedupWindowMs > 0) attributes.dedupWindowMs = dedupWindowMs;
   return attributes;
 }

@@ -3,6 +3,7 @@ import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { isGiven, validateExpireTo, validateMaxsize, validateQname, validateRetention, validateSeconds } from "./rsmq-input-rules";
 import type { CreateQueueOptions } from "../types";
+import { validateDedupWindow } from "./dedup-id";
 
 /** Defaults rsmq 0.12.4 applies when an option is absent. */
 export const QUEUE_DEFAULTS = { vt: 30, delay: 0, maxsize: 65536 } as const;
@@ -37,12 +38,14 @@ export function createQueue(layout: KeyLayout, options: Partial<CreateQueueOptio
 }
 
 /**
- * The scripts' trailing retention and expireto arguments, left off when unused so a queue without
- * them is created with rsmq 0.12.4's arguments and fields exactly.
+ * The scripts' trailing retention, expireto and dedupwindow arguments, left off when unused so a
+ * queue without them is created with rsmq 0.12.4's arguments and fields exactly.
  */
 function retentionArgs(qname: string, options: Partial<CreateQueueOptions>): string[] {
   const retention = isGiven(options.retention) ? validateRetention(options.retention) : 0;
   const expireTo = isGiven(options.expireTo) ? validateExpireTo(options.expireTo, qname) : "";
-  if (expireTo !== "") return [retention > 0 ? integerArg(retention) : "", expireTo];
-  return retention > 0 ? [integerArg(retention)] : [];
+  const window = isGiven(options.dedupWindowMs) ? String(validateDedupWindow(options.dedupWindowMs)) : "";
+  const args = [retention > 0 ? integerArg(retention) : "", expireTo, window];
+  while (args.length > 0 && args[args.length - 1] === "") args.pop();
+  return args;
 }

@@ -5,6 +5,7 @@ import type { KeyLayout } from "../keys";
 import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { SendMessageOptions } from "../types";
 import { validatePriority } from "./priority";
+import { dedupKey, validateDedupId, validateDedupWindow } from "./dedup-id";
 
 /** A stored message, and the refusal of its realtime notification if Redis refused it. */
 export interface SentMessage {
@@ -15,6 +16,8 @@ export interface SentMessage {
   readonly notificationRefused?: Error;
   /** The command of the notification that Redis refused: ZCARD, PUBLISH or SPUBLISH. */
   readonly refusedCommand?: string;
+  /** Set when the send's dedupId was taken: nothing was stored, and `id` is the first message's. */
+  readonly duplicate?: true;
 }
 
 /** A trace context longer than this is not stored (it would sit in Redis memory with every message). */
@@ -34,21 +37,66 @@ export function sendMessage(
   const delay = isGiven(options.delay) ? integerArg(validateSeconds("delay", options.delay)) : "";
   const message = validateMessage(options.message);
   const priority = isGiven(options.priority) ? validatePriority(options.priority) : 0;
+  const window = isGiven(options.dedupWindowMs) ? validateDedupWindow(options.dedupWindowMs) : undefined;
+  const dedupId = isGiven(options.dedupId) ? validateDedupId(options.dedupId) : undefined;
   const keys = layout.queue(qname);
+  const channel = realtime ? keys.realtimeChannel : "";
+  const parse = (reply: unknown): SentMessage => {
+    failIfCode(reply);
+    const realtimeChannel = keys.realtimeChannel;
+    if (Array.isArray(reply)) {
+      // { firstId, "duplicate" }: the dedupId was taken (lua/sendMessageOnce-3.lua).
+      if (reply.length === 2) return { id: String(reply[0]), channel: realtimeChannel, duplicate: true };
+      // { id, error, command }: stored, but the notification was refused (see lua/sendMessage-2.lua).
+      return {
+        id: String(reply[0]),
+        channel: realtimeChannel,
+        notificationRefused: new Error(String(reply[1])),
+        refusedCommand: String(reply[2]),
+      };
+    }
+    return { id: String(reply), channel: realtimeChannel };
+  };
+  if (dedupId !== undefined) {
+    return {
+      script: "sendMessageOnce",
+      keys: [keys.messages, keys.hash, dedupKey(keys, dedupId, message)],
+      args: onceArgs(randomIdPart(), delay, message, channel, layout.cluster, carrier, priority, window),
+      parse,
+    };
+  }
   return {
     script: "sendMessage",
     keys: [keys.messages, keys.hash],
-    args: sendArgs(randomIdPart(), delay, message, realtime ? keys.realtimeChannel : "", layout.cluster, carrier, priority),
-    parse(reply) {
-      failIfCode(reply);
-      const channel = keys.realtimeChannel;
-      // { id, error, command }: stored, but the notification was refused (see lua/sendMessage-2.lua).
-      if (Array.isArray(reply)) {
-        return { id: String(reply[0]), channel, notificationRefused: new Error(String(reply[1])), refusedCommand: String(reply[2]) };
-      }
-      return { id: String(reply), channel };
-    },
+    args: sendArgs(randomIdPart(), delay, message, channel, layout.cluster, carrier, priority),
+    parse,
   };
+}
+
+/** lua/sendMessageOnce-3.lua's ARGV: all nine, since the window comes last. */
+function onceArgs(
+  randomPart: string,
+  delay: string,
+  message: string,
+  channel: string,
+  cluster: boolean,
+  carrier: string | undefined,
+  priority: number,
+  window: number | undefined,
+): string[] {
+  const carried = carrier !== undefined && carrier.length <= MAX_CARRIER_LENGTH ? carrier : "";
+  const kind = cluster && channel !== "" ? "sharded" : "";
+  return [
+    randomPart,
+    delay,
+    message,
+    String(message.length),
+    channel,
+    kind,
+    carried,
+    String(priority),
+    window === undefined ? "" : String(window),
+  ];
 }
 
 /**

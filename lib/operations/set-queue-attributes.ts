@@ -4,11 +4,12 @@ import { parseAttributes } from "./attributes-reply";
 import type { KeyLayout } from "../keys";
 import { rsmqError } from "../errors/rsmq-errors";
 import { isGiven, validateExpireTo, validateMaxsize, validateQname, validateRetention, validateSeconds } from "./rsmq-input-rules";
-import { EXPIRE_TO_FIELD, RETENTION_FIELD } from "./queue-fields";
+import { DEDUP_WINDOW_FIELD, EXPIRE_TO_FIELD, RETENTION_FIELD } from "./queue-fields";
+import { validateDedupWindow } from "./dedup-id";
 import type { QueueAttributes, SetQueueAttributesOptions } from "../types";
 
 /** rsmq checks the attributes in this order; rsmq-next's own come after them. */
-const ATTRIBUTES = ["vt", "maxsize", "delay", "retention", "expireTo"] as const;
+const ATTRIBUTES = ["vt", "maxsize", "delay", "retention", "expireTo", "dedupWindowMs"] as const;
 
 export function setQueueAttributes(layout: KeyLayout, options: Partial<SetQueueAttributesOptions>): Operation<QueueAttributes> {
   const given = ATTRIBUTES.filter((name) => isGiven(options[name]));
@@ -36,6 +37,9 @@ function attributeArgs(name: (typeof ATTRIBUTES)[number], options: Partial<SetQu
     }
     case "expireTo":
       return [EXPIRE_TO_FIELD, validateExpireTo(options.expireTo, qname)];
+    case "dedupWindowMs":
+      // 0 removes the field: the queue's sends go back to the default window.
+      return [DEDUP_WINDOW_FIELD, options.dedupWindowMs === 0 ? "" : String(validateDedupWindow(options.dedupWindowMs))];
     default:
       return [name, integerArg(validateSeconds(name, options[name]))];
   }

@@ -28,7 +28,7 @@ export function inProcessNames(prefix: string): string[] {
 /** The prom-client metrics of IN_PROCESS_METRICS, made but not registered (registerInto does that). */
 export interface InProcessMetrics {
   readonly counters: Record<
-    "sent" | "consumed" | "outcomes" | "visibilityExpired" | "deadLettered" | "expired" | "wakeups" | "commands",
+    "sent" | "consumed" | "outcomes" | "visibilityExpired" | "deadLettered" | "expired" | "deduplicated" | "wakeups" | "commands",
     PromCounter
   >;
   readonly histograms: Record<"operationDuration" | "processDuration" | "waited", PromHistogram>;
@@ -60,6 +60,7 @@ export function makeInProcessMetrics(prom: PromClientClasses, registry: PromRegi
       visibilityExpired: counter("visibilityExpired"),
       deadLettered: counter("deadLettered"),
       expired: counter("expired"),
+      deduplicated: counter("deduplicated"),
       wakeups: counter("wakeups"),
       commands: counter("commands"),
     },
@@ -109,6 +110,7 @@ export function promRecorder(metrics: InProcessMetrics): Recorder {
     visibilityExpired: safely((queue: string) => counters.visibilityExpired.inc({ queue })),
     deadLettered: safely((queue: string, reason: string) => counters.deadLettered.inc({ queue, reason })),
     expired: safely((queue: string, n: number) => count(counters.expired, { queue }, n)),
+    deduplicated: safely((queue: string) => counters.deduplicated.inc({ queue })),
     inFlight: safely((queue: string, delta: number) => gauges.inFlight.inc({ queue }, delta)),
     concurrency: safely((queue: string, delta: number) => gauges.concurrency.inc({ queue }, delta)),
     wakeup: safely((queue: string, cause: string, result: string) => counters.wakeups.inc({ queue, cause, result })),

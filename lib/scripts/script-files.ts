@@ -70,6 +70,7 @@ export const SCRIPT_KINDS = {
   // A purge is how an operator empties a flooded queue: it must run on a server over maxmemory.
   purgeQueue: "drains",
   sendMessage: "fills",
+  sendMessageOnce: "fills",
   createQueue: "fills",
   createQueueHash: "fills",
   setQueueAttributes: "fills",
@@ -124,6 +125,7 @@ const SHARED = [
   { file: "refused-command.lua", calledAs: /\brefusedCommand\(/ },
   { file: "expiry.lua", calledAs: /\b(isExpired|expireMessages|takeLiveDue)\(/ },
   { file: "message-score.lua", calledAs: /\bmessageScore\(/ },
+  { file: "store-message.lua", calledAs: /\b(newMessageId|storeMessage|notifySent)\(/ },
 ];
 
 /** `source` with the shared Lua it calls put before it, as Redis runs it (and the key check reads it). */

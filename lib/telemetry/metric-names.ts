@@ -98,6 +98,14 @@ export const IN_PROCESS_METRICS = {
     description: "Messages that outlived their queue's retention, deleted or moved to its expireTo queue, as this process saw them.",
     labels: [],
   },
+  deduplicated: {
+    otel: "rsmq.messages.deduplicated",
+    prometheus: "rsmq_messages_deduplicated_total",
+    instrument: "counter",
+    unit: "{message}",
+    description: "Sends whose dedupId was taken within its window: nothing stored, the first message's id returned.",
+    labels: [],
+  },
   inFlight: {
     otel: "rsmq.worker.in_flight",
     prometheus: "rsmq_worker_in_flight",

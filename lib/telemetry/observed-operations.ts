@@ -56,7 +56,9 @@ export function observedSend(queue: Observed, realtime: boolean, options: Partia
       attributes: { "messaging.rsmq.delay": typeof options.delay === "number" ? options.delay : undefined },
       done: (sent, span, recording) => {
         span?.set({ "messaging.message.id": sent.id });
-        recording?.sent(qname, 1);
+        // A duplicate stored nothing: counted apart, not as a message sent.
+        if (sent.duplicate) recording?.deduplicated(qname);
+        else recording?.sent(qname, 1);
       },
       failed: (errorType, recording) => recording?.sent(qname, 1, errorType),
     },

@@ -46,6 +46,8 @@ export interface Recorder {
   deadLettered(queue: string, reason: string): void;
   /** `count` messages of `queue` outlived its retention and were deleted or moved (docs/retention.md). */
   expired(queue: string, count: number): void;
+  /** A send with a dedupId found it taken: nothing was stored (docs/idempotent-sends.md). */
+  deduplicated(queue: string): void;
   /** Handlers running now changed by `delta`. */
   inFlight(queue: string, delta: number): void;
   /** The handler slots of running Workers changed by `delta` (a Worker started: +concurrency; stopped: -concurrency). */

@@ -52,6 +52,7 @@ function fanOut(recorders: readonly Recorder[]): Recorder | undefined {
     visibilityExpired: each("visibilityExpired"),
     deadLettered: each("deadLettered"),
     expired: each("expired"),
+    deduplicated: each("deduplicated"),
     inFlight: each("inFlight"),
     concurrency: each("concurrency"),
     wakeup: each("wakeup"),

@@ -86,6 +86,8 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
     await attempt(() => realtimeUser.sendMessageAsync({ qname, message: "realtime" }));
     // A batch with a dedupId: its side key takes SET (and GET for a duplicate).
     await attempt(() => realtimeUser.sendMessagesAsync({ qname, messages: [{ message: "batch", dedupId: "b" }, { message: "batch 2" }] }));
+    // An idempotent send claims its key (SET), and its repeat reads the first id (GET).
+    for (let i = 0; i < 2; i++) await attempt(() => asUser.sendMessageAsync({ qname, message: "once", dedupId: "once" }));
   }
 
   async function consume(qname: string): Promise<void> {

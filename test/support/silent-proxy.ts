@@ -8,7 +8,7 @@ import { connect, createServer } from "net";
 import type { Server, Socket } from "net";
 
 export class SilentProxy {
-  private readonly pairs = new Set<{ client: Socket; server: Socket; silent: boolean }>();
+  private readonly pairs = new Set<{ client: Socket; server: Socket; silent: boolean; deaf: boolean }>();
 
   private constructor(private readonly server: Server) {}
 
@@ -49,6 +49,14 @@ export class SilentProxy {
     if (newest) newest.silent = true;
   }
 
+  /**
+   * On every connection open now, still forwards what clients send but drops Redis' replies: a
+   * command runs and its answer is lost, the ambiguous failure a retry must survive.
+   */
+  dropReplies(): void {
+    for (const pair of this.pairs) pair.deaf = true;
+  }
+
   /** Closes every connection and stops listening. */
   async close(): Promise<void> {
     for (const { client, server } of this.pairs) {
@@ -61,13 +69,13 @@ export class SilentProxy {
 
   private pair(client: Socket, upstream: { host: string; port: number }): void {
     const server = connect(upstream.port, upstream.host);
-    const pair = { client, server, silent: false };
+    const pair = { client, server, silent: false, deaf: false };
     this.pairs.add(pair);
     client.on("data", (chunk: Buffer) => {
       if (!pair.silent) server.write(chunk);
     });
     server.on("data", (chunk: Buffer) => {
-      if (!pair.silent) client.write(chunk);
+      if (!pair.silent && !pair.deaf) client.write(chunk);
     });
     // A silent flow tells neither side that the other one closed: that is the point.
     const closed = (other: Socket) => (): void => {

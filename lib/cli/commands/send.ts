@@ -9,6 +9,7 @@ import { readStdin } from "../stdin";
 interface SendOptions {
   delay?: number;
   allowEmpty?: boolean;
+  dedupId?: string;
 }
 
 export function register(program: Command): void {
@@ -18,6 +19,10 @@ export function register(program: Command): void {
     .argument("<qname>", "the queue")
     .argument("[message]", "the message body (default: all of stdin, one trailing newline removed)")
     .option("--delay <seconds>", "seconds before the message becomes visible (default: the queue's delay)", seconds)
+    .option(
+      "--dedup-id <id>",
+      "send at most once per the queue's dedup window: a repeat prints the first message's id (docs/idempotent-sends.md)",
+    )
     .option("--allow-empty", "send an empty message (refused otherwise: an empty pipe or variable is usually a mistake)")
     .action((qname: string, message: string | undefined, options: SendOptions, command: Command) =>
       run(command, async ({ server, out, errors }) => {
@@ -29,8 +34,12 @@ export function register(program: Command): void {
             "an empty message is usually an empty pipe or an unset variable; to send one on purpose, add --allow-empty",
           );
         }
-        const id = await withQueue(server, (rsmq) => rsmq.sendMessageAsync({ qname, message: body, delay: options.delay }));
-        if (out.json) return out.data({ qname, id });
+        let duplicate = false;
+        const id = await withQueue(server, (rsmq) => {
+          rsmq.once("duplicate", () => (duplicate = true));
+          return rsmq.sendMessageAsync({ qname, message: body, delay: options.delay, dedupId: options.dedupId });
+        });
+        if (out.json) return out.data(duplicate ? { qname, id, duplicate } : { qname, id });
         out.line(id);
       }),
     );

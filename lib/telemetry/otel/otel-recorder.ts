@@ -78,6 +78,10 @@ export class OtelRecorder implements Recorder {
     this.add("expired", count, onQueue(queue));
   }
 
+  deduplicated(queue: string): void {
+    this.add("deduplicated", 1, onQueue(queue));
+  }
+
   inFlight(queue: string, delta: number): void {
     this.updowns.get("inFlight")!.add(delta, onQueue(queue));
   }

@@ -1,0 +1,64 @@
+--[[
+  Sends a message at most once per deduplication window (docs/idempotent-sends.md): the first
+  send with a dedupId claims KEYS[3] with `SET NX PX window`, holding the message's id; a send
+  that finds the key taken stores nothing and answers the id it holds, even when that message
+  was received or deleted since. The key is in the queue's hash slot, and its TTL bounds what a
+  deleteQueue that does not know it (rsmq 0.12.4's) leaves behind.
+
+  KEYS[1] queue sorted set  <ns>:<qname>
+  KEYS[2] queue hash        <ns>:<qname>:Q
+  KEYS[3] dedup key         <ns>:<qname>:dedup:<sha256 of the dedupId>
+  ARGV[1] to ARGV[8] as lua/sendMessage-2.lua's, all present ("" where unused; ARGV[4] the body
+          length)
+  ARGV[9] the window in ms, or "" for the queue's `dedupwindow`, else 300000
+
+  Returns what sendMessage-2.lua returns when the message is stored (its id, -1 when the queue
+  does not exist, -3 when the message is longer than maxsize, { id, error, command } when the
+  notification was refused); { firstId, "duplicate" } when the dedupId was taken.
+]]
+local rcall = redis.call
+local queueSet, queueHash, dedupKey = KEYS[1], KEYS[2], KEYS[3]
+local randomPart, delayArg, body = ARGV[1], ARGV[2], ARGV[3]
+local length, channel, sharded = tonumber(ARGV[4]), ARGV[5], ARGV[6] == "sharded"
+local carried = ARGV[7]
+local priority = tonumber(ARGV[8]) or 0
+
+-- refusedCommand(...) is lua/shared/refused-command.lua; newMessageId, storeMessage and notifySent
+-- are lua/shared/store-message.lua (with messageScore), which the loader puts before this script.
+
+local DEFAULT_WINDOW_MS = "300000"
+
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "dedupwindow")
+if not (settings[1] and settings[2] and settings[3]) then
+  return -1
+end
+local maxsize = tonumber(settings[3])
+if maxsize ~= -1 and length > maxsize then
+  return -3
+end
+local delay = tonumber(settings[2])
+if delayArg ~= "" then
+  delay = tonumber(delayArg)
+end
+local window = ARGV[9]
+if window == "" then
+  window = settings[4] or DEFAULT_WINDOW_MS
+end
+
+local id, nowMs = newMessageId(randomPart)
+
+-- The claim is the first write: every command after it is checked before it.
+local refused = refusedCommand("set", "get", "hset", "hincrby")
+if refused then
+  return refused
+end
+if not rcall("SET", dedupKey, id, "NX", "PX", window) then
+  local first = rcall("GET", dedupKey)
+  return { first, "duplicate" }
+end
+-- Checked above already, before the claim: nothing is refused here.
+storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority)
+if channel == "" then
+  return id
+end
+return notifySent(queueSet, channel, sharded, id)

@@ -1,0 +1,77 @@
+--[[
+  Put by the loader (lib/scripts/script-files.ts) before every script that stores a new message
+  (sendMessage, sendMessageOnce), after refused-command.lua and message-score.lua, whose
+  refusedCommand and messageScore it calls. Its Redis
+  calls touch only the keys its functions are given, which each script takes from its KEYS.
+
+  newMessageId(randomPart): reads TIME once; returns the id (the server's microsecond TIME in
+    base36, 10 chars until 2085, then the 22 random chars the client drew, as rsmq 0.12.4 builds
+    it) and nowMs, the same time in ms.
+  storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority): ZADD with
+    messageScore(nowMs, delay, priority), HSET of the body (and `<id>:tp` = carried unless it is
+    ""), HINCRBY totalsent 1. Returns nil, or, writing nothing, the NOPERM reply of
+    refusedCommand("hset", "hincrby") (a caller that writes before it checks those too). The
+    caller checks maxsize.
+  notifySent(queueSet, channel, sharded, id): the realtime notification (ZCARD, then SPUBLISH
+    when sharded, falling back to PUBLISH before Redis 7, else PUBLISH). Returns the script's
+    reply: id, or { id, error, command } when Redis refused a command (an ACL user without the
+    channel); the message is stored all the same. Call it only when channel is not "".
+]]
+local function newMessageId(randomPart)
+  local time = redis.call("TIME")
+  local seconds, micros = tonumber(time[1]), tonumber(time[2])
+  local nowMs = seconds * 1000 + math.floor(micros / 1000)
+  -- Below 2^53, so exact both as a Lua 5.1 double and as a Lua 5.4 integer.
+  local stamp = seconds * 1000000 + micros
+  -- Lower-case base36, most significant digit first: the digits are collected as character codes
+  -- and made into one string (a string per digit, concatenated, costs the server more than the
+  -- rest of the script). (unpack is table.unpack on Lua 5.4.)
+  local codes, first = {}, 17
+  repeat
+    local d = stamp % 36
+    first = first - 1
+    codes[first] = d < 10 and 48 + d or 87 + d
+    stamp = math.floor(stamp / 36)
+  until stamp == 0
+  return string.char((table.unpack or unpack)(codes, first, 16)) .. randomPart, nowMs
+end
+
+local function storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority)
+  local refused = refusedCommand("hset", "hincrby")
+  if refused then
+    return refused
+  end
+  redis.call("ZADD", queueSet, messageScore(nowMs, delay, priority), id)
+  if carried == "" then
+    redis.call("HSET", queueHash, id, body)
+  else
+    redis.call("HSET", queueHash, id, body, id .. ":tp", carried)
+  end
+  redis.call("HINCRBY", queueHash, "totalsent", 1)
+  return nil
+end
+
+local function notifySent(queueSet, channel, sharded, id)
+  -- The message is stored: a refused notification must not fail the send, so pcall.
+  local count = redis.pcall("ZCARD", queueSet)
+  if type(count) == "table" and count.err then
+    return { id, count.err, "ZCARD" }
+  end
+  local published, command
+  if sharded then
+    command = "SPUBLISH"
+    published = redis.pcall("SPUBLISH", channel, count)
+    -- Before Redis 7 there is no SPUBLISH: PUBLISH reaches the same subscribers there.
+    if type(published) == "table" and published.err and string.find(published.err, "nknown") then
+      command = "PUBLISH"
+      published = redis.pcall("PUBLISH", channel, count)
+    end
+  else
+    command = "PUBLISH"
+    published = redis.pcall("PUBLISH", channel, count)
+  end
+  if type(published) == "table" and published.err then
+    return { id, published.err, command }
+  end
+  return id
+end
