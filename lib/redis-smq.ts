@@ -412,7 +412,11 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       : this.run(() => sendMessages(this.layout, this.realtime, optionsOf(options)));
     return sending.then((sent) => {
       if (sent.notificationRefused) this.notificationRefused(sent);
-      notifyQueueActivity(this.ns, String(qname));
+      sent.entries.forEach((entry, i) => {
+        if (entry.duplicate) this.emit("duplicate", { qname: String(qname), id: entry.id, dedupId: options.messages[i].dedupId! });
+      });
+      // Only what was stored can be received sooner.
+      if (sent.entries.some((entry) => entry.id !== undefined && !entry.duplicate)) notifyQueueActivity(this.ns, String(qname));
       return sent.entries;
     });
   };

@@ -31,8 +31,10 @@ local count, channel, sharded = tonumber(ARGV[1]), ARGV[2], ARGV[3] == "sharded"
 local carried, windowArg = ARGV[4], ARGV[5]
 local FIELDS, FIRST = 6, 6
 
--- refusedCommand(...) is lua/shared/refused-command.lua, and messageScore(...) is
--- lua/shared/message-score.lua, which the loader puts before this script.
+-- refusedCommand(...) is lua/shared/refused-command.lua, messageScore(...) is
+-- lua/shared/message-score.lua, and newMessageId(...) and notifySent(...) are
+-- lua/shared/store-message.lua, which the loader puts before this script. The writes of each
+-- entry are not storeMessage's: a batch checks the ACL once and counts totalsent in one HINCRBY.
 
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "dedupwindow")
 if not (settings[1] and settings[2] and settings[3]) then
@@ -51,19 +53,8 @@ for i = 1, count do
   end
 end
 
-local time = rcall("TIME")
-local seconds, micros = tonumber(time[1]), tonumber(time[2])
-local nowMs = seconds * 1000 + math.floor(micros / 1000)
--- The base36 stamp, as lua/sendMessage-2.lua builds it (below 2^53, exact on Lua 5.1 and 5.4).
-local stamp = seconds * 1000000 + micros
-local codes, first = {}, 17
-repeat
-  local d = stamp % 36
-  first = first - 1
-  codes[first] = d < 10 and 48 + d or 87 + d
-  stamp = math.floor(stamp / 36)
-until stamp == 0
-local stampText = string.char((table.unpack or unpack)(codes, first, 16))
+-- The id's time part (the server's TIME, read once: the whole batch shares it), and now in ms.
+local stampText, nowMs = newMessageId("")
 
 -- ZADD too: an entry's dedup SET is a write before it. SET and GET only when an entry has a
 -- dedupId, so a producer without them can still send plain batches.
@@ -117,26 +108,10 @@ end
 if channel == "" or stored == 0 then
   return { results }
 end
--- One notification for the batch. The messages are stored: a refused notification (an ACL user
--- without the channel) must not fail the send, so it is called with pcall and reported.
-local length = redis.pcall("ZCARD", queueSet)
-if type(length) == "table" and length.err then
-  return { results, length.err, "ZCARD" }
-end
-local published, command
-if sharded then
-  command = "SPUBLISH"
-  published = redis.pcall("SPUBLISH", channel, length)
-  -- Before Redis 7 there is no SPUBLISH: PUBLISH reaches the same subscribers there.
-  if type(published) == "table" and published.err and string.find(published.err, "nknown") then
-    command = "PUBLISH"
-    published = redis.pcall("PUBLISH", channel, length)
-  end
-else
-  command = "PUBLISH"
-  published = redis.pcall("PUBLISH", channel, length)
-end
-if type(published) == "table" and published.err then
-  return { results, published.err, command }
+-- One notification for the batch, pcall'd: the messages are stored, so a refused notification
+-- (an ACL user without the channel) must not fail the send; it is reported beside the results.
+local notified = notifySent(queueSet, channel, sharded, false)
+if type(notified) == "table" then
+  return { results, notified[2], notified[3] }
 end
 return { results }

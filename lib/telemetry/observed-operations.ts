@@ -76,7 +76,11 @@ export function observedSendMany(queue: Observed, realtime: boolean, options: Pa
     (span) => queue.run(() => sendMessages(queue.layout, realtime, options, span?.carry())),
     {
       attributes: { "messaging.batch.message_count": count },
-      done: (sent, _span, recording) => recording?.sent(qname, sent.entries.filter((entry) => entry.id && !entry.duplicate).length),
+      done: (sent, _span, recording) => {
+        // Duplicates stored nothing: counted apart, one each, not as messages sent.
+        for (const entry of sent.entries) if (entry.duplicate) recording?.deduplicated(qname);
+        recording?.sent(qname, sent.entries.filter((entry) => entry.id && !entry.duplicate).length);
+      },
       failed: (errorType, recording) => recording?.sent(qname, count ?? 0, errorType),
     },
   );

@@ -1,6 +1,6 @@
 --[[
   Put by the loader (lib/scripts/script-files.ts) before every script that stores a new message
-  (sendMessage, sendMessageOnce), after refused-command.lua and message-score.lua, whose
+  (sendMessage, sendMessageOnce; sendMessages uses newMessageId and notifySent), after refused-command.lua and message-score.lua, whose
   refusedCommand and messageScore it calls. Its Redis
   calls touch only the keys its functions are given, which each script takes from its KEYS.
 

@@ -39,4 +39,29 @@ describe("Idempotent sends: telemetry", () => {
       handle.stop();
     }
   });
+
+  it("a batch's duplicates too: each counted, each told by a `duplicate` event with its dedupId", async () => {
+    const registry = new promClient.Registry();
+    const handle = collectMetrics(rsmq, { registry });
+    const told: unknown[] = [];
+    rsmq.on("duplicate", (duplicate) => told.push(duplicate));
+    try {
+      await rsmq.createQueueAsync({ qname: "jobs" });
+      const first = await rsmq.sendMessageAsync({ qname: "jobs", message: "a", dedupId: "k" });
+      const results = await rsmq.sendMessagesAsync({
+        qname: "jobs",
+        messages: [{ message: "a", dedupId: "k" }, { message: "b" }, { message: "c", dedupId: "n" }, { message: "c", dedupId: "n" }],
+      });
+      expect(results.map((result) => result.duplicate)).to.deep.equal([true, false, false, true]);
+      expect(told).to.deep.equal([
+        { qname: "jobs", id: first, dedupId: "k" },
+        { qname: "jobs", id: results[2].id, dedupId: "n" },
+      ]);
+      const samples = parseExposition(await registry.metrics());
+      expect(samples.get('rsmq_messages_deduplicated_total{queue="jobs"}')).to.equal(2);
+      expect(samples.get('messaging_client_sent_messages_total{queue="jobs"}')).to.equal(3);
+    } finally {
+      handle.stop();
+    }
+  });
 });
