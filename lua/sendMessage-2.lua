@@ -29,21 +29,14 @@ local length, channel, sharded = tonumber(ARGV[4] or "0"), ARGV[5] or "", ARGV[6
 local carried = ARGV[7] or ""
 local priority = tonumber(ARGV[8] or "") or 0
 
--- refusedCommand(...) is lua/shared/refused-command.lua; newMessageId, storeMessage and notifySent
+-- refusedCommand(...) is lua/shared/refused-command.lua; sendDelay, newMessageId, storeMessage and notifySent
 -- are lua/shared/store-message.lua (with messageScore, lua/shared/message-score.lua), which the
 -- loader puts before this script.
 
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
-if not (settings[1] and settings[2] and settings[3]) then
-  return -1
-end
-local maxsize = tonumber(settings[3])
-if maxsize ~= -1 and length > maxsize then
-  return -3
-end
-local delay = tonumber(settings[2])
-if delayArg ~= "" then
-  delay = tonumber(delayArg)
+local delay, code = sendDelay(settings, length, delayArg)
+if not delay then
+  return code
 end
 
 local id, nowMs = newMessageId(randomPart)

@@ -125,7 +125,7 @@ const SHARED = [
   { file: "refused-command.lua", calledAs: /\brefusedCommand\(/ },
   { file: "expiry.lua", calledAs: /\b(isExpired|expireMessages|takeLiveDue)\(/ },
   { file: "message-score.lua", calledAs: /\bmessageScore\(/ },
-  { file: "store-message.lua", calledAs: /\b(newMessageId|storeMessage|notifySent)\(/ },
+  { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent)\(/ },
 ];
 
 /** `source` with the shared Lua it calls put before it, as Redis runs it (and the key check reads it). */

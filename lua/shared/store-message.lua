@@ -4,6 +4,9 @@
   refusedCommand and messageScore it calls. Its Redis
   calls touch only the keys its functions are given, which each script takes from its KEYS.
 
+  sendDelay(settings, length, delayArg): from HMGET vt delay maxsize (...) of the queue hash, the
+    delay in seconds a new message of `length` takes (delayArg, or the queue's when ""); or nil
+    and the reply code: -1 when the queue does not exist, -3 when it is longer than maxsize.
   newMessageId(randomPart): reads TIME once; returns the id (the server's microsecond TIME in
     base36, 10 chars until 2085, then the 22 random chars the client drew, as rsmq 0.12.4 builds
     it) and nowMs, the same time in ms.
@@ -17,6 +20,20 @@
     reply: id, or { id, error, command } when Redis refused a command (an ACL user without the
     channel); the message is stored all the same. Call it only when channel is not "".
 ]]
+local function sendDelay(settings, length, delayArg)
+  if not (settings[1] and settings[2] and settings[3]) then
+    return nil, -1
+  end
+  local maxsize = tonumber(settings[3])
+  if maxsize ~= -1 and length > maxsize then
+    return nil, -3
+  end
+  if delayArg ~= "" then
+    return tonumber(delayArg)
+  end
+  return tonumber(settings[2])
+end
+
 local function newMessageId(randomPart)
   local time = redis.call("TIME")
   local seconds, micros = tonumber(time[1]), tonumber(time[2])
