@@ -379,15 +379,19 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     });
   };
 
-  private notificationRefused({ channel, notificationRefused, refusedCommand }: Omit<SentMessage, "id">): void {
+  /** `stored`: what the call stored, as the report says it ("sendMessage stored the message"). */
+  private notificationRefused(
+    { channel, notificationRefused, refusedCommand }: Omit<SentMessage, "id">,
+    stored = "sendMessage stored the message",
+  ): void {
     const error = explainRefusal(notificationRefused, {
-      operation: "sendMessage stored the message, but its realtime notification",
+      operation: `${stored}, but its realtime notification`,
       channel,
       command: refusedCommand,
     });
     const reported = error instanceof Error ? error : new Error(String(error));
     if (reported === notificationRefused) {
-      reported.message = `sendMessage stored the message, but its realtime notification on ${channel} failed: ${reported.message}`;
+      reported.message = `${stored}, but its realtime notification on ${channel} failed: ${reported.message}`;
     }
     this.problems.report(`notification ${channel}`, reported);
   }
@@ -411,7 +415,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       ? observedSendMany(this.internals, this.realtime, optionsOf(options))
       : this.run(() => sendMessages(this.layout, this.realtime, optionsOf(options)));
     return sending.then((sent) => {
-      if (sent.notificationRefused) this.notificationRefused(sent);
+      if (sent.notificationRefused) this.notificationRefused(sent, "sendMessages stored the messages");
       sent.entries.forEach((entry, i) => {
         if (entry.duplicate) this.emit("duplicate", { qname: String(qname), id: entry.id, dedupId: options.messages[i].dedupId! });
       });

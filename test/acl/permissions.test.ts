@@ -84,7 +84,7 @@ describe("ACL permissions", () => {
       expect((await setup.getQueueAttributesAsync({ qname: "q" })).totalsent).to.equal(2);
       expect(errors).to.have.length(1);
       expect(errors[0].name).to.equal("noPermission");
-      expect(errors[0].message).to.include(channel());
+      expect(errors[0].message).to.include(channel()).and.include("sendMessages stored the messages");
     });
 
     it("without an `error` listener, emits one process warning instead", async () => {
