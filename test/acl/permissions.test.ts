@@ -26,7 +26,8 @@ describe("ACL permissions", () => {
   const opened: RedisSMQ[] = [];
 
   /** Creates (or resets) the test's user with these rules, on every server of the target. */
-  const grant = (...rules: string[]): Promise<void> => onEveryServer(["ACL", "SETUSER", user, "reset", "on", `>${PASSWORD}`, ...rules]);
+  const grant = (...rules: string[]): Promise<void> =>
+    onEveryServer(["ACL", "SETUSER", user, "reset", "on", `>${PASSWORD}`, ...rules]).then(() => undefined);
   const openAsUser = (extra: { realtime?: boolean } = {}): RedisSMQ => {
     const instance = new RedisSMQ({ ...connectionOptionsAs(ns, user, PASSWORD), ...extra });
     opened.push(instance);

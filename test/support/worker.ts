@@ -219,19 +219,19 @@ export function sendFromChild(options: object, qnames: string[], message: string
  * Runs one command on every server of the run's target, for what each server keeps to itself (ACL
  * users): the single server, or every live node of the cluster, replicas included.
  */
-export async function onEveryServer(args: string[]): Promise<void> {
+export async function onEveryServer(args: string[]): Promise<unknown[]> {
   const urls = onCluster()
     ? testCluster()
         .rootNodes()
         .map((node) => node.url)
     : [testRedis().url];
-  await Promise.all(
+  return Promise.all(
     urls.map(async (url) => {
       const client = createClient({ url });
       client.on("error", () => undefined);
       await client.connect();
       try {
-        await client.sendCommand(args);
+        return await client.sendCommand(args);
       } finally {
         await client.quit();
       }
