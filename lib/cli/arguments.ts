@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError } from "commander";
 import { MAX_BATCH, MAX_MAXSIZE, MAX_RETENTION, MAX_SECONDS, MIN_MAXSIZE } from "../operations/rsmq-input-rules";
+import { MAX_PRIORITY } from "../operations/priority";
 
 /** An integer from min to max. */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
@@ -22,6 +23,9 @@ export const seconds = integer(0, MAX_SECONDS);
 
 /** A queue's retention: whole seconds, 0 (keep for ever) up. */
 export const retention = integer(0, MAX_RETENTION);
+
+/** A message's priority: 0 (the default) to MAX_PRIORITY, larger first. */
+export const priority = integer(0, MAX_PRIORITY);
 
 /** A batch size. */
 export const count = integer(1, MAX_BATCH);

@@ -1,6 +1,6 @@
 /** `send <qname> [message]`: sends a message, from the argument or from stdin. */
 import type { Command } from "commander";
-import { seconds } from "../arguments";
+import { priority, seconds } from "../arguments";
 import { run } from "../context";
 import { withQueue } from "../connect";
 import { usageError } from "../errors";
@@ -8,6 +8,7 @@ import { readStdin } from "../stdin";
 
 interface SendOptions {
   delay?: number;
+  priority?: number;
   allowEmpty?: boolean;
   dedupId?: string;
 }
@@ -19,6 +20,7 @@ export function register(program: Command): void {
     .argument("<qname>", "the queue")
     .argument("[message]", "the message body (default: all of stdin, one trailing newline removed)")
     .option("--delay <seconds>", "seconds before the message becomes visible (default: the queue's delay)", seconds)
+    .option("--priority <n>", "0 to 9, a larger number received first (default: 0; docs/priorities.md)", priority)
     .option(
       "--dedup-id <id>",
       "send at most once per the queue's dedup window: a repeat prints the first message's id (docs/idempotent-sends.md)",
@@ -37,7 +39,13 @@ export function register(program: Command): void {
         let duplicate = false;
         const id = await withQueue(server, (rsmq) => {
           rsmq.once("duplicate", () => (duplicate = true));
-          return rsmq.sendMessageAsync({ qname, message: body, delay: options.delay, dedupId: options.dedupId });
+          return rsmq.sendMessageAsync({
+            qname,
+            message: body,
+            delay: options.delay,
+            priority: options.priority,
+            dedupId: options.dedupId,
+          });
         });
         if (out.json) return out.data(duplicate ? { qname, id, duplicate } : { qname, id });
         out.line(id);
