@@ -40,8 +40,9 @@ end
 
 local id, nowMs = newMessageId(randomPart)
 
--- The claim is the first write: every command after it is checked before it.
-local refused = refusedCommand("set", "get", "hset", "hincrby")
+-- The claim is the first write: every command after it (storeMessage's ZADD included) is checked
+-- before it, or a refused ZADD would leave the key claimed for a message never stored.
+local refused = refusedCommand("set", "get", "zadd", "hset", "hincrby")
 if refused then
   return refused
 end

@@ -33,7 +33,7 @@ runsOn("single", "cluster");
  * registry's SADD and SREM are plain commands beside the scripts (it lives in another slot).
  */
 function scriptWrites(): string[] {
-  const writes = ["zadd", "hset", "hsetnx", "hincrby", "hdel", "zrem", "del", "unlink"];
+  const writes = ["zadd", "hset", "hsetnx", "hincrby", "hdel", "zrem", "del", "unlink", "set"];
   return onCluster() ? writes : [...writes, "sadd", "srem"];
 }
 
@@ -77,6 +77,18 @@ const PROBES: Probe[] = [
     roles: ["producer", "admin"],
     prepare: async (setup, qname) => [await setup.createQueueAsync({ qname }).then(() => "")],
     call: ({ realtime }, qname) => realtime.sendMessageAsync({ qname, message: "m" }),
+  },
+  {
+    name: "sendMessage with a dedupId",
+    roles: ["producer", "admin"],
+    prepare: async (setup, qname) => [await setup.createQueueAsync({ qname }).then(() => "")],
+    call: ({ realtime }, qname) => realtime.sendMessageAsync({ qname, message: "m", dedupId: "once" }),
+  },
+  {
+    name: "sendMessages with a dedupId",
+    roles: ["producer", "admin"],
+    prepare: async (setup, qname) => [await setup.createQueueAsync({ qname }).then(() => "")],
+    call: ({ realtime }, qname) => realtime.sendMessagesAsync({ qname, messages: [{ message: "m", dedupId: "once" }, { message: "n" }] }),
   },
   {
     name: "receiveMessages",
