@@ -33,8 +33,7 @@ if first == 2 then
   reply[2] = rcall("SMEMBERS", KEYS[1])
 end
 
--- lib/operations/priority.ts holds the same step (lua/shared/message-score.lua too).
-local PRIORITY_STEP_MS = 1000000000000
+-- PRIORITY_STEP_MS is lua/shared/message-score.lua's, which the loader puts before this script.
 -- Levels 0 to 9, and room for scores planted further back: bounded work on any queue.
 local MOST_BANDS = 12
 

@@ -124,7 +124,7 @@ let scripts: Map<string, Script> | undefined;
 const SHARED = [
   { file: "refused-command.lua", calledAs: /\brefusedCommand\(/ },
   { file: "expiry.lua", calledAs: /\b(isExpired|expireMessages|takeLiveDue)\(/ },
-  { file: "message-score.lua", calledAs: /\bmessageScore\(/ },
+  { file: "message-score.lua", calledAs: /\bmessageScore\(|\bPRIORITY_STEP_MS\b/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent)\(/ },
 ];
 

@@ -1,5 +1,6 @@
 --[[
-  Put by the loader (lib/scripts/script-files.ts) before every script that calls messageScore.
+  Put by the loader (lib/scripts/script-files.ts) before every script that calls messageScore or
+  reads PRIORITY_STEP_MS (queueStates, for the priority levels' bands).
 
   messageScore(nowMs, delaySeconds, priority): the sorted-set score of a message sent now. A
   delayed message is due at nowMs + delay, whatever its priority. One visible at once is scored
