@@ -28,7 +28,7 @@ import type { WorkerEvents as WorkerEventMap } from "./worker/worker";
 import type * as WorkerEventTypes from "./worker/worker-events";
 import type { WorkerStats as WorkerCounters } from "./worker/worker-stats";
 import type * as Types from "./types";
-import type { RedisSMQEvents as Events } from "./redis-smq";
+import type { RedisSMQEvents as Events } from "./redis-smq-events";
 import type * as Emitter from "./typed-emitter";
 import type { RsmqErrorCode as ErrorCode, RsmqErrorName as ErrorName } from "./errors/rsmq-errors";
 

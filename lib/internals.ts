@@ -21,6 +21,11 @@ export interface RedisSMQInternals {
   readonly layout: KeyLayout;
   /** Builds and runs an operation on the instance's connection (validation, routing, replica acks, NOSCRIPT answered). */
   run<T>(build: () => Operation<T>): Promise<T>;
+  /**
+   * One plain command (what no script may do: the registry in another cluster slot, SCAN), named
+   * by `operation` in a refusal, counted as housekeeping; `key` routes it in Redis Cluster.
+   */
+  command(operation: string, args: string[], key?: string): Promise<unknown>;
   /** The instance's shared subscriber for realtime wakes, opened on first use. */
   realtimeWakes(): RealtimeWakes;
   /** Workers started on the instance and not stopped yet: quitAsync() stops them first. */

@@ -93,7 +93,7 @@ describe("hand-out: RedisSMQ, every public method covered", () => {
 
 /** Calls each own function property of `rsmq` three ways (options; options, callback; callback): each outcome handed out. */
 async function everyMethodHandsOut(rsmq: RedisSMQ): Promise<void> {
-  const handover = (rsmq as unknown as { connection: { handover: Handover } }).connection.handover;
+  const handover = (rsmq as unknown as { transport: { handover: Handover } }).transport.handover;
   const handOut = handover.handOut.bind(handover);
   const startNewStretch = handover.startNewStretch;
   const handedOut = new Set<Promise<unknown>>();

@@ -16,6 +16,7 @@ import type { DeadLetterInfo, PeekedMessage, RedriveOptions } from "../types";
 import { MAX_BATCH, isGiven, validatePositiveInteger, validateQname } from "../operations/rsmq-input-rules";
 import { moveInTwoSteps } from "./two-step-move";
 import type { TwoStepOptions } from "./two-step-move";
+import { defineProcedure } from "../operations/descriptor";
 
 export interface RedrivePlan {
   from: string;
@@ -127,3 +128,16 @@ async function movePage(
   );
   return moved?.copied ?? 0;
 }
+
+/** redriveAsync: how many dead letters moved; each target queue's sleeping Workers are woken. */
+export const redriveOperation = defineProcedure<RedriveOptions, number>({
+  prepare: (options) => {
+    const plan = planRedrive(options);
+    return (internals, wake) => redrive(internals, plan, wake);
+  },
+  observe: {
+    operation: "redrive",
+    queue: ({ from }) => from,
+    done: (moved, span) => span?.set({ "messaging.batch.message_count": moved }),
+  },
+});

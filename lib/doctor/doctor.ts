@@ -18,10 +18,13 @@ import { FindingTally } from "./finding-tally";
 import { passOverHash, passOverSet } from "./message-passes";
 import type { PassSettings } from "./message-passes";
 import { scanQueueNames } from "./queue-discovery";
-import { settleRegistry } from "./registry-repair";
+import { handleRegistryProblems } from "./registry-repair";
 import type { RegistryProblem } from "./registry-repair";
 import { CHECKED_FIELDS, settingProblems } from "./settings-check";
 import { QUEUE_DEFAULTS } from "../operations/create-queue";
+import { defineProcedure } from "../operations/descriptor";
+import type { RedisSMQInternals } from "../internals";
+import { sweepExpired } from "../retention/sweep";
 
 /** Fields or members per script call when `chunk` is not given. */
 export const DEFAULT_CHUNK = 200;
@@ -72,7 +75,7 @@ export async function runDoctor(port: DoctorPort, options: Partial<DoctorOptions
       for (const { kind, repair } of port.queueRepairs) tally.addFixed(kind, qname, await repair(qname));
     }
   }
-  await settleRegistry(port, tally, registryProblems, settings.fix);
+  await handleRegistryProblems(port, tally, registryProblems, settings.fix);
   const findings = tally.findings();
   return { ns: port.ns, fix: settings.fix, queues, findings, left: findings.reduce((sum, { left }) => sum + left, 0) };
 }
@@ -112,4 +115,26 @@ async function checkSettings(
       );
     }
   }
+}
+
+/** doctorAsync: what is out of place in the namespace, repaired with `fix`. */
+export const doctorOperation = defineProcedure<DoctorOptions, DoctorReport>({
+  optionalOptions: true,
+  prepare: (options) => {
+    checkDoctorOptions(options);
+    return (internals) => runDoctor(doctorPortOf(internals), options);
+  },
+});
+
+/** What the doctor gets of an instance: its keys, its operations, plain commands, and the repairs other features add. */
+function doctorPortOf(internals: RedisSMQInternals): DoctorPort {
+  return {
+    ns: internals.ns,
+    layout: internals.layout,
+    run: (build) => internals.run(build),
+    command: (args, key) => internals.command("doctor", args, key),
+    // Expired messages no receive meets (in flight, delayed, in queues nobody reads): the
+    // retention sweep, under the queue's sweep lock, counted as the doctor's `expired` kind.
+    queueRepairs: [{ kind: "expired", repair: async (qname) => (await sweepExpired(internals, qname)).expired }],
+  };
 }

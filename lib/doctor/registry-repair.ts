@@ -34,7 +34,7 @@ async function isQueue(port: DoctorPort, qname: string): Promise<boolean> {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Repairs `problems` (with `fix`) or only counts them. */
-export async function settleRegistry(
+export async function handleRegistryProblems(
   port: DoctorPort,
   tally: FindingTally,
   problems: readonly RegistryProblem[],

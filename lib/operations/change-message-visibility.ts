@@ -3,6 +3,7 @@ import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateId, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { ChangeMessageVisibilityOptions } from "../types";
+import { defineOperation } from "./descriptor";
 
 export function changeMessageVisibility(layout: KeyLayout, options: Partial<ChangeMessageVisibilityOptions>): Operation<0 | 1> {
   const qname = validateQname(options.qname);
@@ -11,6 +12,7 @@ export function changeMessageVisibility(layout: KeyLayout, options: Partial<Chan
   const keys = layout.queue(qname);
   return {
     script: "changeMessageVisibility",
+    commandKind: "settle",
     keys: [keys.messages, keys.hash],
     args: [id, integerArg(vt)],
     parse(reply) {
@@ -19,3 +21,16 @@ export function changeMessageVisibility(layout: KeyLayout, options: Partial<Chan
     },
   };
 }
+
+/** changeMessageVisibilityAsync: `1` if the message exists, else `0`; it may now be due sooner than a sleeping Worker's wake. */
+export const changeMessageVisibilityOperation = defineOperation<ChangeMessageVisibilityOptions, 0 | 1>({
+  build: ({ layout }, options) => changeMessageVisibility(layout, options),
+  observe: {
+    operation: "change_visibility",
+    attributes: ({ id, vt }) => ({
+      "messaging.message.id": typeof id === "string" ? id : undefined,
+      "messaging.rsmq.visibility_timeout": typeof vt === "number" ? vt : undefined,
+    }),
+  },
+  wakes: () => true,
+});

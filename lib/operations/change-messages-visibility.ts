@@ -3,6 +3,7 @@ import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateIds, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { ChangeMessagesVisibilityOptions } from "../types";
+import { defineOperation } from "./descriptor";
 
 /**
  * changeMessageVisibility for up to 1000 ids of one queue in one script: `1` per id whose message
@@ -15,6 +16,7 @@ export function changeMessagesVisibility(layout: KeyLayout, options: Partial<Cha
   const keys = layout.queue(qname);
   return {
     script: "changeMessagesVisibility",
+    commandKind: "settle",
     keys: [keys.messages, keys.hash],
     args: [integerArg(vt), ...ids],
     parse(reply) {
@@ -35,3 +37,18 @@ export function nothingToChange(options: Partial<ChangeMessagesVisibilityOptions
   validateSeconds("vt", options.vt);
   return true;
 }
+
+/** changeMessagesVisibilityAsync: `1` or `0` per id, in order; `[]` for no ids, with no round trip. */
+export const changeMessagesVisibilityOperation = defineOperation<ChangeMessagesVisibilityOptions, Array<0 | 1>>({
+  build: ({ layout }, options) => changeMessagesVisibility(layout, options),
+  answerWithout: (options) => (nothingToChange(options) ? [] : undefined),
+  observe: {
+    operation: "change_visibility",
+    attributes: ({ ids, vt }) => ({
+      "messaging.batch.message_count": Array.isArray(ids) ? ids.length : undefined,
+      "messaging.rsmq.visibility_timeout": typeof vt === "number" ? vt : undefined,
+    }),
+  },
+  // Any changed message may now be due sooner than a sleeping Worker's wake (vt 0: at once).
+  wakes: (results) => results.includes(1),
+});

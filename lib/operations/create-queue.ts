@@ -4,6 +4,7 @@ import type { KeyLayout } from "../keys";
 import { isGiven, validateExpireTo, validateMaxsize, validateQname, validateRetention, validateSeconds } from "./rsmq-input-rules";
 import type { CreateQueueOptions } from "../types";
 import { validateDedupWindow } from "./dedup-id";
+import { defineOperation } from "./descriptor";
 
 /** Defaults rsmq 0.12.4 applies when an option is absent. */
 export const QUEUE_DEFAULTS = { vt: 30, delay: 0, maxsize: 65536 } as const;
@@ -49,3 +50,8 @@ function retentionArgs(qname: string, options: Partial<CreateQueueOptions>): str
   while (args.length > 0 && args[args.length - 1] === "") args.pop();
   return args;
 }
+
+/** createQueueAsync: resolves `1`; rejects `queueExists` when the queue exists. */
+export const createQueueOperation = defineOperation<CreateQueueOptions, 1>({
+  build: ({ layout }, options) => createQueue(layout, options),
+});

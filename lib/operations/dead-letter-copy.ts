@@ -29,6 +29,7 @@ export function deadLetterCopy(
     // Listed first: a crash before the copy leaves a listed name with no queue, never the reverse.
     before: { args: ["SADD", to.registry, dlq], key: to.registry },
     script: "deadLetterCopy",
+    commandKind: "settle",
     keys: [to.messages, to.hash],
     args: [id, body, JSON.stringify(why), integerArg(settings.vt), integerArg(settings.delay), integerArg(settings.maxsize)],
     parse: () => 1,

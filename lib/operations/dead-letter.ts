@@ -18,6 +18,7 @@ export function deadLetter(layout: KeyLayout, source: string, dlq: string, id: s
   const to = layout.queue(dlq);
   return {
     script: "deadLetter",
+    commandKind: "settle",
     keys: [from.messages, from.hash, to.messages, to.hash, to.registry],
     // The defaults stand in for a setting the source queue's hash lacks, as createQueue's would.
     args: [

@@ -3,6 +3,7 @@ import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
 import type { DeleteQueueOptions } from "../types";
+import { defineOperation } from "./descriptor";
 
 /**
  * One script where the registry shares the queue's slot. Otherwise (Redis Cluster) the queue goes
@@ -27,3 +28,8 @@ export function deleteQueue(layout: KeyLayout, options: Partial<DeleteQueueOptio
     parse,
   };
 }
+
+/** deleteQueueAsync: resolves `1`; rejects `queueNotFound`. */
+export const deleteQueueOperation = defineOperation<DeleteQueueOptions, 1>({
+  build: ({ layout }, options) => deleteQueue(layout, options),
+});

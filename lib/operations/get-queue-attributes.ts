@@ -3,6 +3,7 @@ import { parseAttributes } from "./attributes-reply";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
 import type { GetQueueAttributesOptions, QueueAttributes } from "../types";
+import { defineOperation } from "./descriptor";
 
 export function getQueueAttributes(layout: KeyLayout, options: Partial<GetQueueAttributesOptions>): Operation<QueueAttributes> {
   const keys = layout.queue(validateQname(options.qname));
@@ -13,3 +14,8 @@ export function getQueueAttributes(layout: KeyLayout, options: Partial<GetQueueA
     parse: parseAttributes,
   };
 }
+
+/** getQueueAttributesAsync: a queue's settings, counters and message counts. */
+export const getQueueAttributesOperation = defineOperation<GetQueueAttributesOptions, QueueAttributes>({
+  build: ({ layout }, options) => getQueueAttributes(layout, options),
+});

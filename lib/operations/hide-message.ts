@@ -7,6 +7,7 @@ export function hideMessage(layout: KeyLayout, qname: string, id: string, ms: nu
   const keys = layout.queue(qname);
   return {
     script: "hideMessage",
+    commandKind: "settle",
     keys: [keys.messages],
     args: [id, integerArg(ms)],
     parse(reply) {

@@ -13,6 +13,7 @@ export function nextDue(layout: KeyLayout, qname: unknown): Operation<number | n
   const keys = layout.queue(validateQname(qname));
   return {
     script: "nextDue",
+    commandKind: "look",
     keys: [keys.messages, keys.hash],
     args: [],
     parse(reply) {

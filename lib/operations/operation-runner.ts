@@ -4,7 +4,8 @@
  * refusals (out of memory, a read-only replica, no permission) turned into errors that name the call and its keys.
  *
  * How one call reaches the wire, `rsmq.sendMessageAsync(options)` for example:
- * - the facade (redis-smq.ts) hands `() => sendMessage(layout, realtime, options)` to `run`;
+ * - the facade's method is the call path (call-path.ts) of sendMessage's descriptor, which hands
+ *   `() => sendMessage(layout, realtime, options)` to `run`;
  * - the operation builder (operations/send-message.ts) checks the input and returns an Operation:
  *   script name, keys, arguments, reply parser; bad input rejects here, before any round trip;
  * - the OperationRunner (this file) adds the registry write and replica acks where needed;
@@ -22,7 +23,6 @@ import type { CommandSender, ReplicaAcks, ReplicatedWriter } from "../transports
 import { script } from "../scripts/script-files";
 import type { Script } from "../scripts/script-files";
 import { ScriptRunner } from "../scripts/script-runner";
-import { commandKindOf } from "../telemetry/command-kinds";
 import type { CommandKind, Recorder } from "../telemetry/recorder";
 import type { TelemetryHub } from "../telemetry/telemetry-hub";
 
@@ -56,7 +56,7 @@ export class OperationRunner {
    */
   private runScript<T>(operation: Operation<T>): Promise<T> {
     const body = script(operation.script);
-    const sender = this.senderFor(operation.script, body);
+    const sender = this.senderFor(operation, body);
     return this.scripts.run(body, operation.keys, operation.args, sender).then(
       (reply) => operation.parse(reply),
       (error: unknown) => {
@@ -70,7 +70,7 @@ export class OperationRunner {
     let beforeWritten = false;
     let reply: unknown;
     const body = script(operation.script);
-    const sender = this.senderFor(operation.script, body);
+    const sender = this.senderFor(operation, body);
     // Built only for an error: the call's keys, for a refusal to name.
     const refused = (alreadyWritten: string | undefined) => {
       const plainKeys = [operation.before, operation.after].flatMap((plain) => (plain ? [plain.key] : []));
@@ -103,10 +103,10 @@ export class OperationRunner {
    * What a script is sent through: a write confirmed by replicas is WAITed for on the node
    * connection that ran it; while telemetry records, each command it sends is counted.
    */
-  private senderFor(name: Operation<unknown>["script"], body: Script): CommandSender {
+  private senderFor(operation: Operation<unknown>, body: Script): CommandSender {
     const sender = this.replicaAcks && !body.readOnly ? replicatedSender(this.connection, this.replicaAcks) : this.connection;
     const recording = this.telemetry?.recording;
-    return recording === undefined ? sender : this.counted(sender, commandKindOf(name), recording, body.readOnly);
+    return recording === undefined ? sender : this.counted(sender, operation.commandKind ?? "housekeeping", recording, body.readOnly);
   }
 
   /**

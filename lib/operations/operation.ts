@@ -5,10 +5,13 @@
  */
 import { errorForScriptCode } from "../errors/rsmq-errors";
 import type { ScriptName } from "../scripts/script-files";
+import type { CommandKind } from "../telemetry/recorder";
 
 export interface Operation<T> {
   /** The lua/ script that does the work: a name that is not a file there fails `tsc`. */
   readonly script: ScriptName;
+  /** What the command is for, as telemetry counts it (`rsmq.redis.commands`); housekeeping when absent. */
+  readonly commandKind?: CommandKind;
   readonly keys: string[];
   readonly args: string[];
   parse(reply: unknown): T;

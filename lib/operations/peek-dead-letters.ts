@@ -8,6 +8,8 @@ import { parseWhy, sentAt } from "./message-reply";
 import type { KeyLayout } from "../keys";
 import { validateBatchSize, validateQname } from "./rsmq-input-rules";
 import type { PeekedMessage } from "../types";
+import { defineOperation } from "./descriptor";
+import type { PeekDeadLettersOptions } from "../types";
 
 /** `count` messages (10 when not given) from `offset` on, in receive order. */
 export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; count?: unknown }, offset = 0): Operation<PeekedMessage[]> {
@@ -35,3 +37,8 @@ export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; c
     },
   };
 }
+
+/** peekDeadLettersAsync (deprecated for peekMessagesAsync): the first messages, without their states. */
+export const peekDeadLettersOperation = defineOperation<PeekDeadLettersOptions, PeekedMessage[]>({
+  build: ({ layout }, options) => peekDeadLetters(layout, options),
+});

@@ -10,6 +10,8 @@ import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import type { MessageState, MessageWithState } from "../types";
 import { validateBatchSize, validateQname } from "./rsmq-input-rules";
+import { defineOperation } from "./descriptor";
+import type { PeekMessagesOptions } from "../types";
 
 /** What the script saw: the messages, with the server's time and the queue's size at that moment. */
 export interface PeekResult {
@@ -63,3 +65,9 @@ export function peekMessages(layout: KeyLayout, options: { qname?: unknown; coun
     },
   };
 }
+
+/** peekMessagesAsync: the first messages of a queue with their states, received by nobody. */
+export const peekMessagesOperation = defineOperation<PeekMessagesOptions, PeekResult, MessageWithState[]>({
+  build: ({ layout }, options) => peekMessages(layout, options),
+  result: ({ messages }) => messages,
+});

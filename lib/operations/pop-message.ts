@@ -5,9 +5,11 @@ import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
 import type { PopMessageOptions, QueueMessage } from "../types";
-import type { ReceivedDetail } from "./receive-message";
+import type { ReceivedDetail } from "../telemetry/delivery";
 import { splitExpired } from "../retention/expired-report";
 import type { ExpiredReport } from "../retention/expired-report";
+import { defineOperation } from "./descriptor";
+import { delivered, oneMessage } from "../telemetry/delivery";
 
 /** What popMessage read: the message (`{}`: none was due), and the expired messages met on the way. */
 export interface Popped {
@@ -27,6 +29,7 @@ export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions
   const keys = layout.queue(validateQname(options.qname));
   return {
     script: "popMessage",
+    commandKind: "receive",
     keys: [keys.messages, keys.hash],
     args: [],
     parse(reply) {
@@ -43,6 +46,7 @@ export function popMessageDetailed(layout: KeyLayout, options: Partial<PopMessag
   const keys = layout.queue(validateQname(options.qname));
   return {
     script: "popMessage",
+    commandKind: "receive",
     keys: [keys.messages, keys.hash],
     args: ["d"],
     parse(reply) {
@@ -63,3 +67,19 @@ export function popMessageDetailed(layout: KeyLayout, options: Partial<PopMessag
     },
   };
 }
+
+/** popMessageAsync: the next due message, deleted as it is received; `{}` when none is due. */
+export const popMessageOperation = defineOperation<PopMessageOptions, Popped | PoppedMessage, QueueMessage | {}>({
+  build: ({ layout, observed }, options) => (observed ? popMessageDetailed(layout, options) : popMessage(layout, options)),
+  observe: {
+    operation: "pop",
+    done: (popped, span, recording, queue) => {
+      const { message } = popped;
+      if (!("id" in message)) return;
+      const { detail, now } = popped as PoppedMessage;
+      span?.set(oneMessage(message));
+      delivered(queue, "pop", { messages: [message], details: detail && [detail], now }, span, recording);
+    },
+  },
+  result: ({ message }) => message,
+});

@@ -9,6 +9,7 @@ import type { KeyLayout } from "../keys";
 import { QUEUE_FIELDS } from "./queue-fields";
 import { validateQname } from "./rsmq-input-rules";
 import type { PurgeQueueOptions } from "../types";
+import { defineOperation } from "./descriptor";
 
 export function purgeQueue(layout: KeyLayout, options: Partial<PurgeQueueOptions>): Operation<number> {
   const keys = layout.queue(validateQname(options.qname));
@@ -23,3 +24,8 @@ export function purgeQueue(layout: KeyLayout, options: Partial<PurgeQueueOptions
     },
   };
 }
+
+/** purgeQueueAsync: resolves how many messages were removed. Wakes nobody: a purge makes no message due. */
+export const purgeQueueOperation = defineOperation<PurgeQueueOptions, number>({
+  build: ({ layout }, options) => purgeQueue(layout, options),
+});

@@ -7,6 +7,11 @@ import { isGiven, validateBatchSize, validateQname, validateSeconds } from "./rs
 import type { QueueMessage, ReceiveMessageOptions } from "../types";
 import { splitExpired } from "../retention/expired-report";
 import type { ExpiredReport } from "../retention/expired-report";
+import { defineOperation } from "./descriptor";
+import type { Observation, ScriptDescriptor } from "./descriptor";
+import { delivered, oneMessage } from "../telemetry/delivery";
+import type { ReceivedDetail } from "../telemetry/delivery";
+import type { ReceivedMessages, ReceiveMessagesOptions, ReceiveOrNextDue } from "../types";
 
 /** What the receive script found: the messages, and when fewer than asked, when the next is due. */
 export interface ReceivedBatch {
@@ -21,17 +26,6 @@ export interface ReceivedBatch {
   now?: number;
   /** The expired messages the script met on the way (a queue with a retention); undefined when none. */
   expired?: ExpiredReport;
-}
-
-/** What telemetry needs of a received message, beyond rsmq's shape. */
-export interface ReceivedDetail {
-  /**
-   * When it became visible, epoch ms (server clock): the score it had when it was taken, or its
-   * send time when that score is before it (a priority's offset, see lib/operations/visible-since.ts).
-   */
-  visibleAt: number;
-  /** Its trace context as the sender stored it in `<id>:tp`; undefined when none was. */
-  carrier: string | undefined;
 }
 
 const EMPTY_QUEUE = -1;
@@ -54,6 +48,7 @@ export function receiveMessages(
   const keys = layout.queue(qname);
   return {
     script: "receiveMessage",
+    commandKind: "receive",
     keys: [keys.messages, keys.hash],
     args: details ? [vt, integerArg(batchSize), "d"] : receiveArgs(vt, batchSize),
     parse(reply) {
@@ -103,3 +98,48 @@ function receiveArgs(vt: string, batchSize: number): string[] {
   if (batchSize !== 1) return [vt, integerArg(batchSize)];
   return vt === "" ? [] : [vt];
 }
+
+/** How a receive is observed; `single`: one message's attributes on the span, else the batch's count. */
+function observeReceive(single: boolean): Observation<ReceiveMessageOptions, ReceivedBatch> {
+  return {
+    operation: "receive",
+    done: (batch, span, recording, queue) => {
+      span?.set({ "messaging.rsmq.visibility_timeout": batch.vt });
+      if (!single) span?.set({ "messaging.batch.message_count": batch.messages.length });
+      else if (batch.messages.length === 1) span?.set(oneMessage(batch.messages[0]));
+      delivered(queue, "receive", batch, span, recording);
+    },
+  };
+}
+
+/** One message's receive, with each message's details when telemetry observes it. */
+const receiveOne: ScriptDescriptor<ReceiveMessageOptions, ReceivedBatch, unknown>["build"] = ({ layout, observed }, options) =>
+  receiveMessages(layout, options, 1, observed);
+
+/** receiveMessageAsync: the next due message, hidden for vt seconds; `{}` when none is due (after `waitMs`). */
+export const receiveMessageOperation = defineOperation<ReceiveMessageOptions, ReceivedBatch, QueueMessage | {}>({
+  build: receiveOne,
+  waits: true,
+  observe: observeReceive(true),
+  result: ({ messages }) => messages[0] ?? {},
+});
+
+/** receiveMessageOrNextDueAsync: receiveMessage's call, or when the next message will be due. */
+export const receiveMessageOrNextDueOperation = defineOperation<ReceiveMessageOptions, ReceivedBatch, ReceiveOrNextDue>({
+  build: receiveOne,
+  waits: true,
+  observe: observeReceive(true),
+  result: ({ messages, nextDueMs }) => {
+    if (messages.length > 0) return { status: "received", message: messages[0] };
+    if (nextDueMs === null || nextDueMs === undefined) return { status: "empty" };
+    return { status: "waiting", nextDueMs };
+  },
+});
+
+/** receiveMessagesAsync: up to `count` due messages; `nextDueMs` when fewer were due. */
+export const receiveMessagesOperation = defineOperation<ReceiveMessagesOptions, ReceivedBatch, ReceivedMessages>({
+  build: ({ layout, observed }, options) => receiveMessages(layout, options, options.count, observed),
+  waits: true,
+  observe: observeReceive(false),
+  result: ({ messages, nextDueMs }) => (nextDueMs === undefined ? { messages } : { messages, nextDueMs }),
+});

@@ -6,6 +6,8 @@ import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds }
 import type { SendMessageOptions } from "../types";
 import { validatePriority } from "./priority";
 import { dedupKey, validateDedupId, validateDedupWindow } from "./dedup-id";
+import { defineOperation } from "./descriptor";
+import { reportRefusedNotification } from "./refused-notification";
 
 /** A stored message, and the refusal of its realtime notification if Redis refused it. */
 export interface SentMessage {
@@ -67,6 +69,7 @@ export function sendMessage(
   }
   return {
     script: "sendMessage",
+    commandKind: "send",
     keys: [keys.messages, keys.hash],
     args: sendArgs(randomIdPart(), delay, message, channel, layout.cluster, carrier, priority),
     parse,
@@ -124,3 +127,28 @@ function sendArgs(
   if (prioritized) args.push(String(priority));
   return args;
 }
+
+/**
+ * sendMessageAsync: resolves the message's id. A duplicate (its dedupId taken) stored nothing: it
+ * emits `duplicate`, and wakes nobody. A notification Redis refused is told once per channel.
+ */
+export const sendMessageOperation = defineOperation<SendMessageOptions, SentMessage, string>({
+  build: ({ layout, realtime, carrier }, options) => sendMessage(layout, realtime, options, carrier),
+  observe: {
+    operation: "send",
+    attributes: ({ delay }) => ({ "messaging.rsmq.delay": typeof delay === "number" ? delay : undefined }),
+    done: (sent, span, recording, queue) => {
+      span?.set({ "messaging.message.id": sent.id });
+      // A duplicate stored nothing: counted apart, not as a message sent.
+      if (sent.duplicate) recording?.deduplicated(queue);
+      else recording?.sent(queue, 1);
+    },
+    failed: (errorType, recording, queue) => recording?.sent(queue, 1, errorType),
+  },
+  events: (sent, options, outlets) => {
+    if (sent.duplicate) outlets.emit("duplicate", { qname: String(options.qname), id: sent.id, dedupId: options.dedupId as string | true });
+    else if (sent.notificationRefused) reportRefusedNotification(sent, "sendMessage stored the message", outlets);
+  },
+  wakes: (sent) => !sent.duplicate,
+  result: (sent) => sent.id,
+});

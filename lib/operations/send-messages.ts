@@ -15,6 +15,8 @@ import { randomIdPart } from "./random-id-part";
 import { isGiven, MAX_BATCH, validateMessage, validateQname, validateSeconds } from "./rsmq-input-rules";
 import { MAX_CARRIER_LENGTH } from "./send-message";
 import type { SentMessage } from "./send-message";
+import { defineOperation } from "./descriptor";
+import { reportRefusedNotification } from "./refused-notification";
 
 /** The entries' results, in order, and the refusal of the batch's one realtime notification if Redis refused it. */
 export interface SentBatch extends Omit<SentMessage, "id"> {
@@ -110,3 +112,28 @@ function entryResult(item: unknown): SentEntry {
   const [id, duplicate] = item as [unknown, unknown];
   return { id: String(id), duplicate: Number(duplicate) === 1 };
 }
+
+/** sendMessagesAsync: one result per entry, in order; one `send` span for the batch, its context carried by every stored message. */
+export const sendMessagesOperation = defineOperation<SendMessagesOptions, SentBatch, SentEntry[]>({
+  build: ({ layout, realtime, carrier }, options) => sendMessages(layout, realtime, options, carrier),
+  observe: {
+    operation: "send",
+    attributes: ({ messages }) => ({ "messaging.batch.message_count": Array.isArray(messages) ? messages.length : undefined }),
+    done: (sent, _span, recording, queue) => {
+      // Duplicates stored nothing: counted apart, one each, not as messages sent.
+      for (const entry of sent.entries) if (entry.duplicate) recording?.deduplicated(queue);
+      recording?.sent(queue, sent.entries.filter((entry) => entry.id && !entry.duplicate).length);
+    },
+    failed: (errorType, recording, queue, { messages }) => recording?.sent(queue, Array.isArray(messages) ? messages.length : 0, errorType),
+  },
+  events: (sent, options, outlets) => {
+    if (sent.notificationRefused) reportRefusedNotification(sent, "sendMessages stored the messages", outlets);
+    sent.entries.forEach((entry, i) => {
+      if (entry.duplicate)
+        outlets.emit("duplicate", { qname: String(options.qname), id: entry.id, dedupId: options.messages![i].dedupId! });
+    });
+  },
+  // Only what was stored can be received sooner.
+  wakes: (sent) => sent.entries.some((entry) => entry.id !== undefined && !entry.duplicate),
+  result: (sent) => sent.entries,
+});

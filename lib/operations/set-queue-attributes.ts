@@ -7,6 +7,7 @@ import { isGiven, validateExpireTo, validateMaxsize, validateQname, validateRete
 import { DEDUP_WINDOW_FIELD, EXPIRE_TO_FIELD, RETENTION_FIELD } from "./queue-fields";
 import { validateDedupWindow } from "./dedup-id";
 import type { QueueAttributes, SetQueueAttributesOptions } from "../types";
+import { defineOperation } from "./descriptor";
 
 /** rsmq checks the attributes in this order; rsmq-next's own come after them. */
 const ATTRIBUTES = ["vt", "maxsize", "delay", "retention", "expireTo", "dedupWindowMs"] as const;
@@ -44,3 +45,8 @@ function attributeArgs(name: (typeof ATTRIBUTES)[number], options: Partial<SetQu
       return [name, integerArg(validateSeconds(name, options[name]))];
   }
 }
+
+/** setQueueAttributesAsync: resolves the new attributes. */
+export const setQueueAttributesOperation = defineOperation<SetQueueAttributesOptions, QueueAttributes>({
+  build: ({ layout }, options) => setQueueAttributes(layout, options),
+});

@@ -15,11 +15,11 @@ import { sentAt } from "../operations/message-reply";
 import type { RedisSMQInternals } from "../internals";
 import type { ExpiredReport, ParkedMessage } from "./expired-report";
 
-/** What settling needs of an instance. */
+/** What moving expired messages needs of an instance. */
 export type ExpiryOwner = RedisSMQInternals;
 
 /** What one report came to. */
-export interface ExpirySettled {
+export interface ExpiredMoves {
   /** Deleted by the script. */
   deleted: number;
   /** Moved to the target queue now. */
@@ -28,7 +28,7 @@ export interface ExpirySettled {
   failed: number;
 }
 
-const NOTHING: ExpirySettled = { deleted: 0, moved: 0, failed: 0 };
+const NOTHING: ExpiredMoves = { deleted: 0, moved: 0, failed: 0 };
 
 const warned = new Set<string>();
 
@@ -38,12 +38,12 @@ export function expiredRecord(source: string, message: ParkedMessage): StopRecor
 }
 
 /** Counts and moves what `report` says; never rejects (a failed move is a warning). */
-export async function settleExpired(
+export async function moveExpired(
   owner: ExpiryOwner,
   qname: string,
   report: ExpiredReport | undefined,
   mover: DeadLetterMover = new DeadLetterMover(owner),
-): Promise<ExpirySettled> {
+): Promise<ExpiredMoves> {
   if (report === undefined) return NOTHING;
   const recording = owner.telemetry.recording;
   if (report.deleted > 0) recording?.expired(qname, report.deleted);
@@ -68,10 +68,10 @@ export async function settleExpired(
   return { deleted: report.deleted, moved, failed };
 }
 
-/** `then` for a call whose result may carry a report: settles it, then resolves the result. */
-export function settlingExpired<T extends { expired?: ExpiredReport }>(owner: ExpiryOwner, qname: unknown): (result: T) => Promise<T> {
+/** `then` for a call whose result may carry a report: moves what it says, then resolves the result. */
+export function movingExpired<T extends { expired?: ExpiredReport }>(owner: ExpiryOwner, qname: unknown): (result: T) => Promise<T> {
   return async (result) => {
-    if (result.expired !== undefined) await settleExpired(owner, String(qname), result.expired);
+    if (result.expired !== undefined) await moveExpired(owner, String(qname), result.expired);
     return result;
   };
 }

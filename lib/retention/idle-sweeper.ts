@@ -8,7 +8,7 @@
  */
 import { idleLook } from "../operations/next-due";
 import { sweepExpiredChunk } from "../operations/sweep-expired";
-import { settleExpired } from "./expired-moves";
+import { moveExpired } from "./expired-moves";
 import type { ExpiryOwner } from "./expired-moves";
 import { sweeperToken } from "./sweep";
 
@@ -38,7 +38,7 @@ export class IdleSweeper {
     const cursor = this.cursor;
     const chunk = await owner.run(() => sweepExpiredChunk(owner.layout, qname, this.token, cursor, this.lockMs));
     this.cursor = chunk.state === "more" ? chunk.next : undefined;
-    await settleExpired(owner, qname, chunk.expired);
+    await moveExpired(owner, qname, chunk.expired);
     return chunk.nextDueMs;
   }
 }

@@ -4,9 +4,11 @@
  */
 import { randomBytes } from "crypto";
 import { sweepExpiredChunk } from "../operations/sweep-expired";
-import type { SweepResult } from "../types";
-import { settleExpired } from "./expired-moves";
+import type { SweepExpiredOptions, SweepResult } from "../types";
+import { moveExpired } from "./expired-moves";
 import type { ExpiryOwner } from "./expired-moves";
+import { defineProcedure } from "../operations/descriptor";
+import { validateQname } from "../operations/rsmq-input-rules";
 
 /** How long a sweeper's lock holds without its next chunk: a crashed sweeper blocks others this long at most. */
 export const SWEEP_LOCK_MS = 30_000;
@@ -27,11 +29,19 @@ export async function sweepExpired(owner: ExpiryOwner, qname: unknown): Promise<
     const chunk = await owner.run(() => sweepExpiredChunk(owner.layout, qname, token, cursor, SWEEP_LOCK_MS));
     result.chunks += 1;
     if (chunk.state === "busy") return { ...result, busy: true };
-    const settled = await settleExpired(owner, String(qname), chunk.expired);
-    result.expired += settled.deleted + settled.moved;
-    result.moved += settled.moved;
-    result.failed += settled.failed;
+    const moves = await moveExpired(owner, String(qname), chunk.expired);
+    result.expired += moves.deleted + moves.moved;
+    result.moved += moves.moved;
+    result.failed += moves.failed;
     if (chunk.state === "done") return result;
     cursor = chunk.next;
   }
 }
+
+/** sweepExpiredAsync: the queue's expired messages, the hidden ones included, under its sweep lock. */
+export const sweepExpiredOperation = defineProcedure<SweepExpiredOptions, SweepResult>({
+  prepare: ({ qname }) => {
+    validateQname(qname);
+    return (internals) => sweepExpired(internals, qname);
+  },
+});

@@ -9,7 +9,7 @@ import { deleteMessages } from "../operations/delete-messages";
 import { hideMessage } from "../operations/hide-message";
 import { receiveMessages } from "../operations/receive-message";
 import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
-import { settlingExpired } from "../retention/expired-moves";
+import { movingExpired } from "../retention/expired-moves";
 import { IdleSweeper } from "../retention/idle-sweeper";
 import { SWEEP_LOCK_MS } from "../retention/sweep";
 import { internalsOf } from "../internals";
@@ -46,7 +46,7 @@ export function redisQueuePort(
         ? observedWorkerReceive(internals, qname, vt, count, carriers)
         : internals.run(() => receiveMessages(layout, { qname, vt }, count));
       // Expired messages the script parked go to the queue's expireTo before the batch is handled.
-      return receiving.then(settlingExpired(internals, qname));
+      return receiving.then(movingExpired(internals, qname));
     },
     nextDue: () => {
       tick();

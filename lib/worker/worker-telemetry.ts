@@ -13,7 +13,7 @@ import type { QueueMessage } from "../types";
 import type { RedisSMQInternals } from "../internals";
 import type { ReceivedBatch } from "../operations/receive-message";
 import type { StopRecord } from "../operations/dead-letter";
-import { delivered } from "../telemetry/observed-operations";
+import { delivered } from "../telemetry/delivery";
 import { receiveMessages } from "../operations/receive-message";
 import { secondsSince } from "../telemetry/observe-call";
 import type { OperationName, Recorder } from "../telemetry/recorder";

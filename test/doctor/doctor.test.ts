@@ -12,7 +12,7 @@ import { internalsOf } from "../../lib/internals";
 import { sendMessage } from "../../lib/operations/send-message";
 import { createQueue } from "../../lib/operations/create-queue";
 import { FindingTally } from "../../lib/doctor/finding-tally";
-import { settleRegistry } from "../../lib/doctor/registry-repair";
+import { handleRegistryProblems } from "../../lib/doctor/registry-repair";
 import type { DoctorPort } from "../../lib/doctor/doctor-port";
 import { openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
@@ -350,7 +350,7 @@ describe("doctor: what old clients leave behind, found and repaired", function (
       await redis.sAdd(registry, ["creating", "ghost"]);
       const seenAt = Date.now();
       const tally = new FindingTally();
-      const settled = settleRegistry(
+      const settled = handleRegistryProblems(
         port(),
         tally,
         ["creating", "ghost"].map((qname) => ({ kind: "registryWithoutQueue" as const, qname, seenAt })),

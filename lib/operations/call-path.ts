@@ -1,0 +1,116 @@
+/**
+ * The one path every public call takes, from the options to what the caller gets. In order:
+ * 1. an answer that needs no round trip (an empty list of ids), bad input refused first;
+ * 2. with `waitMs` on a waiting receive, steps 3 to 5 again until a message is due (wakes/waiting-receive.ts);
+ * 3. telemetry: the call's span and figures, when the instance records or traces and the operation is observed;
+ * 4. the run: the closed check, then the script (operations/operation-runner.ts), or the procedure's calls;
+ * 5. the expired messages the script parked, moved to the queue's expireTo (retention/expired-moves.ts);
+ * 6. the events the call causes (a duplicate, a refused notification told once);
+ * 7. the wake of this process's sleeping Workers and waiting receives, when a message may be due
+ *    sooner; then the result, as the caller gets it.
+ * A call that needs none of 2, 3 and 5 takes one `then` from the script's reply to the caller: this
+ * is every send's path, the hottest of all.
+ */
+import type { RedisSMQInternals } from "../internals";
+import { moveExpired } from "../retention/expired-moves";
+import type { ExpiredReport } from "../retention/expired-report";
+import { queueLabel } from "../telemetry/delivery";
+import { observeCall } from "../telemetry/observe-call";
+import type { CallSpan } from "../telemetry/tracing";
+import { notifyQueueActivity } from "../wakes/wake-hub";
+import { waitingReceive } from "../wakes/waiting-receive";
+import type { ReceivedBatch } from "./receive-message";
+import type { OperationDescriptor, Outlets } from "./descriptor";
+
+/** What a call needs of the instance it runs on. */
+export interface Caller {
+  readonly internals: RedisSMQInternals;
+  /** The instance's `realtime` option. */
+  readonly realtime: boolean;
+  readonly outlets: Outlets;
+  /** The error every call gets once the user closed the connection; undefined while open. */
+  closed(): Error | undefined;
+}
+
+/** Options objects may come from untyped callers; read them without trusting their shape. */
+function optionsOf<O>(options: O | undefined | null): Partial<O> {
+  return (options ?? {}) as Partial<O>;
+}
+
+/** The queue a call names, read from options of any operation. */
+function qnameOf(options: object): unknown {
+  return (options as { qname?: unknown }).qname;
+}
+
+/** The `*Async` method of `descriptor` on `caller`. */
+export function callPath<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, caller: Caller): (options: O) => Promise<Out> {
+  const { internals } = caller;
+  const finish = (options: Partial<O>) => (result: R) => {
+    descriptor.events?.(result, options, caller.outlets);
+    if (descriptor.wakes?.(result, options)) notifyQueueActivity(internals.ns, String(qnameOf(options)));
+    return descriptor.result ? descriptor.result(result, options) : (result as unknown as Out);
+  };
+  const settling = (options: Partial<O>) => (result: R) => settled(caller, options, result);
+  return (given) => {
+    const options = optionsOf(given);
+    if (descriptor.answerWithout) {
+      try {
+        const answer = descriptor.answerWithout(options);
+        if (answer !== undefined) return Promise.resolve(answer);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    if (descriptor.waits) {
+      const look = () => observed(descriptor, caller, options).then(settling(options)) as Promise<ReceivedBatch>;
+      return (waitingReceive(internals, options, look) as Promise<unknown> as Promise<R>).then(finish(options));
+    }
+    // Settling and finishing in one `then`: the hot path (see the file header).
+    const done = finish(options);
+    return observed(descriptor, caller, options).then((result) =>
+      hasExpired(result) ? moveExpired(internals, String(qnameOf(options)), result.expired).then(() => done(result)) : done(result),
+    );
+  };
+}
+
+/** The run (step 4), inside the call's span and figures when observed (step 3). */
+function observed<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, caller: Caller, options: Partial<O>): Promise<R> {
+  let run: (span: CallSpan | undefined, observing: boolean) => Promise<R>;
+  if ("build" in descriptor) {
+    const { internals, realtime } = caller;
+    run = (span, observing) =>
+      internals.run(() => descriptor.build({ layout: internals.layout, realtime, observed: observing, carrier: span?.carry() }, options));
+  } else {
+    let work: ReturnType<typeof descriptor.prepare>;
+    try {
+      // Bad input is refused before the span starts, as before anything is sent.
+      work = descriptor.prepare(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    run = () => {
+      const closed = caller.closed();
+      if (closed) return Promise.reject(closed);
+      return work(caller.internals, (qname) => notifyQueueActivity(caller.internals.ns, qname));
+    };
+  }
+  const observation = descriptor.observe;
+  const { telemetry } = caller.internals;
+  if (observation === undefined || !telemetry.observing) return run(undefined, false);
+  const queue = queueLabel(observation.queue ? observation.queue(options) : qnameOf(options));
+  return observeCall(telemetry, observation.operation, queue, (span) => run(span, true), {
+    attributes: observation.attributes?.(options),
+    done: observation.done && ((result, span, recording) => observation.done!(result, span, recording, queue, options)),
+    failed: observation.failed && ((errorType, recording) => observation.failed!(errorType, recording, queue, options)),
+  });
+}
+
+function hasExpired(result: unknown): result is { expired: ExpiredReport } {
+  return typeof result === "object" && result !== null && (result as { expired?: unknown }).expired !== undefined;
+}
+
+/** Step 5: the expired messages a receive or pop met, moved before the call resolves. */
+function settled<O, R>(caller: Caller, options: Partial<O>, result: R): R | Promise<R> {
+  if (!hasExpired(result)) return result;
+  return moveExpired(caller.internals, String(qnameOf(options)), result.expired).then(() => result);
+}

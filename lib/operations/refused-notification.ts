@@ -1,0 +1,31 @@
+/**
+ * A send stored its messages but Redis refused their realtime notification (an ACL user without the
+ * channel): the call succeeds, and the refusal is told once per channel as a lasting problem.
+ */
+import { explainRefusal } from "../errors/refusals";
+import type { Outlets } from "./descriptor";
+
+/** What a send's reply says of its notification (see SentMessage). */
+export interface RefusedNotification {
+  readonly channel: string;
+  readonly notificationRefused?: Error;
+  readonly refusedCommand?: string;
+}
+
+/** `stored`: what the call stored, as the report says it ("sendMessage stored the message"). */
+export function reportRefusedNotification(
+  { channel, notificationRefused, refusedCommand }: RefusedNotification,
+  stored: string,
+  outlets: Pick<Outlets, "reportProblem">,
+): void {
+  const error = explainRefusal(notificationRefused, {
+    operation: `${stored}, but its realtime notification`,
+    channel,
+    command: refusedCommand,
+  });
+  const reported = error instanceof Error ? error : new Error(String(error));
+  if (reported === notificationRefused) {
+    reported.message = `${stored}, but its realtime notification on ${channel} failed: ${reported.message}`;
+  }
+  outlets.reportProblem(`notification ${channel}`, reported);
+}
