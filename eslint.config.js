@@ -119,7 +119,7 @@ module.exports = [
     rules: { "@typescript-eslint/no-var-requires": "off" },
   },
   {
-    files: ["lib/prometheus/options.ts"],
+    files: ["lib/telemetry/prometheus/options.ts"],
     // prom-client is an optional peer: required when collectMetrics is called without `promClient`, never at load time.
     rules: { "@typescript-eslint/no-var-requires": "off" },
   },

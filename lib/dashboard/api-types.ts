@@ -3,73 +3,22 @@
  * route). Times are epoch ms by the Redis server's clock; queue settings keep rsmq's units
  * (vt and delay in seconds, created and modified in epoch seconds).
  */
-import type { DeadLetterInfo } from "../types";
+import type { DashboardCost, QueueRow } from "../queue-state/read-shapes";
 
-/** Where a message is, as the message browser shows it: rsmq-next's three states, plus dead letters. */
-export type BrowsedState = "visible" | "inFlight" | "delayed" | "deadLettered";
-
-/** How many hidden messages become visible within the next minute, ten minutes and hour. */
-export interface DueWithin {
-  "1m": number;
-  "10m": number;
-  "1h": number;
-}
-
-/** One queue of the namespace, as one reading of all queues saw it (`GET api/queues`). */
-export interface QueueRow {
-  qname: string;
-  /** Due now: the next receive may get them. Exact. */
-  visible: number;
-  /** Received and hidden for their vt (being handled, or waiting for a retry). */
-  inFlight: number;
-  /** Sent with a delay (or hidden without ever being received) and not due yet. */
-  delayed: number;
-  /** Every message of the queue. Exact. */
-  total: number;
-  /**
-   * True when the queue has more hidden messages than one reading looks at one by one: then
-   * `inFlight` and `delayed` split the earliest of them only (their sum is still exact).
-   */
-  partial: boolean;
-  /** Age (now - sent) of the oldest first message of each priority level (without priorities: the one the next receive gets), when one is visible; else null. */
-  oldestAgeMs: number | null;
-  /** When the earliest hidden message becomes visible; null when none is hidden. */
-  nextDueAt: number | null;
-  /** Hidden messages that become visible within 1 min, 10 min, 1 h. */
-  dueWithin: DueWithin;
-  /** rsmq's `totalsent` counter, and its rate since the previous reading (null on the first). */
-  totalsent: number;
-  sentPerSecond: number | null;
-  /** rsmq's `totalrecv` counter, and its rate since the previous reading (null on the first). */
-  totalrecv: number;
-  receivedPerSecond: number | null;
-  /** The queue's `totalexpired` counter: messages that outlived its retention (docs/retention.md); 0 when none. */
-  totalexpired: number;
-  /** rsmq's queue settings: vt and delay in seconds, maxsize in bytes (-1: unlimited). */
-  vt: number;
-  delay: number;
-  maxsize: number;
-  /** Epoch seconds, as rsmq stores them. */
-  created: number;
-  modified: number;
-  /** This queue's dead-letter queue (`<qname>-dlq`, or as configured) when it exists, with its size. */
-  deadLetterQueue: { qname: string; total: number } | null;
-  /** Whether this queue is the dead-letter queue of another queue of the namespace. */
-  isDeadLetterQueue: boolean;
-}
+// The shapes the queue-state reads and the operations under them answer with, shown as they are.
+export type { BrowsedMessage, BrowsedState } from "../operations/browse-messages";
+export type { DueWithin } from "../operations/queue-states";
+export type {
+  DashboardCost,
+  DeadLetterGroup,
+  DeadLettersResponse,
+  MessageResponse,
+  MessagesResponse,
+  QueueRow,
+} from "../queue-state/read-shapes";
 
 /** Whether the dashboard reaches Redis right now. */
 export type RedisHealth = { ok: true } | { ok: false; error: string; since: number };
-
-/** What the dashboard itself costs Redis: commands it sent, counted where it sends them. */
-export interface DashboardCost {
-  /** Commands per second over the last minute (0 when no tab is open and nobody calls the API). */
-  commandsPerSecond: number;
-  /** Commands sent since the dashboard was created. */
-  commands: number;
-  /** Live-update streams open right now (one per open tab). */
-  streams: number;
-}
 
 /** `GET api/queues`, and each event of `GET api/stream`. */
 export interface QueuesResponse {
@@ -90,71 +39,6 @@ export interface QueueResponse {
   now: number;
   readOnly: boolean;
   queue: QueueRow;
-}
-
-/** One message as the browser lists it: never received to be looked at. */
-export interface BrowsedMessage {
-  id: string;
-  state: BrowsedState;
-  /** rsmq's `rc`: how often it was received (0: never). */
-  receiveCount: number;
-  /** When it was sent (from its id). */
-  sent: number;
-  /** When it was first received (rsmq's `fr`); null when never. */
-  firstReceived: number | null;
-  /** When it becomes (or became) visible: its score, or its send time for a priority's offset score (docs/priorities.md). */
-  dueAt: number;
-  /** The body's length in bytes. */
-  size: number;
-  /** The body, cut on the server to the preview length unless the full body was asked for. */
-  body: string;
-  /** Whether `body` is cut. */
-  truncated: boolean;
-  /** Why it was dead-lettered, for a message in a dead-letter queue. */
-  deadLetter?: DeadLetterInfo;
-}
-
-/** `GET api/queues/:qname/messages?offset=&limit=`: a page of messages in receive order. */
-export interface MessagesResponse {
-  now: number;
-  qname: string;
-  /** Messages in the queue. */
-  total: number;
-  offset: number;
-  limit: number;
-  messages: BrowsedMessage[];
-}
-
-/** `GET api/queues/:qname/messages/:id`: one message with its whole body. */
-export interface MessageResponse {
-  now: number;
-  qname: string;
-  message: BrowsedMessage;
-}
-
-/** One group of dead letters: the same reason and the same last error. */
-export interface DeadLetterGroup {
-  reason: DeadLetterInfo["reason"] | "unknown";
-  /** The last error's message (cut to 200 characters). */
-  error: string;
-  count: number;
-  /** The queues they came from. */
-  sources: string[];
-  /** When the first and the last of them were dead-lettered; null when none says (no note). */
-  firstAt: number | null;
-  lastAt: number | null;
-}
-
-/** `GET api/queues/:qname/dead-letters`: why the messages of a dead-letter queue stopped. */
-export interface DeadLettersResponse {
-  qname: string;
-  total: number;
-  /** How many messages were looked at (the first ones in receive order). */
-  looked: number;
-  /** True when `looked` < `total`: the groups cover the first messages only. */
-  partial: boolean;
-  /** Largest first. */
-  groups: DeadLetterGroup[];
 }
 
 /** Every error answer: a code, and a sentence that says what was wrong and what to do. */

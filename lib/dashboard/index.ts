@@ -9,9 +9,10 @@
  * http.createServer((req, res) => dashboard(req, res)).listen(3000);
  */
 import type { IncomingMessage, ServerResponse } from "http";
-import { CostMeter } from "./live/cost-meter";
+import { internalsOf } from "../internals";
+import { CostMeter } from "../queue-state/cost-meter";
+import { QueueBoard } from "../queue-state/queue-board";
 import { Sampler } from "./live/sampler";
-import { QueueBoard } from "./reads/queue-board";
 import { Actions } from "./http/actions";
 import { EventStreams } from "./http/event-stream";
 import { handleRequest } from "./http/handler";
@@ -57,7 +58,7 @@ export interface DashboardHandler {
 export function createDashboard(options: DashboardOptions): DashboardHandler {
   const { rsmq, readOnly, intervalMs, deadLetterQueues, previewChars } = checkDashboardOptions(options);
   const cost = new CostMeter();
-  const board = new QueueBoard(rsmq, { deadLetterQueues, previewChars, cost });
+  const board = new QueueBoard(rsmq, internalsOf(rsmq), { deadLetterQueues, previewChars, cost });
   const sampler = new Sampler(() => board.readQueues(), { intervalMs });
   const streams = new EventStreams();
   let closed = false;

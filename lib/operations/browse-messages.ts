@@ -11,7 +11,32 @@ import { stateOf } from "./peek-messages";
 import type { KeyLayout } from "../keys";
 import { MAX_BATCH, validateId, validateQname } from "./rsmq-input-rules";
 import { rsmqError } from "../errors/rsmq-errors";
-import type { BrowsedMessage } from "../dashboard/api-types";
+import type { DeadLetterInfo } from "../types";
+
+/** Where a message is, as the message browser shows it: rsmq-next's three states, plus dead letters. */
+export type BrowsedState = "visible" | "inFlight" | "delayed" | "deadLettered";
+
+/** One message as the browser lists it: never received to be looked at. */
+export interface BrowsedMessage {
+  id: string;
+  state: BrowsedState;
+  /** rsmq's `rc`: how often it was received (0: never). */
+  receiveCount: number;
+  /** When it was sent (from its id). */
+  sent: number;
+  /** When it was first received (rsmq's `fr`); null when never. */
+  firstReceived: number | null;
+  /** When it becomes (or became) visible: its score, or its send time for a priority's offset score (docs/priorities.md). */
+  dueAt: number;
+  /** The body's length in bytes. */
+  size: number;
+  /** The body, cut on the server to the preview length unless the full body was asked for. */
+  body: string;
+  /** Whether `body` is cut. */
+  truncated: boolean;
+  /** Why it was dead-lettered, for a message in a dead-letter queue. */
+  deadLetter?: DeadLetterInfo;
+}
 
 /** A page as the script saw it. */
 export interface BrowsedPage {

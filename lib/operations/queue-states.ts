@@ -9,7 +9,13 @@ import { sentAt } from "./message-reply";
 import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
-import type { DueWithin } from "../dashboard/api-types";
+
+/** How many hidden messages become visible within the next minute, ten minutes and hour. */
+export interface DueWithin {
+  "1m": number;
+  "10m": number;
+  "1h": number;
+}
 
 /** A queue's settings and counters, and where its messages are: what `stats` shows too. */
 export interface QueueCounts {

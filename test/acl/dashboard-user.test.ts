@@ -7,8 +7,9 @@ import { expect } from "chai";
 import { readFileSync } from "fs";
 import { join } from "path";
 import RedisSMQ = require("../../lib");
-import { CostMeter } from "../../lib/dashboard/live/cost-meter";
-import { QueueBoard } from "../../lib/dashboard/reads/queue-board";
+import { CostMeter } from "../../lib/queue-state/cost-meter";
+import { QueueBoard } from "../../lib/queue-state/queue-board";
+import { internalsOf } from "../../lib/internals";
 import { commandsOf, forTest, PASSWORD } from "../support/acl-rules";
 import { connectionOptions, onCluster, plainClient, testCluster, testRedis, uniqueNs } from "../support/server";
 import { connectionOptionsAs, onEveryServer, waitFor } from "../support/worker";
@@ -62,7 +63,7 @@ describe("ACL: the read-only dashboard user of docs/acl.md", function () {
     asUser = new RedisSMQ({ ...connectionOptionsAs(ns, user, PASSWORD), offlineTimeoutMs: 1_000 });
     const errors: Error[] = [];
     asUser.on("error", (error) => errors.push(error));
-    const board = new QueueBoard(asUser, { cost: new CostMeter() });
+    const board = new QueueBoard(asUser, internalsOf(asUser), { cost: new CostMeter() });
     const reads: Array<() => Promise<unknown>> = [
       () => board.readQueues(),
       () => board.readQueues(),

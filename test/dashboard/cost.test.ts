@@ -2,7 +2,7 @@
  * What the dashboard costs Redis, counted at the server (INFO commandstats of a server of this
  * suite's own, so no other test's commands are in it): nothing with no stream open, and with 1 or
  * 5 open streams the same one reading per interval (1 EVALSHA_RO for every queue of the namespace),
- * every stream getting every reading (test/dashboard/queue-board.test.ts checks that the dashboard's
+ * every stream getting every reading (test/queue-state/queue-board.test.ts checks that the dashboard's
  * own meter counts exactly what the server saw).
  */
 import { expect } from "chai";

@@ -6,8 +6,9 @@
  */
 import { expect } from "chai";
 import { Sampler } from "../../lib/dashboard/live/sampler";
-import type { Reading, SamplerState } from "../../lib/dashboard/live/sampler";
-import { CostMeter } from "../../lib/dashboard/live/cost-meter";
+import type { SamplerState } from "../../lib/dashboard/live/sampler";
+import type { Reading } from "../../lib/queue-state/read-shapes";
+import { CostMeter } from "../../lib/queue-state/cost-meter";
 import { waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 

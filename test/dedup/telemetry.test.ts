@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import * as promClient from "prom-client";
 import RedisSMQ = require("../../lib/index");
-import { collectMetrics } from "../../lib/prometheus";
+import { collectMetrics } from "../../lib/telemetry/prometheus";
 import { connectionOptions, uniqueNs } from "../support/server";
 import { parseExposition } from "../support/prometheus";
 import { runsOn } from "../support/targets";

@@ -644,7 +644,7 @@ describe("the rsmq-next/prometheus subpath (built package)", () => {
   });
 
   it("the main entry, by require or import, loads neither the prometheus subpath nor prom-client", async () => {
-    const loaded = `Object.keys(require.cache).filter((file) => /[\\\\/](prometheus|metrics|prom-client)[\\\\/]/.test(file))`;
+    const loaded = `Object.keys(require.cache).filter((file) => /[\\\\/](prometheus|exposition|queue-state|prom-client)[\\\\/]/.test(file))`;
     expect(await runIn("main.cjs", `require("rsmq-next"); console.log(JSON.stringify(${loaded}));`)).to.deep.equal([]);
   });
 
@@ -665,13 +665,13 @@ export const wrong: CollectMetricsOptions = { registry: client.register, queueSt
     expect(await typeCheckedOutputs(dir, "prometheus.ts", { esModuleInterop: true })).to.deep.equal(["", ""]);
   });
 
-  it("npm pack ships the subpath: dist/prometheus/, dist/metrics/ and esm/prometheus.mjs", async function () {
+  it("npm pack ships the subpath: dist/telemetry/prometheus/, dist/telemetry/exposition/ and esm/prometheus.mjs", async function () {
     this.timeout(60_000);
     const files = await packedFiles();
     expect(files).to.include.members([
-      "dist/prometheus/index.js",
-      "dist/prometheus/index.d.ts",
-      "dist/metrics/exposition.js",
+      "dist/telemetry/prometheus/index.js",
+      "dist/telemetry/prometheus/index.d.ts",
+      "dist/telemetry/exposition/exposition.js",
       "esm/prometheus.mjs",
     ]);
   });

@@ -106,8 +106,8 @@ describe("a fresh clone, packed and installed into a new app", function () {
       "dist/dashboard/index.js",
       "dist/dashboard/index.d.ts",
       "esm/dashboard.mjs",
-      "dist/prometheus/index.js",
-      "dist/prometheus/index.d.ts",
+      "dist/telemetry/prometheus/index.js",
+      "dist/telemetry/prometheus/index.d.ts",
       "esm/prometheus.mjs",
       // The dashboard's page, served from the package.
       "web/index.html",

@@ -9,7 +9,7 @@ import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/internals";
-import { QueueStateReader } from "../../lib/metrics/queue-state-reader";
+import { QueueStateReader } from "../../lib/queue-state/queue-state-reader";
 import { sentAt } from "../../lib/operations/message-reply";
 import { nextDue } from "../../lib/operations/next-due";
 import { queueStats } from "../../lib/operations/queue-stats";

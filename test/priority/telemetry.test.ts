@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import * as promClient from "prom-client";
 import RedisSMQ = require("../../lib/index");
-import { collectMetrics } from "../../lib/prometheus";
+import { collectMetrics } from "../../lib/telemetry/prometheus";
 import { asMessage } from "../support/old-rsmq";
 import { connectionOptions, uniqueNs } from "../support/server";
 import { parseExposition } from "../support/prometheus";

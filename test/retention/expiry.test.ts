@@ -11,7 +11,7 @@ import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/internals";
 import { DeadLetterMover } from "../../lib/dead-letters/dead-letter-mover";
 import { expiredRecord } from "../../lib/retention/expired-moves";
-import { groupDeadLetters } from "../../lib/dashboard/reads/dead-letter-groups";
+import { groupDeadLetters } from "../../lib/queue-state/dead-letter-groups";
 import { asMessage } from "../support/old-rsmq";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { fieldsOf, plantMessages, setRetention } from "../support/retention";

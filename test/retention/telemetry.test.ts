@@ -8,7 +8,7 @@ import { expect } from "chai";
 import * as promClient from "prom-client";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import { collectMetrics } from "../../lib/prometheus";
+import { collectMetrics } from "../../lib/telemetry/prometheus";
 import { asMessage } from "../support/old-rsmq";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { parseExposition } from "../support/prometheus";

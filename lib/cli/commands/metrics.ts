@@ -1,6 +1,6 @@
 /**
  * `metrics`: an exporter for Prometheus. Serves the queue-state metrics of the namespace
- * (lib/metrics/) at GET /metrics in the text format until Ctrl-C / SIGTERM. Each scrape reads
+ * (lib/telemetry/exposition/) at GET /metrics in the text format until Ctrl-C / SIGTERM. Each scrape reads
  * Redis once (one read-only script call for every queue on one server); between scrapes it sends
  * nothing. Its address goes to stdout (with --json as one event).
  */
@@ -14,10 +14,10 @@ import { closeQueue, openQueue } from "../connect";
 import { closeServer, listen, trackSockets, urlOf } from "../http-server";
 import { stopOnSignals } from "../stop-signal";
 import type { RedisSMQ } from "../../redis-smq";
-import { renderExposition } from "../../metrics/exposition";
-import { queueStateFamilies } from "../../metrics/queue-state-families";
-import { QueueStateReader } from "../../metrics/queue-state-reader";
-import { sendScrapeFailure, sendExposition } from "../../metrics/scrape-answer";
+import { renderExposition } from "../../telemetry/exposition/exposition";
+import { queueStateFamilies } from "../../telemetry/exposition/queue-state-families";
+import { QueueStateReader } from "../../queue-state/queue-state-reader";
+import { sendScrapeFailure, sendExposition } from "../../telemetry/exposition/scrape-answer";
 
 /** The port Prometheus' registry of exporter ports gives no one else, and OpenTelemetry's Prometheus exporter uses. */
 export const DEFAULT_METRICS_PORT = 9464;

@@ -4,7 +4,7 @@
  */
 import type { RedisSMQ } from "../../redis-smq";
 import type { RedriveOptions } from "../../types";
-import type { CostMeter } from "../live/cost-meter";
+import type { CostMeter } from "../../queue-state/cost-meter";
 import { MAX_BATCH } from "../../operations/rsmq-input-rules";
 import { HttpError } from "./http-error";
 import { errorAnswer } from "./error-status";

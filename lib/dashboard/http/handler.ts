@@ -6,9 +6,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "http";
 import type { QueuesResponse } from "../api-types";
-import type { CostMeter } from "../live/cost-meter";
+import type { CostMeter } from "../../queue-state/cost-meter";
 import type { Sampler, SamplerState } from "../live/sampler";
-import type { QueueBoard } from "../reads/queue-board";
+import type { QueueBoard } from "../../queue-state/queue-board";
 import type { Actions, ActionName } from "./actions";
 import type { EventStreams } from "./event-stream";
 import { HttpError } from "./http-error";
@@ -20,9 +20,9 @@ import type { Match } from "./routes";
 import { isSameOrigin } from "./same-origin";
 import { setSecurityHeaders } from "./security-headers";
 import { isAsset, sendAsset } from "./static-assets";
-import { renderExposition } from "../../metrics/exposition";
-import { queueStateFamilies } from "../../metrics/queue-state-families";
-import { sendExposition, sendScrapeFailure } from "../../metrics/scrape-answer";
+import { renderExposition } from "../../telemetry/exposition/exposition";
+import { queueStateFamilies } from "../../telemetry/exposition/queue-state-families";
+import { sendExposition, sendScrapeFailure } from "../../telemetry/exposition/scrape-answer";
 
 /** Everything a request may use, made once per dashboard. */
 export interface HandlerParts {

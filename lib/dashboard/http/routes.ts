@@ -30,7 +30,7 @@ export const ROUTES = [
   { method: "GET", pattern: "api/queues/:qname/messages", mutates: false, name: "messages" },
   { method: "GET", pattern: "api/queues/:qname/messages/:id", mutates: false, name: "message" },
   { method: "GET", pattern: "api/queues/:qname/dead-letters", mutates: false, name: "deadLetters" },
-  // The queue-state metrics in Prometheus' text format (lib/metrics/), from the shared reading.
+  // The queue-state metrics in Prometheus' text format (lib/telemetry/exposition/), from the shared reading.
   { method: "GET", pattern: "metrics", mutates: false, name: "metrics" },
   { method: "POST", pattern: "api/queues", mutates: true, name: "createQueue" },
   { method: "POST", pattern: "api/queues/:qname/attributes", mutates: true, name: "setAttributes" },

@@ -4,13 +4,8 @@
  * without a stream gets the latest reading while it is fresh, or shares the one under way, so
  * polling tabs do not multiply the cost either.
  */
-import type { QueueRow, RedisHealth } from "../api-types";
-
-/** All queues of the namespace at the server's time `now` (epoch ms). */
-export interface Reading {
-  now: number;
-  queues: QueueRow[];
-}
+import type { RedisHealth } from "../api-types";
+import type { Reading } from "../../queue-state/read-shapes";
 
 /** What a stream is told after every reading: the latest one that succeeded, and whether this one did. */
 export interface SamplerState {

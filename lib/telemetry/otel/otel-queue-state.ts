@@ -3,13 +3,13 @@
  * batch callback reads every queue once per collection (the reading the exporter and collectMetrics
  * make: one round trip for all queues on one server), and nothing is read between collections.
  * Required only when the `telemetry` option's `queueState` is on, so neither this nor the
- * dashboard's reads load otherwise.
+ * queue-state reads load otherwise.
  */
 import type { Attributes, BatchObservableResult, Meter, Observable } from "@opentelemetry/api";
-import { queueStateSamples } from "../../metrics/queue-state-families";
-import type { QueueStateMetric } from "../../metrics/queue-state-families";
-import { QueueStateReader } from "../../metrics/queue-state-reader";
-import type { RedisSMQ } from "../../redis-smq";
+import { queueStateSamples } from "../exposition/queue-state-families";
+import type { QueueStateMetric } from "../exposition/queue-state-families";
+import { QueueStateReader } from "../../queue-state/queue-state-reader";
+import type { ConnectedQueues } from "../../queue-state/queue-board";
 import { QUEUE_STATE_METRICS } from "../metric-names";
 import { ATTRIBUTES, SYSTEM } from "./otel-recorder";
 
@@ -35,7 +35,7 @@ export function observeQueueState(meter: Meter, instance: () => object, queues: 
   let reader: QueueStateReader | undefined;
   meter.addBatchObservableCallback(
     async (result: BatchObservableResult) => {
-      reader ??= new QueueStateReader(instance() as RedisSMQ, { queues: queues === "all" ? undefined : queues });
+      reader ??= new QueueStateReader(instance() as ConnectedQueues, { queues: queues === "all" ? undefined : queues });
       let reading;
       try {
         reading = await reader.read();

@@ -38,7 +38,7 @@ export function startOpenTelemetry(
   if (recordsMetrics) {
     hub.add(new OtelRecorder(meter));
     if (settings.queueState !== false) {
-      // Loaded only now: the queue-state reading is the dashboard's, which the main entry never loads otherwise.
+      // Loaded only now: the main entry never loads the queue-state reads (lib/queue-state/) otherwise.
       const { observeQueueState } = require("./otel-queue-state") as { observeQueueState: ObserveQueueState };
       observeQueueState(meter, instance, settings.queueState);
     }

@@ -8,14 +8,14 @@ import { expect } from "chai";
 import { createClient } from "redis";
 import type { RedisClientType } from "redis";
 import * as promClient from "prom-client";
-import RedisSMQ = require("../../lib/index");
-import { collectMetrics } from "../../lib/prometheus";
-import { startRedisServer } from "../../lib/cli/redis/redis-server";
-import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
-import { countsBetween, readCommandStats } from "../../lib/cli/redis/command-stats";
-import { seedQueues } from "../support/queue-state-seed";
-import { serverTimePassed } from "../support/worker";
-import { runsOn } from "../support/targets";
+import RedisSMQ = require("../../../lib/index");
+import { collectMetrics } from "../../../lib/telemetry/prometheus";
+import { startRedisServer } from "../../../lib/cli/redis/redis-server";
+import type { RedisServerProcess } from "../../../lib/cli/redis/redis-server";
+import { countsBetween, readCommandStats } from "../../../lib/cli/redis/command-stats";
+import { seedQueues } from "../../support/queue-state-seed";
+import { serverTimePassed } from "../../support/worker";
+import { runsOn } from "../../support/targets";
 
 runsOn("single");
 

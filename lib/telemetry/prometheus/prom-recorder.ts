@@ -4,9 +4,9 @@
  * telemetry hub, it counts what the facade and the Worker report, in process, at no Redis cost.
  * Labels: `queue` (except on the command counts, which have no queue) and each definition's own.
  */
-import { IN_PROCESS_METRICS } from "../telemetry/metric-names";
-import type { MetricDefinition } from "../telemetry/metric-names";
-import type { Recorder } from "../telemetry/recorder";
+import { IN_PROCESS_METRICS } from "../metric-names";
+import type { MetricDefinition } from "../metric-names";
+import type { Recorder } from "../recorder";
 import type { PromClientClasses, PromCounter, PromGauge, PromHistogram, PromLabels, PromRegistry } from "./prom-client-shapes";
 
 type InProcessMetric = keyof typeof IN_PROCESS_METRICS;

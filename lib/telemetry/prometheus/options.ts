@@ -2,7 +2,7 @@
  * collectMetrics' options, checked before anything is registered: a wrong one throws a TypeError
  * naming it, and the registry is left as it was.
  */
-import { QNAME_FORMAT, RESERVED_QNAME } from "../operations/rsmq-input-rules";
+import { QNAME_FORMAT, RESERVED_QNAME } from "../../operations/rsmq-input-rules";
 import type { PromClientClasses, PromClientModule, PromRegistry } from "./prom-client-shapes";
 
 /** The options of `collectMetrics` (rsmq-next/prometheus). */

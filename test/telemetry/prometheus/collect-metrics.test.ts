@@ -9,21 +9,21 @@
  */
 import { expect } from "chai";
 import * as promClient from "prom-client";
-import RedisSMQ = require("../../lib/index");
-import { collectMetrics } from "../../lib/prometheus";
-import type { CollectMetricsOptions } from "../../lib/prometheus";
-import { internalsOf } from "../../lib/internals";
-import { IN_PROCESS_METRICS, QUEUE_STATE_METRICS } from "../../lib/telemetry/metric-names";
-import type { Recorder } from "../../lib/telemetry/recorder";
-import { sentAt } from "../../lib/operations/message-reply";
-import { connectionOptions, plainClient, uniqueNs } from "../support/server";
-import { serverNowMs } from "../support/inspect";
-import { parseExposition, prometheusMissing, promtoolCheck } from "../support/prometheus";
-import { CLOCK_SAMPLES, expectedSamples, seedQueues } from "../support/queue-state-seed";
-import type { SeededQueues } from "../support/queue-state-seed";
-import { CommandWatch } from "../support/retry";
-import { Cleanup } from "../support/worker";
-import { runsOn } from "../support/targets";
+import RedisSMQ = require("../../../lib/index");
+import { collectMetrics } from "../../../lib/telemetry/prometheus";
+import type { CollectMetricsOptions } from "../../../lib/telemetry/prometheus";
+import { internalsOf } from "../../../lib/internals";
+import { IN_PROCESS_METRICS, QUEUE_STATE_METRICS } from "../../../lib/telemetry/metric-names";
+import type { Recorder } from "../../../lib/telemetry/recorder";
+import { sentAt } from "../../../lib/operations/message-reply";
+import { connectionOptions, plainClient, uniqueNs } from "../../support/server";
+import { serverNowMs } from "../../support/inspect";
+import { parseExposition, prometheusMissing, promtoolCheck } from "../../support/prometheus";
+import { CLOCK_SAMPLES, expectedSamples, seedQueues } from "../../support/queue-state-seed";
+import type { SeededQueues } from "../../support/queue-state-seed";
+import { CommandWatch } from "../../support/retry";
+import { Cleanup } from "../../support/worker";
+import { runsOn } from "../../support/targets";
 
 runsOn("single", "cluster", "ioredis");
 

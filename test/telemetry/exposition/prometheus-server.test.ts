@@ -6,17 +6,17 @@
  * message's id and the clock at the scrape, within the scrape's own delay.
  */
 import { expect } from "chai";
-import RedisSMQ = require("../../lib/index");
-import { startRedisServer } from "../../lib/cli/redis/redis-server";
-import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
-import { sentAt } from "../../lib/operations/message-reply";
-import { startCli } from "../support/cli";
-import { prometheusMissing, startPrometheus } from "../support/prometheus";
-import type { RunningPrometheus } from "../support/prometheus";
-import { seedQueues } from "../support/queue-state-seed";
-import type { SeededQueues } from "../support/queue-state-seed";
-import { waitFor } from "../support/worker";
-import { runsOn } from "../support/targets";
+import RedisSMQ = require("../../../lib/index");
+import { startRedisServer } from "../../../lib/cli/redis/redis-server";
+import type { RedisServerProcess } from "../../../lib/cli/redis/redis-server";
+import { sentAt } from "../../../lib/operations/message-reply";
+import { startCli } from "../../support/cli";
+import { prometheusMissing, startPrometheus } from "../../support/prometheus";
+import type { RunningPrometheus } from "../../support/prometheus";
+import { seedQueues } from "../../support/queue-state-seed";
+import type { SeededQueues } from "../../support/queue-state-seed";
+import { waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
 
 runsOn("single");
 

@@ -1,12 +1,12 @@
 /**
- * From one reading of the queues (the dashboard's QueueBoard: every queue of a namespace in one
+ * From one reading of the queues (queue-state/'s QueueBoard: every queue of a namespace in one
  * script call, by the server's clock) to the queue-state metrics of telemetry/metric-names.ts,
  * as metric families. The exporter, the dashboard's `metrics` route and the prom-client collector
  * all make their figures here, so they agree to the sample.
  */
-import type { QueueRow } from "../dashboard/api-types";
-import { QUEUE_STATE_METRICS } from "../telemetry/metric-names";
-import type { MetricDefinition } from "../telemetry/metric-names";
+import type { QueueRow } from "../../queue-state/read-shapes";
+import { QUEUE_STATE_METRICS } from "../metric-names";
+import type { MetricDefinition } from "../metric-names";
 import type { FamilyType, MetricFamily, Sample } from "./exposition";
 
 /** What the metrics need of a reading: the server's time (epoch ms) and each queue's row. */

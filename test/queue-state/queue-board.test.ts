@@ -11,8 +11,8 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/internals";
 import { queueStates } from "../../lib/operations/queue-states";
-import { CostMeter } from "../../lib/dashboard/live/cost-meter";
-import { QueueBoard } from "../../lib/dashboard/reads/queue-board";
+import { CostMeter } from "../../lib/queue-state/cost-meter";
+import { QueueBoard } from "../../lib/queue-state/queue-board";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { CommandWatch, deadLetterOne, oldRsmqOr } from "../support/retry";
 import { exactState } from "../support/state";
@@ -39,7 +39,7 @@ describe("dashboard reads (QueueBoard)", () => {
     client = await plainClient();
     cleanup.add(() => client.quit());
     cost = new CostMeter();
-    board = new QueueBoard(rsmq, { cost });
+    board = new QueueBoard(rsmq, internalsOf(rsmq), { cost });
   });
   afterEach(() => cleanup.run());
 
@@ -180,7 +180,7 @@ describe("dashboard reads (QueueBoard)", () => {
     await deadLetterOne(rsmq, "orders", "orders-dlq", "x");
     await rsmq.createQueueAsync({ qname: "mail" });
     await rsmq.createQueueAsync({ qname: "mail-failed" });
-    const paired = new QueueBoard(rsmq, { cost, deadLetterQueues: { mail: "mail-failed" } });
+    const paired = new QueueBoard(rsmq, internalsOf(rsmq), { cost, deadLetterQueues: { mail: "mail-failed" } });
     const rows = new Map((await paired.readQueues()).queues.map((row) => [row.qname, row]));
     expect(rows.get("orders")).to.deep.include({ deadLetterQueue: { qname: "orders-dlq", total: 1 }, isDeadLetterQueue: false });
     expect(rows.get("orders-dlq")).to.deep.include({ deadLetterQueue: null, isDeadLetterQueue: true });
@@ -251,7 +251,7 @@ describe("dashboard reads (QueueBoard)", () => {
       const long = "é".repeat(30) + "😀".repeat(30);
       const id = await rsmq.sendMessageAsync({ qname: "q", message: long });
       await rsmq.sendMessageAsync({ qname: "q", message: "short" });
-      const small = new QueueBoard(rsmq, { cost, previewChars: 40 });
+      const small = new QueueBoard(rsmq, internalsOf(rsmq), { cost, previewChars: 40 });
       const [cut, whole] = (await small.readMessages("q", { offset: 0, limit: 10 })).messages;
       expect(cut).to.include({ body: "é".repeat(30) + "😀".repeat(10), truncated: true, size: Buffer.byteLength(long) });
       expect(whole).to.include({ body: "short", truncated: false, size: 5 });

@@ -1,15 +1,16 @@
 /**
  * Reads the queue state the metrics show, on demand only: every queue of the namespace (or the
- * queues of a list) through the dashboard's QueueBoard, one script call for all of them on one
+ * queues of a list) through the QueueBoard the dashboard reads with too, one script call for all of them on one
  * server (a second when the registry names a queue the first did not know), the registry and one
  * per queue in Redis Cluster. Nothing is read on a timer: a scrape reads, and nothing else does.
  * Reads asked for while one is under way share it, so the families of one scrape (and scrapes
  * that overlap) cost one reading.
  */
-import { CostMeter } from "../dashboard/live/cost-meter";
-import { QueueBoard } from "../dashboard/reads/queue-board";
-import type { RedisSMQ } from "../redis-smq";
-import type { QueueReading } from "./queue-state-families";
+import { internalsOf } from "../internals";
+import { CostMeter } from "./cost-meter";
+import { QueueBoard } from "./queue-board";
+import type { ConnectedQueues } from "./queue-board";
+import type { Reading } from "./read-shapes";
 
 export interface QueueStateReaderOptions {
   /** The queues to read; undefined: every queue of the namespace. */
@@ -21,15 +22,16 @@ export interface QueueStateReaderOptions {
 export class QueueStateReader {
   private readonly board: QueueBoard;
   private readonly queues: readonly string[] | undefined;
-  private underWay: Promise<QueueReading> | undefined;
+  private underWay: Promise<Reading> | undefined;
 
-  constructor(rsmq: RedisSMQ, options: QueueStateReaderOptions = {}) {
-    this.board = new QueueBoard(rsmq, { cost: options.cost ?? new CostMeter() });
+  /** `rsmq`: a RedisSMQ instance (its internals are looked up; a look-alike throws a TypeError). */
+  constructor(rsmq: ConnectedQueues, options: QueueStateReaderOptions = {}) {
+    this.board = new QueueBoard(rsmq, internalsOf(rsmq), { cost: options.cost ?? new CostMeter() });
     this.queues = options.queues;
   }
 
   /** One reading, shared with any under way; rejects when Redis could not be read. */
-  read(): Promise<QueueReading> {
+  read(): Promise<Reading> {
     if (!this.underWay) {
       const reading = this.queues ? this.board.readQueuesNamed(this.queues) : this.board.readQueues();
       this.underWay = reading.finally(() => {

@@ -1,21 +1,19 @@
 /**
- * The dashboard's reads of Redis: every queue in one script call (one per queue in Redis Cluster,
- * where each queue has a slot of its own), a page of messages, one message, a dead-letter queue's
- * reasons. None receives or writes anything. Each command sent is counted in the cost meter.
+ * The reads of Redis the dashboard and the queue-state metrics share: every queue in one script
+ * call (one per queue in Redis Cluster, where each queue has a slot of its own), a page of
+ * messages, one message, a dead-letter queue's reasons. None receives or writes anything. Each
+ * command sent is counted in the cost meter.
  */
-import { internalsOf } from "../../internals";
-import type { RedisSMQInternals } from "../../internals";
-import type { RedisSMQ } from "../../redis-smq";
-import type { Operation } from "../../operations/operation";
-import { queueStates } from "../../operations/queue-states";
-import type { QueueState, QueueStates } from "../../operations/queue-states";
-import { browseMessages, readMessage } from "../../operations/browse-messages";
-import { deadLetterNotes } from "../../operations/dead-letter-notes";
-import { QNAME_FORMAT, RESERVED_QNAME, validateQname } from "../../operations/rsmq-input-rules";
-import { queueNotFound } from "../../errors/rsmq-errors";
-import type { CostMeter } from "../live/cost-meter";
-import type { Reading } from "../live/sampler";
-import type { DeadLettersResponse, MessageResponse, MessagesResponse, QueueRow } from "../api-types";
+import type { RedisSMQInternals } from "../internals";
+import type { Operation } from "../operations/operation";
+import { queueStates } from "../operations/queue-states";
+import type { QueueState, QueueStates } from "../operations/queue-states";
+import { browseMessages, readMessage } from "../operations/browse-messages";
+import { deadLetterNotes } from "../operations/dead-letter-notes";
+import { QNAME_FORMAT, RESERVED_QNAME, validateQname } from "../operations/rsmq-input-rules";
+import { queueNotFound } from "../errors/rsmq-errors";
+import type { CostMeter } from "./cost-meter";
+import type { DeadLettersResponse, MessageResponse, MessagesResponse, QueueRow, Reading } from "./read-shapes";
 import { DeadLetterNames, queueRows } from "./queue-rows";
 import type { CounterMark } from "./queue-rows";
 import { groupDeadLetters } from "./dead-letter-groups";
@@ -24,6 +22,18 @@ import { groupDeadLetters } from "./dead-letter-groups";
 export const LOOK_AT_HIDDEN = 1000;
 /** Dead letters whose notes the reasons histogram reads. */
 export const LOOK_AT_DEAD_LETTERS = 10_000;
+
+/**
+ * What the board uses of the instance's public side (a RedisSMQ has both): whether the connection
+ * is up, and the queue list (one SMEMBERS, in Redis Cluster).
+ */
+export interface ConnectedQueues {
+  readonly connected: boolean;
+  listQueuesAsync(): Promise<string[]>;
+}
+
+/** What the board uses of the instance's internals: where the keys are, and a way to run a read. */
+export type BoardInternals = Pick<RedisSMQInternals, "layout" | "run">;
 
 export interface QueueBoardOptions {
   /** A queue's dead-letter queue where it is not `<qname>-dlq`. */
@@ -35,7 +45,6 @@ export interface QueueBoardOptions {
 }
 
 export class QueueBoard {
-  private readonly queue: RedisSMQInternals;
   private readonly names: DeadLetterNames;
   private readonly previewChars: number;
   private readonly cost: CostMeter;
@@ -47,10 +56,10 @@ export class QueueBoard {
   private marks = new Map<string, CounterMark>();
 
   constructor(
-    private readonly rsmq: RedisSMQ,
+    private readonly rsmq: ConnectedQueues,
+    private readonly queue: BoardInternals,
     options: QueueBoardOptions,
   ) {
-    this.queue = internalsOf(rsmq);
     this.names = new DeadLetterNames(options.deadLetterQueues ?? {});
     this.previewChars = options.previewChars ?? 1000;
     this.cost = options.cost;

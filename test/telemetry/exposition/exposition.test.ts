@@ -1,15 +1,15 @@
 /**
- * The text format as written by hand (lib/metrics/exposition.ts) and the queue-state families of
- * a reading (lib/metrics/queue-state-families.ts), on made-up readings: escaping of label values
+ * The text format as written by hand (lib/telemetry/exposition/exposition.ts) and the queue-state families of
+ * a reading (lib/telemetry/exposition/queue-state-families.ts), on made-up readings: escaping of label values
  * and HELP text, the special values, the `hidden_unsplit` state past the hidden messages a reading
  * splits, the next due time absent when nothing is hidden. promtool parses what is written.
  */
 import { expect } from "chai";
-import { escapeLabelValue, formatValue, renderExposition } from "../../lib/metrics/exposition";
-import { queueStateFamilies } from "../../lib/metrics/queue-state-families";
-import type { QueueRow } from "../../lib/dashboard/api-types";
-import { parseExposition, prometheusMissing, promtoolCheck } from "../support/prometheus";
-import { runsOn } from "../support/targets";
+import { escapeLabelValue, formatValue, renderExposition } from "../../../lib/telemetry/exposition/exposition";
+import { queueStateFamilies } from "../../../lib/telemetry/exposition/queue-state-families";
+import type { QueueRow } from "../../../lib/queue-state/read-shapes";
+import { parseExposition, prometheusMissing, promtoolCheck } from "../../support/prometheus";
+import { runsOn } from "../../support/targets";
 
 runsOn("single");
 

@@ -2,8 +2,8 @@
  * Dead letters grouped by why they stopped: the same reason and the same last error make a group.
  * Error texts are cut, so a long one (a stack, a payload) still groups with its equals.
  */
-import type { DeadLetterGroup } from "../api-types";
-import type { DeadLetterInfo } from "../../types";
+import type { DeadLetterGroup } from "./read-shapes";
+import type { DeadLetterInfo } from "../types";
 
 /** Characters of an error text a group keeps. */
 export const ERROR_CHARS = 200;

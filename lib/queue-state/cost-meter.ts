@@ -3,7 +3,7 @@
  * cannot tell the dashboard's commands from the application's): a total, and a rate over the last
  * minute in one-second buckets, so the meter reads 0 a minute after the last tab closed.
  */
-import type { DashboardCost } from "../api-types";
+import type { DashboardCost } from "./read-shapes";
 
 const WINDOW_SECONDS = 60;
 

@@ -8,9 +8,9 @@
  * const metrics = collectMetrics(rsmq, { registry: client.register });
  * // later: metrics.stop();
  */
-import { internalsOf } from "../internals";
-import type { RedisSMQ } from "../redis-smq";
-import { QueueStateReader } from "../metrics/queue-state-reader";
+import { internalsOf } from "../../internals";
+import type { RedisSMQ } from "../../redis-smq";
+import { QueueStateReader } from "../../queue-state/queue-state-reader";
 import { checkCollectOptions } from "./options";
 import type { CollectMetricsOptions } from "./options";
 import type { PromRegistry } from "./prom-client-shapes";

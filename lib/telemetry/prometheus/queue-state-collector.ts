@@ -5,11 +5,11 @@
  * a scrape at once). A failed reading leaves no stale series: the queue metrics are empty and
  * `rsmq_queue_state_up` is 0.
  */
-import { QUEUE_STATE_METRICS } from "../telemetry/metric-names";
-import type { MetricDefinition } from "../telemetry/metric-names";
-import { familyType, queueStateSamples } from "../metrics/queue-state-families";
-import type { QueueReading, QueueStateMetric } from "../metrics/queue-state-families";
-import type { QueueStateReader } from "../metrics/queue-state-reader";
+import { QUEUE_STATE_METRICS } from "../metric-names";
+import type { MetricDefinition } from "../metric-names";
+import { familyType, queueStateSamples } from "../exposition/queue-state-families";
+import type { QueueReading, QueueStateMetric } from "../exposition/queue-state-families";
+import type { QueueStateReader } from "../../queue-state/queue-state-reader";
 import type { PromClientClasses, PromCounter, PromGauge, PromRegistry } from "./prom-client-shapes";
 
 /** 1 when the last collection read the queue state, 0 when Redis could not be read. */

@@ -3,8 +3,8 @@
  * own counters, so nothing records them), the age of the next message, and which queue is whose
  * dead-letter queue.
  */
-import type { QueueRow } from "../api-types";
-import type { QueueState } from "../../operations/queue-states";
+import type { QueueRow } from "./read-shapes";
+import type { QueueState } from "../operations/queue-states";
 
 /** The counters of a queue at one reading, for the rates of the next. */
 export interface CounterMark {

@@ -9,18 +9,18 @@
 import { expect } from "chai";
 import { createClient } from "redis";
 import type { RedisClientType } from "redis";
-import RedisSMQ = require("../../lib/index");
-import { startRedisServer } from "../../lib/cli/redis/redis-server";
-import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
-import { countsBetween, readCommandStats } from "../../lib/cli/redis/command-stats";
-import { startCli } from "../support/cli";
-import { send } from "../support/dashboard";
-import { parseExposition } from "../support/prometheus";
-import { seedQueues } from "../support/queue-state-seed";
-import { SilentProxy } from "../support/silent-proxy";
-import { connectionOptions, testRedis, uniqueNs } from "../support/server";
-import { serverTimePassed, waitFor } from "../support/worker";
-import { runsOn } from "../support/targets";
+import RedisSMQ = require("../../../lib/index");
+import { startRedisServer } from "../../../lib/cli/redis/redis-server";
+import type { RedisServerProcess } from "../../../lib/cli/redis/redis-server";
+import { countsBetween, readCommandStats } from "../../../lib/cli/redis/command-stats";
+import { startCli } from "../../support/cli";
+import { send } from "../../support/dashboard";
+import { parseExposition } from "../../support/prometheus";
+import { seedQueues } from "../../support/queue-state-seed";
+import { SilentProxy } from "../../support/silent-proxy";
+import { connectionOptions, testRedis, uniqueNs } from "../../support/server";
+import { serverTimePassed, waitFor } from "../../support/worker";
+import { runsOn } from "../../support/targets";
 
 runsOn("single");
 

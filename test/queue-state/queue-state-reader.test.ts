@@ -1,5 +1,5 @@
 /**
- * The queue-state metrics of a real namespace (lib/metrics/: the dashboard's reading, made into
+ * The queue-state metrics of a real namespace (lib/queue-state/'s reading, made into
  * families): every state counted as Redis holds it, dead-letter queues included; the age of the
  * oldest visible message from its id and the server's clock; the next due time the earliest
  * hidden score; rsmq's totalsent and totalrecv. A list of queues reads only those. One reading
@@ -8,9 +8,9 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import { renderExposition } from "../../lib/metrics/exposition";
-import { queueStateFamilies } from "../../lib/metrics/queue-state-families";
-import { QueueStateReader } from "../../lib/metrics/queue-state-reader";
+import { renderExposition } from "../../lib/telemetry/exposition/exposition";
+import { queueStateFamilies } from "../../lib/telemetry/exposition/queue-state-families";
+import { QueueStateReader } from "../../lib/queue-state/queue-state-reader";
 import { sentAt } from "../../lib/operations/message-reply";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { internalsOf } from "../../lib/internals";

@@ -1,0 +1,111 @@
+/**
+ * What the queue-state reads answer with, as the dashboard's JSON API shows it (dashboard/api-types.ts
+ * re-exports each under the same name; docs/dashboard.md documents the routes). Times are epoch ms
+ * by the Redis server's clock; queue settings keep rsmq's units (vt and delay in seconds, created
+ * and modified in epoch seconds).
+ */
+import type { DeadLetterInfo } from "../types";
+import type { BrowsedMessage } from "../operations/browse-messages";
+import type { DueWithin } from "../operations/queue-states";
+
+/** One queue of the namespace, as one reading of all queues saw it (`GET api/queues`). */
+export interface QueueRow {
+  qname: string;
+  /** Due now: the next receive may get them. Exact. */
+  visible: number;
+  /** Received and hidden for their vt (being handled, or waiting for a retry). */
+  inFlight: number;
+  /** Sent with a delay (or hidden without ever being received) and not due yet. */
+  delayed: number;
+  /** Every message of the queue. Exact. */
+  total: number;
+  /**
+   * True when the queue has more hidden messages than one reading looks at one by one: then
+   * `inFlight` and `delayed` split the earliest of them only (their sum is still exact).
+   */
+  partial: boolean;
+  /** Age (now - sent) of the oldest first message of each priority level (without priorities: the one the next receive gets), when one is visible; else null. */
+  oldestAgeMs: number | null;
+  /** When the earliest hidden message becomes visible; null when none is hidden. */
+  nextDueAt: number | null;
+  /** Hidden messages that become visible within 1 min, 10 min, 1 h. */
+  dueWithin: DueWithin;
+  /** rsmq's `totalsent` counter, and its rate since the previous reading (null on the first). */
+  totalsent: number;
+  sentPerSecond: number | null;
+  /** rsmq's `totalrecv` counter, and its rate since the previous reading (null on the first). */
+  totalrecv: number;
+  receivedPerSecond: number | null;
+  /** The queue's `totalexpired` counter: messages that outlived its retention (docs/retention.md); 0 when none. */
+  totalexpired: number;
+  /** rsmq's queue settings: vt and delay in seconds, maxsize in bytes (-1: unlimited). */
+  vt: number;
+  delay: number;
+  maxsize: number;
+  /** Epoch seconds, as rsmq stores them. */
+  created: number;
+  modified: number;
+  /** This queue's dead-letter queue (`<qname>-dlq`, or as configured) when it exists, with its size. */
+  deadLetterQueue: { qname: string; total: number } | null;
+  /** Whether this queue is the dead-letter queue of another queue of the namespace. */
+  isDeadLetterQueue: boolean;
+}
+
+/** All queues of the namespace at the server's time `now` (epoch ms). */
+export interface Reading {
+  now: number;
+  queues: QueueRow[];
+}
+
+/** What the dashboard itself costs Redis: commands it sent, counted where it sends them. */
+export interface DashboardCost {
+  /** Commands per second over the last minute (0 when no tab is open and nobody calls the API). */
+  commandsPerSecond: number;
+  /** Commands sent since the dashboard was created. */
+  commands: number;
+  /** Live-update streams open right now (one per open tab). */
+  streams: number;
+}
+
+/** `GET api/queues/:qname/messages?offset=&limit=`: a page of messages in receive order. */
+export interface MessagesResponse {
+  now: number;
+  qname: string;
+  /** Messages in the queue. */
+  total: number;
+  offset: number;
+  limit: number;
+  messages: BrowsedMessage[];
+}
+
+/** `GET api/queues/:qname/messages/:id`: one message with its whole body. */
+export interface MessageResponse {
+  now: number;
+  qname: string;
+  message: BrowsedMessage;
+}
+
+/** One group of dead letters: the same reason and the same last error. */
+export interface DeadLetterGroup {
+  reason: DeadLetterInfo["reason"] | "unknown";
+  /** The last error's message (cut to 200 characters). */
+  error: string;
+  count: number;
+  /** The queues they came from. */
+  sources: string[];
+  /** When the first and the last of them were dead-lettered; null when none says (no note). */
+  firstAt: number | null;
+  lastAt: number | null;
+}
+
+/** `GET api/queues/:qname/dead-letters`: why the messages of a dead-letter queue stopped. */
+export interface DeadLettersResponse {
+  qname: string;
+  total: number;
+  /** How many messages were looked at (the first ones in receive order). */
+  looked: number;
+  /** True when `looked` < `total`: the groups cover the first messages only. */
+  partial: boolean;
+  /** Largest first. */
+  groups: DeadLetterGroup[];
+}
