@@ -54,8 +54,9 @@ const OUTSIDE = [
 ];
 
 describe("Dashboard page: which files are served", () => {
-  it("the root, and every file of the page by its path", () => {
+  it("the root, and every file of the page by its path, nested modules included", () => {
     const scripts = scriptsUnder("");
+    expect(scripts, "a module in a subfolder").to.satisfy((names: string[]) => names.some((name) => name.includes("/")));
     for (const name of ["", "index.html", "app.css", "icon.svg", ...scripts]) expect(isAsset(name), name).to.equal(true);
   });
 
@@ -64,7 +65,7 @@ describe("Dashboard page: which files are served", () => {
   });
 
   it("a module is sent whole, as JavaScript, revalidated on every load", () => {
-    const name = "app.js";
+    const name = scriptsUnder("").find((script) => script.includes("/"))!;
     const sent: { headers?: Record<string, string>; body?: Buffer } = {};
     const res = {
       writeHead: (status: number, headers: Record<string, string>) => Object.assign(sent, { status, headers }),
@@ -105,8 +106,8 @@ describe("Dashboard page: which files are served", () => {
           .end();
       });
 
-    it("a module: 200, as JavaScript", async () => {
-      const name = "app.js";
+    it("a nested module: 200, as JavaScript", async () => {
+      const name = scriptsUnder("").find((script) => script.includes("/"))!;
       const answer = await get(`/${name}`);
       expect([answer.status, answer.type]).to.deep.equal([200, "text/javascript; charset=utf-8"]);
       expect(answer.body).to.equal(readFileSync(path.join(web, name), "utf8"));
