@@ -6,7 +6,7 @@
  * script (untrusted data goes in as text only).
  */
 import { expect } from "chai";
-import { readFileSync } from "fs";
+import { existsSync, readdirSync, readFileSync } from "fs";
 import * as path from "path";
 import { gzipSync } from "zlib";
 import { repositoryRoot } from "../support/markdown";
@@ -14,12 +14,20 @@ import { runsOn } from "../support/targets";
 
 runsOn("single");
 
-const assets = ["index.html", "app.js", "app.css", "icon.svg"];
+/** The files under web/`folder`, by their paths relative to web/ (the scripts are ES modules, some in subfolders). */
+function filesUnder(folder: string): string[] {
+  return readdirSync(path.join(repositoryRoot, "web", folder), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(`${folder}${entry.name}/`) : [`${folder}${entry.name}`],
+  );
+}
+const assets = filesUnder("").sort();
+const modules = assets.filter((name) => name.endsWith(".js"));
 const read = (name: string): string => readFileSync(path.join(repositoryRoot, "web", name), "utf8");
 
 describe("Dashboard page: the static files", () => {
   const html = read("index.html");
-  const script = read("app.js");
+  const scripts = modules.map((name): [string, string] => [name, read(name)]);
+  const script = scripts.map(([, text]) => text).join("\n");
   const css = read("app.css");
 
   it("weigh at most 50 KB gzip together", () => {
@@ -47,11 +55,7 @@ describe("Dashboard page: the static files", () => {
   });
 
   it("use relative URLs only, and load nothing from another origin", () => {
-    for (const [name, text] of [
-      ["index.html", html],
-      ["app.js", script],
-      ["app.css", css],
-    ]) {
+    for (const [name, text] of [["index.html", html], ...scripts, ["app.css", css]]) {
       expect(text, name).to.not.match(/(?:src|href|action)\s*=\s*["']?\//i);
       expect(text, name).to.not.match(/(?:fetch|EventSource|getJSON|post|request)\(\s*["'`]\//);
       expect(text, name).to.not.match(/url\(\s*["']?(?:\/|https?:)/i);
@@ -65,7 +69,7 @@ describe("Dashboard page: the static files", () => {
     }
   });
 
-  it("app.js builds no HTML from strings, evaluates no code and sets no style attribute", () => {
+  it("the scripts build no HTML from strings, evaluate no code and set no style attribute", () => {
     for (const banned of [
       /\binnerHTML\b/,
       /\bouterHTML\b/,
@@ -76,11 +80,22 @@ describe("Dashboard page: the static files", () => {
       /\.style\b/,
       /["']style["']/,
     ]) {
-      expect(script, String(banned)).to.not.match(banned);
+      for (const [name, text] of scripts) expect(text, `${name}: ${String(banned)}`).to.not.match(banned);
     }
   });
 
-  it("app.js asks for the live stream and the API by relative URLs", () => {
+  it("the scripts import only modules of the page, by relative paths to files that exist", () => {
+    for (const [name, text] of scripts) {
+      for (const [, specifier] of text.matchAll(/^import\b[^;]*?\bfrom\s+"([^"]+)"/gms)) {
+        expect(specifier, name).to.match(/^\.\.?\/[^?#]*\.js$/);
+        const target = path.posix.join(path.posix.dirname(name), specifier);
+        expect(target.startsWith("../"), `${name} imports ${specifier}`).to.equal(false);
+        expect(existsSync(path.join(repositoryRoot, "web", target)), `${name} imports ${specifier}`).to.equal(true);
+      }
+    }
+  });
+
+  it("the scripts ask for the live stream and the API by relative URLs", () => {
     expect(script).to.include('new EventSource("api/stream")');
     expect(script).to.include('"api/queues"');
   });

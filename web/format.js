@@ -1,0 +1,32 @@
+/** How numbers, rates, times, durations and sizes read on the page. */
+import { T } from "./text.js";
+
+const numberFormat = new Intl.NumberFormat("en");
+export const rateFormat = new Intl.NumberFormat("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+export const costFormat = new Intl.NumberFormat("en", { maximumFractionDigits: 2 });
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+
+export const fmtNumber = (n) => numberFormat.format(n);
+export const fmtRate = (r) => (r === null || r === undefined ? T.none : rateFormat.format(r));
+export const fmtTime = (ms) => (ms === null || ms === undefined ? T.none : timeFormat.format(new Date(ms)));
+
+export function fmtDuration(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h ${m % 60}m`;
+  return `${Math.floor(h / 24)}d ${h % 24}h`;
+}
+
+export function fmtDue(at, now) {
+  if (at === null || at === undefined) return T.none;
+  return at <= now ? T.now : T.inTime(fmtDuration(at - now));
+}
+
+export function fmtBytes(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,68 @@
+/*
+ * Live readings: the event stream (api/stream), or polling api/queues when the stream does not
+ * work (no EventSource, repeated errors, or a proxy that holds the events back).
+ */
+import { getJSON } from "./api.js";
+import { setMode, showBanner } from "./header.js";
+import { toast } from "./notices.js";
+import { state } from "./state.js";
+
+const STREAM_ERRORS_BEFORE_POLLING = 3;
+const STREAM_SILENCE_MS = 10000;
+
+/** Calls `onSnapshot` with every reading, from the stream or else by polling. */
+export function startLive(onSnapshot) {
+  if (typeof EventSource !== "function") return startPolling(onSnapshot);
+  const source = new EventSource("api/stream");
+  let errors = 0;
+  let lastEvent = Date.now();
+  const giveUp = () => {
+    clearInterval(watchdog);
+    source.close();
+    startPolling(onSnapshot);
+  };
+  // The server sends an event after every reading: silence on an open stream means something in
+  // between holds the events back (a buffering proxy), so poll instead.
+  const watchdog = setInterval(() => {
+    const interval = (state.snap && state.snap.intervalMs) || 2000;
+    if (source.readyState === EventSource.OPEN && Date.now() - lastEvent > Math.max(3 * interval, STREAM_SILENCE_MS)) giveUp();
+  }, 1000);
+  source.addEventListener("open", () => {
+    lastEvent = Date.now();
+    setMode("live");
+  });
+  source.addEventListener("queues", (event) => {
+    errors = 0;
+    lastEvent = Date.now();
+    setMode("live");
+    try {
+      onSnapshot(JSON.parse(event.data));
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  });
+  source.addEventListener("error", () => {
+    errors += 1;
+    if (errors >= STREAM_ERRORS_BEFORE_POLLING || source.readyState === EventSource.CLOSED) {
+      giveUp();
+    } else {
+      setMode("connecting");
+    }
+  });
+}
+
+function startPolling(onSnapshot) {
+  setMode("polling");
+  const poll = async () => {
+    try {
+      onSnapshot(await getJSON("api/queues"));
+      setMode("polling");
+    } catch (error) {
+      setMode("offline");
+      // 503: the dashboard answered and Redis did not; anything else: the dashboard did not answer.
+      showBanner({ ok: false, error: error.message, since: null, server: error.status !== 503 });
+    }
+    setTimeout(poll, (state.snap && state.snap.intervalMs) || 2000);
+  };
+  poll();
+}

@@ -1,0 +1,116 @@
+/*
+ * The message browser of a queue's page (section#message-browser): one page of messages at a
+ * time, filtered by state on the page. Browsing never receives, so it changes nothing in Redis.
+ */
+import { getJSON, queuePath } from "../api.js";
+import { el } from "../dom.js";
+import { attempt } from "../notices.js";
+import { T } from "../text.js";
+import { messageRow } from "./message-row.js";
+
+const PAGE_SIZE = 50;
+
+/**
+ * The browser; `load` reads a page (the current one by default). `refresh` reloads what an action
+ * changed; `sawDeadLetters` is called when a page holds dead letters.
+ */
+export function messageBrowser(qname, { refresh, sawDeadLetters }) {
+  const page = { offset: 0, total: 0, messages: [], now: Date.now(), filter: "all" };
+  const parts = {
+    body: el("tbody"),
+    note: el("p", { class: "empty", hidden: true }),
+    pageInfo: el("span", { id: "page-info", class: "muted" }),
+    prev: el("button", { type: "button", "data-action": "prev-page", onclick: () => load(Math.max(0, page.offset - PAGE_SIZE)) }, T.prev),
+    next: el("button", { type: "button", "data-action": "next-page", onclick: () => load(page.offset + PAGE_SIZE) }, T.next),
+    chips: filterChips((key) => {
+      page.filter = key;
+      draw();
+    }),
+  };
+  parts.table = el(
+    "table",
+    { id: "messages", class: "grid" },
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        T.msgCols.map((label) => el("th", { scope: "col" }, label)),
+      ),
+    ),
+    parts.body,
+  );
+  const draw = () => drawMessages(parts, page, (m) => messageRow(qname, m, page.now, refresh));
+
+  async function load(offset = page.offset) {
+    const url = `${queuePath(qname)}/messages?offset=${offset}&limit=${PAGE_SIZE}`;
+    const result = await attempt(() => getJSON(url));
+    if (!result) return;
+    Object.assign(page, { offset: result.offset, total: result.total, messages: result.messages, now: result.now });
+    draw();
+    if (result.messages.some((m) => m.deadLetter)) sawDeadLetters();
+  }
+
+  return { node: browserSection(parts, refresh), load };
+}
+
+/** The state filter's chips (button[data-filter], aria-pressed); `onPick` gets the chosen state. */
+function filterChips(onPick) {
+  const chips = el(
+    "div",
+    { class: "chips", role: "group" },
+    Object.entries(T.filters).map(([key, label]) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: "chip",
+          "data-filter": key,
+          "aria-pressed": key === "all" ? "true" : "false",
+          onclick: () => {
+            for (const chip of chips.children) chip.setAttribute("aria-pressed", String(chip.dataset.filter === key));
+            onPick(key);
+          },
+        },
+        label,
+        el("span", { class: "n" }),
+      ),
+    ),
+  );
+  return chips;
+}
+
+function browserSection(parts, refresh) {
+  return el(
+    "section",
+    { class: "card", id: "message-browser" },
+    el(
+      "div",
+      { class: "heading" },
+      el("h2", {}, T.messages),
+      el("span", { class: "spacer" }),
+      el("button", { type: "button", "data-action": "refresh-messages", onclick: () => refresh() }, T.refresh),
+    ),
+    el("p", { class: "muted small" }, T.browseNote),
+    el("div", { class: "toolbar" }, parts.chips, el("span", { class: "spacer" }), parts.pageInfo, parts.prev, parts.next),
+    el("div", { class: "scroll" }, parts.table),
+    parts.note,
+  );
+}
+
+/** Shows the loaded page: the chips' counts, the rows of the chosen state, the paging. */
+function drawMessages(parts, page, row) {
+  const counts = { all: page.messages.length };
+  for (const m of page.messages) counts[m.state] = (counts[m.state] || 0) + 1;
+  for (const chip of parts.chips.children) chip.lastChild.textContent = String(counts[chip.dataset.filter] || 0);
+  const shown = page.messages.filter((m) => page.filter === "all" || m.state === page.filter);
+  parts.body.replaceChildren(...shown.map(row));
+  parts.note.textContent = page.messages.length === 0 ? T.noMessages : T.noMatch;
+  parts.note.hidden = shown.length > 0;
+  parts.table.hidden = shown.length === 0;
+  const from = page.total === 0 ? 0 : page.offset + 1;
+  parts.pageInfo.textContent = T.pageInfo(from, page.offset + page.messages.length, page.total);
+  parts.prev.disabled = page.offset === 0;
+  parts.next.disabled = page.offset + page.messages.length >= page.total;
+}

@@ -1,0 +1,54 @@
+/** A queue's page (#/queues/<qname>): section#queue[data-qname], made of the parts in this folder. */
+import { el } from "../dom.js";
+import { readOnly, state } from "../state.js";
+import { T } from "../text.js";
+import { actionsArea } from "./actions.js";
+import { deadLetterSection } from "./dead-letters.js";
+import { messageBrowser } from "./messages.js";
+import { liveFigures } from "./stats.js";
+
+export function queueView(qname) {
+  let known = null; // whether the queue was in the snapshot the page was built from
+  const refresh = () => {
+    messages.load();
+    deadLetters.refresh();
+  };
+  const figures = liveFigures();
+  const deadLetters = deadLetterSection(qname, refresh);
+  const messages = messageBrowser(qname, { refresh, sawDeadLetters: () => deadLetters.show() });
+  const actions = actionsArea(qname, () => messages.load());
+  const badge = el("span", { class: "badge dlq", hidden: true, id: "dlq-badge" }, T.dlqBadge);
+  const notFound = el("p", { class: "empty", id: "not-found", hidden: true }, T.notFound(qname));
+  const node = el(
+    "section",
+    { id: "queue", "data-qname": qname },
+    el("a", { href: "#/", class: "back" }, T.back),
+    el("div", { class: "heading" }, el("h1", {}, qname), badge),
+    notFound,
+    figures.node,
+    deadLetters.node,
+    messages.node,
+    actions.node,
+  );
+  const find = (snap) => snap.queues.find((q) => q.qname === qname) || null;
+
+  messages.load(0);
+
+  return {
+    node,
+    // Rebuild when the queue appears or disappears (deleted, or created after the page opened).
+    needsRender: (snap) => known !== null && snap.redis.ok && Boolean(find(snap)) !== known,
+    update(snap) {
+      if (!snap.redis.ok) return; // keep the last figures (or the placeholders) while Redis is away
+      const q = find(snap);
+      known = Boolean(q);
+      notFound.hidden = known;
+      figures.node.hidden = !known;
+      if (!q) return;
+      badge.hidden = !q.isDeadLetterQueue;
+      if (q.isDeadLetterQueue) deadLetters.show();
+      figures.update(q, snap.now ?? Date.now(), state.history.get(qname) || []);
+      if (!readOnly()) actions.fill(q);
+    },
+  };
+}
