@@ -1,6 +1,7 @@
 /**
  * The `rsmq-next` command line: global options, the commands, and exit codes (0 success,
- * 1 failure, 2 usage). Parsing is commander's; each command lives in commands/.
+ * 1 failure, 2 usage). Parsing is commander's; each command lives in commands/,
+ * listed in help order in commands/index.ts.
  */
 import { Command, CommanderError, Option } from "commander";
 import { existsSync, readFileSync } from "fs";
@@ -9,23 +10,7 @@ import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, explain } from "./errors";
 import { explainMisplacedOptions } from "./misplaced-option";
 import { Output } from "./output";
 import { Interrupted, exitCodeFor, stopSignalReceived } from "./stop-signal";
-import * as queues from "./commands/queues";
-import * as create from "./commands/create";
-import * as set from "./commands/set";
-import * as deleteQueue from "./commands/delete-queue";
-import * as purge from "./commands/purge";
-import * as stats from "./commands/stats";
-import * as send from "./commands/send";
-import * as receive from "./commands/receive";
-import * as deleteMessages from "./commands/delete";
-import * as peek from "./commands/peek";
-import * as dlq from "./commands/dlq";
-import * as redrive from "./commands/redrive";
-import * as worker from "./commands/worker";
-import * as demo from "./commands/demo";
-import * as dashboard from "./commands/dashboard";
-import * as metrics from "./commands/metrics";
-import * as doctor from "./commands/doctor";
+import { COMMANDS } from "./commands";
 
 export const DEFAULT_URL = "redis://127.0.0.1:6379";
 
@@ -93,27 +78,7 @@ export function buildProgram(): Command {
     .showHelpAfterError("(add --help for usage)")
     .exitOverride()
     .addHelpText("after", EXAMPLES);
-  for (const command of [
-    queues,
-    create,
-    set,
-    deleteQueue,
-    purge,
-    stats,
-    send,
-    receive,
-    deleteMessages,
-    peek,
-    dlq,
-    redrive,
-    worker,
-    dashboard,
-    metrics,
-    doctor,
-    demo,
-  ]) {
-    command.register(program);
-  }
+  for (const command of COMMANDS) command.register(program);
   return program;
 }
 

@@ -13,7 +13,6 @@ import { internalsOf } from "../internals";
 import { CostMeter } from "../queue-state/cost-meter";
 import { QueueBoard } from "../queue-state/queue-board";
 import { Sampler } from "./live/sampler";
-import { Actions } from "./http/actions";
 import { EventStreams } from "./http/event-stream";
 import { handleRequest } from "./http/handler";
 import { checkDashboardOptions } from "./options";
@@ -62,7 +61,7 @@ export function createDashboard(options: DashboardOptions): DashboardHandler {
   const sampler = new Sampler(() => board.readQueues(), { intervalMs });
   const streams = new EventStreams();
   let closed = false;
-  const parts = { readOnly, intervalMs, board, sampler, cost, actions: new Actions(rsmq, cost), streams, closed: () => closed };
+  const parts = { readOnly, intervalMs, rsmq, board, sampler, cost, streams, closed: () => closed };
   const handler = (req: IncomingMessage, res: ServerResponse): void => void handleRequest(parts, req, res);
   return Object.assign(handler, {
     close(): void {

@@ -1,51 +1,19 @@
 /**
- * The routes, as a table: a method, a path pattern relative to the mount (`:qname` and `:id` match
- * one segment) and whether it changes anything. Matching a path gives the route per method, so a
- * known path with another method is a 405 naming the methods it takes, and anything else a 404.
+ * Every route of the API (docs/dashboard.md, JSON API), each with the code that answers it: the
+ * reads, then the mutations. Matching a path gives the route per method, so a known path with
+ * another method is a 405 naming the methods it takes, and anything else a 404. The page's files
+ * are matched first, apart (static-assets.ts).
  */
 import { HttpError } from "./http-error";
+import { READ_ROUTES } from "./read-routes";
+import type { Method, Route, RouteParams } from "./route";
+import { WRITE_ROUTES } from "./write-routes";
 
-export type Method = "GET" | "POST";
-
-/** What a matched route gets: the decoded `:qname` and `:id` segments and the query. */
-export interface RouteParams {
-  qname: string;
-  id: string;
-  query: URLSearchParams;
-}
-
-export interface Route<Name extends string = string> {
-  method: Method;
-  pattern: string;
-  /** A mutation: refused in read-only mode, and only from the same origin. */
-  mutates: boolean;
-  name: Name;
-}
-
-/** Every route of the API (docs/dashboard.md, JSON API). The page's files are matched first, apart. */
-export const ROUTES = [
-  { method: "GET", pattern: "api/queues", mutates: false, name: "queues" },
-  { method: "GET", pattern: "api/stream", mutates: false, name: "stream" },
-  { method: "GET", pattern: "api/queues/:qname", mutates: false, name: "queue" },
-  { method: "GET", pattern: "api/queues/:qname/messages", mutates: false, name: "messages" },
-  { method: "GET", pattern: "api/queues/:qname/messages/:id", mutates: false, name: "message" },
-  { method: "GET", pattern: "api/queues/:qname/dead-letters", mutates: false, name: "deadLetters" },
-  // The queue-state metrics in Prometheus' text format (lib/telemetry/exposition/), from the shared reading.
-  { method: "GET", pattern: "metrics", mutates: false, name: "metrics" },
-  { method: "POST", pattern: "api/queues", mutates: true, name: "createQueue" },
-  { method: "POST", pattern: "api/queues/:qname/attributes", mutates: true, name: "setAttributes" },
-  { method: "POST", pattern: "api/queues/:qname/messages", mutates: true, name: "sendMessage" },
-  { method: "POST", pattern: "api/queues/:qname/messages/:id/visible", mutates: true, name: "makeVisible" },
-  { method: "POST", pattern: "api/queues/:qname/messages/:id/delete", mutates: true, name: "deleteMessage" },
-  { method: "POST", pattern: "api/queues/:qname/redrive", mutates: true, name: "redrive" },
-  { method: "POST", pattern: "api/queues/:qname/delete", mutates: true, name: "deleteQueue" },
-] as const satisfies readonly Route[];
-
-export type RouteName = (typeof ROUTES)[number]["name"];
+export const ROUTES: readonly Route[] = [...READ_ROUTES, ...WRITE_ROUTES];
 
 /** A route found for a path and method. */
 export interface Match {
-  route: Route<RouteName>;
+  route: Route;
   params: RouteParams;
 }
 
