@@ -14,7 +14,7 @@ export interface CallbackMethod<O, T> {
  * Hands a promise's outcome to a node-style callback, outside the promise chain, so an exception
  * thrown by the callback surfaces as an ordinary uncaught exception rather than a rejection.
  */
-export function settle<T>(promise: Promise<T>, callback: Callback<T> | undefined): Promise<T> | undefined {
+export function toCallback<T>(promise: Promise<T>, callback: Callback<T> | undefined): Promise<T> | undefined {
   if (typeof callback !== "function") return promise;
   promise.then(
     (result) => process.nextTick(callback, null, result),
@@ -25,5 +25,8 @@ export function settle<T>(promise: Promise<T>, callback: Callback<T> | undefined
 
 /** The callback twin of a promise method. */
 export function withCallback<O, T>(method: (options: O) => Promise<T>): CallbackMethod<O, T> {
-  return ((options: O, callback?: Callback<T>) => settle(method(options), callback)) as CallbackMethod<O, T>;
+  return ((options: O, callback?: Callback<T>) => toCallback(method(options), callback)) as CallbackMethod<O, T>;
 }
+
+// The facade's rewrite switches to toCallback and removes this alias.
+export const settle = toCallback;

@@ -4,7 +4,7 @@
  * - Derived: `CONSTRUCTOR_DEFAULTS`, `QUEUE_KEYS` (every other key goes to the Redis connection)
  *   and with it the known options of the unknown-option warning, and the types of the resolved
  *   settings (`ResolvedOption`).
- * - What each option does, and its `@default`, is documented on ConstructorOptions (lib/types.ts);
+ * - What each option does, and its `@default`, is documented on ConstructorOptions (lib/types/options.ts);
  *   test/docs/option-defaults.test.ts holds each `@default` to this table.
  * - `tsc` fails when the table misses an option ConstructorOptions names, holds one it does not
  *   name, or gives one a default or check of another type.

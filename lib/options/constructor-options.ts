@@ -6,7 +6,7 @@
  * 0.12.4's tolerance: they are translated where the client is made
  * (options/connection/client-options.ts), and a key nobody knows is warned about once, not refused.
  */
-import { isClusterClient } from "../transports/node-redis/internals";
+import { isClusterClient } from "../transports/node-redis/private-shapes";
 import { isV3Client } from "./connection/given-client";
 import type { ConnectionSettings } from "./connection/connection-settings";
 import { ON_DEMAND } from "../transports/node-redis/pool-growth";

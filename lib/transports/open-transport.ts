@@ -7,12 +7,12 @@
 import { toClusterOptions } from "../options/connection/client-options";
 import type { ConnectionSettings } from "../options/connection/connection-settings";
 import type { Transport, TransportEvents } from "./transport";
-import { ClusterConnection } from "./cluster/cluster-connection";
-import { isClusterClient } from "./node-redis/internals";
-import { Connection } from "./node-redis/single-connection";
+import { ClusterTransport } from "./cluster/cluster-transport";
+import { isClusterClient } from "./node-redis/private-shapes";
+import { NodeRedisTransport } from "./node-redis/node-redis-transport";
 import { ConnectionPool } from "./node-redis/connection-pool";
 import { isIoredis } from "./ioredis/client-shape";
-import { IoredisConnection } from "./ioredis/ioredis-connection";
+import { IoredisTransport } from "./ioredis/ioredis-transport";
 import { adviseOnSentinelClient } from "./ioredis/sentinel-advice";
 
 /** Opens (or borrows) the transport the settings describe; its state is told to `events`. */
@@ -20,14 +20,14 @@ export function openTransport(settings: ConnectionSettings, events: TransportEve
   const client = settings.given.client;
   if (isIoredis(client)) {
     adviseOnSentinelClient(client);
-    return new IoredisConnection(client, settings.bounds, settings.subscriberPingMs, events);
+    return new IoredisTransport(client, settings.bounds, settings.subscriberPingMs, events);
   }
   if (!settings.cluster) {
-    if (settings.connections === 1 && !settings.growth) return new Connection(settings, events);
+    if (settings.connections === 1 && !settings.growth) return new NodeRedisTransport(settings, events);
     return new ConnectionPool(settings, settings.connections, events, settings.growth);
   }
   const given = settings.given.client;
   const retryMs = settings.clusterRetryMs;
-  if (isClusterClient(given)) return new ClusterConnection({ client: given, retryMs }, events);
-  return new ClusterConnection({ cluster: toClusterOptions(settings.given), retryMs }, events);
+  if (isClusterClient(given)) return new ClusterTransport({ client: given, retryMs }, events);
+  return new ClusterTransport({ cluster: toClusterOptions(settings.given), retryMs }, events);
 }

@@ -1,6 +1,6 @@
 /**
  * Whether one client is up, told as `connect` and `disconnect`, with its reconnects counted: the
- * ready and lost bookkeeping the node-redis (single-connection.ts) and ioredis transports share.
+ * ready and lost bookkeeping the node-redis (node-redis-transport.ts) and ioredis transports share.
  */
 import type { TransportEvents } from "./transport";
 

@@ -78,7 +78,9 @@ describe("a pass in which no test ran fails npm test", () => {
         [
           mocha,
           "--config",
-          ".mocharc.cluster.json",
+          ".mocharc.json",
+          "--timeout",
+          "30000",
           "build/test/operations/next-due.test.js",
           "--grep",
           "receiveMessageOrNextDue reports an empty queue",

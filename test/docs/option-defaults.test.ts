@@ -1,6 +1,6 @@
 /**
  * Every `@default` in the TSDoc of an options type says what the code does: the constructor's
- * (lib/types.ts) equal its options table, the retry policy's equal RETRY_DEFAULTS, and the
+ * (lib/types/options.ts) equal its options table, the retry policy's equal RETRY_DEFAULTS, and the
  * Worker's equal what resolveWorkerOptions gives. The TSDoc is read from the source with the
  * TypeScript parser, as TypeDoc reads it for the API reference.
  */
@@ -64,11 +64,11 @@ describe("Documentation: every @default of an options type is the default the co
     );
   });
 
-  it("ConstructorOptions (lib/types.ts): each @default is the options table's default, and an option without one has none", () => {
+  it("ConstructorOptions (lib/types/options.ts): each @default is the options table's default, and an option without one has none", () => {
     const table = Object.entries(CONSTRUCTOR_OPTIONS).map(
       ([name, option]) => `${name}: ${"default" in option ? show(option.default) : NO_VALUE}`,
     );
-    expect(documented(documentedDefaults("lib/types.ts", "ConstructorOptions"))).to.deep.equal(table.sort());
+    expect(documented(documentedDefaults("lib/types/options.ts", "ConstructorOptions"))).to.deep.equal(table.sort());
   });
 
   it("RetryPolicyOptions: each @default is RETRY_DEFAULTS', and an option without one has none", () => {
@@ -77,8 +77,8 @@ describe("Documentation: every @default of an options type is the default the co
     expect(documented(documentedDefaults("lib/retry/retry-policy.ts", "RetryPolicyOptions"))).to.deep.equal(table.sort());
   });
 
-  it("TelemetryOptions (lib/types.ts): each value @default is what `telemetry: true` resolves to; the providers are the API's globals", () => {
-    const docs = documentedDefaults("lib/types.ts", "TelemetryOptions");
+  it("TelemetryOptions (lib/types/options.ts): each value @default is what `telemetry: true` resolves to; the providers are the API's globals", () => {
+    const docs = documentedDefaults("lib/types/options.ts", "TelemetryOptions");
     const resolved: Record<string, unknown> = { ...resolveTelemetry(true) };
     expect([...docs.keys()].sort()).to.deep.equal([...TELEMETRY_OPTION_NAMES].sort());
     const valued = [...docs].filter(([, text]) => documentedValue(text) !== NO_VALUE).map(([name]) => name);

@@ -5,7 +5,7 @@
  * compares with one taken on a single server.
  */
 import type { RedisClientType, RedisClusterType } from "redis";
-import { isClusterClient } from "../../lib/transports/node-redis/internals";
+import { isClusterClient } from "../../lib/transports/node-redis/private-shapes";
 
 /** Any plain client a test holds: a single-server client, or a cluster client typed as one. */
 type AnyClient = RedisClientType | RedisClusterType;

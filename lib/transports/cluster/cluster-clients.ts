@@ -1,12 +1,12 @@
 /**
- * The node-redis cluster clients a ClusterConnection opens and closes: the first one, from
+ * The node-redis cluster clients a ClusterTransport opens and closes: the first one, from
  * `cluster` options; a fresh one for each topology refresh; and a close that cannot hang.
  */
 import { createCluster } from "redis";
 import type { RedisClusterOptions, RedisClusterType } from "redis";
 import { noSlotMapWithin } from "../../errors/connection-timeouts";
-import { knownNodeAddresses } from "../node-redis/internals";
-import type { NodeOptions } from "../node-redis/internals";
+import { knownNodeAddresses } from "../node-redis/private-shapes";
+import type { NodeOptions } from "../node-redis/private-shapes";
 import { failFastDefaults, NODE_DEFAULTS } from "./node-options";
 
 /** The least a call waits for the first slot map, whatever clusterRetryMs says (one node connect timeout). */

@@ -5,7 +5,7 @@
 import { ErrorReply } from "redis";
 import type { RedisClientOptions, RedisClientType, RedisClusterType } from "redis";
 import { hashSlot } from "./hash-slot";
-import { duplicateClient, firstMasterClient, knownNodeAddresses, slotMasterAddress, socketOptionsOf } from "../node-redis/internals";
+import { duplicateClient, firstMasterClient, knownNodeAddresses, slotMasterAddress, socketOptionsOf } from "../node-redis/private-shapes";
 import { unsubscribeError } from "../node-redis/client-subscriber";
 import type { ChannelListener, Subscriber } from "../transport";
 

@@ -3,7 +3,7 @@
  * offline queue, a reconnect that gives up), over the caller's settings when a client was passed in.
  */
 import type { RedisClusterOptions } from "redis";
-import type { NodeOptions } from "../node-redis/internals";
+import type { NodeOptions } from "../node-redis/private-shapes";
 
 /**
  * Node settings for a cluster opened here: a command for a node that is down fails at once instead

@@ -6,8 +6,8 @@
 import type { RedisClusterType } from "redis";
 import { masterNotConnected } from "../../errors/connection-timeouts";
 import { hashSlot } from "./hash-slot";
-import { slotMasterAddress, slotMasterClientState } from "../node-redis/internals";
-import type { NodeClientState } from "../node-redis/internals";
+import { slotMasterAddress, slotMasterClientState } from "../node-redis/private-shapes";
+import type { NodeClientState } from "../node-redis/private-shapes";
 
 type Cluster = RedisClusterType;
 

@@ -7,7 +7,7 @@
 import { ErrorReply } from "redis";
 import type { RedisClusterType } from "redis";
 import { hashSlot } from "./hash-slot";
-import { nodeClientAt, slotMasterClient } from "../node-redis/internals";
+import { nodeClientAt, slotMasterClient } from "../node-redis/private-shapes";
 import { awaitReplicas } from "../replica-acks";
 import { unconfirmedWrite } from "../../errors/replication-timeouts";
 import type { ReplicaAcks } from "../transport";

@@ -5,7 +5,7 @@
  */
 import type { RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
-import { duplicateClient, socketOptionsOf } from "./internals";
+import { duplicateClient, socketOptionsOf } from "./private-shapes";
 import { nodeRedisLink } from "./node-redis-link";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";

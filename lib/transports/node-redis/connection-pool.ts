@@ -21,7 +21,7 @@
  * drops a call: it carries none when idle, and otherwise its QUIT goes after the calls in flight.
  */
 import type { RedisClientType } from "redis";
-import { Connection } from "./single-connection";
+import { NodeRedisTransport } from "./node-redis-transport";
 import type { ConnectionSettings } from "../../options/connection/connection-settings";
 import type { PoolGrowth } from "./pool-growth";
 import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
@@ -45,7 +45,7 @@ class Member implements DispatchTarget {
   };
 
   /** Set right after construction: the connection's events name this member. */
-  connection!: Connection;
+  connection!: NodeRedisTransport;
 
   /** @param extra opened on demand (see pool-growth.ts), not one of the connections asked for */
   constructor(readonly extra: boolean) {}
@@ -202,11 +202,13 @@ export class ConnectionPool implements Transport {
           disconnect: () => this.memberDown(member),
           error: (error) => this.memberError(member, error),
           // The user may close the first (`rsmq.redis`): the instance then closes the rest. The
-          // others are never exposed, and closing one here (Connection.close) tells nothing.
+          // others are never exposed, and closing one here (NodeRedisTransport.close) tells nothing.
           closed: (how) => this.events.closed?.(how),
         };
     member.connection =
-      first && !first.owned ? new Connection(this.settings, memberEvents, first.client) : new Connection(this.settings, memberEvents);
+      first && !first.owned
+        ? new NodeRedisTransport(this.settings, memberEvents, first.client)
+        : new NodeRedisTransport(this.settings, memberEvents);
     this.members.push(member);
     return member;
   }

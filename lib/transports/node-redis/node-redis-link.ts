@@ -1,7 +1,7 @@
 /** A node-redis v4 client seen through the LinkWatchdog (WatchedLink). */
 import type { RedisClientType } from "redis";
 import type { WatchedLink } from "../watchdog/link-watchdog";
-import { serverAddressOf } from "./internals";
+import { serverAddressOf } from "./private-shapes";
 
 /**
  * A node-redis v4 client as a WatchedLink; `ownDoing` tells the errors this library caused itself

@@ -1,8 +1,8 @@
 /**
- * The node-redis v4 cluster client shapes lib/transports/node-redis/internals.ts reads (slot map,
+ * The node-redis v4 cluster client shapes lib/transports/node-redis/private-shapes.ts reads (slot map,
  * node list, node clients and their options), each against a real cluster client on the test
  * cluster: what a node-redis 4.x upgrade must keep. The client accessors are tested on one server
- * in test/transports/node-redis/internals.test.ts.
+ * in test/transports/node-redis/private-shapes.test.ts.
  */
 import { expect } from "chai";
 import { createCluster } from "redis";
@@ -17,14 +17,14 @@ import {
   slotMasterClient,
   slotMasterClientState,
   socketOptionsOf,
-} from "../../../lib/transports/node-redis/internals";
+} from "../../../lib/transports/node-redis/private-shapes";
 import type { TestCluster } from "../../support/cluster";
 import { onCluster, testCluster } from "../../support/server";
 import { runsOn } from "../../support/targets";
 
 runsOn("cluster");
 
-describe("cluster: node-redis internals of a cluster client", function () {
+describe("cluster: node-redis private shapes of a cluster client", function () {
   this.timeout(30_000);
   let cluster: TestCluster;
   const opened: RedisClusterType[] = [];
@@ -43,7 +43,7 @@ describe("cluster: node-redis internals of a cluster client", function () {
     const client = createCluster({
       rootNodes: cluster.rootNodes(),
       minimizeConnections: options.minimizeConnections,
-      defaults: { name: "internals-test", socket: { connectTimeout: 1_234 } },
+      defaults: { name: "private-shapes-test", socket: { connectTimeout: 1_234 } },
     }) as RedisClusterType;
     client.on("error", () => undefined);
     opened.push(client);
@@ -102,10 +102,10 @@ describe("cluster: node-redis internals of a cluster client", function () {
     expect(nodeOptionsOf(unconnected)).to.equal(undefined);
     const client = await clusterClient();
     const options = nodeOptionsOf(client)!;
-    expect(options.name).to.equal("internals-test");
+    expect(options.name).to.equal("private-shapes-test");
     expect(options.socket).to.include({ connectTimeout: 1_234 });
     const template = await firstMasterClient(client);
     expect(socketOptionsOf(template)).to.include({ connectTimeout: 1_234 });
-    expect(await template.sendCommand(["CLIENT", "GETNAME"])).to.equal("internals-test");
+    expect(await template.sendCommand(["CLIENT", "GETNAME"])).to.equal("private-shapes-test");
   });
 });

@@ -20,8 +20,8 @@ import { isMoved, pause, retrying, staleTopology } from "./cluster-retry";
 import { describeRootNodes, NODE_DEFAULTS } from "./node-options";
 import { confirmOnNode, sendToSlotOwner } from "./replicated-write";
 import { closeCluster, createOwnedCluster, FIRST_READ_MIN_WAIT_MS, refreshedCluster, slotMapUnreadError } from "./cluster-clients";
-import { nodeOptionsOf } from "../node-redis/internals";
-import type { NodeOptions } from "../node-redis/internals";
+import { nodeOptionsOf } from "../node-redis/private-shapes";
+import type { NodeOptions } from "../node-redis/private-shapes";
 import { HAND_OUT_AS_IS } from "../handover";
 
 /** A fresh topology is read at most this often. */
@@ -33,10 +33,10 @@ type Cluster = RedisClusterType;
  * The caller's cluster client (borrowed), or cluster options to open one from (owned); `retryMs` is
  * how long one command keeps retrying through a failover or resharding (`clusterRetryMs`).
  */
-export type ClusterConnectionOptions =
+export type ClusterTransportOptions =
   { readonly client: Cluster; readonly retryMs: number } | { readonly cluster: RedisClusterOptions; readonly retryMs: number };
 
-export class ClusterConnection implements Transport {
+export class ClusterTransport implements Transport {
   readonly cluster = true;
   readonly handover = HAND_OUT_AS_IS;
   /** Whether the first client was opened here (so it is closed here). */
@@ -72,7 +72,7 @@ export class ClusterConnection implements Transport {
   private nodeError: Error | undefined;
 
   constructor(
-    options: ClusterConnectionOptions,
+    options: ClusterTransportOptions,
     private readonly events: TransportEvents,
   ) {
     this.retryMs = options.retryMs;

@@ -10,7 +10,7 @@ import type { RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "../../options/connection/client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "../../options/connection/nested-options";
-import { duplicateClient, promiseApiOf, socketOptionsOf } from "./internals";
+import { duplicateClient, promiseApiOf, socketOptionsOf } from "./private-shapes";
 import { nodeRedisLink } from "./node-redis-link";
 import { ClientSubscriber } from "./client-subscriber";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
@@ -24,7 +24,7 @@ import { watchReady } from "../ready-watch";
 import type { ReadyWatch } from "../ready-watch";
 import { HAND_OUT_AS_IS } from "../handover";
 
-export class Connection implements Transport {
+export class NodeRedisTransport implements Transport {
   readonly cluster = false;
   readonly handover = HAND_OUT_AS_IS;
   /** The node-redis v4 client in use. */

@@ -1,7 +1,7 @@
 /**
- * The node-redis v4 shapes lib/transports/node-redis/internals.ts reads, each against a real
+ * The node-redis v4 shapes lib/transports/node-redis/private-shapes.ts reads, each against a real
  * client on the test server: what a node-redis 4.x upgrade must keep (the cluster accessors are
- * tested on the cluster target, in test/transports/cluster/node-redis-internals.test.ts).
+ * tested on the cluster target, in test/transports/cluster/node-redis-private-shapes.test.ts).
  */
 import { expect } from "chai";
 import { createClient, createCluster } from "redis";
@@ -12,13 +12,13 @@ import {
   promiseApiOf,
   serverAddressOf,
   socketOptionsOf,
-} from "../../../lib/transports/node-redis/internals";
+} from "../../../lib/transports/node-redis/private-shapes";
 import { testRedis } from "../../support/server";
 import { runsOn } from "../../support/targets";
 
 runsOn("single");
 
-describe("node-redis internals: a client's undocumented shape", () => {
+describe("node-redis private shapes: a client's undocumented shape", () => {
   const opened: RedisClientType[] = [];
 
   /** A client on the test server, closed after the test. */
@@ -65,13 +65,13 @@ describe("node-redis internals: a client's undocumented shape", () => {
 
   it("duplicateClient: a copy with the overrides on top, that reaches the same server", async () => {
     const { url } = testRedis();
-    const legacy = client({ url, legacyMode: true, name: "internals-test" });
+    const legacy = client({ url, legacyMode: true, name: "private-shapes-test" });
     const copy = duplicateClient(legacy, { legacyMode: false, socket: socketOptionsOf(legacy) });
     opened.push(copy);
     copy.on("error", () => undefined);
     expect(promiseApiOf(copy)).to.equal(copy);
     await copy.connect();
-    expect(await copy.sendCommand(["CLIENT", "GETNAME"])).to.equal("internals-test");
+    expect(await copy.sendCommand(["CLIENT", "GETNAME"])).to.equal("private-shapes-test");
   });
 
   it("isClusterClient: a createCluster client, and nothing else", () => {

@@ -19,7 +19,7 @@ import type { ReadyWatch } from "../ready-watch";
 import type { ReplicaAcks, Subscriber, Transport, TransportEvents } from "../transport";
 import { HAND_OUT_AS_IS } from "../handover";
 
-export class IoredisConnection implements Transport {
+export class IoredisTransport implements Transport {
   readonly cluster: boolean;
   readonly handover = HAND_OUT_AS_IS;
   /**

@@ -2,12 +2,12 @@
  * Every read of node-redis v4's undocumented shapes, in one module: what its clients and cluster
  * clients expose without documenting it (a client's `options` and `v4`, a cluster client's slot
  * map, node list, node clients and their options). On a node-redis 4.x upgrade, check this file
- * and run its tests: test/transports/node-redis/internals.test.ts (single server) and
- * test/transports/cluster/node-redis-internals.test.ts (cluster target).
+ * and run its tests: test/transports/node-redis/private-shapes.test.ts (single server) and
+ * test/transports/cluster/node-redis-private-shapes.test.ts (cluster target).
  * - Each accessor returns what the library needs, never node-redis' object graph.
  * - Behaviours (not shapes) relied on elsewhere, each tested where it is used: a client's `end`
  *   only from quit()/disconnect() (closed-by-user.ts), net.connect reading `socket.signal`
- *   (client-closer.ts, cluster-connection.ts), `reconnecting` before each new socket
+ *   (client-closer.ts, cluster-transport.ts), `reconnecting` before each new socket
  *   (client-closer.ts), `sharded-channel-moved` (cluster/cluster-subscriber.ts).
  */
 import type { RedisClientOptions, RedisClientType, RedisClusterOptions, RedisClusterType } from "redis";

@@ -1,0 +1,170 @@
+/** The options of the calls on messages (send, receive, delete, change visibility), and what they answer. */
+import type { BaseOptions } from "./queues";
+
+/**
+ * For {@link RedisSMQ.sendMessage}.
+ *
+ * @example
+ * const id = await rsmq.sendMessageAsync({ qname: "emails", message: JSON.stringify({ to: "a@example.com" }), delay: 10 });
+ */
+export interface SendMessageOptions extends BaseOptions {
+  /** The message body. */
+  message: string;
+  /** Seconds before the message becomes visible, 0 to 9999999. @default the queue's delay */
+  delay?: number;
+  /**
+   * 0 to 9: a larger number is received first (RabbitMQ's convention), by every client, rsmq
+   * 0.12.4 included. Only a message visible at once is reordered: a delayed one keeps its due
+   * time. See docs/priorities.md. @default 0
+   */
+  priority?: number;
+  /**
+   * Sends at most once per window: a second send with the same id within `dedupWindowMs` stores
+   * nothing and resolves the first message's id (even after it was received or deleted), and the
+   * instance emits `duplicate`. A string of 1 to 128 characters, or `true` for the SHA-256 of the
+   * body. See docs/idempotent-sends.md.
+   */
+  dedupId?: string | true;
+  /** How long `dedupId` is remembered, in ms, 1 to 86400000. @default the queue's dedupWindowMs, else 300000 */
+  dedupWindowMs?: number;
+}
+
+/** One message of {@link RedisSMQ.sendMessages}: the body and the per-message options of a send. */
+export interface SendMessagesEntry {
+  /** The message body. */
+  message: string;
+  /** Seconds before the message becomes visible, 0 to 9999999. @default the queue's delay */
+  delay?: number;
+  /** 0 to 9, larger first. @default 0 */
+  priority?: number;
+  /** As {@link SendMessageOptions.dedupId}. */
+  dedupId?: string | true;
+}
+
+/** For {@link RedisSMQ.sendMessages}: up to 1000 messages to one queue in one call. */
+export interface SendMessagesOptions extends BaseOptions {
+  /** 1 to 1000 entries; every entry is checked before anything is written. */
+  messages: SendMessagesEntry[];
+  /** How long each entry's `dedupId` is remembered, in ms. @default the queue's dedupWindowMs, else 300000 */
+  dedupWindowMs?: number;
+}
+
+/** What {@link RedisSMQ.sendMessages} did with one entry, in the order of the entries. */
+export type SentEntry =
+  | {
+      /** The stored message's id; for a duplicate, the id of the message first sent with its dedupId. */
+      id: string;
+      /** Whether the entry was a duplicate within the window, so nothing was stored. */
+      duplicate: boolean;
+      /** Absent: the entry was not refused. */
+      error?: undefined;
+    }
+  | {
+      /** Absent: nothing was stored. */
+      id?: undefined;
+      /** Absent: the entry was refused before any dedupId was looked at. */
+      duplicate?: undefined;
+      /** Why this entry was refused (`messageTooLong`: longer than the queue's maxsize); nothing of it was stored. */
+      error: Error;
+    };
+
+/** For {@link RedisSMQ.receiveMessage} and {@link RedisSMQ.receiveMessageOrNextDue}. */
+export interface ReceiveMessageOptions extends BaseOptions {
+  /** Seconds the received message stays invisible, 0 to 9999999. @default the queue's vt */
+  vt?: number;
+  /**
+   * Long polling (SQS's WaitTimeSeconds): when nothing is due, wait up to this many ms, 0 to
+   * 60000, and resolve as soon as a message is due; the usual empty answer when the wait ends.
+   * See docs/api.md. @default 0 (answer at once, as rsmq 0.12.4)
+   */
+  waitMs?: number;
+  /** Ends a wait early: the call then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** For {@link RedisSMQ.receiveMessages}: how many messages at most, besides the queue and vt. */
+export interface ReceiveMessagesOptions extends ReceiveMessageOptions {
+  /** Most messages to receive, 1 to 1000. */
+  count: number;
+}
+
+/** For {@link RedisSMQ.popMessage}: the queue to receive and delete the next message from. */
+export interface PopMessageOptions extends BaseOptions {}
+
+/** For {@link RedisSMQ.deleteMessage}: the queue and the id {@link RedisSMQ.sendMessage} returned. */
+export interface DeleteMessageOptions extends BaseOptions {
+  /** The message id (32 characters). */
+  id: string;
+}
+
+/** For {@link RedisSMQ.deleteMessages}: the queue and the ids to delete. */
+export interface DeleteMessagesOptions extends BaseOptions {
+  /** The message ids (32 characters each), at most 1000 of them; an empty list resolves `[]` with no round trip. */
+  ids: string[];
+}
+
+/**
+ * For {@link RedisSMQ.changeMessageVisibility}: hide a message for longer (a handler that needs
+ * more time), or make it visible at once (`vt: 0`, to give it back).
+ */
+export interface ChangeMessageVisibilityOptions extends BaseOptions {
+  /** The message id (32 characters). */
+  id: string;
+  /** Seconds from now until the message is visible again, 0 to 9999999. */
+  vt: number;
+}
+
+/** For {@link RedisSMQ.changeMessagesVisibility}: up to 1000 ids of one queue and their new vt. */
+export interface ChangeMessagesVisibilityOptions extends BaseOptions {
+  /** The message ids (32 characters each), 1 to 1000 of them. */
+  ids: string[];
+  /** Seconds from now until the messages are visible again, 0 to 9999999. */
+  vt: number;
+}
+
+/** A received message, as rsmq returns it. */
+export interface QueueMessage {
+  /** The message body. */
+  message: string;
+  /** The message id: 10 base36 characters of the send time in microseconds, then 22 random ones. */
+  id: string;
+  /** When the message was sent, epoch milliseconds with a fractional microsecond part. */
+  sent: number;
+  /** When the message was first received, epoch milliseconds. */
+  fr: number;
+  /** How many times the message has been received, this time included. */
+  rc: number;
+}
+
+/**
+ * What {@link RedisSMQ.receiveMessageOrNextDue} found: a message; or none due yet and when the
+ * earliest one will be (delayed, retried or in flight); or an empty queue.
+ */
+export type ReceiveOrNextDue =
+  | {
+      /** A message was due: it is received (hidden for vt seconds), as receiveMessage would. */
+      status: "received";
+      /** The message received. */
+      message: QueueMessage;
+    }
+  | {
+      /** No message is due yet; one will be in `nextDueMs`. */
+      status: "waiting";
+      /** Milliseconds from now (server clock) until the earliest message becomes visible. */
+      nextDueMs: number;
+    }
+  | {
+      /** The queue holds no message at all. */
+      status: "empty";
+    };
+
+/** What {@link RedisSMQ.receiveMessages} received. */
+export interface ReceivedMessages {
+  /** The messages received, in visibility order (FIFO among equally-due ones). */
+  messages: QueueMessage[];
+  /**
+   * Present when fewer than `count` messages were due: milliseconds from now (server clock) until
+   * the earliest remaining message becomes visible, or null when the queue is empty.
+   */
+  nextDueMs?: number | null;
+}
