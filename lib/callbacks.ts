@@ -27,6 +27,3 @@ export function toCallback<T>(promise: Promise<T>, callback: Callback<T> | undef
 export function withCallback<O, T>(method: (options: O) => Promise<T>): CallbackMethod<O, T> {
   return ((options: O, callback?: Callback<T>) => toCallback(method(options), callback)) as CallbackMethod<O, T>;
 }
-
-// The facade's rewrite switches to toCallback and removes this alias.
-export const settle = toCallback;

@@ -8,7 +8,7 @@ import type { RedisClientType } from "redis";
 import { openTransport } from "./transports/open-transport";
 import type { Transport } from "./transports/transport";
 import { connectionClosedError } from "./errors/connection-closed";
-import { settle } from "./callbacks";
+import { toCallback } from "./callbacks";
 import { handOutEveryMethod } from "./hand-out";
 import { attachOperations } from "./operations/attach-operations";
 import type { Operation } from "./operations/operation";
@@ -213,7 +213,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
   };
 
   /** Stops this instance's workers and closes its connection; the callback gets `"OK"`. See {@link quitAsync}. */
-  readonly quit = ((cb?: Callback<"OK">) => settle(this.quitAsync(), cb)) as {
+  readonly quit = ((cb?: Callback<"OK">) => toCallback(this.quitAsync(), cb)) as {
     (callback: Callback<"OK">): void;
     (): Promise<"OK">;
   };

@@ -3,7 +3,7 @@
  * method (the call path, call-path.ts) and its callback twin `<name>`, as own bound properties
  * (the facade hands every one of them out through its transport: hand-out.ts).
  */
-import { settle, withCallback } from "../callbacks";
+import { toCallback, withCallback } from "../callbacks";
 import type { Callback } from "../types";
 import type { QueueMethods } from "../queue-methods";
 import { callPath } from "./call-path";
@@ -44,7 +44,7 @@ export function attachOperations(facade: object, caller: Caller): void {
 /** `name(callback)` as well as `name(options, callback)`: for operations whose options may be left out. */
 function twinTakingCallbackFirst(method: (options?: unknown) => Promise<unknown>) {
   return (first?: unknown, second?: unknown) => {
-    if (typeof first === "function") return settle(method(undefined), first as Callback<unknown>);
-    return settle(method(first), second as Callback<unknown> | undefined);
+    if (typeof first === "function") return toCallback(method(undefined), first as Callback<unknown>);
+    return toCallback(method(first), second as Callback<unknown> | undefined);
   };
 }
