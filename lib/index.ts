@@ -88,6 +88,7 @@ declare namespace RedisSMQ {
   export type PeekedMessage = Types.PeekedMessage;
   export type PeekDeadLettersOptions = Types.PeekDeadLettersOptions;
   export type PeekMessagesOptions = Types.PeekMessagesOptions;
+  export type PeekMessageOptions = Types.PeekMessageOptions;
   export type MessageWithState = Types.MessageWithState;
   export type MessageState = Types.MessageState;
   export type RedriveOptions = Types.RedriveOptions;

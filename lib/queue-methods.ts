@@ -20,6 +20,7 @@ import type {
   MessageWithState,
   PeekDeadLettersOptions,
   PeekMessagesOptions,
+  PeekMessageOptions,
   PeekedMessage,
   PopMessageOptions,
   PurgeQueueOptions,
@@ -127,6 +128,17 @@ export interface QueueMethods {
    * }
    */
   readonly peekMessagesAsync: (options: PeekMessagesOptions) => Promise<MessageWithState[]>;
+  /**
+   * One message of any queue by its id, as {@link peekMessagesAsync} gives it (its `state`,
+   * `dueAt`, `receiveCount`, and `deadLetter` for a dead letter), without receiving it (one
+   * read-only script call). Resolves `{}` when the queue holds no message with that id; rejects
+   * `queueNotFound`.
+   *
+   * @example
+   * const message = await rsmq.peekMessageAsync({ qname: "jobs", id });
+   * if ("id" in message) console.log(message.state, new Date(message.dueAt));
+   */
+  readonly peekMessageAsync: (options: PeekMessageOptions) => Promise<MessageWithState | {}>;
   /**
    * The first messages of a queue, as {@link peekMessagesAsync} gives them but without `state`,
    * `dueAt` and `receiveCount`.
@@ -246,6 +258,8 @@ export interface QueueMethods {
    * dead-lettered if it was, without receiving them. See {@link peekMessagesAsync}.
    */
   readonly peekMessages: CallbackMethod<PeekMessagesOptions, MessageWithState[]>;
+  /** One message by its id, with its state and due time, without receiving it; the callback gets `{}` when it is not there. See {@link peekMessageAsync}. */
+  readonly peekMessage: CallbackMethod<PeekMessageOptions, MessageWithState | {}>;
   /**
    * The first messages of a queue, with why each was dead-lettered, without receiving them. See
    * {@link peekDeadLettersAsync}.

@@ -29,6 +29,27 @@ export function stateOf(dueAt: number, receiveCount: number, now: number): Messa
   return receiveCount > 0 ? "inFlight" : "delayed";
 }
 
+/**
+ * One message of a browseMessages or readMessage reply (id, body, size, score, rc, fr, why), with
+ * its state by the server's time `now`.
+ */
+export function withState([id, body, , score, rc, , why]: unknown[], now: number): MessageWithState {
+  const messageId = String(id);
+  // A priority's offset scores it decades back: it became visible when it was sent.
+  const dueAt = visibleSince(messageId, Number(score));
+  const receiveCount = parseInt(String(rc), 10) || 0;
+  const deadLetter = parseWhy(why);
+  return {
+    id: messageId,
+    message: body === null ? "" : String(body),
+    sent: sentAt(messageId),
+    ...(deadLetter ? { deadLetter } : {}),
+    state: stateOf(dueAt, receiveCount, now),
+    dueAt,
+    receiveCount,
+  };
+}
+
 /** The first `count` messages of `qname` (10 when not given) with their states. */
 export function peekMessages(layout: KeyLayout, options: { qname?: unknown; count?: unknown }): Operation<PeekResult> {
   const qname = validateQname(options.qname);
@@ -45,22 +66,7 @@ export function peekMessages(layout: KeyLayout, options: { qname?: unknown; coun
       const now = Number(nowText);
       const messages: MessageWithState[] = [];
       // Per message: id, body, size, score, rc, fr, why (lua/browseMessages-2.lua).
-      for (let i = 0; i < fields.length; i += 7) {
-        const id = String(fields[i]);
-        // A priority's offset scores it decades back: it became visible when it was sent.
-        const dueAt = visibleSince(id, Number(fields[i + 3]));
-        const receiveCount = parseInt(String(fields[i + 4]), 10) || 0;
-        const deadLetter = parseWhy(fields[i + 6]);
-        messages.push({
-          id,
-          message: fields[i + 1] === null ? "" : String(fields[i + 1]),
-          sent: sentAt(id),
-          ...(deadLetter ? { deadLetter } : {}),
-          state: stateOf(dueAt, receiveCount, now),
-          dueAt,
-          receiveCount,
-        });
-      }
+      for (let i = 0; i < fields.length; i += 7) messages.push(withState(fields.slice(i, i + 7), now));
       return { qname, now, total: Number(total), messages };
     },
   };

@@ -13,6 +13,7 @@ import { deleteQueueOperation } from "./delete-queue";
 import { getQueueAttributesOperation } from "./get-queue-attributes";
 import { listQueuesOperation } from "./list-queues";
 import { peekDeadLettersOperation } from "./peek-dead-letters";
+import { peekMessageOperation } from "./peek-message";
 import { peekMessagesOperation } from "./peek-messages";
 import { popMessageOperation } from "./pop-message";
 import { purgeQueueOperation } from "./purge-queue";
@@ -40,6 +41,7 @@ export const OPERATIONS = {
   deleteMessage: deleteMessageOperation,
   deleteMessages: deleteMessagesOperation,
   peekMessages: peekMessagesOperation,
+  peekMessage: peekMessageOperation,
   peekDeadLetters: peekDeadLettersOperation,
   redrive: redriveOperation,
   sweepExpired: sweepExpiredOperation,

@@ -42,6 +42,14 @@ export interface PeekMessagesOptions {
   count?: number;
 }
 
+/** For {@link RedisSMQ.peekMessage}: which message of which queue. */
+export interface PeekMessageOptions {
+  /** The queue: any queue, a dead-letter queue included. */
+  qname: string;
+  /** The message's id, as sendMessage resolved it. */
+  id: string;
+}
+
 /**
  * For {@link RedisSMQ.peekDeadLetters}: the same as {@link PeekMessagesOptions}.
  *

@@ -280,6 +280,26 @@ describe("CLI: send, receive, pop, delete, peek", () => {
       expect(delayed).to.be.within(90_000, 100_000);
     });
 
+    it("with an id, shows that message with its whole body, and exits 1 when the queue does not hold it", async () => {
+      const body = "line one\nline two, longer than any preview would show: " + "x".repeat(80);
+      const id = await rsmq.sendMessageAsync({ qname: "q", message: body });
+      await rsmq.deleteMessageAsync({ qname: "q", id: await rsmq.sendMessageAsync({ qname: "q", message: "gone" }) });
+      const [human, machineResult, missing] = await Promise.all([
+        cli("peek", "q", id),
+        cli("--json", "peek", "q", id),
+        cli("peek", "q", "a".repeat(32)),
+      ]);
+
+      expect(human.code, human.stderr).to.equal(0);
+      expect(human.stdout).to.match(new RegExp(`^id +${id}\n`));
+      expect(human.stdout).to.match(/\nstate +visible\n/);
+      expect(human.stdout).to.match(/\nreceives +0\n/);
+      expect(human.stdout.endsWith(`${body}\n`)).to.equal(true);
+      expect(json(machineResult)).to.deep.equal(await rsmq.peekMessageAsync({ qname: "q", id }));
+      expect(missing.code).to.equal(1);
+      expect(missing.stderr).to.include(`message ${"a".repeat(32)} is not in queue "q"`);
+    });
+
     it("says so for an empty queue, and exits 1 for a missing one", async () => {
       const [empty, missing] = await Promise.all([cli("peek", "q"), cli("peek", "nope")]);
       expect([empty.code, empty.stdout]).to.deep.equal([0, "queue q is empty\n"]);

@@ -1,14 +1,16 @@
 /**
- * `peek <qname>`: the first messages, in the order they will be received, without receiving them,
- * each with its state (visible, in flight, delayed) and when it is due.
+ * `peek <qname> [id]`: the first messages, in the order they will be received, without receiving
+ * them, each with its state (visible, in flight, delayed) and when it is due; with an id, that one
+ * message with its whole body.
  */
 import type { Command } from "commander";
 import { count } from "../arguments";
 import { run } from "../context";
 import { withQueue } from "../connect";
-import { ago, preview } from "../format";
+import { CliError } from "../errors";
+import { ago, preview, stamp } from "../format";
 import type { Output } from "../output";
-import type { MessageState } from "../../types";
+import type { MessageState, MessageWithState } from "../../types";
 import { readPeek } from "../queue-reads";
 
 interface PeekOptions {
@@ -29,10 +31,12 @@ export function register(program: Command): void {
       "show the first messages in the order they will be received, without receiving them, with their state (visible, in flight, delayed) and due time",
     )
     .argument("<qname>", "the queue")
+    .argument("[id]", "only this message, with its whole body")
     .option("-n, --count <n>", "how many, 1 to 1000", count, 10)
-    .action((qname: string, options: PeekOptions, command: Command) =>
+    .action((qname: string, id: string | undefined, options: PeekOptions, command: Command) =>
       run(command, async ({ server, out, errors }) => {
         errors.qname = qname;
+        if (id !== undefined) return showOne(out, qname, id, await withQueue(server, (rsmq) => rsmq.peekMessageAsync({ qname, id })));
         const peeked = await withQueue(server, (rsmq) => readPeek(rsmq, qname, options.count));
         if (out.json) return out.data(peeked);
         const { now, total, messages } = peeked;
@@ -51,4 +55,19 @@ export function register(program: Command): void {
         if (total > messages.length) out.note(`${messages.length} of ${total} messages; more with -n ${Math.min(total, 1000)}`);
       }),
     );
+}
+
+/** `peek <qname> <id>`: the message's fields, then its body whole, as sent. */
+function showOne(out: Output, qname: string, id: string, found: MessageWithState | {}): void {
+  if (!("id" in found)) throw new CliError(`message ${id} is not in queue "${qname}"`);
+  if (out.json) return out.data(found);
+  out.fields([
+    ["id", found.id],
+    ["state", stateLabel(out, found.state)],
+    ["due", stamp(found.dueAt)],
+    ["sent", stamp(found.sent)],
+    ["receives", String(found.receiveCount)],
+    ...(found.deadLetter ? [["dead letter", `${found.deadLetter.reason}: ${found.deadLetter.error}`] as const] : []),
+  ]);
+  out.line(found.message);
 }
