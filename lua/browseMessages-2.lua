@@ -22,8 +22,8 @@ local offset, count, cutAt = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV
 if rcall("HEXISTS", queueHash, "vt") == 0 then
   return -1
 end
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
 
 local reply = { string.format("%d", nowMs), rcall("ZCARD", queueSet) }
 local last = string.format("%d", offset + count - 1)

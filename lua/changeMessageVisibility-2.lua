@@ -18,7 +18,7 @@ end
 if not rcall("ZSCORE", queueSet, id) then
   return 0
 end
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
 rcall("ZADD", queueSet, string.format("%d", math.floor(nowMs + vt * 1000)), id)
 return 1

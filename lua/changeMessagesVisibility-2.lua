@@ -20,8 +20,8 @@ local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
 if not (settings[1] and settings[2] and settings[3]) then
   return -1
 end
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
 local score = string.format("%d", math.floor(nowMs + vt * 1000))
 -- ZADD is the only write, so an ACL refusal of it comes before anything was written.
 local results = {}

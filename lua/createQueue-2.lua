@@ -18,27 +18,18 @@ local dedupwindow = ARGV[7] or ""
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
+-- newQueueHash(...) is lua/shared/queue-hash.lua, which the loader puts before this script.
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+
 -- Read before the first write: a refused TIME (an ACL user without it) then writes nothing.
-local seconds = rcall("TIME")[1]
-local refused = refusedCommand("sadd") or ((retention ~= "" or expireto ~= "" or dedupwindow ~= "") and refusedCommand("hset"))
+local _, seconds = serverNowMs()
+local refused = refusedCommand("sadd")
 if refused then
   return refused
 end
-if rcall("HSETNX", queueHash, "vt", vt) == 0 then
-  return -2
-end
-rcall("HSETNX", queueHash, "delay", delay)
-rcall("HSETNX", queueHash, "maxsize", maxsize)
-rcall("HSETNX", queueHash, "created", seconds)
-rcall("HSETNX", queueHash, "modified", seconds)
-if retention ~= "" then
-  rcall("HSET", queueHash, "retention", retention)
-end
-if expireto ~= "" then
-  rcall("HSET", queueHash, "expireto", expireto)
-end
-if dedupwindow ~= "" then
-  rcall("HSET", queueHash, "dedupwindow", dedupwindow)
+local notCreated = newQueueHash(queueHash, string.format("%d", seconds), vt, delay, maxsize, retention, expireto, dedupwindow)
+if notCreated then
+  return notCreated
 end
 rcall("SADD", registry, qname)
 return 1

@@ -9,34 +9,15 @@
 
   Returns 1, or -2 when the queue exists (nothing is written then).
 ]]
-local rcall = redis.call
 local queueHash = KEYS[1]
 local vt, delay, maxsize = ARGV[1], ARGV[2], ARGV[3]
 local retention, expireto = ARGV[4] or "", ARGV[5] or ""
 local dedupwindow = ARGV[6] or ""
 
--- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
+-- newQueueHash(...) is lua/shared/queue-hash.lua, which the loader puts before this script (with
+-- lua/shared/refused-command.lua, whose refusedCommand it calls).
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
 
 -- Read before the first write: a refused TIME (an ACL user without it) then writes nothing.
-local seconds = rcall("TIME")[1]
-local refused = (retention ~= "" or expireto ~= "" or dedupwindow ~= "") and refusedCommand("hset")
-if refused then
-  return refused
-end
-if rcall("HSETNX", queueHash, "vt", vt) == 0 then
-  return -2
-end
-rcall("HSETNX", queueHash, "delay", delay)
-rcall("HSETNX", queueHash, "maxsize", maxsize)
-rcall("HSETNX", queueHash, "created", seconds)
-rcall("HSETNX", queueHash, "modified", seconds)
-if retention ~= "" then
-  rcall("HSET", queueHash, "retention", retention)
-end
-if expireto ~= "" then
-  rcall("HSET", queueHash, "expireto", expireto)
-end
-if dedupwindow ~= "" then
-  rcall("HSET", queueHash, "dedupwindow", dedupwindow)
-end
-return 1
+local _, seconds = serverNowMs()
+return newQueueHash(queueHash, string.format("%d", seconds), vt, delay, maxsize, retention, expireto, dedupwindow) or 1

@@ -36,32 +36,16 @@ local body = rcall("HGET", sourceHash, id)
 if not body or not rcall("ZSCORE", sourceSet, id) then
   return 0
 end
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs, seconds, micros = serverNowMs()
 local now = string.format("%d", nowMs)
 
--- How many of the dead-letter queue's first members a move looks at for expired ones.
-local DLQ_TRIM = 10
-
--- The dead-letter queue's first members that outlived its retention (read before any write).
-local function expiredHead(retention)
-  local expired = {}
-  if retention <= 0 then
-    return expired
-  end
-  local nowUs = tonumber(time[1]) * 1000000 + tonumber(time[2])
-  for _, member in ipairs(rcall("ZRANGE", deadSet, 0, string.format("%d", DLQ_TRIM - 1))) do
-    local sentUs = tonumber(string.sub(member, 1, 10), 36)
-    if sentUs ~= nil and #member == 32 and nowUs - sentUs >= retention * 1000000 then
-      expired[#expired + 1] = member
-    end
-  end
-  return expired
-end
+-- expiredHead(deadSet, retention, nowUs) is lua/shared/dead-letter-expiry.lua, which the loader
+-- puts before this script.
 
 local dead = rcall("HMGET", deadHash, "vt", "retention", "expireto")
 local creating = not dead[1]
-local trimming = expiredHead(dead[3] and 0 or tonumber(dead[2] or "0") or 0)
+local trimming = expiredHead(deadSet, dead[3] and 0 or tonumber(dead[2] or "0") or 0, seconds * 1000000 + micros)
 -- The registry is written only when the dead-letter queue is created: a worker moving messages
 -- into an existing one needs no SADD.
 local refused = refusedCommand("zadd", "hset", "hincrby", "zrem", "hdel") or (creating and refusedCommand("sadd"))
@@ -69,9 +53,10 @@ if refused then
   return refused
 end
 if creating then
+  local created = string.format("%d", seconds)
   local settings = rcall("HMGET", sourceHash, "vt", "delay", "maxsize")
   rcall("HSET", deadHash, "vt", settings[1] or defaultVt, "delay", settings[2] or defaultDelay,
-    "maxsize", settings[3] or defaultMaxsize, "created", time[1], "modified", time[1])
+    "maxsize", settings[3] or defaultMaxsize, "created", created, "modified", created)
   rcall("SADD", registry, deadName)
 end
 

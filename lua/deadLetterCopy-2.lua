@@ -25,36 +25,22 @@ local unpackAll = table.unpack or unpack
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
-local time = rcall("TIME")
-local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs, seconds, micros = serverNowMs()
+local now = string.format("%d", nowMs)
 
--- How many of the dead-letter queue's first members a move looks at for expired ones.
-local DLQ_TRIM = 10
-
--- The dead-letter queue's first members that outlived its retention (read before any write).
-local function expiredHead(retention)
-  local expired = {}
-  if retention <= 0 then
-    return expired
-  end
-  local nowUs = tonumber(time[1]) * 1000000 + tonumber(time[2])
-  for _, member in ipairs(rcall("ZRANGE", deadSet, 0, string.format("%d", DLQ_TRIM - 1))) do
-    local sentUs = tonumber(string.sub(member, 1, 10), 36)
-    if sentUs ~= nil and #member == 32 and nowUs - sentUs >= retention * 1000000 then
-      expired[#expired + 1] = member
-    end
-  end
-  return expired
-end
+-- expiredHead(deadSet, retention, nowUs) is lua/shared/dead-letter-expiry.lua, which the loader
+-- puts before this script.
 
 local dead = rcall("HMGET", deadHash, "vt", "retention", "expireto")
-local trimming = expiredHead(dead[3] and 0 or tonumber(dead[2] or "0") or 0)
+local trimming = expiredHead(deadSet, dead[3] and 0 or tonumber(dead[2] or "0") or 0, seconds * 1000000 + micros)
 local refused = refusedCommand("zadd", "hset", "hincrby") or (#trimming > 0 and refusedCommand("zrem", "hdel"))
 if refused then
   return refused
 end
 if not dead[1] then
-  rcall("HSET", deadHash, "vt", ARGV[4], "delay", ARGV[5], "maxsize", ARGV[6], "created", time[1], "modified", time[1])
+  local created = string.format("%d", seconds)
+  rcall("HSET", deadHash, "vt", ARGV[4], "delay", ARGV[5], "maxsize", ARGV[6], "created", created, "modified", created)
 end
 if rcall("ZADD", deadSet, now, id) == 1 then
   rcall("HINCRBY", deadHash, "totalsent", 1)

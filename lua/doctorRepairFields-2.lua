@@ -16,8 +16,9 @@ local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 local ID = string.rep("%w", 32)
 
-local time = rcall("TIME")
-local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
+local now = string.format("%d", nowMs)
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 local refused = refusedCommand("hdel", "zadd", "hexists", "zscore")

@@ -16,8 +16,8 @@ local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", 
 if not fields[1] then
   return -1
 end
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
 local msgs = rcall("ZCARD", queueSet)
 local hidden = rcall("ZCOUNT", queueSet, "(" .. string.format("%d", nowMs), "+inf")
 return { fields, msgs, hidden }

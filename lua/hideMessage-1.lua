@@ -15,7 +15,7 @@ local id, ms = ARGV[1], tonumber(ARGV[2])
 if not rcall("ZSCORE", queueSet, id) then
   return 0
 end
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
 rcall("ZADD", queueSet, string.format("%d", math.floor(nowMs + ms)), id)
 return 1

@@ -22,8 +22,8 @@ if not (settings[1] and settings[2] and settings[3]) then
   return -1
 end
 
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
 
 local first = rcall("ZRANGE", queueSet, 0, 0, "WITHSCORES")
 if #first == 0 then

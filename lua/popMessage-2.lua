@@ -28,8 +28,9 @@ local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention"
 if not (settings[1] and settings[2] and settings[3]) then
   return -1
 end
-local time = rcall("TIME")
-local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
+local now = string.format("%d", nowMs)
 
 local ids
 local retention = tonumber(settings[4] or "0") or 0
@@ -37,7 +38,7 @@ local expiry = nil
 if retention > 0 then
   local live, scores, refusedExpiry
   expiry = { 0, settings[5] or "" }
-  live, scores, refusedExpiry = takeLiveDue(queueSet, queueHash, tonumber(now), 1, details, retention, settings[5], expiry)
+  live, scores, refusedExpiry = takeLiveDue(queueSet, queueHash, nowMs, 1, details, retention, settings[5], expiry)
   if refusedExpiry then
     return refusedExpiry
   end

@@ -25,8 +25,8 @@ local rcall = redis.call
 local lookAtMost = tonumber(ARGV[1])
 local first = tonumber(ARGV[2]) + 1
 
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
 local now = string.format("%d", nowMs)
 local reply = { now, false }
 if first == 2 then

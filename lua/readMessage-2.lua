@@ -19,8 +19,8 @@ local score = rcall("ZSCORE", queueSet, id)
 if not score then
   return -2
 end
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
 local fields = rcall("HMGET", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
 local body = fields[1] or ""
 return { string.format("%d", nowMs), rcall("ZCARD", queueSet), id, body, #body, score, fields[2] or "0", fields[3] or false, fields[4] or false }

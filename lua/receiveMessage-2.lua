@@ -81,8 +81,8 @@ if vtArg ~= "" then
   vt = tonumber(vtArg)
 end
 
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
 local now = string.format("%d", nowMs)
 local hiddenUntilMs = math.floor(nowMs + vt * 1000)
 local hiddenUntil = string.format("%d", hiddenUntilMs)

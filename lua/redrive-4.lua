@@ -22,8 +22,8 @@ local deadSet, deadHash, targetSet, targetHash = KEYS[1], KEYS[2], KEYS[3], KEYS
 if rcall("HEXISTS", targetHash, "vt") == 0 then
   return -1
 end
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
 local now = string.format("%d", nowMs)
 local refused = refusedCommand("hdel", "zadd", "hset", "hincrby")
 if refused then

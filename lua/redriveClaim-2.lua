@@ -14,8 +14,8 @@
 ]]
 local rcall = redis.call
 local deadSet, deadHash = KEYS[1], KEYS[2]
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
 local hiddenUntil = string.format("%d", nowMs + tonumber(ARGV[1]))
 local claimed = {}
 for i = 2, #ARGV do

@@ -19,8 +19,9 @@ local targetSet, targetHash = KEYS[1], KEYS[2]
 if rcall("HEXISTS", targetHash, "vt") == 0 then
   return -1
 end
-local time = rcall("TIME")
-local now = string.format("%d", tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs = serverNowMs()
+local now = string.format("%d", nowMs)
 local refused = refusedCommand("hincrby", "hset", "hdel")
 if refused then
   return refused

@@ -19,8 +19,8 @@ local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
 if not (settings[1] and settings[2] and settings[3]) then
   return -1
 end
-local time = rcall("TIME")
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+local nowMs, seconds = serverNowMs()
 local removes = false
 for i = 2, #ARGV, 2 do
   if ARGV[i] == "" then
@@ -31,7 +31,7 @@ local refused = refusedCommand("zcard", "zcount") or (removes and refusedCommand
 if refused then
   return refused
 end
-rcall("HSET", queueHash, "modified", time[1])
+rcall("HSET", queueHash, "modified", string.format("%d", seconds))
 for i = 1, #ARGV, 2 do
   if ARGV[i + 1] == "" then
     rcall("HDEL", queueHash, ARGV[i])

@@ -1,5 +1,5 @@
 /**
- * What a script that met expired messages says about them (lua/shared/expire-messages.lua): the
+ * What a script that met expired messages says about them (lua/shared/expiry.lua): the
  * last element of its reply, a nested table, which no other element of those replies ever is. A
  * queue with no retention never gets one, so its replies read as they always did.
  */

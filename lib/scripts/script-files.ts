@@ -119,11 +119,15 @@ let scripts: Map<string, Script> | undefined;
 /**
  * Lua shared by several scripts, in lua/shared/: put before each script that calls it, so every
  * script is still one standalone text (and file, with its own KEYS/ARGV header) that Redis runs.
- * In this order: a file may call what an earlier one defines (expiry.lua calls refusedCommand).
+ * In this order: a file may call what an earlier one defines (expiry.lua calls refusedCommand,
+ * store-message.lua serverNowMs).
  */
 const SHARED = [
+  { file: "now.lua", calledAs: /\bserverNowMs\(/ },
   { file: "refused-command.lua", calledAs: /\brefusedCommand\(/ },
   { file: "expiry.lua", calledAs: /\b(isExpired|expireMessages|takeLiveDue)\(/ },
+  { file: "dead-letter-expiry.lua", calledAs: /\bexpiredHead\(/ },
+  { file: "queue-hash.lua", calledAs: /\bnewQueueHash\(/ },
   { file: "message-score.lua", calledAs: /\bmessageScore\(|\bPRIORITY_STEP_MS\b/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent)\(/ },
 ];

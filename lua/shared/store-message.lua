@@ -1,15 +1,16 @@
 --[[
   Put by the loader (lib/scripts/script-files.ts) before every script that stores a new message
-  (sendMessage, sendMessageOnce; sendMessages uses newMessageId and notifySent), after refused-command.lua and message-score.lua, whose
-  refusedCommand and messageScore it calls. Its Redis
-  calls touch only the keys its functions are given, which each script takes from its KEYS.
+  (sendMessage, sendMessageOnce; sendMessages uses newMessageId and notifySent), after now.lua,
+  refused-command.lua and message-score.lua, whose serverNowMs, refusedCommand and messageScore
+  it calls. Its Redis calls touch only the keys its functions are given, which each script takes
+  from its KEYS.
 
   sendDelay(settings, length, delayArg): from HMGET vt delay maxsize (...) of the queue hash, the
     delay in seconds a new message of `length` takes (delayArg, or the queue's when ""); or nil
     and the reply code: -1 when the queue does not exist, -3 when it is longer than maxsize.
-  newMessageId(randomPart): reads TIME once; returns the id (the server's microsecond TIME in
-    base36, 10 chars until 2085, then the 22 random chars the client drew, as rsmq 0.12.4 builds
-    it) and nowMs, the same time in ms.
+  newMessageId(randomPart): reads TIME once (serverNowMs); returns the id (the server's
+    microsecond TIME in base36, 10 chars until 2085, then the 22 random chars the client drew, as
+    rsmq 0.12.4 builds it) and nowMs, the same time in ms.
   storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority): ZADD with
     messageScore(nowMs, delay, priority), HSET of the body (and `<id>:tp` = carried unless it is
     ""), HINCRBY totalsent 1. Returns nil, or, writing nothing, the NOPERM reply of
@@ -35,9 +36,7 @@ local function sendDelay(settings, length, delayArg)
 end
 
 local function newMessageId(randomPart)
-  local time = redis.call("TIME")
-  local seconds, micros = tonumber(time[1]), tonumber(time[2])
-  local nowMs = seconds * 1000 + math.floor(micros / 1000)
+  local nowMs, seconds, micros = serverNowMs()
   -- Below 2^53, so exact both as a Lua 5.1 double and as a Lua 5.4 integer.
   local stamp = seconds * 1000000 + micros
   -- Lower-case base36, most significant digit first: the digits are collected as character codes
