@@ -6,7 +6,7 @@ import type { QueueMessage } from "../types";
 import type { Clock } from "./clock";
 import type { QueuePort } from "./queue-port";
 import type { VisibilityExtender } from "./visibility-extender";
-import type { ResolvedWorkerOptions } from "./worker-options";
+import type { ResolvedWorkerOptions } from "./worker-option-table";
 import type { WorkerReporter } from "./worker-reporter";
 import type { TelemetryHub } from "../telemetry/telemetry-hub";
 import type { Carrier } from "../telemetry/tracing";

@@ -23,7 +23,7 @@ import { unlessAborted } from "./unless-aborted";
 import { VisibilityExtender } from "./visibility-extender";
 import type { WakeReason, WakeableSleep } from "./wakeable-sleep";
 import { keepSubscribing } from "./wake-retry";
-import type { ResolvedWorkerOptions } from "./worker-options";
+import type { ResolvedWorkerOptions } from "./worker-option-table";
 import { WorkerReporter } from "./worker-reporter";
 import type { WorkerStats } from "./worker-stats";
 import type { Recorder, WakeupCause, WakeupResult } from "../telemetry/recorder";

@@ -9,7 +9,7 @@ import * as path from "path";
 import * as ts from "typescript";
 import { CONSTRUCTOR_OPTIONS } from "../../lib/options/constructor-option-table";
 import { RETRY_DEFAULTS, RETRY_OPTION_NAMES } from "../../lib/retry/retry-policy";
-import { resolveWorkerOptions } from "../../lib/worker/worker-options";
+import { resolveWorkerOptions } from "../../lib/worker/worker-option-table";
 import { resolveTelemetry, TELEMETRY_OPTION_NAMES } from "../../lib/telemetry/telemetry-options";
 import { readDoc, repositoryRoot } from "../support/markdown";
 import { runsOn } from "../support/targets";
