@@ -20,7 +20,7 @@ import type { OperationName, Recorder } from "../telemetry/recorder";
 import type { TelemetryHub } from "../telemetry/telemetry-hub";
 import { errorTypeOf } from "../telemetry/tracing";
 import type { CallSpan, Carrier, SpanAttributes } from "../telemetry/tracing";
-import type { Handling } from "./handling";
+import type { Handling } from "./handling-needs";
 import type { Extension } from "./visibility-extender";
 
 /** Whether the hub records or traces: the one test the hot paths make. */

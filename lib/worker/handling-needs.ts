@@ -1,5 +1,5 @@
 /**
- * What handling a message needs from its worker (message-handling.ts), in a module of its own so
+ * What handling a message needs from its worker (handle-message.ts), in a module of its own so
  * the Worker's telemetry (worker-telemetry.ts) can build an observed one without importing the handling.
  */
 import type { QueueMessage } from "../types";
