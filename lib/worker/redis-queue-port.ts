@@ -17,7 +17,7 @@ import type { RedisSMQ } from "../redis-smq";
 import { onQueueActivity } from "../wakes/wake-hub";
 import { DeleteBatcher } from "./delete-batcher";
 import type { QueuePort } from "./queue-port";
-import type { ResolvedWorkerOptions } from "./worker-options";
+import type { ResolvedWorkerOptions } from "./worker-option-table";
 import { observedWorkerReceive, observing } from "./worker-telemetry";
 import type { Carriers } from "./worker-telemetry";
 

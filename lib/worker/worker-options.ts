@@ -1,13 +1,9 @@
 /**
- * The Worker's options: declared, documented, defaulted and validated in one place, before the
- * worker touches Redis. Messages name the option, what was expected and what was given.
+ * The Worker's options as its users see them: what each does and its default. Their defaults and
+ * checks are declared in worker-option-table.ts, and resolved there before the worker touches Redis.
  */
-import { MAX_BATCH, MAX_SECONDS } from "../operations/rsmq-input-rules";
 import type { QueueMessage } from "../types";
-import { RETRY_OPTION_NAMES, RetryPolicy } from "../retry/retry-policy";
-import type { RetryPolicyOptions } from "../retry/retry-policy";
-import { rejectUnknownOptions } from "../options/unknown-options";
-import { describeValue, integerOption, optionError, queueNameOption } from "../options/checks";
+import type { RetryPolicy, RetryPolicyOptions } from "../retry/retry-policy";
 
 /** What a handler gets besides the message. */
 export interface HandlerContext {
@@ -79,107 +75,4 @@ export interface WorkerOptions {
    * @default "deadLetter"
    */
   onStop?: "deadLetter" | "delete";
-}
-
-/** The options with every default applied. */
-export interface ResolvedWorkerOptions {
-  qname: string;
-  handler: MessageHandler;
-  concurrency: number;
-  batchSize: number;
-  vt: number | undefined;
-  maxIdleSleepMs: number;
-  minIdleSleepMs: number;
-  stopTimeoutMs: number;
-  realtimeWakes: boolean;
-  signal: AbortSignal | undefined;
-  retry: RetryPolicy;
-  /** Undefined with `onStop: "delete"`. */
-  deadLetterQueue: string | undefined;
-  onStop: "deadLetter" | "delete";
-}
-
-/** Every name WorkerOptions takes (checked against the interface above). */
-export const WORKER_OPTION_NAMES = [
-  "qname",
-  "handler",
-  "concurrency",
-  "batchSize",
-  "vt",
-  "maxIdleSleepMs",
-  "minIdleSleepMs",
-  "stopTimeoutMs",
-  "realtimeWakes",
-  "signal",
-  "retry",
-  "deadLetterQueue",
-  "onStop",
-] as const;
-const allWorkerNamesListed: Exclude<keyof WorkerOptions, (typeof WORKER_OPTION_NAMES)[number]> extends never ? true : never = true;
-void allWorkerNamesListed;
-
-/** The retry policy's options, where they belong when given to the worker itself. */
-const NESTED_OPTION_NAMES = RETRY_OPTION_NAMES.map((name) => `retry.${name}`);
-
-export const DEFAULT_MAX_IDLE_SLEEP_MS = 30_000;
-export const DEFAULT_STOP_TIMEOUT_MS = 30_000;
-
-function resolveDeadLetterQueue(qname: string, given: unknown): string {
-  if (given === undefined && qname.length + "-dlq".length > 160) {
-    throw new RangeError(`The default dead-letter queue name "${qname}-dlq" is longer than 160 characters: set \`deadLetterQueue\``);
-  }
-  const deadLetterQueue = queueNameOption("deadLetterQueue", given ?? `${qname}-dlq`);
-  if (deadLetterQueue === qname) {
-    throw new RangeError(`Expected \`deadLetterQueue\` to differ from \`qname\`, got "${qname}" for both`);
-  }
-  return deadLetterQueue;
-}
-
-export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOptions {
-  if (!options || typeof options !== "object")
-    throw new TypeError(`Expected worker options to be an object, got ${describeValue(options)}`);
-  rejectUnknownOptions(options, { what: "worker", names: WORKER_OPTION_NAMES, nested: NESTED_OPTION_NAMES });
-  const qname = queueNameOption("qname", options.qname);
-  if (typeof options.handler !== "function") {
-    throw optionError("handler", "a function", options.handler);
-  }
-  const concurrency = integerOption("concurrency", options.concurrency ?? 1, 1);
-  const batchSize = integerOption("batchSize", options.batchSize ?? Math.min(concurrency, MAX_BATCH), 1, MAX_BATCH);
-  const vt = options.vt === undefined ? undefined : integerOption("vt", options.vt, 0, MAX_SECONDS);
-  const maxIdle = integerOption("maxIdleSleepMs", options.maxIdleSleepMs ?? 0, 0);
-  const maxIdleSleepMs = maxIdle === 0 ? DEFAULT_MAX_IDLE_SLEEP_MS : maxIdle;
-  const minIdleSleepMs = integerOption("minIdleSleepMs", options.minIdleSleepMs ?? 0, 0);
-  if (minIdleSleepMs > maxIdleSleepMs) {
-    throw new RangeError(`Expected \`minIdleSleepMs\` (${minIdleSleepMs}) to be at most \`maxIdleSleepMs\` (${maxIdleSleepMs})`);
-  }
-  const stopTimeoutMs = integerOption("stopTimeoutMs", options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, 0);
-  const realtimeWakes = options.realtimeWakes ?? true;
-  if (typeof realtimeWakes !== "boolean") {
-    throw optionError("realtimeWakes", "a boolean", realtimeWakes);
-  }
-  const signal = options.signal;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw optionError("signal", "an AbortSignal", signal);
-  }
-  const retry = options.retry instanceof RetryPolicy ? options.retry : new RetryPolicy(options.retry ?? {});
-  const onStop = options.onStop ?? "deadLetter";
-  if (onStop !== "deadLetter" && onStop !== "delete") {
-    throw optionError("onStop", '"deadLetter" or "delete"', onStop);
-  }
-  const deadLetterQueue = onStop === "deadLetter" ? resolveDeadLetterQueue(qname, options.deadLetterQueue) : undefined;
-  return {
-    qname,
-    handler: options.handler,
-    concurrency,
-    batchSize,
-    vt,
-    maxIdleSleepMs,
-    minIdleSleepMs,
-    stopTimeoutMs,
-    realtimeWakes,
-    signal,
-    retry,
-    deadLetterQueue,
-    onStop,
-  };
 }

@@ -19,9 +19,10 @@ import { secondsSince } from "../telemetry/observe-call";
 import type { OperationName, Recorder } from "../telemetry/recorder";
 import type { TelemetryHub } from "../telemetry/telemetry-hub";
 import { errorTypeOf } from "../telemetry/tracing";
-import type { CallSpan, Carrier, SpanAttributes } from "../telemetry/tracing";
-import type { Handling } from "./handling";
+import type { CallSpan, Carrier, SpanAttributes, Tracing } from "../telemetry/tracing";
+import type { Handling } from "./handling-needs";
 import type { Extension } from "./visibility-extender";
+import type { MessageHandler } from "./worker-options";
 
 /** Whether the hub records or traces: the one test the hot paths make. */
 export function observing(hub: TelemetryHub | undefined): hub is TelemetryHub {
@@ -75,19 +76,52 @@ export interface ObservedHandling {
   settled(): void;
 }
 
+/** How the handler ended, as far as it has: read by the settlement (an ack or a drop) and the process span. */
+interface HandlerEnd {
+  threw: boolean;
+  error: unknown;
+}
+
+/** Where a message's handling is observed: the instance's recorder and tracing, and its process span. */
+interface Observation {
+  readonly recording: Recorder | undefined;
+  readonly tracing: Tracing | undefined;
+  readonly process: CallSpan | undefined;
+}
+
 export function observeHandling(message: QueueMessage, handling: Handling, hub: TelemetryHub): ObservedHandling {
   const { recording, tracing } = hub;
-  const { options, queue, clock } = handling;
-  const { qname } = options;
-  const id = message.id;
   const process = tracing?.process(
-    qname,
-    { id, carrier: handling.carrierOf?.(message) },
+    handling.options.qname,
+    { id: message.id, carrier: handling.carrierOf?.(message) },
     { "messaging.rsmq.message.receive_count": message.rc },
   );
+  const observation: Observation = { recording, tracing, process };
+  const { handler, extender, end } = observedHandler(handling, observation);
+  const observed: Handling = {
+    ...handling,
+    options: { ...handling.options, handler },
+    extender,
+    queue: observedQueuePort(message, handling, observation, end),
+  };
+  return {
+    handling: observed,
+    settled: () => process?.end(end.threw ? (end.error ?? new Error("handler threw")) : undefined),
+  };
+}
+
+/**
+ * The handler run in the process span, with its duration and the handlers in flight counted, and
+ * the extender that tells whether it outlived its message's visibility timeout.
+ */
+function observedHandler(
+  handling: Handling,
+  { recording, process }: Observation,
+): { handler: MessageHandler; extender: Handling["extender"]; end: HandlerEnd } {
+  const { options, clock } = handling;
+  const { qname } = options;
+  const end: HandlerEnd = { threw: false, error: undefined };
   let extension: Extension | undefined;
-  let handlerError: unknown;
-  let threw = false;
 
   const handlerEnded = (started: number, error?: unknown): void => {
     recording?.inFlight(qname, -1);
@@ -95,8 +129,77 @@ export function observeHandling(message: QueueMessage, handling: Handling, hub: 
     if (extension && clock.now() > extension.hiddenUntil()) recording?.visibilityExpired(qname);
   };
 
-  /** A settlement call as a child span of the process span, its duration, and what it settled. */
-  const settle = <T>(
+  const handler: MessageHandler = (received, context) => {
+    recording?.inFlight(qname, 1);
+    const started = performance.now();
+    let running: Promise<unknown>;
+    try {
+      running = Promise.resolve(process ? process.within(() => options.handler(received, context)) : options.handler(received, context));
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    return running.then(
+      (value) => {
+        handlerEnded(started);
+        return value;
+      },
+      (error: unknown) => {
+        end.threw = true;
+        end.error = error;
+        handlerEnded(started, error);
+        throw error;
+      },
+    );
+  };
+  const extender: Handling["extender"] = { keepHidden: (hidden, vt) => (extension = handling.extender.keepHidden(hidden, vt)) };
+  return { handler, extender, end };
+}
+
+/** The settlement calls, each a child span of the process span, timed, and the outcome it settled counted. */
+function observedQueuePort(message: QueueMessage, handling: Handling, observation: Observation, end: HandlerEnd): Handling["queue"] {
+  const { options, queue } = handling;
+  const { qname } = options;
+  const settle = settlement(message.id, qname, observation);
+  return {
+    remove: (removed) =>
+      settle(
+        "delete",
+        qname,
+        {},
+        () => queue.remove(removed),
+        (found, recorder) => {
+          if (found === 1) recorder.outcome(qname, end.threw ? "drop" : "ack");
+        },
+      ),
+    hide: (hidden, ms) =>
+      settle(
+        "change_visibility",
+        qname,
+        { "messaging.rsmq.visibility_timeout": ms / 1000 },
+        () => queue.hide(hidden, ms),
+        (found, recorder) => {
+          if (found === 1) recorder.outcome(qname, "retry");
+        },
+      ),
+    moveToDlq: (moved: QueueMessage, why: StopRecord) =>
+      settle(
+        "dead_letter",
+        options.deadLetterQueue ?? qname,
+        { "messaging.rsmq.dead_letter.reason": why.reason },
+        () => queue.moveToDlq(moved, why),
+        (done, recorder) => {
+          if (!done) return;
+          recorder.outcome(qname, "dead_letter");
+          recorder.deadLettered(qname, why.reason);
+        },
+        handling.carrierOf?.(message) ?? "",
+      ),
+  };
+}
+
+/** Runs a settlement call of message `id` as a child span of the process span, times it, and hands what it settled to `after`. */
+function settlement(id: string, qname: string, { recording, tracing, process }: Observation) {
+  return <T>(
     operation: OperationName,
     destination: string,
     attributes: SpanAttributes,
@@ -129,78 +232,5 @@ export function observeHandling(message: QueueMessage, handling: Handling, hub: 
         throw error;
       },
     );
-  };
-
-  const observed: Handling = {
-    ...handling,
-    options: {
-      ...options,
-      handler: (received, context) => {
-        recording?.inFlight(qname, 1);
-        const started = performance.now();
-        let running: Promise<unknown>;
-        try {
-          running = Promise.resolve(
-            process ? process.within(() => options.handler(received, context)) : options.handler(received, context),
-          );
-        } catch (error) {
-          running = Promise.reject(error);
-        }
-        return running.then(
-          (value) => {
-            handlerEnded(started);
-            return value;
-          },
-          (error: unknown) => {
-            threw = true;
-            handlerError = error;
-            handlerEnded(started, error);
-            throw error;
-          },
-        );
-      },
-    },
-    extender: {
-      keepHidden: (hidden, vt) => (extension = handling.extender.keepHidden(hidden, vt)),
-    },
-    queue: {
-      remove: (removed) =>
-        settle(
-          "delete",
-          qname,
-          {},
-          () => queue.remove(removed),
-          (found, recorder) => {
-            if (found === 1) recorder.outcome(qname, threw ? "drop" : "ack");
-          },
-        ),
-      hide: (hidden, ms) =>
-        settle(
-          "change_visibility",
-          qname,
-          { "messaging.rsmq.visibility_timeout": ms / 1000 },
-          () => queue.hide(hidden, ms),
-          (found, recorder) => {
-            if (found === 1) recorder.outcome(qname, "retry");
-          },
-        ),
-      moveToDlq: (moved: QueueMessage, why: StopRecord) =>
-        settle(
-          "dead_letter",
-          options.deadLetterQueue ?? qname,
-          { "messaging.rsmq.dead_letter.reason": why.reason },
-          () => queue.moveToDlq(moved, why),
-          (done, recorder) => {
-            if (!done) return;
-            recorder.outcome(qname, "dead_letter");
-            recorder.deadLettered(qname, why.reason);
-          },
-          handling.carrierOf?.(message) ?? "",
-        ),
-    },
-  };
-  return {
-    handling: observed,
-    settled: () => process?.end(threw ? (handlerError ?? new Error("handler threw")) : undefined),
   };
 }

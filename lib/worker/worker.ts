@@ -11,7 +11,7 @@ import { redisQueuePort } from "./redis-queue-port";
 import { TypedEventEmitter } from "../typed-emitter";
 import type { WorkerEvents } from "./worker-events";
 import { WorkerLoop } from "./worker-loop";
-import { resolveWorkerOptions } from "./worker-options";
+import { resolveWorkerOptions } from "./worker-option-table";
 import type { WorkerOptions } from "./worker-options";
 import type { WorkerStats } from "./worker-stats";
 

@@ -2,27 +2,34 @@
  * Every `@default` in the TSDoc of an options type says what the code does: the constructor's
  * (lib/types/options.ts) equal its options table, the retry policy's equal RETRY_DEFAULTS, and the
  * Worker's equal what resolveWorkerOptions gives. The TSDoc is read from the source with the
- * TypeScript parser, as TypeDoc reads it for the API reference.
+ * TypeScript parser, as TypeDoc reads it for the API reference. The option tables of docs/api.md
+ * and docs/worker.md are held to the two option tables the same way.
  */
 import { expect } from "chai";
 import * as path from "path";
 import * as ts from "typescript";
 import { CONSTRUCTOR_OPTIONS } from "../../lib/options/constructor-option-table";
 import { RETRY_DEFAULTS, RETRY_OPTION_NAMES } from "../../lib/retry/retry-policy";
-import { resolveWorkerOptions } from "../../lib/worker/worker-options";
+import { resolveWorkerOptions, WORKER_OPTIONS } from "../../lib/worker/worker-option-table";
 import { resolveTelemetry, TELEMETRY_OPTION_NAMES } from "../../lib/telemetry/telemetry-options";
-import { readDoc, repositoryRoot } from "../support/markdown";
+import { readDoc, repositoryRoot, section } from "../support/markdown";
 import { runsOn } from "../support/targets";
 
 runsOn("single");
 
-/** The `@default` text of each member of interface `name` in `file` (undefined for a member without one), in order. */
-function documentedDefaults(file: string, name: string): Map<string, string | undefined> {
+/** Interface `name` in `file`, parsed. */
+function interfaceIn(file: string, name: string): ts.InterfaceDeclaration {
   const source = ts.createSourceFile(path.join(repositoryRoot, file), readDoc(file), ts.ScriptTarget.Latest, true);
   const declaration = source.statements.find(
     (node): node is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(node) && node.name.text === name,
   );
   if (declaration === undefined) throw new Error(`no interface ${name} in ${file}`);
+  return declaration;
+}
+
+/** The `@default` text of each member of interface `name` in `file` (undefined for a member without one), in order. */
+function documentedDefaults(file: string, name: string): Map<string, string | undefined> {
+  const declaration = interfaceIn(file, name);
   const defaults = new Map<string, string | undefined>();
   for (const member of declaration.members) {
     if (member.name === undefined || !ts.isIdentifier(member.name)) continue;
@@ -118,5 +125,61 @@ describe("Documentation: every @default of an options type is the default the co
     it("none: only the required options and the signal", () => {
       expect([...docs].filter(([, text]) => text === undefined).map(([name]) => name)).to.deep.equal(["qname", "handler", "signal"]);
     });
+  });
+});
+
+/** `name: default` for each row of the Markdown table of options in `section` of `file`, the default read as a `@default` is. */
+function markdownDefaults(file: string, title: string): string[] {
+  const rows = section(readDoc(file), title)
+    .split("\n")
+    .map((line) => /^\| `(\w+)` \| ([^|]*) \|/.exec(line))
+    .filter((row): row is RegExpExecArray => row !== null);
+  // A default in code (`30000`, `"rsmq"`) reads as the literal it holds.
+  return rows.map(([, name, cell]) => `${name}: ${documentedValue(cell.trim().replace(/^`([^`]*)`/, "$1"))}`).sort();
+}
+
+/** `name: default` for each option of a table: a default that is a plain value, else NO_VALUE (none, or one derived). */
+function tableDefaults(table: object): string[] {
+  return Object.entries(table as Record<string, { readonly default?: unknown }>)
+    .map(([name, option]) => {
+      const value = option.default;
+      const plain = value === null || ["string", "number", "boolean"].includes(typeof value);
+      return `${name}: ${plain ? show(value) : NO_VALUE}`;
+    })
+    .sort();
+}
+
+describe("Documentation: every default in the option tables of the docs is the default the code applies", () => {
+  it("reads a default in code as its literal, and prose as no value", () => {
+    expect(markdownDefaults("docs/api.md", "`new RedisSMQ(options)`")).to.include.members([
+      'ns: "rsmq"',
+      "waitForReplicas: 0",
+      `client: ${NO_VALUE}`,
+    ]);
+  });
+
+  it("docs/api.md: a row per constructor option, each default the options table's", () => {
+    expect(markdownDefaults("docs/api.md", "`new RedisSMQ(options)`")).to.deep.equal(tableDefaults(CONSTRUCTOR_OPTIONS));
+  });
+
+  it("docs/worker.md: a row per Worker option, each default the Worker's options table's", () => {
+    expect(markdownDefaults("docs/worker.md", "Options")).to.deep.equal(tableDefaults(WORKER_OPTIONS));
+  });
+
+  it("docs/worker.md: the required options are those WorkerOptions requires; the retry default is the policy's", () => {
+    const rows = section(readDoc("docs/worker.md"), "Options").split("\n");
+    const cell = (name: string): string | undefined =>
+      rows
+        .find((line) => line.startsWith(`| \`${name}\` |`))
+        ?.split("|")[2]
+        .trim();
+    const required = interfaceIn("lib/worker/worker-options.ts", "WorkerOptions")
+      .members.filter((member) => member.questionToken === undefined)
+      .map((member) => member.name?.getText());
+    expect(Object.keys(WORKER_OPTIONS).filter((name) => cell(name) === "required")).to.deep.equal(required);
+    const { maxDeliveries, initialDelayMs, maxDelayMs, jitter } = RETRY_DEFAULTS;
+    expect(cell("retry")).to.equal(
+      `at most ${maxDeliveries} deliveries, ${initialDelayMs / 1000} s doubling to ${maxDelayMs / 60_000} min, ${jitter} jitter`,
+    );
   });
 });

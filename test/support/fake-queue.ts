@@ -10,7 +10,7 @@ import type { StopRecord } from "../../lib/operations/dead-letter";
 import type { QueueMessage } from "../../lib/types";
 import type { QueuePort } from "../../lib/worker/queue-port";
 import { WorkerLoop } from "../../lib/worker/worker-loop";
-import { resolveWorkerOptions } from "../../lib/worker/worker-options";
+import { resolveWorkerOptions } from "../../lib/worker/worker-option-table";
 import type { WorkerOptions } from "../../lib/worker/worker-options";
 import { FakeClock, settle } from "./fake-clock";
 

@@ -13,7 +13,7 @@
  */
 import { expect } from "chai";
 import { spawnSync } from "child_process";
-import { DEFAULT_MAX_IDLE_SLEEP_MS } from "../../lib/worker/worker-options";
+import { DEFAULT_MAX_IDLE_SLEEP_MS } from "../../lib/worker/worker-option-table";
 import { IdleCount } from "../support/idle-count";
 import type { IdleResult } from "../support/idle-count";
 import { onCluster, onIoredis } from "../support/server";

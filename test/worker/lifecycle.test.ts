@@ -7,7 +7,7 @@
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { builtEntry, runChild } from "../support/child-process";
-import { DEFAULT_STOP_TIMEOUT_MS } from "../../lib/worker/worker-options";
+import { DEFAULT_STOP_TIMEOUT_MS } from "../../lib/worker/worker-option-table";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { Cleanup, freshQueue, WorkerLog, deferred, serverTimePassed, subscribersOf, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";

@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
-import { resolveWorkerOptions } from "../../lib/worker/worker-options";
+import { resolveWorkerOptions } from "../../lib/worker/worker-option-table";
 import type { WorkerOptions } from "../../lib/worker/worker-options";
 import { connectionOptions, singleServerOptions, uniqueNs } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";

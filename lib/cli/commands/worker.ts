@@ -4,7 +4,7 @@
  * line on stdout (the commands' own output then goes to stderr).
  */
 import type { Command } from "commander";
-import { integer, seconds } from "../arguments";
+import { integer } from "../arguments";
 import { run } from "../context";
 import type { Context } from "../context";
 import { closeQueue, openQueue } from "../connect";
@@ -12,56 +12,45 @@ import { plural } from "../format";
 import { ExecHandler } from "../exec-handler";
 import { stopOnSignals } from "../stop-signal";
 import { reportWorkerEvents } from "../worker-events";
+import { addWorkerFlags, workerFlagOptions } from "../worker-flags";
+import type { FlagOptions, FlaggedOption } from "../worker-flags";
 import type { Output } from "../output";
 import type { Worker } from "../../worker/worker";
 import type { WorkerStats } from "../../worker/worker-stats";
-import { RetryPolicy } from "../../retry/retry-policy";
 import { QNAME_FORMAT, RESERVED_QNAME } from "../../operations/rsmq-input-rules";
 import { usageError } from "../errors";
 import type { RedisSMQ } from "../../redis-smq";
 
-/** The worker command's options, as commander parsed them. */
+/** The worker command's own flags, as commander parsed them, beside those of the Worker's options (worker-flags.ts). */
 export interface WorkerCommandOptions {
-  exec: string;
-  concurrency: number;
-  vt?: number;
-  maxDeliveries?: number;
-  retryDelay?: number;
-  dlq?: string;
-  poisonExit?: number;
-  maxIdleSleep?: number;
-  untilEmpty?: boolean;
+  readonly exec: string;
+  readonly poisonExit?: number;
+  readonly untilEmpty?: boolean;
+  readonly [workerFlag: string]: unknown;
 }
+
+/** The help's order: the Worker's flags in two runs, the command's own flags around them. */
+const FIRST_WORKER_FLAGS = ["concurrency", "vt", "retry", "deadLetterQueue"] as const;
+const LAST_WORKER_FLAGS = ["maxIdleSleepMs"] as const;
+const everyFlagPlaced: Exclude<FlaggedOption, (typeof FIRST_WORKER_FLAGS)[number] | (typeof LAST_WORKER_FLAGS)[number]> extends never
+  ? true
+  : never = true;
+void everyFlagPlaced;
 
 /** Adds `worker` to the program. */
 export function register(program: Command): void {
-  program
+  const command = program
     .command("worker")
     .description("consume a queue: run a shell command per message, the message on its stdin")
     .argument("<qname>", "the queue")
     .requiredOption(
       "--exec <command>",
       "shell command run per message, the body on its stdin; exit 0 = handled, else retried; env RSMQ_MESSAGE_ID, RSMQ_RECEIVE_COUNT, RSMQ_SENT, RSMQ_FIRST_RECEIVED, RSMQ_QNAME, RSMQ_NS",
-    )
-    .option("-c, --concurrency <n>", "commands running at once", integer(1, 1000), 1)
-    .option(
-      "--vt <seconds>",
-      "how long a message stays hidden while its command runs (extended while it runs; default: the queue's vt)",
-      seconds,
-    )
-    .option("--max-deliveries <n>", "deliveries before a failing message is dead-lettered (default 10)", integer(1))
-    .option(
-      "--retry-delay <ms>",
-      "backoff after the first failure, doubling after each next one, up to 2 min (default 5000)",
-      integer(0, 120_000),
-    )
-    .option("--dlq <qname>", "dead-letter queue (default <qname>-dlq)")
-    .option("--poison-exit <status>", "a command exit status meaning 'never retry': dead-letter at once", integer(1, 255))
-    .option(
-      "--max-idle-sleep <ms>",
-      "longest sleep when idle: the most a message from a process without realtime waits (default 30000)",
-      integer(1),
-    )
+    );
+  addWorkerFlags(command, FIRST_WORKER_FLAGS);
+  command.option("--poison-exit <status>", "a command exit status meaning 'never retry': dead-letter at once", integer(1, 255));
+  addWorkerFlags(command, LAST_WORKER_FLAGS);
+  command
     .option("--until-empty", "stop once the queue holds no messages at all (delayed and retrying ones included)")
     .action((qname: string, options: WorkerCommandOptions, command: Command) =>
       run(command, (context) => runWorkerCommand(qname, options, context)),
@@ -75,8 +64,8 @@ export function register(program: Command): void {
 export async function runWorkerCommand(qname: string, options: WorkerCommandOptions, context: Context): Promise<void> {
   const { server, out, errors } = context;
   errors.qname = qname;
-  checkDeadLetterQueueName(options.dlq);
-  const retry = new RetryPolicy({ maxDeliveries: options.maxDeliveries, initialDelayMs: options.retryDelay });
+  const flagged = workerFlagOptions(options);
+  checkDeadLetterQueueName(flagged.deadLetterQueue);
   const exec = execHandler(qname, options, context);
   let forced = false;
   const stop = stopOnSignals(() => {
@@ -91,11 +80,7 @@ export async function runWorkerCommand(qname: string, options: WorkerCommandOpti
     const started = new Map<string, number>();
     const worker = new Worker(rsmq, {
       qname,
-      concurrency: options.concurrency,
-      vt: options.vt,
-      retry,
-      deadLetterQueue: options.dlq,
-      maxIdleSleepMs: options.maxIdleSleep,
+      ...flagged,
       signal: stop.signal,
       // The handler's abort signal is ignored: on Ctrl-C running commands may finish.
       handler: (message) => {
@@ -104,7 +89,7 @@ export async function runWorkerCommand(qname: string, options: WorkerCommandOpti
       },
     });
     reportWorkerEvents(worker, rsmq, context, started);
-    reportStart(context, qname, options, retry);
+    reportStart(context, qname, flagged);
     if (options.untilEmpty) stopWhenEmpty(worker, rsmq, qname, exec);
     stop.signal.addEventListener("abort", () => {
       if (exec.running > 0 && !out.json)
@@ -147,20 +132,21 @@ function checkDeadLetterQueueName(dlq: string | undefined): void {
 }
 
 /** The "started" event (--json) or note: the queue, the concurrency, the retries and the dead-letter queue. */
-function reportStart({ server, out, errors }: Context, qname: string, options: WorkerCommandOptions, retry: RetryPolicy): void {
-  const dlq = options.dlq ?? `${qname}-dlq`;
+function reportStart({ server, out, errors }: Context, qname: string, options: FlagOptions): void {
+  const { concurrency, retry } = options;
+  const dlq = options.deadLetterQueue ?? `${qname}-dlq`;
   if (out.json)
     out.event({
       event: "started",
       qname,
       ns: server.ns,
-      concurrency: options.concurrency,
+      concurrency,
       retry: retry.describe(),
       deadLetterQueue: dlq,
     });
   else
     out.note(
-      `worker on ${qname} (${errors.server}, ns ${server.ns}), concurrency ${options.concurrency}; retries: ${retry.describe()}; dead letters to ${dlq}. Ctrl-C to stop.`,
+      `worker on ${qname} (${errors.server}, ns ${server.ns}), concurrency ${concurrency}; retries: ${retry.describe()}; dead letters to ${dlq}. Ctrl-C to stop.`,
     );
 }
 

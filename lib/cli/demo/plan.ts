@@ -4,7 +4,7 @@
  */
 import type { RetryPolicyOptions } from "../../retry/retry-policy";
 import { RETRY_DEFAULTS } from "../../retry/retry-policy";
-import { DEFAULT_MAX_IDLE_SLEEP_MS } from "../../worker/worker-options";
+import { DEFAULT_MAX_IDLE_SLEEP_MS } from "../../worker/worker-option-table";
 
 export interface DemoPlan {
   readonly scale: number;

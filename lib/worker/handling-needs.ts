@@ -1,12 +1,12 @@
 /**
- * What handling a message needs from its worker (message-handling.ts), in a module of its own so
+ * What handling a message needs from its worker (handle-message.ts), in a module of its own so
  * the Worker's telemetry (worker-telemetry.ts) can build an observed one without importing the handling.
  */
 import type { QueueMessage } from "../types";
 import type { Clock } from "./clock";
 import type { QueuePort } from "./queue-port";
 import type { VisibilityExtender } from "./visibility-extender";
-import type { ResolvedWorkerOptions } from "./worker-options";
+import type { ResolvedWorkerOptions } from "./worker-option-table";
 import type { WorkerReporter } from "./worker-reporter";
 import type { TelemetryHub } from "../telemetry/telemetry-hub";
 import type { Carrier } from "../telemetry/tracing";

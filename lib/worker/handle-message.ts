@@ -7,9 +7,9 @@
 import type { QueueMessage } from "../types";
 import type { AbandonedOutcome } from "./worker-events";
 import { observeHandling, observing } from "./worker-telemetry";
-import type { Handling } from "./handling";
+import type { Handling } from "./handling-needs";
 
-export type { Handling } from "./handling";
+export type { Handling } from "./handling-needs";
 
 /**
  * Runs the handler on `message` (received with visibility timeout `vt` seconds) and settles the
