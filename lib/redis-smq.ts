@@ -2,7 +2,7 @@
  * RedisSMQ: rsmq 0.12.4's API and data layout on node-redis v4, every queue operation one script
  * call (one command, one round trip) that reads the queue's settings and the server's clock itself.
  * This file is the instance's life (connect, close, quit); its queue operations are declared in
- * queue-methods.ts and built from their descriptors (operations/registry.ts).
+ * methods/queue-methods.ts and built from their descriptors (methods/registry.ts).
  */
 import type { RedisClientType } from "redis";
 import { openTransport } from "./transports/open-transport";
@@ -10,7 +10,7 @@ import type { Transport } from "./transports/transport";
 import { connectionClosedError } from "./errors/connection-closed";
 import { toCallback } from "./callbacks";
 import { handOutEveryMethod } from "./hand-out";
-import { attachOperations } from "./operations/attach-operations";
+import { attachMethods } from "./methods/attach-methods";
 import type { Operation } from "./operations/operation";
 import { attachInternals } from "./internals";
 import type { RedisSMQInternals, StoppableWorker } from "./internals";
@@ -24,14 +24,14 @@ import { TelemetryHub } from "./telemetry/telemetry-hub";
 import { resolveTelemetry } from "./telemetry/telemetry-options";
 import { spanServerAddress } from "./telemetry/server-address";
 import { startOpenTelemetry } from "./telemetry/otel/start-telemetry";
-import type { QueueMethods } from "./queue-methods";
+import type { QueueMethods } from "./methods/queue-methods";
 import { SCRIPT_LOAD_EVENTS } from "./redis-smq-events";
 import type { RedisSMQEvents } from "./redis-smq-events";
 import type { Callback, ConstructorOptions } from "./types";
 
 export type { RedisSMQEvents } from "./redis-smq-events";
 
-// The queue operations: declared in QueueMethods, set by the constructor (attachOperations).
+// The queue operations: declared in QueueMethods, set by the constructor (attachMethods).
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface RedisSMQ extends QueueMethods {}
 
@@ -115,7 +115,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
       reportProblem: (key, error) => this.problems.report(key, error),
     };
     attachInternals(this, this.internals);
-    attachOperations(this, {
+    attachMethods(this, {
       internals: this.internals,
       realtime: this.realtime,
       outlets: { emit: (event, duplicate) => this.emit(event, duplicate), reportProblem: (key, error) => this.problems.report(key, error) },

@@ -127,7 +127,7 @@ export const doctorOperation = defineProcedure<DoctorOptions, DoctorReport>({
 });
 
 /** What the doctor gets of an instance: its keys, its operations, plain commands, and the repairs other features add. */
-function doctorPortOf(internals: RedisSMQInternals): DoctorPort {
+export function doctorPortOf(internals: RedisSMQInternals): DoctorPort {
   return {
     ns: internals.ns,
     layout: internals.layout,

@@ -1,8 +1,8 @@
 /**
  * An operation declared once: everything the facade, telemetry and the wakes need to know about
  * one public call, in one object that its `lib/operations/<op>.ts` exports (a procedure's beside
- * the procedure). The registry (registry.ts) names each by its method: the facade derives its
- * `<name>Async` method and callback twin `<name>` from it, and one call path (call-path.ts) applies
+ * the procedure). The registry (methods/registry.ts) names each by its method: the facade derives its
+ * `<name>Async` method and callback twin `<name>` from it, and one call path (methods/call-path.ts) applies
  * the steps every call shares, in one order: closed check, telemetry, run, expired-message moves,
  * wake, events, hand-out.
  */

@@ -4,7 +4,7 @@
  * refusals (out of memory, a read-only replica, no permission) turned into errors that name the call and its keys.
  *
  * How one call reaches the wire, `rsmq.sendMessageAsync(options)` for example:
- * - the facade's method is the call path (call-path.ts) of sendMessage's descriptor, which hands
+ * - the facade's method is the call path (methods/call-path.ts) of sendMessage's descriptor, which hands
  *   `() => sendMessage(layout, realtime, options)` to `run`;
  * - the operation builder (operations/send-message.ts) checks the input and returns an Operation:
  *   script name, keys, arguments, reply parser; bad input rejects here, before any round trip;

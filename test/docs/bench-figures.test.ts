@@ -28,9 +28,9 @@ function latestFullRun(): { file: string; record: RunRecord } {
   return runs[runs.length - 1];
 }
 
-/** Methods lib/queue-methods.ts (the facade's operations) marks @deprecated. */
+/** Methods lib/methods/queue-methods.ts (the facade's operations) marks @deprecated. */
 function deprecatedMethods(): string[] {
-  const source = readFileSync(path.join(repositoryRoot, "lib", "queue-methods.ts"), "utf8");
+  const source = readFileSync(path.join(repositoryRoot, "lib", "methods", "queue-methods.ts"), "utf8");
   return [...source.matchAll(/@deprecated[^]*?\*\/\s*readonly (\w+)/g)].map((match) => match[1].replace(/Async$/, ""));
 }
 

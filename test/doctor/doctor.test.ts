@@ -14,6 +14,7 @@ import { createQueue } from "../../lib/operations/create-queue";
 import { FindingTally } from "../../lib/doctor/finding-tally";
 import { handleRegistryProblems } from "../../lib/doctor/registry-repair";
 import type { DoctorPort } from "../../lib/doctor/doctor-port";
+import { doctorPortOf } from "../../lib/doctor/doctor";
 import { openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
 import { deadLetterOne } from "../support/retry";
@@ -343,7 +344,7 @@ describe("doctor: what old clients leave behind, found and repaired", function (
     });
 
     /** The instance's own doctor port (private on the class). */
-    const port = (): DoctorPort => (rsmq as unknown as { doctorPort(): DoctorPort }).doctorPort();
+    const port = (): DoctorPort => doctorPortOf(internalsOf(rsmq));
 
     it("a queue being created (listed, hash not written yet) is not unlisted; a name with no queue is", async () => {
       const registry = keysOf(ns, "q").registry;

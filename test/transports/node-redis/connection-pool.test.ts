@@ -62,8 +62,8 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 /** The clients of an instance's connections (not public: `rsmq.redis` is the first). */
 function poolClients(rsmq: RedisSMQ): RedisClientType[] {
-  const { connection } = rsmq as unknown as { connection: { clients?: RedisClientType[]; client: RedisClientType } };
-  return connection.clients ?? [connection.client];
+  const { transport } = rsmq as unknown as { transport: { clients?: RedisClientType[]; client: RedisClientType } };
+  return transport.clients ?? [transport.client];
 }
 
 /** An instance once every one of its connections is up (`connect` tells the first). */

@@ -19,8 +19,8 @@ import { observeCall } from "../telemetry/observe-call";
 import type { CallSpan } from "../telemetry/tracing";
 import { notifyQueueActivity } from "../wakes/wake-hub";
 import { waitingReceive } from "../wakes/waiting-receive";
-import type { ReceivedBatch } from "./receive-message";
-import type { OperationDescriptor, Outlets } from "./descriptor";
+import type { ReceivedBatch } from "../operations/receive-message";
+import type { OperationDescriptor, Outlets } from "../operations/descriptor";
 
 /** What a call needs of the instance it runs on. */
 export interface Caller {

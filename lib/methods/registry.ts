@@ -4,23 +4,23 @@
  * Adding an operation: its descriptor, one line here, and its two methods in queue-methods.ts
  * (CONTRIBUTING.md, "Adding an operation").
  */
-import { changeMessageVisibilityOperation } from "./change-message-visibility";
-import { changeMessagesVisibilityOperation } from "./change-messages-visibility";
-import { createQueueOperation } from "./create-queue";
-import { deleteMessageOperation } from "./delete-message";
-import { deleteMessagesOperation } from "./delete-messages";
-import { deleteQueueOperation } from "./delete-queue";
-import { getQueueAttributesOperation } from "./get-queue-attributes";
-import { listQueuesOperation } from "./list-queues";
-import { peekDeadLettersOperation } from "./peek-dead-letters";
-import { peekMessageOperation } from "./peek-message";
-import { peekMessagesOperation } from "./peek-messages";
-import { popMessageOperation } from "./pop-message";
-import { purgeQueueOperation } from "./purge-queue";
-import { receiveMessageOperation, receiveMessageOrNextDueOperation, receiveMessagesOperation } from "./receive-message";
-import { sendMessageOperation } from "./send-message";
-import { sendMessagesOperation } from "./send-messages";
-import { setQueueAttributesOperation } from "./set-queue-attributes";
+import { changeMessageVisibilityOperation } from "../operations/change-message-visibility";
+import { changeMessagesVisibilityOperation } from "../operations/change-messages-visibility";
+import { createQueueOperation } from "../operations/create-queue";
+import { deleteMessageOperation } from "../operations/delete-message";
+import { deleteMessagesOperation } from "../operations/delete-messages";
+import { deleteQueueOperation } from "../operations/delete-queue";
+import { getQueueAttributesOperation } from "../operations/get-queue-attributes";
+import { listQueuesOperation } from "../operations/list-queues";
+import { peekDeadLettersOperation } from "../operations/peek-dead-letters";
+import { peekMessageOperation } from "../operations/peek-message";
+import { peekMessagesOperation } from "../operations/peek-messages";
+import { popMessageOperation } from "../operations/pop-message";
+import { purgeQueueOperation } from "../operations/purge-queue";
+import { receiveMessageOperation, receiveMessageOrNextDueOperation, receiveMessagesOperation } from "../operations/receive-message";
+import { sendMessageOperation } from "../operations/send-message";
+import { sendMessagesOperation } from "../operations/send-messages";
+import { setQueueAttributesOperation } from "../operations/set-queue-attributes";
 import { redriveOperation } from "../dead-letters/redrive";
 import { doctorOperation } from "../doctor/doctor";
 import { sweepExpiredOperation } from "../retention/sweep";

@@ -5,10 +5,10 @@
  */
 import { toCallback, withCallback } from "../callbacks";
 import type { Callback } from "../types";
-import type { QueueMethods } from "../queue-methods";
+import type { QueueMethods } from "./queue-methods";
 import { callPath } from "./call-path";
 import type { Caller } from "./call-path";
-import type { AsyncMethodOf } from "./descriptor";
+import type { AsyncMethodOf } from "../operations/descriptor";
 import { OPERATIONS } from "./registry";
 import type { OperationMethodName } from "./registry";
 
@@ -26,7 +26,7 @@ type Undeclared = Exclude<keyof Derived, keyof QueueMethods>;
 const everyOperationDeclared: [Undeclared] extends [never] ? true : Undeclared = true;
 
 /** Sets the operations on `facade` (the RedisSMQ instance being constructed). */
-export function attachOperations(facade: object, caller: Caller): void {
+export function attachMethods(facade: object, caller: Caller): void {
   const methods = facade as Record<string, unknown>;
   const names = Object.keys(OPERATIONS) as OperationMethodName[];
   const derived = {} as Record<AsyncName, unknown>;

@@ -2,10 +2,10 @@
  * The queue operations of RedisSMQ, as its users call them: each `<name>Async` method and its
  * callback twin `<name>`, with what they take, resolve and document. The facade (redis-smq.ts)
  * merges this interface into its class and builds every method from the operation's descriptor
- * (operations/registry.ts); a test checks that the two agree, so a method declared here without a
+ * (registry.ts); `tsc` checks that the two agree (attach-methods.ts), so a method declared here without a
  * descriptor, or one whose descriptor takes or resolves other types, fails to compile.
  */
-import type { CallbackMethod } from "./callbacks";
+import type { CallbackMethod } from "../callbacks";
 import type {
   Callback,
   ChangeMessageVisibilityOptions,
@@ -37,7 +37,7 @@ import type {
   SendMessagesOptions,
   SentEntry,
   SetQueueAttributesOptions,
-} from "./types";
+} from "../types";
 
 /** RedisSMQ's queue operations: every method is bound, so `const { sendMessage } = rsmq` works. */
 export interface QueueMethods {
