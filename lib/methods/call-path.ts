@@ -20,7 +20,8 @@ import type { CallSpan } from "../telemetry/tracing";
 import { notifyQueueActivity } from "../wakes/wake-hub";
 import { waitingReceive } from "../wakes/waiting-receive";
 import type { ReceivedBatch } from "../operations/receive-message";
-import type { OperationDescriptor, Outlets } from "../operations/descriptor";
+import type { BuildContext, Observation, OperationDescriptor, Outlets } from "../operations/descriptor";
+import type { TelemetryHub } from "../telemetry/telemetry-hub";
 
 /** What a call needs of the instance it runs on. */
 export interface Caller {
@@ -45,12 +46,13 @@ function qnameOf(options: object): unknown {
 /** The `*Async` method of `descriptor` on `caller`. */
 export function callPath<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, caller: Caller): (options: O) => Promise<Out> {
   const { internals } = caller;
-  const finish = (options: Partial<O>) => (result: R) => {
+  const run = runOf(descriptor, caller);
+  /** Steps 6 and 7. */
+  const finish = (result: R, options: Partial<O>): Out => {
     descriptor.events?.(result, options, caller.outlets);
     if (descriptor.wakes?.(result, options)) notifyQueueActivity(internals.ns, String(qnameOf(options)));
     return descriptor.result ? descriptor.result(result, options) : (result as unknown as Out);
   };
-  const settling = (options: Partial<O>) => (result: R) => settled(caller, options, result);
   return (given) => {
     const options = optionsOf(given);
     if (descriptor.answerWithout) {
@@ -62,25 +64,36 @@ export function callPath<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, 
       }
     }
     if (descriptor.waits) {
-      const look = () => observed(descriptor, caller, options).then(settling(options)) as Promise<ReceivedBatch>;
-      return (waitingReceive(internals, options, look) as Promise<unknown> as Promise<R>).then(finish(options));
+      const look = () => run(options).then((result) => settled(caller, options, result)) as Promise<ReceivedBatch>;
+      return (waitingReceive(internals, options, look) as Promise<unknown> as Promise<R>).then((result) => finish(result, options));
     }
     // Settling and finishing in one `then`: the hot path (see the file header).
-    const done = finish(options);
-    return observed(descriptor, caller, options).then((result) =>
-      hasExpired(result) ? moveExpired(internals, String(qnameOf(options)), result.expired).then(() => done(result)) : done(result),
+    return run(options).then((result) =>
+      hasExpired(result)
+        ? moveExpired(internals, String(qnameOf(options)), result.expired).then(() => finish(result, options))
+        : finish(result, options),
     );
   };
 }
 
-/** The run (step 4), inside the call's span and figures when observed (step 3). */
-function observed<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, caller: Caller, options: Partial<O>): Promise<R> {
-  let run: (span: CallSpan | undefined, observing: boolean) => Promise<R>;
+/**
+ * Step 4, inside the call's span and figures when observed (step 3). Unobserved, a script runs
+ * with a context made once per instance: no allocation on the call's path but the build's closure.
+ */
+function runOf<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, caller: Caller): (options: Partial<O>) => Promise<R> {
+  const { internals, realtime } = caller;
+  const { telemetry } = internals;
+  const observation = descriptor.observe;
   if ("build" in descriptor) {
-    const { internals, realtime } = caller;
-    run = (span, observing) =>
-      internals.run(() => descriptor.build({ layout: internals.layout, realtime, observed: observing, carrier: span?.carry() }, options));
-  } else {
+    const plain: BuildContext = { layout: internals.layout, realtime, observed: false, carrier: undefined };
+    const build = (options: Partial<O>, span: CallSpan | undefined): Promise<R> =>
+      internals.run(() => descriptor.build({ layout: internals.layout, realtime, observed: true, carrier: span?.carry() }, options));
+    return (options) =>
+      observation === undefined || !telemetry.observing
+        ? internals.run(() => descriptor.build(plain, options))
+        : observe(telemetry, observation, options, (span) => build(options, span));
+  }
+  return (options) => {
     let work: ReturnType<typeof descriptor.prepare>;
     try {
       // Bad input is refused before the span starts, as before anything is sent.
@@ -88,17 +101,24 @@ function observed<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, caller:
     } catch (error) {
       return Promise.reject(error);
     }
-    run = () => {
+    const perform = (): Promise<R> => {
       const closed = caller.closed();
       if (closed) return Promise.reject(closed);
-      return work(caller.internals, (qname) => notifyQueueActivity(caller.internals.ns, qname));
+      return work(internals, (qname) => notifyQueueActivity(internals.ns, qname));
     };
-  }
-  const observation = descriptor.observe;
-  const { telemetry } = caller.internals;
-  if (observation === undefined || !telemetry.observing) return run(undefined, false);
+    return observation === undefined || !telemetry.observing ? perform() : observe(telemetry, observation, options, perform);
+  };
+}
+
+/** Runs `call` inside the span and figures `observation` says. */
+function observe<O, R>(
+  telemetry: TelemetryHub,
+  observation: Observation<O, R>,
+  options: Partial<O>,
+  call: (span: CallSpan | undefined) => Promise<R>,
+): Promise<R> {
   const queue = queueLabel(observation.queue ? observation.queue(options) : qnameOf(options));
-  return observeCall(telemetry, observation.operation, queue, (span) => run(span, true), {
+  return observeCall(telemetry, observation.operation, queue, call, {
     attributes: observation.attributes?.(options),
     done: observation.done && ((result, span, recording) => observation.done!(result, span, recording, queue, options)),
     failed: observation.failed && ((errorType, recording) => observation.failed!(errorType, recording, queue, options)),
