@@ -85,7 +85,15 @@ function runOf<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, caller: Ca
   const { telemetry } = internals;
   const observation = descriptor.observe;
   if ("build" in descriptor) {
-    const plain: BuildContext = { layout: internals.layout, realtime, observed: false, carrier: undefined };
+    // The layout is read at each call: one place, the internals, says where keys are.
+    const plain: BuildContext = {
+      get layout() {
+        return internals.layout;
+      },
+      realtime,
+      observed: false,
+      carrier: undefined,
+    };
     const build = (options: Partial<O>, span: CallSpan | undefined): Promise<R> =>
       internals.run(() => descriptor.build({ layout: internals.layout, realtime, observed: true, carrier: span?.carry() }, options));
     return (options) =>
