@@ -10,7 +10,7 @@ import type { PeekResult } from "../operations/peek-messages";
 import { queueStats } from "../operations/queue-stats";
 import type { QueueStats } from "../operations/queue-stats";
 
-/** A queue's settings, counters and messages by state (lua/queueStats-2.lua). */
+/** A queue's settings, counters and messages by state (lua/queueStates-n.lua, for one queue). */
 export async function readQueueStats(rsmq: RedisSMQ, qname: string): Promise<QueueStats> {
   const queue = internalsOf(rsmq);
   return queue.run(() => queueStats(queue.layout, qname));
