@@ -12,7 +12,7 @@
  * is every send's path, the hottest of all.
  */
 import type { RedisSMQInternals } from "../internals";
-import { moveExpired } from "../retention/expired-moves";
+import { moveExpired, movingExpired } from "../retention/expired-moves";
 import type { ExpiredReport } from "../retention/expired-report";
 import { queueLabel } from "../telemetry/delivery";
 import { observeCall } from "../telemetry/observe-call";
@@ -64,7 +64,8 @@ export function callPath<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, 
       }
     }
     if (descriptor.waits) {
-      const look = () => run(options).then((result) => settled(caller, options, result)) as Promise<ReceivedBatch>;
+      // A waiting call is a receive: each look's expired messages are moved before the next look.
+      const look = () => (run(options) as Promise<unknown> as Promise<ReceivedBatch>).then(movingExpired(internals, qnameOf(options)));
       return (waitingReceive(internals, options, look) as Promise<unknown> as Promise<R>).then((result) => finish(result, options));
     }
     // Settling and finishing in one `then`: the hot path (see the file header).
@@ -135,10 +136,4 @@ function observe<O, R>(
 
 function hasExpired(result: unknown): result is { expired: ExpiredReport } {
   return typeof result === "object" && result !== null && (result as { expired?: unknown }).expired !== undefined;
-}
-
-/** Step 5: the expired messages a receive or pop met, moved before the call resolves. */
-function settled<O, R>(caller: Caller, options: Partial<O>, result: R): R | Promise<R> {
-  if (!hasExpired(result)) return result;
-  return moveExpired(caller.internals, String(qnameOf(options)), result.expired).then(() => result);
 }
