@@ -22,20 +22,24 @@ export const MAX_DEDUP_ID_LENGTH = 128;
  * one): it has no effect, since only a dedupId is remembered. Told once (a warning: the send is
  * right as it is), not refused.
  */
-export function unusedDedupWindow(options: { dedupWindowMs?: unknown; dedupId?: unknown; messages?: unknown }) {
+export function unusedDedupWindow(options: {
+  dedupWindowMs?: unknown;
+  dedupId?: unknown;
+  messages?: unknown;
+}): { key: "dedupWindowMs"; because: string } | undefined {
   if (!isGiven(options.dedupWindowMs)) return undefined;
   const { messages } = options;
   if (!Array.isArray(messages)) {
     return isGiven(options.dedupId)
       ? undefined
-      : { key: "dedupWindowMs" as const, because: "it is how long a `dedupId` is remembered, and none is given" };
+      : { key: "dedupWindowMs", because: "it is how long a `dedupId` is remembered, and none is given" };
   }
   const anyId = messages.some(
     (entry: unknown) => typeof entry === "object" && entry !== null && isGiven((entry as { dedupId?: unknown }).dedupId),
   );
   return anyId
     ? undefined
-    : { key: "dedupWindowMs" as const, because: "it is how long the entries' `dedupId`s are remembered, and no entry has one" };
+    : { key: "dedupWindowMs", because: "it is how long the entries' `dedupId`s are remembered, and no entry has one" };
 }
 
 /** A dedupId: a string of 1 to MAX_DEDUP_ID_LENGTH characters, or `true` (derived from the body). */

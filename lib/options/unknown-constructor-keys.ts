@@ -19,17 +19,13 @@ const KNOWN = `${TOP_LEVEL_KEYS.join(", ")}; inside \`options\`: ${CONNECTION_KE
 /** Warns once per process for each key of the constructor options (and of `options`) that is not known. */
 export function warnUnknownKeys(options: Record<string, unknown>): void {
   for (const key of Object.keys(options)) {
-    if (!TOP_LEVEL_KEYS.includes(key)) warnOnce(key, suggestionFor(key, { names: TOP_LEVEL_KEYS }));
+    if (!TOP_LEVEL_KEYS.includes(key)) warnUnknownOption({ key, suggestion: suggestionFor(key, { names: TOP_LEVEL_KEYS }), known: KNOWN });
   }
   const nested = options.options;
   if (!nested || typeof nested !== "object") return;
   for (const key of Object.keys(nested)) {
     if (CONNECTION_KEYS.includes(key)) continue;
-    const path = `options.${key}`;
-    warnOnce(path, QUEUE_KEYS.has(key) ? key : suggestionFor(key, { names: [], nested: NESTED_KEYS }));
+    const suggestion = QUEUE_KEYS.has(key) ? key : suggestionFor(key, { names: [], nested: NESTED_KEYS });
+    warnUnknownOption({ key: `options.${key}`, suggestion, known: KNOWN });
   }
-}
-
-function warnOnce(key: string, suggestion: string | undefined): void {
-  warnUnknownOption({ key, suggestion, known: KNOWN });
 }
