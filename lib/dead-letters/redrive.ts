@@ -131,6 +131,7 @@ async function movePage(
 
 /** redriveAsync: how many dead letters moved; each target queue's sleeping Workers are woken. */
 export const redriveOperation = defineProcedure<RedriveOptions, number>({
+  optionKeys: { from: true, to: true, limit: true, reason: true, error: true },
   prepare: (options) => {
     const plan = planRedrive(options);
     return (internals, wake) => redrive(internals, plan, wake);

@@ -119,6 +119,7 @@ async function checkSettings(
 
 /** doctorAsync: what is out of place in the namespace, repaired with `fix`. */
 export const doctorOperation = defineProcedure<DoctorOptions, DoctorReport>({
+  optionKeys: { fix: true, qnames: true, chunk: true },
   optionalOptions: true,
   prepare: (options) => {
     checkDoctorOptions(options);

@@ -30,7 +30,7 @@ export function attachMethods(facade: object, caller: Caller): void {
   const methods = facade as Record<string, unknown>;
   const names = Object.keys(OPERATIONS) as OperationMethodName[];
   const derived = {} as Record<AsyncName, unknown>;
-  for (const name of names) derived[`${name}Async`] = callPath(OPERATIONS[name] as never, caller);
+  for (const name of names) derived[`${name}Async`] = callPath(name, OPERATIONS[name] as never, caller);
   const declared: Pick<QueueMethods, AsyncName> = derived as Derived;
   // The promise methods first, then their twins: the order rsmq-next's methods always had.
   for (const name of names) methods[`${name}Async`] = declared[`${name}Async`];

@@ -1,5 +1,7 @@
 /**
  * The one path every public call takes, from the options to what the caller gets. In order:
+ * 0. the options' keys: a key the descriptor does not declare, or one the other options make
+ *    pointless, is told once per process and method (options/option-keys.ts), and ignored;
  * 1. an answer that needs no round trip (an empty list of ids), bad input refused first;
  * 2. with `waitMs` on a waiting receive, steps 3 to 5 again until a message is due (wakes/waiting-receive.ts);
  * 3. telemetry: the call's span and figures, when the instance records or traces and the operation is observed;
@@ -12,6 +14,8 @@
  * is every send's path, the hottest of all.
  */
 import type { RedisSMQInternals } from "../internals";
+import { optionKeyCheck } from "../options/option-keys";
+import { warnUnusedOption } from "../options/option-warnings";
 import { moveExpired, movingExpired } from "../retention/expired-moves";
 import type { ExpiredReport } from "../retention/expired-report";
 import { queueLabel } from "../telemetry/delivery";
@@ -43,10 +47,21 @@ function qnameOf(options: object): unknown {
   return (options as { qname?: unknown }).qname;
 }
 
-/** The `*Async` method of `descriptor` on `caller`. */
-export function callPath<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, caller: Caller): (options: O) => Promise<Out> {
+/** The `*Async` method of `descriptor` on `caller`; `method` names it in warnings (`sendMessage`). */
+export function callPath<O, R, Out>(
+  method: string,
+  descriptor: OperationDescriptor<O, R, Out>,
+  caller: Caller,
+): (options: O) => Promise<Out> {
   const { internals } = caller;
   const run = runOf(descriptor, caller);
+  const checkKeys = optionKeyCheck(method, descriptor.optionKeys);
+  /** Step 0. */
+  const tellIgnored = (given: O, options: Partial<O>): void => {
+    checkKeys(given);
+    const unused = descriptor.unusedOption?.(options);
+    if (unused) warnUnusedOption(method, unused.key, unused.because);
+  };
   /** Steps 6 and 7. */
   const finish = (result: R, options: Partial<O>): Out => {
     descriptor.events?.(result, options, caller.outlets);
@@ -55,6 +70,7 @@ export function callPath<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, 
   };
   return (given) => {
     const options = optionsOf(given);
+    tellIgnored(given, options);
     if (descriptor.answerWithout) {
       try {
         const answer = descriptor.answerWithout(options);

@@ -53,5 +53,6 @@ function retentionArgs(qname: string, options: Partial<CreateQueueOptions>): str
 
 /** createQueueAsync: resolves `1`; rejects `queueExists` when the queue exists. */
 export const createQueueOperation = defineOperation<CreateQueueOptions, 1>({
+  optionKeys: { qname: true, vt: true, delay: true, maxsize: true, retention: true, expireTo: true, dedupWindowMs: true },
   build: ({ layout }, options) => createQueue(layout, options),
 });

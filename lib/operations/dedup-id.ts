@@ -8,6 +8,7 @@
 import { createHash } from "crypto";
 import { rsmqError } from "../errors/rsmq-errors";
 import type { QueueKeys } from "../keys";
+import { isGiven } from "./rsmq-input-rules";
 
 /** How long a dedupId is remembered when neither the call nor the queue says: SQS FIFO's 5 minutes. */
 export const DEFAULT_DEDUP_WINDOW_MS = 300_000;
@@ -15,6 +16,31 @@ export const DEFAULT_DEDUP_WINDOW_MS = 300_000;
 export const MAX_DEDUP_WINDOW_MS = 86_400_000;
 /** The longest dedupId, as SQS's MessageDeduplicationId. */
 export const MAX_DEDUP_ID_LENGTH = 128;
+
+/**
+ * A `dedupWindowMs` given to a send without a `dedupId` (to a batch none of whose entries has
+ * one): it has no effect, since only a dedupId is remembered. Told once (a warning: the send is
+ * right as it is), not refused.
+ */
+export function unusedDedupWindow(options: {
+  dedupWindowMs?: unknown;
+  dedupId?: unknown;
+  messages?: unknown;
+}): { key: "dedupWindowMs"; because: string } | undefined {
+  if (!isGiven(options.dedupWindowMs)) return undefined;
+  const { messages } = options;
+  if (!Array.isArray(messages)) {
+    return isGiven(options.dedupId)
+      ? undefined
+      : { key: "dedupWindowMs", because: "it is how long a `dedupId` is remembered, and none is given" };
+  }
+  const anyId = messages.some(
+    (entry: unknown) => typeof entry === "object" && entry !== null && isGiven((entry as { dedupId?: unknown }).dedupId),
+  );
+  return anyId
+    ? undefined
+    : { key: "dedupWindowMs", because: "it is how long the entries' `dedupId`s are remembered, and no entry has one" };
+}
 
 /** A dedupId: a string of 1 to MAX_DEDUP_ID_LENGTH characters, or `true` (derived from the body). */
 export function validateDedupId(value: unknown, item = "dedupId"): string | true {

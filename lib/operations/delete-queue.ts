@@ -31,5 +31,6 @@ export function deleteQueue(layout: KeyLayout, options: Partial<DeleteQueueOptio
 
 /** deleteQueueAsync: resolves `1`; rejects `queueNotFound`. */
 export const deleteQueueOperation = defineOperation<DeleteQueueOptions, 1>({
+  optionKeys: { qname: true },
   build: ({ layout }, options) => deleteQueue(layout, options),
 });

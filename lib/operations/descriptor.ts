@@ -3,14 +3,15 @@
  * one public call, in one object that its `lib/operations/<op>.ts` exports (a procedure's beside
  * the procedure). The registry (methods/registry.ts) names each by its method: the facade derives its
  * `<name>Async` method and callback twin `<name>` from it, and one call path (methods/call-path.ts) applies
- * the steps every call shares, in one order: closed check, telemetry, run, expired-message moves,
- * wake, events, hand-out.
+ * the steps every call shares, in one order: the options' keys, closed check, telemetry, run,
+ * expired-message moves, wake, events, hand-out.
  */
 import type { KeyLayout } from "../keys";
 import type { RedisSMQInternals } from "../internals";
 import type { OperationName, Recorder } from "../telemetry/recorder";
 import type { CallSpan, SpanAttributes } from "../telemetry/tracing";
 import type { Operation } from "./operation";
+import type { OptionKeys } from "../options/option-keys";
 
 /** What building an operation may depend on besides the caller's options. */
 export interface BuildContext {
@@ -46,6 +47,17 @@ export interface Observation<O, R> {
 }
 
 interface DescriptorBase<O, R, Out> {
+  /**
+   * Every key the options take (`{ qname: true, vt: true }`; a batch's list, its entries' keys).
+   * The call path warns once per process and key for any other key, which is ignored as rsmq
+   * 0.12.4 ignored it. `tsc` holds it to the options type `O`: no key missing, none extra.
+   */
+  readonly optionKeys: OptionKeys<O>;
+  /**
+   * A given option that the call's other options make pointless (`dedupWindowMs` without a
+   * `dedupId`): its key and why, warned once per process; the call runs as it would without it.
+   */
+  unusedOption?(options: Partial<O>): { key: keyof O & string; because: string } | undefined;
   /**
    * The options may be left out: the callback twin then takes `(callback)` as well as `(options,
    * callback)` (listQueues, doctor).

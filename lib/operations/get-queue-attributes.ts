@@ -17,5 +17,6 @@ export function getQueueAttributes(layout: KeyLayout, options: Partial<GetQueueA
 
 /** getQueueAttributesAsync: a queue's settings, counters and message counts. */
 export const getQueueAttributesOperation = defineOperation<GetQueueAttributesOptions, QueueAttributes>({
+  optionKeys: { qname: true },
   build: ({ layout }, options) => getQueueAttributes(layout, options),
 });

@@ -40,5 +40,6 @@ export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; c
 
 /** peekDeadLettersAsync (deprecated for peekMessagesAsync): the first messages, without their states. */
 export const peekDeadLettersOperation = defineOperation<PeekDeadLettersOptions, PeekedMessage[]>({
+  optionKeys: { qname: true, count: true },
   build: ({ layout }, options) => peekDeadLetters(layout, options),
 });

@@ -33,5 +33,6 @@ export function peekMessage(layout: KeyLayout, options: Partial<PeekMessageOptio
 
 /** peekMessageAsync: one message by id, as peekMessagesAsync gives it; `{}` when it is not in the queue. */
 export const peekMessageOperation = defineOperation<PeekMessageOptions, MessageWithState | {}>({
+  optionKeys: { qname: true, id: true },
   build: ({ layout }, options) => peekMessage(layout, options),
 });

@@ -74,6 +74,7 @@ export function peekMessages(layout: KeyLayout, options: { qname?: unknown; coun
 
 /** peekMessagesAsync: the first messages of a queue with their states, received by nobody. */
 export const peekMessagesOperation = defineOperation<PeekMessagesOptions, PeekResult, MessageWithState[]>({
+  optionKeys: { qname: true, count: true },
   build: ({ layout }, options) => peekMessages(layout, options),
   result: ({ messages }) => messages,
 });

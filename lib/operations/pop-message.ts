@@ -70,6 +70,7 @@ export function popMessageDetailed(layout: KeyLayout, options: Partial<PopMessag
 
 /** popMessageAsync: the next due message, deleted as it is received; `{}` when none is due. */
 export const popMessageOperation = defineOperation<PopMessageOptions, Popped | PoppedMessage, QueueMessage | {}>({
+  optionKeys: { qname: true },
   build: ({ layout, observed }, options) => (observed ? popMessageDetailed(layout, options) : popMessage(layout, options)),
   observe: {
     operation: "pop",

@@ -27,5 +27,6 @@ export function purgeQueue(layout: KeyLayout, options: Partial<PurgeQueueOptions
 
 /** purgeQueueAsync: resolves how many messages were removed. Wakes nobody: a purge makes no message due. */
 export const purgeQueueOperation = defineOperation<PurgeQueueOptions, number>({
+  optionKeys: { qname: true },
   build: ({ layout }, options) => purgeQueue(layout, options),
 });

@@ -9,6 +9,7 @@ import { splitExpired } from "../retention/expired-report";
 import type { ExpiredReport } from "../retention/expired-report";
 import { defineOperation } from "./descriptor";
 import type { Observation, ScriptDescriptor } from "./descriptor";
+import type { OptionKeys } from "../options/option-keys";
 import { delivered, oneMessage } from "../telemetry/delivery";
 import type { ReceivedDetail } from "../telemetry/delivery";
 import type { ReceivedMessages, ReceiveMessagesOptions, ReceiveOrNextDue } from "../types";
@@ -112,12 +113,16 @@ function observeReceive(single: boolean): Observation<ReceiveMessageOptions, Rec
   };
 }
 
+/** The options of a receive of one message. */
+const RECEIVE_KEYS: OptionKeys<ReceiveMessageOptions> = { qname: true, vt: true, waitMs: true, signal: true };
+
 /** One message's receive, with each message's details when telemetry observes it. */
 const receiveOne: ScriptDescriptor<ReceiveMessageOptions, ReceivedBatch, unknown>["build"] = ({ layout, observed }, options) =>
   receiveMessages(layout, options, 1, observed);
 
 /** receiveMessageAsync: the next due message, hidden for vt seconds; `{}` when none is due (after `waitMs`). */
 export const receiveMessageOperation = defineOperation<ReceiveMessageOptions, ReceivedBatch, QueueMessage | {}>({
+  optionKeys: RECEIVE_KEYS,
   build: receiveOne,
   waits: true,
   observe: observeReceive(true),
@@ -126,6 +131,7 @@ export const receiveMessageOperation = defineOperation<ReceiveMessageOptions, Re
 
 /** receiveMessageOrNextDueAsync: receiveMessage's call, or when the next message will be due. */
 export const receiveMessageOrNextDueOperation = defineOperation<ReceiveMessageOptions, ReceivedBatch, ReceiveOrNextDue>({
+  optionKeys: RECEIVE_KEYS,
   build: receiveOne,
   waits: true,
   observe: observeReceive(true),
@@ -138,6 +144,7 @@ export const receiveMessageOrNextDueOperation = defineOperation<ReceiveMessageOp
 
 /** receiveMessagesAsync: up to `count` due messages; `nextDueMs` when fewer were due. */
 export const receiveMessagesOperation = defineOperation<ReceiveMessagesOptions, ReceivedBatch, ReceivedMessages>({
+  optionKeys: { ...RECEIVE_KEYS, count: true },
   build: ({ layout, observed }, options) => receiveMessages(layout, options, options.count, observed),
   waits: true,
   observe: observeReceive(false),

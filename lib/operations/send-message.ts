@@ -5,7 +5,7 @@ import type { KeyLayout } from "../keys";
 import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { SendMessageOptions } from "../types";
 import { validatePriority } from "./priority";
-import { dedupKey, validateDedupId, validateDedupWindow } from "./dedup-id";
+import { dedupKey, validateDedupId, validateDedupWindow, unusedDedupWindow } from "./dedup-id";
 import { defineOperation } from "./descriptor";
 import { reportRefusedNotification } from "./refused-notification";
 
@@ -133,6 +133,8 @@ function sendArgs(
  * emits `duplicate`, and wakes nobody. A notification Redis refused is told once per channel.
  */
 export const sendMessageOperation = defineOperation<SendMessageOptions, SentMessage, string>({
+  optionKeys: { qname: true, message: true, delay: true, priority: true, dedupId: true, dedupWindowMs: true },
+  unusedOption: unusedDedupWindow,
   build: ({ layout, realtime, carrier }, options) => sendMessage(layout, realtime, options, carrier),
   observe: {
     operation: "send",

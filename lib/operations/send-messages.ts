@@ -7,7 +7,7 @@
 import { errorForScriptCode, rsmqError } from "../errors/rsmq-errors";
 import type { KeyLayout } from "../keys";
 import type { SendMessagesEntry, SendMessagesOptions, SentEntry } from "../types";
-import { dedupKey, validateDedupId, validateDedupWindow } from "./dedup-id";
+import { dedupKey, validateDedupId, validateDedupWindow, unusedDedupWindow } from "./dedup-id";
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import { validatePriority } from "./priority";
@@ -115,6 +115,8 @@ function entryResult(item: unknown): SentEntry {
 
 /** sendMessagesAsync: one result per entry, in order; one `send` span for the batch, its context carried by every stored message. */
 export const sendMessagesOperation = defineOperation<SendMessagesOptions, SentBatch, SentEntry[]>({
+  optionKeys: { qname: true, messages: { message: true, delay: true, priority: true, dedupId: true }, dedupWindowMs: true },
+  unusedOption: unusedDedupWindow,
   build: ({ layout, realtime, carrier }, options) => sendMessages(layout, realtime, options, carrier),
   observe: {
     operation: "send",

@@ -48,5 +48,6 @@ function attributeArgs(name: (typeof ATTRIBUTES)[number], options: Partial<SetQu
 
 /** setQueueAttributesAsync: resolves the new attributes. */
 export const setQueueAttributesOperation = defineOperation<SetQueueAttributesOptions, QueueAttributes>({
+  optionKeys: { qname: true, vt: true, delay: true, maxsize: true, retention: true, expireTo: true, dedupWindowMs: true },
   build: ({ layout }, options) => setQueueAttributes(layout, options),
 });

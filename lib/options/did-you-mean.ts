@@ -23,12 +23,14 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The candidate closest to `name`, ignoring case, or undefined when none is close: at most one
- * edit for names up to 4 characters, two up to 8, three for longer ones. `spelledAs` gives the text to compare a
- * candidate by (e.g. the last part of `retry.maxDeliveries`); by default the candidate itself.
+ * edit for names up to 4 characters, two up to 8, three for longer ones; failing that, the one
+ * candidate that `name` (3 characters or more) abbreviates, such as `prio` for `priority`.
+ * `spelledAs` gives the text to compare a candidate by (e.g. the last part of
+ * `retry.maxDeliveries`); by default the candidate itself.
  */
 export function closestName(
   name: string,
-  candidates: Iterable<string>,
+  candidates: readonly string[],
   spelledAs: (candidate: string) => string = (c) => c,
 ): string | undefined {
   const wanted = name.toLowerCase();
@@ -42,5 +44,17 @@ export function closestName(
       bestDistance = distance;
     }
   }
-  return bestDistance <= limit ? best : undefined;
+  return bestDistance <= limit ? best : abbreviated(wanted, candidates, spelledAs);
+}
+
+/** The only candidate that starts with `wanted` (lower case, 3 characters or more); none when several do. */
+function abbreviated(wanted: string, candidates: readonly string[], spelledAs: (candidate: string) => string): string | undefined {
+  if (wanted.length < 3) return undefined;
+  let found: string | undefined;
+  for (const candidate of candidates) {
+    if (!spelledAs(candidate).toLowerCase().startsWith(wanted)) continue;
+    if (found !== undefined) return undefined;
+    found = candidate;
+  }
+  return found;
 }

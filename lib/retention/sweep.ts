@@ -40,6 +40,7 @@ export async function sweepExpired(owner: ExpiryOwner, qname: unknown): Promise<
 
 /** sweepExpiredAsync: the queue's expired messages, the hidden ones included, under its sweep lock. */
 export const sweepExpiredOperation = defineProcedure<SweepExpiredOptions, SweepResult>({
+  optionKeys: { qname: true },
   prepare: ({ qname }) => {
     validateQname(qname);
     return (internals) => sweepExpired(internals, qname);

@@ -42,12 +42,15 @@ async function dispatch(parts: HandlerParts, req: IncomingMessage, res: ServerRe
     return;
   }
   const { route, params } = findRoute(method, path, url.searchParams);
-  const body = route.mutates ? await mutationBody(parts, req) : {};
+  const body = route.mutates ? await mutationBody(parts, req, route.body) : {};
   await route.run({ ...parts, req, res }, params, body);
 }
 
-/** A mutation's JSON body, once the checks pass: read-only first (no body is read, nothing else is looked at), then the origin. */
-async function mutationBody(parts: HandlerParts, req: IncomingMessage): Promise<Record<string, unknown>> {
+/**
+ * A mutation's JSON body, once the checks pass: read-only first (no body is read, nothing else is
+ * looked at), then the origin; a field the route does not take is refused.
+ */
+async function mutationBody(parts: HandlerParts, req: IncomingMessage, fields: readonly string[]): Promise<Record<string, unknown>> {
   if (parts.readOnly) {
     throw new HttpError(
       405,
@@ -62,5 +65,5 @@ async function mutationBody(parts: HandlerParts, req: IncomingMessage): Promise<
       "A change must come from the dashboard's own page: send Sec-Fetch-Site: same-origin (or an Origin equal to this host).",
     );
   }
-  return readJsonBody(req);
+  return readJsonBody(req, fields);
 }

@@ -58,6 +58,8 @@ export interface WriteRoute {
   method: "POST";
   pattern: string;
   mutates: true;
+  /** The fields its JSON body may hold: any other is refused with 400 before it runs (json-body.ts). */
+  body: readonly string[];
   run: RouteRun;
 }
 

@@ -1,8 +1,8 @@
 /**
  * The routes that change something (docs/dashboard.md, JSON API), each one call of rsmq's public
  * *Async methods (so rsmq checks the input, before any round trip), counted in the cost meter
- * where it is sent. The handler has refused them in read-only mode and from another origin
- * before any of these runs.
+ * where it is sent. The handler has refused them in read-only mode, from another origin, and
+ * with a body field the route does not list in `body`, before any of these runs.
  */
 import type { RedisSMQ } from "../../redis-smq";
 import type { RedriveOptions } from "../../types";
@@ -21,6 +21,7 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
     method: "POST",
     pattern: "api/queues",
     mutates: true,
+    body: ["qname", "vt", "delay", "maxsize"],
     async run({ rsmq, cost, res }, _params, body) {
       const options = given(body, "qname", "vt", "delay", "maxsize") as { qname: string };
       await counted(cost, rsmq.createQueueAsync(options));
@@ -31,6 +32,7 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
     method: "POST",
     pattern: "api/queues/:qname/attributes",
     mutates: true,
+    body: ["vt", "delay", "maxsize"],
     async run({ rsmq, cost, res }, { qname }, body) {
       const attributes = await counted(cost, rsmq.setQueueAttributesAsync({ ...given(body, "vt", "delay", "maxsize"), qname }));
       sendJson(res, 200, { qname, attributes });
@@ -40,6 +42,7 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
     method: "POST",
     pattern: "api/queues/:qname/messages",
     mutates: true,
+    body: ["message", "delay"],
     async run({ rsmq, cost, res }, { qname }, body) {
       const sent = await counted(cost, rsmq.sendMessageAsync({ ...given(body, "delay"), qname, message: body.message as string }));
       sendJson(res, 201, { id: sent });
@@ -49,6 +52,7 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
     method: "POST",
     pattern: "api/queues/:qname/messages/:id/visible",
     mutates: true,
+    body: [],
     async run({ rsmq, cost, res }, { qname, id }) {
       const found = await counted(cost, rsmq.changeMessageVisibilityAsync({ qname, id, vt: 0 }));
       if (found === 0) throw messageNotFound(qname, id);
@@ -59,6 +63,7 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
     method: "POST",
     pattern: "api/queues/:qname/messages/:id/delete",
     mutates: true,
+    body: [],
     async run({ rsmq, cost, res }, { qname, id }) {
       const found = await counted(cost, rsmq.deleteMessageAsync({ qname, id }));
       if (found === 0) throw messageNotFound(qname, id);
@@ -69,6 +74,7 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
     method: "POST",
     pattern: "api/queues/:qname/redrive",
     mutates: true,
+    body: ["to", "reason", "error"],
     async run({ rsmq, cost, res }, { qname }, body) {
       sendJson(res, 200, { moved: await redrive(rsmq, cost, { ...given(body, "to", "reason", "error"), from: qname }) });
     },
@@ -77,6 +83,7 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
     method: "POST",
     pattern: "api/queues/:qname/delete",
     mutates: true,
+    body: ["confirm"],
     async run({ rsmq, cost, res }, { qname }, body) {
       if (body.confirm !== qname) {
         throw new HttpError(400, "confirmRequired", `Deleting a queue needs its name to confirm: send { "confirm": "${qname}" }.`);
