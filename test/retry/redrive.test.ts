@@ -18,7 +18,6 @@ import { asMessage } from "../support/old-rsmq";
 import { Cleanup, WorkerLog, waitFor } from "../support/worker";
 import {
   CommandWatch,
-  type WatchedNode,
   callsByNode,
   clusterOnly,
   deadLetterOne,
@@ -30,6 +29,7 @@ import {
   serverNowMs,
   watchDuring,
 } from "../support/retry";
+import type { WatchedNode } from "../support/retry";
 import { exactState } from "../support/state";
 import { runsOn } from "../support/targets";
 

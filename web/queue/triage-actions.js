@@ -32,7 +32,10 @@ export function findSection(qname, changed) {
   const more = el("button", { type: "button", "data-action": "find-more", hidden: true }, T.triage.findMore);
 
   async function search(query, cursor) {
-    const params = new URLSearchParams(query.by === "id" ? { id: query.value } : { text: query.value, cursor });
+    const params =
+      query.by === "id"
+        ? `id=${encodeURIComponent(query.value)}`
+        : `text=${encodeURIComponent(query.value)}&cursor=${encodeURIComponent(cursor)}`;
     const answer = await attempt(() => getJSON(`${queuePath(qname)}/find?${params}`));
     if (!answer) return;
     last = { query, cursor: answer.cursor };
