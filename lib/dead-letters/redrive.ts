@@ -5,6 +5,7 @@
  * different slots, a page is copied first and deleted second (a crash duplicates, never drops).
  */
 import { peekDeadLetters } from "../operations/peek-dead-letters";
+import { peekMessage } from "../operations/peek-message";
 import { redriveAtomically } from "../operations/redrive-atomically";
 import { redriveClaim } from "../operations/redrive-claim";
 import { redriveCopy } from "../operations/redrive-copy";
@@ -13,7 +14,7 @@ import { getQueueAttributes } from "../operations/get-queue-attributes";
 import { rsmqError } from "../errors/rsmq-errors";
 import type { RedisSMQInternals } from "../internals";
 import type { DeadLetterInfo, PeekedMessage, RedriveOptions } from "../types";
-import { MAX_BATCH, isGiven, validatePositiveInteger, validateQname } from "../operations/rsmq-input-rules";
+import { MAX_BATCH, isGiven, validateId, validatePositiveInteger, validateQname } from "../operations/rsmq-input-rules";
 import { moveInTwoSteps } from "./two-step-move";
 import type { TwoStepOptions } from "./two-step-move";
 import { defineProcedure } from "../operations/descriptor";
@@ -26,6 +27,8 @@ export interface RedrivePlan {
   reason?: DeadLetterInfo["reason"];
   /** Only dead letters whose last error is exactly this text. */
   error?: string;
+  /** Only this message. */
+  id?: string;
 }
 
 const REASONS: ReadonlyArray<DeadLetterInfo["reason"]> = ["poison", "exhausted", "expired"];
@@ -47,6 +50,7 @@ export function planRedrive(options: Partial<RedriveOptions>): RedrivePlan {
     if (typeof options.error !== "string") throw rsmqError("invalidValue", "error must be a string");
     plan.error = options.error;
   }
+  if (isGiven(options.id)) plan.id = validateId(options.id);
   return plan;
 }
 
@@ -72,6 +76,7 @@ export async function redrive(
   onMoved: (target: string) => void,
   options: RedriveMoveOptions = {},
 ): Promise<number> {
+  if (plan.id !== undefined) return redriveOne(queue, plan, plan.id, onMoved, options);
   let moved = 0;
   let passedOver = 0;
   while (moved < plan.limit) {
@@ -96,6 +101,23 @@ export async function redrive(
     }
     if (page.length < want) break;
   }
+  return moved;
+}
+
+/** The message `id` only: one read (its record says where it goes), then the move of a one-message page. */
+async function redriveOne(
+  queue: RedisSMQInternals,
+  plan: RedrivePlan,
+  id: string,
+  onMoved: (target: string) => void,
+  options: RedriveMoveOptions,
+): Promise<number> {
+  const found = await queue.run(() => peekMessage(queue.layout, { qname: plan.from, id }));
+  if (!("id" in found) || !matches(plan, found.deadLetter)) return 0;
+  const target = plan.to ?? found.deadLetter?.source;
+  if (target === undefined || target === plan.from) return 0;
+  const moved = await movePage(queue, plan.from, target, [found], options);
+  if (moved > 0) onMoved(target);
   return moved;
 }
 
@@ -131,7 +153,7 @@ async function movePage(
 
 /** redriveAsync: how many dead letters moved; each target queue's sleeping Workers are woken. */
 export const redriveOperation = defineProcedure<RedriveOptions, number>({
-  optionKeys: { from: true, to: true, limit: true, reason: true, error: true },
+  optionKeys: { from: true, id: true, to: true, limit: true, reason: true, error: true },
   prepare: (options) => {
     const plan = planRedrive(options);
     return (internals, wake) => redrive(internals, plan, wake);

@@ -101,8 +101,8 @@ export function readMessage(layout: KeyLayout, qname: unknown, id: unknown): Ope
   };
 }
 
-/** One entry of a reply: id, body, size, score, rc, fr, why. */
-function browsed([id, body, size, score, rc, fr, why]: unknown[], now: number, previewChars: number): BrowsedMessage {
+/** One entry of a reply (of browseMessages, readMessage or findMessages): id, body, size, score, rc, fr, why. */
+export function browsed([id, body, size, score, rc, fr, why]: unknown[], now: number, previewChars: number): BrowsedMessage {
   const messageId = String(id);
   // A priority's offset scores it decades back: it became visible when it was sent.
   const dueAt = visibleSince(messageId, Number(score));

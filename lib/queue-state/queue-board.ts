@@ -17,6 +17,8 @@ import type { DeadLettersResponse, MessageResponse, MessagesResponse, QueueRow, 
 import { DeadLetterNames, queueRows } from "./queue-rows";
 import type { CounterMark } from "./queue-rows";
 import { groupDeadLetters } from "./dead-letter-groups";
+import { findMessages } from "./find-messages";
+import type { FindQuery, FindResponse } from "./find-messages";
 
 /** Hidden messages per queue a reading looks at one by one (each is one HEXISTS inside the script). */
 export const LOOK_AT_HIDDEN = 1000;
@@ -108,6 +110,11 @@ export class QueueBoard {
   async readMessage(qname: string, id: string): Promise<MessageResponse> {
     const read = await this.counted(() => readMessage(this.queue.layout, qname, id));
     return { now: read.now, qname, message: read.message };
+  }
+
+  /** Messages found by id, or by a text in their bodies (a bounded scan in chunks: find-messages.ts). */
+  findMessages(qname: string, query: FindQuery): Promise<FindResponse> {
+    return findMessages((build) => this.counted(build), this.queue.layout, qname, query, this.previewChars);
   }
 
   /** Why the first messages of a dead-letter queue stopped, grouped. */

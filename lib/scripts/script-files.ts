@@ -51,6 +51,7 @@ export const SCRIPT_KINDS = {
   queueStates: "reads",
   browseMessages: "reads",
   readMessage: "reads",
+  findMessages: "reads",
   deadLetterNotes: "reads",
   nextDue: "reads",
   receiveMessage: "drains",

@@ -48,4 +48,13 @@ export interface RedriveOptions {
    * await rsmq.redriveAsync({ from: "orders-dlq", reason: "exhausted", error: "connect ETIMEDOUT 10.0.0.7:443" });
    */
   error?: string;
+  /**
+   * Only this one message (its id, as the dead-letter queue lists it): it moves when it is there,
+   * visible, and matches `reason` and `error` if given; resolves 1, or 0 with nothing changed.
+   * One read of the message, then the same move as a page's. @default every message
+   *
+   * @example
+   * await rsmq.redriveAsync({ from: "orders-dlq", id: "lsf3dk6b1mXs9aQnUmUSVXgJ2SHXXn3e" });
+   */
+  id?: string;
 }

@@ -165,6 +165,25 @@ describe("CLI: dlq list, redrive", () => {
       }
     });
 
+    it("--id: moves that one message only; says so when it did not move", async () => {
+      const result = await cli("redrive", "src-dlq", "--id", ids.poison);
+      expect(result.code).to.equal(0);
+      expect(result.stdout).to.equal(`moved message ${ids.poison} from src-dlq to the queue it came from\n`);
+      expect((await rsmq.peekMessagesAsync({ qname: "src" })).map((m) => m.id)).to.deep.equal([ids.poison]);
+      expect((await rsmq.peekMessagesAsync({ qname: "src-dlq" })).map((m) => m.id)).to.deep.equal([ids.failing]);
+
+      const again = await cli("--json", "redrive", "src-dlq", "--id", ids.poison);
+      expect(again.code).to.equal(0);
+      expect(json(again)).to.deep.equal({ from: "src-dlq", to: null, reason: null, error: null, id: ids.poison, moved: 0, left: 1 });
+      const human = await cli("redrive", "src-dlq", "--id", ids.poison);
+      expect(human.stdout).to.equal("moved 0 messages from src-dlq to the queues they came from\n");
+      expect(human.stderr).to.include(`message ${ids.poison} did not move: not in src-dlq, held by a consumer, no source queue recorded`);
+
+      const bad = await cli("redrive", "src-dlq", "--id", "not an id");
+      expect(bad.code).to.equal(2);
+      expect((await rsmq.getQueueAttributesAsync({ qname: "src-dlq" })).msgs).to.equal(1);
+    });
+
     it("exits 2 for a --reason other than poison, exhausted or expired, moving nothing", async () => {
       const result = await cli("redrive", "src-dlq", "--reason", "failed");
       expect(result.code).to.equal(2);

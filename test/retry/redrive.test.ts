@@ -29,6 +29,7 @@ import {
   serverNowMs,
   watchDuring,
 } from "../support/retry";
+import type { WatchedNode } from "../support/retry";
 import { exactState } from "../support/state";
 import { runsOn } from "../support/targets";
 
@@ -390,6 +391,72 @@ describe("redrive", () => {
     expect(await rsmq.redriveAsync({ from: "dlq", to: "src", limit: 1001 })).to.equal(1001);
     expect(await client.zRange(keysOf(ns, "dlq").messages, 0, -1)).to.deep.equal(order.slice(1001));
     expect(await client.zCard(keysOf(ns, "src").messages)).to.equal(1003);
+  });
+
+  describe("one message by id", () => {
+    it("moves that message only, home or to `to`, atomically; the others stay in order", async () => {
+      const ids: string[] = [];
+      for (const body of ["a", "b", "c"]) ids.push(await deadLetterOne(rsmq, "src", "dlq", body));
+      const sentBefore = (await rsmq.getQueueAttributesAsync({ qname: "src" })).totalsent;
+      expect(await rsmq.redriveAsync({ from: "dlq", id: ids[1] })).to.equal(1);
+      expect(await client.zRange(keysOf(ns, "dlq").messages, 0, -1)).to.deep.equal([ids[0], ids[2]]);
+      expect(await client.zRange(keysOf(ns, "src").messages, 0, -1)).to.deep.equal([ids[1]]);
+      expect(await fieldsOf("src")).to.deep.equal([ids[1]]);
+      expect(await client.hGet(keysOf(ns, "src").hash, ids[1])).to.equal("b");
+      expect(await rsmq.getQueueAttributesAsync({ qname: "src" })).to.include({ totalsent: sentBefore + 1 });
+
+      await rsmq.createQueueAsync({ qname: "review" });
+      expect(await rsmq.redriveAsync({ from: "dlq", id: ids[2], to: "review" })).to.equal(1);
+      expect(await client.zRange(keysOf(ns, "review").messages, 0, -1)).to.deep.equal([ids[2]]);
+      expect(await client.zRange(keysOf(ns, "dlq").messages, 0, -1)).to.deep.equal([ids[0]]);
+    });
+
+    it("resolves 0 and changes nothing for an id not in the queue, one without a source, or one a filter leaves", async () => {
+      const id = await deadLetterOne(rsmq, "src", "dlq", "a", { reason: "poison" });
+      const plain = await rsmq.sendMessageAsync({ qname: "dlq", message: "plain" });
+      const missing = await rsmq.sendMessageAsync({ qname: "src", message: "elsewhere" });
+      const before = await exactState(client, ns);
+      expect(await rsmq.redriveAsync({ from: "dlq", id: missing })).to.equal(0);
+      expect(await rsmq.redriveAsync({ from: "dlq", id: plain })).to.equal(0);
+      expect(await rsmq.redriveAsync({ from: "dlq", id, reason: "exhausted" })).to.equal(0);
+      expect(await exactState(client, ns)).to.deep.equal(before);
+      expect(await rsmq.redriveAsync({ from: "dlq", id: plain, to: "src" })).to.equal(1);
+      expect(await rsmq.redriveAsync({ from: "dlq", id, reason: "poison" })).to.equal(1);
+      expect(await client.zCard(keysOf(ns, "dlq").messages)).to.equal(0);
+    });
+
+    it("one read of that message, then the move of a page: one redrive script on one server, the two-step move across slots", async () => {
+      const id = await deadLetterOne(rsmq, "src", "dlq", "a");
+      const scripts = ["readMessage", "peekDeadLetters", "redrive", "getQueueAttributes", "redriveClaim", "redriveCopy", "deleteMessages"];
+      await loadScripts(client, scripts);
+      const [home, dead] = [await nodeOfQueue(ns, "src"), await nodeOfQueue(ns, "dlq")];
+      const watch = await CommandWatch.open();
+      cleanup.add(() => watch.close());
+      expect(await rsmq.redriveAsync({ from: "dlq", id })).to.equal(1);
+      const calls = await watch.clientCallsByNode(scripts);
+      const moves: Array<[WatchedNode, string]> = onCluster()
+        ? [
+            [home, "evalsha_ro getQueueAttributes"],
+            [dead, "evalsha redriveClaim"],
+            [home, "evalsha redriveCopy"],
+            [dead, "evalsha deleteMessages"],
+          ]
+        : [[home, "evalsha redrive"]];
+      expect(calls).to.deep.equal(callsByNode([[dead, "evalsha_ro readMessage"], ...moves]));
+      expect(await client.zRange(keysOf(ns, "src").messages, 0, -1)).to.deep.equal([id]);
+    });
+
+    it("rejects a malformed id before any round trip", async () => {
+      await rsmq.listQueuesAsync();
+      const commands = await watchDuring(async () => {
+        expect(await errorOf(rsmq.redriveAsync({ from: "dlq", id: "not an id" }))).to.include({
+          name: "invalidFormat",
+          message: "Invalid id format",
+        });
+        expect(await errorOf(rsmq.redriveAsync({ from: "dlq", id: 5 as never }))).to.include({ name: "invalidFormat" });
+      });
+      expect(commands).to.deep.equal([]);
+    });
   });
 
   describe("filters: reason and the last error", () => {

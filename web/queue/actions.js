@@ -6,8 +6,11 @@ import { field, intOrUndefined } from "../form.js";
 import { attempt } from "../notices.js";
 import { T } from "../text.js";
 
-/** The forms' area, empty until `fill` (once, with the queue's settings); `onSent` after a send. */
-export function actionsArea(qname, onSent) {
+/**
+ * The forms' area, empty until `fill` (once, with the queue's settings); `onSent` after a send;
+ * `more(q)` gives further forms (triage-actions.js), shown before the delete.
+ */
+export function actionsArea(qname, onSent, more = () => []) {
   const node = el("div", { class: "actions-area" });
   let filled = false;
   return {
@@ -15,7 +18,7 @@ export function actionsArea(qname, onSent) {
     fill(q) {
       if (filled) return;
       filled = true;
-      node.replaceChildren(el("div", { class: "forms" }, settingsForm(qname, q), sendForm(qname, onSent), dangerZone(qname)));
+      node.replaceChildren(el("div", { class: "forms" }, settingsForm(qname, q), sendForm(qname, onSent), more(q), dangerZone(qname)));
     },
   };
 }
@@ -53,13 +56,22 @@ function sendForm(qname, onSent) {
     { id: "send-message", class: "card form", autocomplete: "off" },
     el("h2", {}, T.sendTitle),
     el("label", { class: "wide" }, el("span", {}, T.body), el("textarea", { name: "message", rows: 3, required: true })),
-    el("div", { class: "fields" }, field("delay", T.delay, { type: "number", min: 0, placeholder: "0" })),
+    el(
+      "div",
+      { class: "fields" },
+      field("delay", T.delay, { type: "number", min: 0, placeholder: "0" }),
+      field("priority", T.priority, { type: "number", min: 0, max: 9, placeholder: "0" }),
+    ),
     el("div", { class: "buttons" }, el("button", { type: "submit", class: "primary", "data-action": "send-message" }, T.send)),
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
-    const body = { message: String(data.get("message")), delay: intOrUndefined(data.get("delay")) };
+    const body = {
+      message: String(data.get("message")),
+      delay: intOrUndefined(data.get("delay")),
+      priority: intOrUndefined(data.get("priority")),
+    };
     if (
       await attempt(
         () => post(`${queuePath(qname)}/messages`, body),

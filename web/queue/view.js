@@ -6,6 +6,7 @@ import { actionsArea } from "./actions.js";
 import { deadLetterSection } from "./dead-letters.js";
 import { messageBrowser } from "./messages.js";
 import { liveFigures } from "./stats.js";
+import { findSection, triageForms } from "./triage-actions.js";
 
 export function queueView(qname) {
   let known = null; // whether the queue was in the snapshot the page was built from
@@ -16,7 +17,12 @@ export function queueView(qname) {
   const figures = liveFigures();
   const deadLetters = deadLetterSection(qname, refresh);
   const messages = messageBrowser(qname, { refresh, sawDeadLetters: () => deadLetters.show() });
-  const actions = actionsArea(qname, () => messages.load());
+  const actions = actionsArea(
+    qname,
+    () => messages.load(),
+    (q) => triageForms(qname, q, refresh),
+  );
+  const finder = findSection(qname, refresh);
   const badge = el("span", { class: "badge dlq", hidden: true, id: "dlq-badge" }, T.dlqBadge);
   const notFound = el("p", { class: "empty", id: "not-found", hidden: true }, T.notFound(qname));
   const node = el(
@@ -28,6 +34,7 @@ export function queueView(qname) {
     figures.node,
     deadLetters.node,
     messages.node,
+    finder,
     actions.node,
   );
   const find = (snap) => snap.queues.find((q) => q.qname === qname) || null;

@@ -1,7 +1,7 @@
 /**
  * `redrive <dlq>`: moves dead-lettered messages back as new messages, to the queue each came from
  * (or --to), only those that stopped for --reason or with the last error --error when given, page
- * by page so that a terminal shows progress.
+ * by page so that a terminal shows progress; with --id, that one message only.
  */
 import { Option } from "commander";
 import type { Command } from "commander";
@@ -11,12 +11,14 @@ import { withQueue } from "../connect";
 import { plural } from "../format";
 import { LiveLine, progressBar } from "../live-line";
 import type { DeadLetterInfo } from "../../types";
+import type { RedisSMQ } from "../../redis-smq";
 
 interface RedriveOptions {
   to?: string;
   limit?: number;
   reason?: DeadLetterInfo["reason"];
   error?: string;
+  id?: string;
 }
 
 /** Messages per redrive call: small enough for smooth progress, large enough to be quick. */
@@ -30,6 +32,19 @@ function filtersOf(options: RedriveOptions): string {
   return given.join(" ");
 }
 
+/** Redrives page by page until a page comes back short or --limit is reached; `onPage` gets each page's count. */
+async function redrivePages(rsmq: RedisSMQ, from: string, options: RedriveOptions, onPage: (count: number) => void): Promise<void> {
+  for (let moved = 0; ;) {
+    const want = Math.min(PAGE, (options.limit ?? Infinity) - moved);
+    if (want <= 0) return;
+    const count = await rsmq.redriveAsync({ from, to: options.to, limit: want, reason: options.reason, error: options.error });
+    moved += count;
+    onPage(count);
+    // Fewer than asked: nothing movable is left (redrive passes over messages with no source, or filtered out).
+    if (count < want) return;
+  }
+}
+
 export function register(program: Command): void {
   program
     .command("redrive")
@@ -39,6 +54,7 @@ export function register(program: Command): void {
     .option("--limit <n>", "move at most this many", integer(1))
     .addOption(new Option("--reason <reason>", "only those that stopped for this reason").choices(["poison", "exhausted", "expired"]))
     .option("--error <text>", "only those whose last error is exactly this text")
+    .option("--id <id>", "only this message (as `dlq list` shows its id)")
     .action((from: string, options: RedriveOptions, command: Command) =>
       run(command, async ({ server, out, errors }) => {
         errors.qname = from;
@@ -57,14 +73,13 @@ export function register(program: Command): void {
             );
           showProgress();
           try {
-            for (;;) {
-              const want = Math.min(PAGE, (options.limit ?? Infinity) - moved);
-              if (want <= 0) break;
-              const count = await rsmq.redriveAsync({ from, to: options.to, limit: want, reason: options.reason, error: options.error });
-              moved += count;
-              showProgress();
-              // Fewer than asked: nothing movable is left (redrive passes over messages with no source, or filtered out).
-              if (count < want) break;
+            if (options.id !== undefined) {
+              moved = await rsmq.redriveAsync({ from, to: options.to, reason: options.reason, error: options.error, id: options.id });
+            } else {
+              await redrivePages(rsmq, from, options, (count) => {
+                moved += count;
+                showProgress();
+              });
             }
           } finally {
             progress.clear();
@@ -73,11 +88,28 @@ export function register(program: Command): void {
           return { moved, left: after.msgs };
         });
         if (out.json) {
-          return out.data({ from, to: options.to ?? null, reason: options.reason ?? null, error: options.error ?? null, moved, left });
+          const one = options.id === undefined ? {} : { id: options.id };
+          return out.data({
+            from,
+            to: options.to ?? null,
+            reason: options.reason ?? null,
+            error: options.error ?? null,
+            ...one,
+            moved,
+            left,
+          });
+        }
+        if (options.id !== undefined && moved === 1) {
+          out.line(`moved message ${options.id} from ${from} ${options.to ? `to ${options.to}` : "to the queue it came from"}`);
+          return;
         }
         const where = options.to ? `to ${options.to}` : "to the queues they came from";
         out.line(`moved ${plural(moved, "message")} from ${from} ${where}`);
-        if (left > 0 && !options.limit) {
+        if (options.id !== undefined) {
+          out.note(
+            `message ${options.id} did not move: not in ${from}, held by a consumer, no source queue recorded (move it with --to <qname>)${filters ? `, or not matching ${filters}` : ""}`,
+          );
+        } else if (left > 0 && !options.limit) {
           out.note(
             filters
               ? `${plural(left, "message")} stayed in ${from}: not matching ${filters}, or no source queue recorded`

@@ -7,9 +7,10 @@
 import { HttpError } from "./http-error";
 import { READ_ROUTES } from "./read-routes";
 import type { Method, Route, RouteParams } from "./route";
+import { TRIAGE_ROUTES } from "./triage-routes";
 import { WRITE_ROUTES } from "./write-routes";
 
-export const ROUTES: readonly Route[] = [...READ_ROUTES, ...WRITE_ROUTES];
+export const ROUTES: readonly Route[] = [...READ_ROUTES, ...WRITE_ROUTES, ...TRIAGE_ROUTES];
 
 /** A route found for a path and method. */
 export interface Match {

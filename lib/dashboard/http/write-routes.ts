@@ -16,6 +16,11 @@ import type { WriteRoute } from "./route";
 /** Redrive's options with the filters by group (reason and last error) the dead-letter page uses. */
 type GroupRedriveOptions = RedriveOptions & { reason?: unknown; error?: unknown };
 
+/** `POST api/queues/:qname/attributes`: the settings it changes (retention and expireTo: docs/retention.md). */
+export const ATTRIBUTE_KEYS = ["vt", "delay", "maxsize", "retention", "expireTo"] as const;
+/** `POST api/queues/:qname/messages`: the options a send takes beside `message`. */
+export const SEND_OPTION_KEYS = ["delay", "priority"] as const;
+
 export const WRITE_ROUTES: readonly WriteRoute[] = [
   {
     method: "POST",
@@ -32,9 +37,9 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
     method: "POST",
     pattern: "api/queues/:qname/attributes",
     mutates: true,
-    body: ["vt", "delay", "maxsize"],
+    body: ATTRIBUTE_KEYS,
     async run({ rsmq, cost, res }, { qname }, body) {
-      const attributes = await counted(cost, rsmq.setQueueAttributesAsync({ ...given(body, "vt", "delay", "maxsize"), qname }));
+      const attributes = await counted(cost, rsmq.setQueueAttributesAsync({ ...given(body, ...ATTRIBUTE_KEYS), qname }));
       sendJson(res, 200, { qname, attributes });
     },
   },
@@ -42,9 +47,12 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
     method: "POST",
     pattern: "api/queues/:qname/messages",
     mutates: true,
-    body: ["message", "delay"],
+    body: ["message", ...SEND_OPTION_KEYS],
     async run({ rsmq, cost, res }, { qname }, body) {
-      const sent = await counted(cost, rsmq.sendMessageAsync({ ...given(body, "delay"), qname, message: body.message as string }));
+      const sent = await counted(
+        cost,
+        rsmq.sendMessageAsync({ ...given(body, ...SEND_OPTION_KEYS), qname, message: body.message as string }),
+      );
       sendJson(res, 201, { id: sent });
     },
   },
@@ -95,14 +103,14 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
 ];
 
 /** The fields of a body that are given (undefined and null mean "not given", as rsmq reads them). */
-function given(body: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
+export function given(body: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
   for (const name of names) if (body[name] !== undefined && body[name] !== null) picked[name] = body[name];
   return picked;
 }
 
 /** Counts the call's one command once it was sent: not when rsmq refused the input before any round trip. */
-async function counted<T>(cost: CostMeter, call: Promise<T>): Promise<T> {
+export async function counted<T>(cost: CostMeter, call: Promise<T>): Promise<T> {
   try {
     const result = await call;
     cost.add(1);
