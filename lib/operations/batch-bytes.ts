@@ -9,10 +9,13 @@
 import { rsmqError } from "../errors/rsmq-errors";
 
 /**
- * The most bytes of message bodies one batch script call writes or returns: 1 MiB, counted in
- * UTF-8 bytes, as Redis stores a body (not in `maxsize`'s UTF-16 units).
+ * The most bytes of message bodies one batch script call writes or returns: 256 KiB, counted in
+ * UTF-8 bytes, as Redis stores a body (not in `maxsize`'s UTF-16 units). Measured (Redis 7.0, 2
+ * busy cores): 1000 small entries alone take a script 4 to 5 ms, and 256 KiB of bodies add about
+ * 0.4 ms, so no batch call goes much past what the count bound already costs; at 1 MiB, 1000
+ * entries of 1 KiB took 10 to 13 ms.
  */
-export const MAX_BATCH_BYTES = 1_048_576;
+export const MAX_BATCH_BYTES = 262_144;
 
 /** A body's size as Redis stores it. */
 export function bodyBytes(message: string): number {
@@ -30,7 +33,7 @@ export function refuseOversizedBatch(messages: readonly string[]): void {
   if (total <= MAX_BATCH_BYTES) return;
   throw rsmqError(
     "batchTooLarge",
-    `messages hold ${total} bytes of bodies, over the ${MAX_BATCH_BYTES} (1 MiB) one sendMessages call may carry: ` +
+    `messages hold ${total} bytes of bodies, over the ${MAX_BATCH_BYTES} (256 KiB) one sendMessages call may carry: ` +
       "split them into several calls (a body that large alone: sendMessage)",
   );
 }
