@@ -48,6 +48,8 @@ export interface BenchConfig {
   purge: { sizes: number[]; rounds: number };
   /** `--only sendbatch` (bench/send-batch.ts): messages per subject, per sendMessages call, calls in flight, rounds. */
   sendBatch: { messages: number; batch: number; concurrency: number; rounds: number };
+  /** `--only batch-bound` (bench/batch-bound.ts): rounds of every batch call at each shape. */
+  batchBound: { rounds: number };
 }
 
 export const CONFIGS: Record<Mode, BenchConfig> = {
@@ -67,6 +69,7 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
     },
     purge: { sizes: [10_000, 100_000, 1_000_000], rounds: 5 },
     sendBatch: { messages: 20_000, batch: 100, concurrency: 50, rounds: 5 },
+    batchBound: { rounds: 15 },
   },
   quick: {
     mode: "quick",
@@ -84,6 +87,7 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
     },
     purge: { sizes: [1_000, 10_000], rounds: 1 },
     sendBatch: { messages: 5_000, batch: 100, concurrency: 50, rounds: 3 },
+    batchBound: { rounds: 3 },
   },
   tiny: {
     mode: "tiny",
@@ -102,5 +106,6 @@ export const CONFIGS: Record<Mode, BenchConfig> = {
     },
     purge: { sizes: [200], rounds: 2 },
     sendBatch: { messages: 300, batch: 100, concurrency: 50, rounds: 2 },
+    batchBound: { rounds: 1 },
   },
 };

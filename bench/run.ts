@@ -8,7 +8,8 @@
  * part alone (bench/connections.ts); `--only idle` the idle cost (bench/idle-cost.ts), every
  * subject side by side at the chosen run's window; `--only telemetry` what telemetry costs
  * (bench/telemetry.ts); `--only purge` a purge beside a DEL of the same queue (bench/purge.ts);
- * `--only sendbatch` batch sends beside single sends (bench/send-batch.ts).
+ * `--only sendbatch` batch sends beside single sends (bench/send-batch.ts); `--only batch-bound` what
+ * one batch script call at the byte bound holds Redis (bench/batch-bound.ts).
  * None of them rewrites the READMEs.
  */
 import { Command } from "commander";
@@ -42,6 +43,7 @@ import { idleSubjects, runSuite } from "./suite";
 import { measureTelemetry, telemetryTable } from "./telemetry";
 import { measurePurge, purgeTable } from "./purge";
 import { measureSendBatch, sendBatchTable } from "./send-batch";
+import { batchBoundTable, measureBatchBound } from "./batch-bound";
 
 const ROOT = join(__dirname, "..", "..");
 const RESULTS_DIR = join(ROOT, "bench", "results");
@@ -55,7 +57,7 @@ async function main(): Promise<void> {
     .option("--from <json>", "measure nothing: print and re-render the tables and charts of an earlier run")
     .option(
       "--only <part>",
-      "run one part alone: `connections` (why the default of the connections option), `idle` (the idle cost), `telemetry` (what telemetry costs), `purge` (a purge beside a DEL), `sendbatch` (batch sends beside single sends)",
+      "run one part alone: `connections` (why the default of the connections option), `idle` (the idle cost), `telemetry` (what telemetry costs), `purge` (a purge beside a DEL), `sendbatch` (batch sends beside single sends), `batch-bound` (one batch call at the byte bound)",
     )
     .parse();
   const options = program.opts<{ quick?: boolean; out?: string; from?: string; only?: string }>();
@@ -66,13 +68,16 @@ async function main(): Promise<void> {
   }
   const config = CONFIGS[options.quick ? "quick" : "full"];
   const out = options.out ?? (options.quick ? join(RESULTS_DIR, "quick") : RESULTS_DIR);
-  if (options.only !== undefined && !["connections", "idle", "telemetry", "purge", "sendbatch"].includes(options.only))
-    throw new Error(`--only takes \`connections\`, \`idle\`, \`telemetry\`, \`purge\` or \`sendbatch\`, got \`${options.only}\``);
+  if (options.only !== undefined && !["connections", "idle", "telemetry", "purge", "sendbatch", "batch-bound"].includes(options.only))
+    throw new Error(
+      `--only takes \`connections\`, \`idle\`, \`telemetry\`, \`purge\`, \`sendbatch\` or \`batch-bound\`, got \`${options.only}\``,
+    );
   if (options.only === "connections") return onlyConnections(config, out);
   if (options.only === "telemetry") return onlyTelemetry(config, out);
   if (options.only === "idle") return onlyIdle(config, out);
   if (options.only === "purge") return onlyPurge(config, out);
   if (options.only === "sendbatch") return onlySendBatch(config, out);
+  if (options.only === "batch-bound") return onlyBatchBound(config, out);
 
   // One server for the main measurements, one per idle subject, one for the pollers.
   const idleCount = idleSubjects(config).length;
@@ -233,6 +238,24 @@ async function onlySendBatch(config: BenchConfig, out: string): Promise<void> {
     writeFileSync(join(out, "sendbatch.md"), `${table}\n`);
     writeFileSync(join(out, "sendbatch.json"), `${JSON.stringify(result, null, 2)}\n`);
     console.log(`wrote ${relative(process.cwd(), join(out, "sendbatch.md"))} and sendbatch.json`);
+  } finally {
+    await servers.close();
+  }
+}
+
+/** `--only batch-bound`: its table on stdout and in <out>/batch-bound.md, its record in batch-bound.json. */
+async function onlyBatchBound(config: BenchConfig, out: string): Promise<void> {
+  const servers = await startServers(1);
+  try {
+    const started = Date.now();
+    const log = (line: string): void => console.log(pc.dim(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`));
+    const result = await measureBatchBound(servers.targets[0], config.batchBound, log);
+    const table = batchBoundTable(result);
+    console.log(`\n${table}\n`);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "batch-bound.md"), `${table}\n`);
+    writeFileSync(join(out, "batch-bound.json"), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`wrote ${relative(process.cwd(), join(out, "batch-bound.md"))} and batch-bound.json`);
   } finally {
     await servers.close();
   }

@@ -8,6 +8,10 @@
   KEYS[2] queue hash        <ns>:<qname>:Q
   ARGV[1] how many to pass over first (>= 0)   ARGV[2] how many (>= 1)
   ARGV[3] most bytes of each body to return (0: the whole body)
+  ARGV[4] the most bytes of bodies the page reads (lib/operations/batch-bytes.ts)
+
+  The page stops before the message whose body would take the bytes read past ARGV[4] (the first
+  message is always listed, however long): a page may hold fewer messages than asked for.
 
   Returns { nowMs, msgs, id1, body1, size1, score1, rc1, fr1, why1, id2, ... }: the server's time
   (epoch ms) and the number of messages, then per message its id, body (cut to ARGV[3] bytes),
@@ -17,7 +21,7 @@
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
-local offset, count, cutAt = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local offset, count, cutAt, maxBytes = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 
 if rcall("HEXISTS", queueHash, "vt") == 0 then
   return -1
@@ -28,10 +32,15 @@ local nowMs = serverNowMs()
 local reply = { string.format("%d", nowMs), rcall("ZCARD", queueSet) }
 local last = string.format("%d", offset + count - 1)
 local entries = rcall("ZRANGE", queueSet, ARGV[1], last, "WITHSCORES")
+local bytes = 0
 for i = 1, #entries, 2 do
   local id = entries[i]
   local fields = rcall("HMGET", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
   local body = fields[1] or ""
+  bytes = bytes + #body
+  if bytes > maxBytes and i > 1 then
+    break
+  end
   reply[#reply + 1] = id
   if cutAt > 0 and #body > cutAt then
     reply[#reply + 1] = string.sub(body, 1, cutAt)

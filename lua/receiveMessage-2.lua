@@ -8,7 +8,8 @@
   ARGV[1] vt in seconds, or "" (or absent) for the queue's default
   ARGV[2] count (>= 1); absent for 1 (each argument costs the server a string to build, so the
           client leaves off the ones it does not need)
-  ARGV[3] "d" for the details telemetry needs; absent otherwise
+  ARGV[3] "d" for the details telemetry needs; "" or absent otherwise
+  ARGV[4] the most bytes of bodies a batch returns (lib/operations/batch-bytes.ts); absent for 1
 
   Returns { nextDue, vt, id1, body1, rc1, fr1, id2, ... } where nextDue is the milliseconds from
   now until the earliest message is visible (0 or more), -1 for an empty queue, or -2 when `count`
@@ -29,6 +30,12 @@
   { deleted, target or "", id1, body1, rc1, ... } of what was expired (the ids of those parked
   for the client to move to `target`). A queue with no retention gets the same reply as before.
 
+  A batch stops before the message that would take its bodies past ARGV[4] bytes (the first
+  message is always taken, however long): a message it does not return it neither hides nor
+  counts, and the next is then due now (nextDue 0). Bodies are read in slices that the queue's
+  maxsize keeps within what is left of the bound (a UTF-16 unit is at most 3 bytes), then counted
+  exactly, so a message longer than maxsize (a maxsize lowered later) is cut all the same.
+
   Every read comes before the first write, so a command refused there (ACL) leaves nothing behind
   and only the writes after the first need checking. A batch's writes are one command each where
   Redis allows it (one ZADD, one HINCRBY of totalrecv, one HSET of the first receives): each
@@ -39,6 +46,7 @@ local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 local vtArg, count = ARGV[1] or "", tonumber(ARGV[2] or "1")
 local details = ARGV[3] == "d"
+local maxBytes = tonumber(ARGV[4] or "")
 local unpackAll = table.unpack or unpack
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
@@ -114,6 +122,58 @@ elseif details then
 else
   ids = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "LIMIT", 0, count)
 end
+
+-- Each message's body and first-receive time: id1, id1:fr, id2, id2:fr, ... (and its trace
+-- context with details: id1, id1:fr, id1:tp, ...), one HMGET per slice of ids. One message
+-- (receiveMessage) takes the same steps without the batch's argument tables.
+local stored
+local width = details and 3 or 2
+if #ids == 1 and not details then
+  stored = rcall("HMGET", queueHash, ids[1], ids[1] .. ":fr")
+elseif #ids > 0 then
+  stored = {}
+  local maxsize = tonumber(settings[3])
+  local taken, bytes = 0, 0
+  while taken < #ids do
+    local slice = #ids - taken
+    if maxBytes then
+      slice = 1
+      if maxsize ~= -1 then
+        slice = math.max(1, math.floor((maxBytes - bytes) / (3 * maxsize)))
+      end
+    end
+    local fields = {}
+    for i = taken + 1, math.min(#ids, taken + slice) do
+      fields[#fields + 1] = ids[i]
+      fields[#fields + 1] = ids[i] .. ":fr"
+      if details then
+        fields[#fields + 1] = ids[i] .. ":tp"
+      end
+    end
+    local values = rcall("HMGET", queueHash, unpackAll(fields))
+    local cut = false
+    for i = 1, #values, width do
+      local body = values[i]
+      bytes = bytes + (body and #body or 0)
+      if maxBytes and bytes > maxBytes and taken > 0 then
+        cut = true
+        break
+      end
+      for j = 0, width - 1 do
+        stored[#stored + 1] = values[i + j]
+      end
+      taken = taken + 1
+    end
+    if cut then
+      for i = #ids, taken + 1, -1 do
+        ids[i] = nil
+        if scores then
+          scores[i] = nil
+        end
+      end
+    end
+  end
+end
 local received = #ids
 
 -- Fewer than `count` due means every due message is in `ids`, the first `received` by rank: the
@@ -137,25 +197,6 @@ if received == 0 then
   end
   reply[#reply + 1] = expiry
   return reply
-end
-
--- Each message's body and first-receive time, in one read: id1, id1:fr, id2, id2:fr, ... (and
--- its trace context with details: id1, id1:fr, id1:tp, ...). One message (receiveMessage) takes
--- the same steps without the batch's argument tables.
-local fields, stored
-local width = details and 3 or 2
-if received == 1 and not details then
-  stored = rcall("HMGET", queueHash, ids[1], ids[1] .. ":fr")
-else
-  fields = {}
-  for i, id in ipairs(ids) do
-    fields[width * i - width + 1] = id
-    fields[width * i - width + 2] = id .. ":fr"
-    if details then
-      fields[width * i] = id .. ":tp"
-    end
-  end
-  stored = rcall("HMGET", queueHash, unpackAll(fields))
 end
 
 local refused = refusedCommand("hincrby", "hset")

@@ -4,7 +4,7 @@
  * page of messages bound for one queue atomically; in Redis Cluster, where the two queues sit in
  * different slots, a page is copied first and deleted second (a crash duplicates, never drops).
  */
-import { peekDeadLetters } from "../operations/peek-dead-letters";
+import { peekDeadLetterPage } from "../operations/peek-dead-letters";
 import { peekMessage } from "../operations/peek-message";
 import { redriveAtomically } from "../operations/redrive-atomically";
 import { redriveClaim } from "../operations/redrive-claim";
@@ -81,7 +81,8 @@ export async function redrive(
   let passedOver = 0;
   while (moved < plan.limit) {
     const want = Math.min(MAX_BATCH, plan.limit - moved);
-    const page = await queue.run(() => peekDeadLetters(queue.layout, { qname: plan.from, count: want }, passedOver));
+    // A page holds at most MAX_BATCH messages and MAX_BATCH_BYTES of bodies, so each move's script does too.
+    const { messages: page, cut } = await queue.run(() => peekDeadLetterPage(queue.layout, { qname: plan.from, count: want }, passedOver));
     const byTarget = new Map<string, PeekedMessage[]>();
     for (const message of page) {
       const target = plan.to ?? message.deadLetter?.source;
@@ -99,7 +100,7 @@ export async function redrive(
       passedOver += messages.length - count;
       if (count > 0) onMoved(target);
     }
-    if (page.length < want) break;
+    if (page.length < want && !cut) break;
   }
   return moved;
 }

@@ -30,7 +30,9 @@ export type RsmqErrorName =
   // rsmq-next's own: the user closed rsmq.redis (or the client passed in), and so the instance.
   | "connectionClosed"
   // rsmq-next's own: the message asked for is not in the queue (the dashboard's message reads).
-  | "messageNotFound";
+  | "messageNotFound"
+  // rsmq-next's own: a batch send's bodies add up to more than one script call may carry.
+  | "batchTooLarge";
 
 /** Every `code` this package's named errors carry: one per problem, stable across releases. */
 export type RsmqErrorCode =
@@ -50,7 +52,8 @@ export type RsmqErrorCode =
   | "ERR_RSMQ_NEXT_NO_PERMISSION"
   | "ERR_RSMQ_NEXT_CONNECTION_TIMEOUT"
   | "ERR_RSMQ_NEXT_CONNECTION_CLOSED"
-  | "ERR_RSMQ_NEXT_MESSAGE_NOT_FOUND";
+  | "ERR_RSMQ_NEXT_MESSAGE_NOT_FOUND"
+  | "ERR_RSMQ_NEXT_BATCH_TOO_LARGE";
 
 /** The `code` of every error name but `invalidFormat` (see {@link INVALID_FORMAT_CODES}). */
 export const ERROR_CODES = {
@@ -68,6 +71,7 @@ export const ERROR_CODES = {
   connectionTimeout: "ERR_RSMQ_NEXT_CONNECTION_TIMEOUT",
   connectionClosed: "ERR_RSMQ_NEXT_CONNECTION_CLOSED",
   messageNotFound: "ERR_RSMQ_NEXT_MESSAGE_NOT_FOUND",
+  batchTooLarge: "ERR_RSMQ_NEXT_BATCH_TOO_LARGE",
 } as const satisfies Record<Exclude<RsmqErrorName, "invalidFormat">, RsmqErrorCode>;
 
 /** The codes of `invalidFormat`, by what had the wrong form. */

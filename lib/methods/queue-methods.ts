@@ -72,8 +72,9 @@ export interface QueueMethods {
    * Sends up to 1000 messages to one queue in one call (one script, one round trip); resolves
    * one result per entry, in order: `{ id, duplicate }`, or `{ error }` for an entry longer than
    * the queue's maxsize (`messageTooLong`; the other entries are stored). Every entry is checked
-   * before anything is sent: one bad entry refuses the whole call, naming its index. Entries of
-   * equal delay and priority are received in entry order. Rejects `queueNotFound`.
+   * before anything is sent: one bad entry refuses the whole call, naming its index, and bodies
+   * of more than 256 KiB in all (UTF-8 bytes) refuse it with `batchTooLarge`: split such a batch.
+   * Entries of equal delay and priority are received in entry order. Rejects `queueNotFound`.
    *
    * @example
    * const results = await rsmq.sendMessagesAsync({
@@ -103,7 +104,9 @@ export interface QueueMethods {
   readonly receiveMessageOrNextDueAsync: (options: ReceiveMessageOptions) => Promise<ReceiveOrNextDue>;
   /**
    * Receives up to `count` due messages in one call, each hidden for vt seconds. When fewer than
-   * `count` were due, `nextDueMs` says when the next one will be (null: the queue is empty).
+   * `count` were due, `nextDueMs` says when the next one will be (null: the queue is empty). It
+   * stops before the message that would take the bodies past 256 KiB (the first always comes), so
+   * it may return fewer while more are due (`nextDueMs` 0); a message not returned is not received.
    *
    * @example
    * const { messages, nextDueMs } = await rsmq.receiveMessagesAsync({ qname: "jobs", count: 50 });
@@ -116,8 +119,9 @@ export interface QueueMethods {
   /** Deletes up to 1000 messages in one call; resolves `1` or `0` per id, in order (`[]` for no ids, with no round trip). */
   readonly deleteMessagesAsync: (options: DeleteMessagesOptions) => Promise<Array<0 | 1>>;
   /**
-   * The first `count` messages of any queue (10 by default, at most 1000), in the order they will
-   * be received, without receiving them (one read-only script call). Each carries its `state`
+   * The first `count` messages of any queue (10 by default, at most 1000; fewer once their bodies
+   * reach 256 KiB), in the order they will be received, without receiving them (one read-only
+   * script call). Each carries its `state`
    * (`visible`, `inFlight` or `delayed`, by the server's clock), `dueAt` and `receiveCount`; a
    * dead-lettered message also carries `deadLetter`: where it came from, how often it was
    * delivered, why it stopped, the last error and when. Rejects `queueNotFound`.

@@ -12,6 +12,7 @@ import type { KeyLayout } from "../keys";
 import { MAX_BATCH, validateId, validateQname } from "./rsmq-input-rules";
 import { rsmqError } from "../errors/rsmq-errors";
 import type { DeadLetterInfo } from "../types";
+import { MAX_BATCH_BYTES } from "./batch-bytes";
 
 /** Where a message is, as the message browser shows it: rsmq-next's three states, plus dead letters. */
 export type BrowsedState = "visible" | "inFlight" | "delayed" | "deadLettered";
@@ -72,7 +73,7 @@ export function browseMessages(
     script: "browseMessages",
     keys: [keys.messages, keys.hash],
     // A character is at most 4 bytes in UTF-8: the script cuts bytes, the preview characters.
-    args: [integerArg(offset), integerArg(limit), integerArg(chars * 4)],
+    args: [integerArg(offset), integerArg(limit), integerArg(chars * 4), integerArg(MAX_BATCH_BYTES)],
     parse(reply) {
       failIfCode(reply);
       const [nowText, total, ...fields] = reply as unknown[];

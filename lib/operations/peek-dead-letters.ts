@@ -10,32 +10,51 @@ import { validateBatchSize, validateQname } from "./rsmq-input-rules";
 import type { PeekedMessage } from "../types";
 import { defineOperation } from "./descriptor";
 import type { PeekDeadLettersOptions } from "../types";
+import { MAX_BATCH_BYTES } from "./batch-bytes";
 
-/** `count` messages (10 when not given) from `offset` on, in receive order. */
-export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; count?: unknown }, offset = 0): Operation<PeekedMessage[]> {
+/** A page of dead letters; `cut`: it stopped at the byte bound (MAX_BATCH_BYTES) before `count`, and more follow. */
+export interface DeadLetterPage {
+  messages: PeekedMessage[];
+  cut: boolean;
+}
+
+/** `count` messages (10 when not given) from `offset` on, in receive order, as many as the byte bound lets one call read. */
+export function peekDeadLetterPage(
+  layout: KeyLayout,
+  options: { qname?: unknown; count?: unknown },
+  offset = 0,
+): Operation<DeadLetterPage> {
   const keys = layout.queue(validateQname(options.qname));
   const count = validateBatchSize("count", options.count ?? 10);
   return {
     script: "peekDeadLetters",
     keys: [keys.messages, keys.hash],
-    args: [integerArg(count), integerArg(offset)],
+    args: [integerArg(count), integerArg(offset), integerArg(MAX_BATCH_BYTES)],
     parse(reply) {
       failIfCode(reply);
       const fields = reply as unknown[];
-      const peeked: PeekedMessage[] = [];
-      for (let i = 0; i < fields.length; i += 3) {
+      const messages: PeekedMessage[] = [];
+      // Three per message, and a trailing 1 when the page was cut at the byte bound.
+      const cut = fields.length % 3 === 1;
+      for (let i = 0; i + 2 < fields.length; i += 3) {
         const id = String(fields[i]);
         const deadLetter = parseWhy(fields[i + 2]);
-        peeked.push({
+        messages.push({
           id,
           message: fields[i + 1] === null ? "" : String(fields[i + 1]),
           sent: sentAt(id),
           ...(deadLetter ? { deadLetter } : {}),
         });
       }
-      return peeked;
+      return { messages, cut };
     },
   };
+}
+
+/** The page's messages alone. */
+export function peekDeadLetters(layout: KeyLayout, options: { qname?: unknown; count?: unknown }, offset = 0): Operation<PeekedMessage[]> {
+  const page = peekDeadLetterPage(layout, options, offset);
+  return { ...page, parse: (reply) => page.parse(reply).messages };
 }
 
 /** peekDeadLettersAsync (deprecated for peekMessagesAsync): the first messages, without their states. */

@@ -12,6 +12,7 @@ import type { MessageState, MessageWithState } from "../types";
 import { validateBatchSize, validateQname } from "./rsmq-input-rules";
 import { defineOperation } from "./descriptor";
 import type { PeekMessagesOptions } from "../types";
+import { MAX_BATCH_BYTES } from "./batch-bytes";
 
 /** What the script saw: the messages, with the server's time and the queue's size at that moment. */
 export interface PeekResult {
@@ -59,7 +60,7 @@ export function peekMessages(layout: KeyLayout, options: { qname?: unknown; coun
     // The dashboard's page read, from the first message on, bodies whole.
     script: "browseMessages",
     keys: [keys.messages, keys.hash],
-    args: ["0", integerArg(count), "0"],
+    args: ["0", integerArg(count), "0", integerArg(MAX_BATCH_BYTES)],
     parse(reply) {
       failIfCode(reply);
       const [nowText, total, ...fields] = reply as unknown[];

@@ -8,6 +8,7 @@ import type { QueueMessage, ReceiveMessageOptions } from "../types";
 import { splitExpired } from "../retention/expired-report";
 import type { ExpiredReport } from "../retention/expired-report";
 import { defineOperation } from "./descriptor";
+import { MAX_BATCH_BYTES } from "./batch-bytes";
 import type { Observation, ScriptDescriptor } from "./descriptor";
 import type { OptionKeys } from "../options/option-keys";
 import { delivered, oneMessage } from "../telemetry/delivery";
@@ -51,7 +52,7 @@ export function receiveMessages(
     script: "receiveMessage",
     commandKind: "receive",
     keys: [keys.messages, keys.hash],
-    args: details ? [vt, integerArg(batchSize), "d"] : receiveArgs(vt, batchSize),
+    args: receiveArgs(vt, batchSize, details),
     parse(reply) {
       failIfCode(reply);
       const { rest: fields, expired } = splitExpired(reply as unknown[]);
@@ -93,10 +94,11 @@ function withDetails(rest: unknown[], nextDueMs: number | null | undefined, vt: 
 /**
  * The script's ARGV (see lua/receiveMessage-2.lua) without the trailing ones it does not need:
  * each argument costs the server a string to build, and receiveMessage (count 1, the queue's vt)
- * needs none.
+ * needs none. A batch carries the byte bound of its reply.
  */
-function receiveArgs(vt: string, batchSize: number): string[] {
-  if (batchSize !== 1) return [vt, integerArg(batchSize)];
+function receiveArgs(vt: string, batchSize: number, details: boolean): string[] {
+  if (batchSize !== 1) return [vt, integerArg(batchSize), details ? "d" : "", integerArg(MAX_BATCH_BYTES)];
+  if (details) return [vt, "1", "d"];
   return vt === "" ? [] : [vt];
 }
 

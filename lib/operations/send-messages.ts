@@ -17,6 +17,7 @@ import { MAX_CARRIER_LENGTH } from "./send-message";
 import type { SentMessage } from "./send-message";
 import { defineOperation } from "./descriptor";
 import { reportRefusedNotification } from "./refused-notification";
+import { refuseOversizedBatch } from "./batch-bytes";
 
 /** The entries' results, in order, and the refusal of the batch's one realtime notification if Redis refused it. */
 export interface SentBatch extends Omit<SentMessage, "id"> {
@@ -80,6 +81,7 @@ export function sendMessages(
 ): Operation<SentBatch> {
   const qname = validateQname(options.qname);
   const entries = validateEntries(options.messages);
+  refuseOversizedBatch(entries.map((entry) => entry.message));
   const window = isGiven(options.dedupWindowMs) ? String(validateDedupWindow(options.dedupWindowMs)) : "";
   const keys = layout.queue(qname);
   const channel = realtime ? keys.realtimeChannel : "";

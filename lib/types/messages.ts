@@ -43,7 +43,7 @@ export interface SendMessagesEntry {
 
 /** For {@link RedisSMQ.sendMessages}: up to 1000 messages to one queue in one call. */
 export interface SendMessagesOptions extends BaseOptions {
-  /** 1 to 1000 entries; every entry is checked before anything is written. */
+  /** 1 to 1000 entries, bodies of at most 256 KiB in all; every entry is checked before anything is written. */
   messages: SendMessagesEntry[];
   /** How long each entry's `dedupId` is remembered, in ms. @default the queue's dedupWindowMs, else 300000 */
   dedupWindowMs?: number;

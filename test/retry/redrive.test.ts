@@ -291,7 +291,8 @@ describe("redrive", () => {
     // Another client deletes the message right after the page was read, before the move.
     (queue as { run: typeof run }).run = async <T>(build: () => Operation<T>): Promise<T> => {
       const reply = await run(build);
-      if (build().script === "peekDeadLetters" && (reply as unknown[]).length > 0) await other.deleteMessageAsync({ qname: "dlq", id });
+      if (build().script === "peekDeadLetters" && (reply as { messages: unknown[] }).messages.length > 0)
+        await other.deleteMessageAsync({ qname: "dlq", id });
       return reply;
     };
     expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(0);

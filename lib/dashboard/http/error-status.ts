@@ -12,6 +12,7 @@ const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   invalidValue: 400,
   messageNotString: 400,
   messageTooLong: 400,
+  batchTooLarge: 400,
   queueNotFound: 404,
   messageNotFound: 404,
   queueExists: 409,
