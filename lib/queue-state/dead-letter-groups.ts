@@ -23,7 +23,7 @@ const FOLDS: ReadonlyArray<[RegExp, string]> = [
   // A hex id (a trace, an object id, a hash): 8 or more hex digits with a digit among them, or 0x....
   [/\b0x[0-9a-f]+\b/gi, "<id>"],
   [/\b(?=[a-f]*[0-9])[0-9a-f]{8,}\b/gi, "<id>"],
-  [/\d+(?:\.\d+)?/g, "<n>"],
+  [/\d+/g, "<n>"],
 ];
 
 /** The text of an error with its numbers and ids replaced by `<n>` and `<id>`: what a group is keyed by. */

@@ -356,7 +356,7 @@ describe("dashboard in a real browser: triage (chromium)", function () {
     const sent = await producer.sendMessageAsync({ qname: "billing", message: "after the outage" });
     await row(sent).waitFor();
     await page.locator(`#queue-stats [data-stat="total"][data-value="${Number(totalBefore) + 1}"]`).waitFor();
-    const seen = (await page.evaluate("window.__seen")) as Array<{ status: string; stale: boolean }>;
+    const seen: Array<{ status: string; stale: boolean }> = await page.evaluate("window.__seen");
     expect(seen.some((one) => one.stale)).to.equal(true);
     expect(
       seen.filter((one) => one.stale && one.status === "live"),

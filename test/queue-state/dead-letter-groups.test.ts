@@ -20,7 +20,7 @@ const note = (error: string, reason: DeadLetterInfo["reason"] = "exhausted", at 
 
 describe("dead-letter groups", () => {
   it("normalises numbers, uuids, hex ids and message ids in an error's text", () => {
-    expect(errorPattern("order 1234 timed out after 30.5 s")).to.equal("order <n> timed out after <n> s");
+    expect(errorPattern("order 1234 timed out after 30.5 s")).to.equal("order <n> timed out after <n>.<n> s");
     expect(errorPattern("request 3f2b8c1e-9d4a-4c1b-8e2f-0a1b2c3d4e5f failed")).to.equal("request <id> failed");
     expect(errorPattern("trace 0x7fa3c2d1e4b5, object 507f1f77bcf86cd799439011")).to.equal("trace <id>, object <id>");
     expect(errorPattern("message honozoafyh1YcaiuQOAUcpK50Kn8lZAX not found")).to.equal("message <id> not found");
