@@ -236,8 +236,10 @@ describe("dashboard in a real browser: triage (chromium)", function () {
     if (!page) return;
     await page.settle();
     const problems = page.problems();
+    const foreign = page.foreignRequests();
     await page.close();
     expect(problems, "console errors, page errors and CSP violations").to.deep.equal([]);
+    expect(foreign, "requests off the page's origin").to.deep.equal([]);
   });
 
   after(async () => {
