@@ -265,6 +265,25 @@ describe("dashboard in a real browser: triage (chromium)", function () {
     expect(await page.locator('#settings [data-setting="expireTo"]').textContent()).to.equal("billing-expired");
   });
 
+  it("pages on from the last message a page showed, when the byte bound cut the page short", async () => {
+    // 60 messages of 6,000 bytes: a page of 50 stops at 256 KiB of bodies, after 43 of them.
+    await rsmq.createQueueAsync({ qname: "paged" });
+    const sent: string[] = [];
+    for (let i = 0; i < 60; i++) sent.push(await rsmq.sendMessageAsync({ qname: "paged", message: `${i}:`.padEnd(6000, "x") }));
+    opened = await openPage(`${base}#/queues/paged`);
+    const { page } = opened;
+    const shownIds = () => page.locator("#messages tbody tr[data-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-id")));
+    await page.locator(`#messages tr[data-id="${sent[0]}"]`).waitFor();
+    const first = await shownIds();
+    expect(first.length).to.be.within(1, 49);
+    await page.locator('[data-action="next-page"]').click();
+    await page.locator(`#messages tr[data-id="${sent[first.length]}"]`).waitFor();
+    const second = await shownIds();
+    // Nothing skipped: the second page starts right after the first one's last message.
+    expect(second[0]).to.equal(sent[first.length]);
+    await rsmq.deleteQueueAsync({ qname: "paged" });
+  });
+
   it("follows deletes and sends made by another client in the message list, without a reload or a click", async () => {
     opened = await openPage(`${base}#/queues/billing`);
     const { page } = opened;

@@ -28,7 +28,11 @@ export function messageBrowser(qname, { refresh, sawDeadLetters }) {
     note: el("p", { class: "empty", hidden: true }),
     pageInfo: el("span", { id: "page-info", class: "muted" }),
     prev: el("button", { type: "button", "data-action": "prev-page", onclick: () => load(Math.max(0, page.offset - PAGE_SIZE)) }, T.prev),
-    next: el("button", { type: "button", "data-action": "next-page", onclick: () => load(page.offset + PAGE_SIZE) }, T.next),
+    next: el(
+      "button",
+      { type: "button", "data-action": "next-page", onclick: () => load(page.offset + Math.max(1, page.messages.length)) },
+      T.next,
+    ),
     chips: filterChips((key) => {
       page.filter = key;
       draw();
