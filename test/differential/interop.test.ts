@@ -349,6 +349,26 @@ describe("interop: realtime", () => {
     }
   });
 
+  it("without realtime (left out or false) neither library publishes on <ns>:rt:*; rsmq-next's wake goes to <ns>:wake:<qname> alone", async () => {
+    const plain = openBoth(ns);
+    const realtimeOff = openBoth(ns, { realtime: false });
+    try {
+      await plain[NEXT].createQueueAsync({ qname: Q });
+      await plain[OLD].sendMessageAsync({ qname: Q, message: "old, default" });
+      await realtimeOff[OLD].sendMessageAsync({ qname: Q, message: "old, realtime: false" });
+      expect(await settle(), "rsmq 0.12.4 publishes nothing").to.deep.equal([]);
+      // Two messages visible: a send finds consumers busy, and publishes nothing anywhere.
+      await plain[NEXT].sendMessageAsync({ qname: Q, message: "next, queue busy" });
+      expect(await settle()).to.deep.equal([]);
+      // An empty queue: one wake, on the wake channel, carrying the id; nothing on the realtime channel.
+      await plain[NEXT].createQueueAsync({ qname: "idle" });
+      const woken = await realtimeOff[NEXT].sendMessageAsync({ qname: "idle", message: "next, realtime: false, queue idle" });
+      expect(await settle()).to.deep.equal([[`${ns}:wake:idle`, woken]]);
+    } finally {
+      await Promise.all([plain[OLD], plain[NEXT], realtimeOff[OLD], realtimeOff[NEXT]].map((lib) => lib.quitAsync()));
+    }
+  });
+
   it("senders of both libraries publish the same way on one shared queue; realtime off publishes nothing", async () => {
     const realtime = openBoth(ns, { realtime: true });
     const quiet = openBoth(ns);
