@@ -4,6 +4,7 @@
  */
 import type { DeadLetterGroup } from "./read-shapes";
 import type { DeadLetterInfo } from "../types";
+import { isDeadLetterReason } from "../dead-letters/reasons";
 
 /** Characters of an error text a group keeps. */
 export const ERROR_CHARS = 200;
@@ -12,8 +13,8 @@ export const ERROR_CHARS = 200;
 export function groupDeadLetters(notes: ReadonlyArray<DeadLetterInfo | undefined>): DeadLetterGroup[] {
   const groups = new Map<string, DeadLetterGroup & { sourceSet: Set<string> }>();
   for (const note of notes) {
-    const known = note?.reason === "poison" || note?.reason === "exhausted" || note?.reason === "expired";
-    const reason = known ? note.reason : "unknown";
+    const given = note?.reason;
+    const reason = isDeadLetterReason(given) ? given : "unknown";
     const error = typeof note?.error === "string" ? Array.from(note.error).slice(0, ERROR_CHARS).join("") : "";
     const key = JSON.stringify([reason, error]);
     const at = typeof note?.at === "number" ? note.at : null;
