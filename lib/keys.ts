@@ -13,6 +13,12 @@ export interface QueueKeys {
   readonly registry: string;
   /** Pub/sub channel that realtime senders publish to (a shard channel in the queue's slot in Redis Cluster). */
   readonly realtimeChannel: string;
+  /**
+   * Pub/sub channel where rsmq-next sends publish a wake for sleeping consumers (see
+   * operations/send-notification.ts); outside `<ns>:rt:*`, so rsmq's realtime subscribers never
+   * see it. In the queue's slot in Redis Cluster.
+   */
+  readonly wakeChannel: string;
 }
 
 /** Whether `text` holds a Redis Cluster hash tag: a `{`, later a `}`, and something between. */
@@ -63,6 +69,7 @@ export class KeyLayout {
       hash: `${this.ns}:${name}:Q`,
       registry: this.registry,
       realtimeChannel: `${this.ns}:rt:${name}`,
+      wakeChannel: `${this.ns}:wake:${name}`,
     };
   }
 

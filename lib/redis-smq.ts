@@ -19,6 +19,7 @@ import { connectionWarning, ReportOnce } from "./errors/report-once";
 import { OperationRunner } from "./operations/operation-runner";
 import { explainRefusal } from "./errors/refusals";
 import { RealtimeWakes } from "./wakes/realtime-wakes";
+import { sendNotification } from "./operations/send-notification";
 import { TypedEventEmitter } from "./typed-emitter";
 import { TelemetryHub } from "./telemetry/telemetry-hub";
 import { resolveTelemetry } from "./telemetry/telemetry-options";
@@ -117,7 +118,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     attachInternals(this, this.internals);
     attachMethods(this, {
       internals: this.internals,
-      realtime: this.realtime,
+      notify: sendNotification(settings.realtime, settings.wakeConsumers),
       outlets: { emit: (event, duplicate) => this.emit(event, duplicate), reportProblem: (key, error) => this.problems.report(key, error) },
       closed: () => (this.closedByUser ? connectionClosedError(this.closedByUser) : undefined),
     });

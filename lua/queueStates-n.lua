@@ -12,7 +12,8 @@
 
   Returns { nowMs, members, queue1, queue2, ... }: the server's time (epoch ms), the registry's
   members (false without the registry), then per queue, in the order of KEYS, -1 when it does not
-  exist, else { {vt, delay, maxsize, totalrecv, totalsent, created, modified, totalexpired}, msgs, visible,
+  exist, else { {vt, delay, maxsize, totalrecv, totalsent, created, modified, totalexpired, retention, expireto},
+  msgs, visible,
   inFlight, delayed, looked, nextDueAt, headId, headScore, dueIn1m, dueIn10m, dueIn1h }.
   visible: due now (score <= now). A hidden message is in flight when it has an `<id>:rc` field
   (received: being handled, or waiting for a retry), delayed when not; looked: how many hidden ones
@@ -74,7 +75,8 @@ end
 for i = first, #KEYS, 2 do
   local queueSet = KEYS[i]
   local queueHash = KEYS[i + 1]
-  local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified", "totalexpired")
+  local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified", "totalexpired",
+    "retention", "expireto")
   if not fields[1] then
     reply[#reply + 1] = -1
   else

@@ -9,9 +9,12 @@
   ARGV[3] message body
   ARGV[4] body length in UTF-16 code units (what rsmq compares with maxsize); absent when it is at
           most 1024, the smallest maxsize, so never too long
-  ARGV[5] realtime channel <ns>:rt:<qname>; absent or "" when realtime is off
-  ARGV[6] "sharded" to publish with SPUBLISH (Redis Cluster), falling back to PUBLISH on a server
-          without it; anything else (or absent) publishes with PUBLISH
+  ARGV[5] the channel to notify: the realtime channel <ns>:rt:<qname> (with realtime), or the
+          wake channel <ns>:wake:<qname>; absent or "" for no notification
+  ARGV[6] how: "" (or absent) rsmq's realtime notification, the queue's ZCARD by PUBLISH after
+          every send; "wake" the message's id by PUBLISH, only when wakeWanted says a sleeping
+          consumer needs it (lua/shared/store-message.lua); "sharded" and "wake-sharded" the
+          same by SPUBLISH (Redis Cluster), falling back to PUBLISH on a server without it
   ARGV[7] the trace context to carry (telemetry): stored as `<id>:tp`, a field rsmq 0.12.4 never
           reads; absent or "" for none
   ARGV[8] priority 0 to 9 (lua/shared/message-score.lua); absent or "" for 0
@@ -20,17 +23,18 @@
 
   Returns the id, -1 when the queue does not exist, -3 when the message is longer than maxsize;
   { id, error, command } when the message was stored but a command of its realtime notification
-  (ZCARD, then PUBLISH or SPUBLISH) was refused.
+  (ZCARD, then PUBLISH or SPUBLISH) or its wake (PUBLISH or SPUBLISH) was refused.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 local randomPart, delayArg, body = ARGV[1], ARGV[2], ARGV[3]
-local length, channel, sharded = tonumber(ARGV[4] or "0"), ARGV[5] or "", ARGV[6] == "sharded"
+local length, channel = tonumber(ARGV[4] or "0"), ARGV[5] or ""
+local wake, sharded = notifyMode(ARGV[6] or "")
 local carried = ARGV[7] or ""
 local priority = tonumber(ARGV[8] or "") or 0
 
--- refusedCommand(...) is lua/shared/refused-command.lua; sendDelay, newMessageId, storeMessage and notifySent
--- are lua/shared/store-message.lua (with messageScore, lua/shared/message-score.lua), which the
+-- refusedCommand(...) is lua/shared/refused-command.lua; sendDelay, newMessageId, storeMessage,
+-- notifyMode, notifySent, wakeWanted and notifyWake are lua/shared/store-message.lua (with messageScore, lua/shared/message-score.lua), which the
 -- loader puts before this script.
 
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
@@ -40,6 +44,8 @@ if not delay then
 end
 
 local id, nowMs = newMessageId(randomPart)
+-- Asked before the message is stored: it would be the one it finds.
+local waking = wake and wakeWanted(queueSet, nowMs, nowMs + delay * 1000)
 
 local refused = storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority)
 if refused then
@@ -47,5 +53,8 @@ if refused then
 end
 if channel == "" then
   return id
+end
+if wake then
+  return waking and notifyWake(channel, sharded, id) or id
 end
 return notifySent(queueSet, channel, sharded, id)

@@ -19,12 +19,13 @@
 local rcall = redis.call
 local queueSet, queueHash, dedupKey = KEYS[1], KEYS[2], KEYS[3]
 local randomPart, delayArg, body = ARGV[1], ARGV[2], ARGV[3]
-local length, channel, sharded = tonumber(ARGV[4]), ARGV[5], ARGV[6] == "sharded"
+local length, channel = tonumber(ARGV[4]), ARGV[5]
+local wake, sharded = notifyMode(ARGV[6])
 local carried = ARGV[7]
 local priority = tonumber(ARGV[8]) or 0
 
--- refusedCommand(...) is lua/shared/refused-command.lua; sendDelay, newMessageId, storeMessage and notifySent
--- are lua/shared/store-message.lua (with messageScore), which the loader puts before this script.
+-- refusedCommand(...) is lua/shared/refused-command.lua; sendDelay, newMessageId, storeMessage,
+-- notifyMode, notifySent, wakeWanted and notifyWake are lua/shared/store-message.lua (with messageScore), which the loader puts before this script.
 
 local DEFAULT_WINDOW_MS = "300000"
 
@@ -50,9 +51,14 @@ if not rcall("SET", dedupKey, id, "NX", "PX", window) then
   local first = rcall("GET", dedupKey)
   return { first, "duplicate" }
 end
+-- Asked before the message is stored: it would be the one it finds.
+local waking = wake and wakeWanted(queueSet, nowMs, nowMs + delay * 1000)
 -- Checked above already, before the claim: nothing is refused here.
 storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority)
 if channel == "" then
   return id
+end
+if wake then
+  return waking and notifyWake(channel, sharded, id) or id
 end
 return notifySent(queueSet, channel, sharded, id)

@@ -11,8 +11,9 @@
   KEYS[3...]  one dedup key per entry that has a dedupId, in entry order (two entries with the
               same dedupId name the same key twice): <ns>:<qname>:dedup:<sha256>
   ARGV[1]     number of entries n
-  ARGV[2]     realtime channel <ns>:rt:<qname>, or "" when realtime is off
-  ARGV[3]     "sharded" to publish with SPUBLISH (falling back to PUBLISH before Redis 7), else ""
+  ARGV[2]     the channel to notify (lua/sendMessage-2.lua's ARGV[5]), or "" for none
+  ARGV[3]     how (lua/sendMessage-2.lua's ARGV[6]): "", "sharded", "wake" or "wake-sharded"; a
+              wake publishes the first stored id, once for the batch
   ARGV[4]     the trace context to store as `<id>:tp` with each message, or "" for none
   ARGV[5]     the dedup window in ms, or "" for the queue's `dedupwindow` field, else 300000
   ARGV[6...]  six per entry: 22 random chars; delay in seconds or "" for the queue's; body;
@@ -23,16 +24,17 @@
   one item per entry, in order: -3 (longer than maxsize, nothing stored), or { id, duplicate }
   (duplicate 1: an entry with the same dedupId was sent within the window, whose id this is, and
   nothing was stored). error and command are absent unless the realtime notification (ZCARD,
-  then PUBLISH or SPUBLISH) was refused; the messages are stored all the same.
+  then PUBLISH or SPUBLISH) or the wake was refused; the messages are stored all the same.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
-local count, channel, sharded = tonumber(ARGV[1]), ARGV[2], ARGV[3] == "sharded"
+local count, channel = tonumber(ARGV[1]), ARGV[2]
+local wake, sharded = notifyMode(ARGV[3])
 local carried, windowArg = ARGV[4], ARGV[5]
 local FIELDS, FIRST = 6, 6
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, messageScore(...) is
--- lua/shared/message-score.lua, and newMessageId(...) and notifySent(...) are
+-- lua/shared/message-score.lua, and newMessageId, notifyMode, notifySent, wakeWanted and notifyWake are
 -- lua/shared/store-message.lua, which the loader puts before this script. The writes of each
 -- entry are not storeMessage's: a batch checks the ACL once and counts totalsent in one HINCRBY.
 
@@ -45,16 +47,25 @@ local queueDelay = tonumber(settings[2])
 local window = tonumber(windowArg) or tonumber(settings[4] or "") or 300000
 
 -- Checks first: an entry longer than maxsize is refused on its own, before anything is written.
-local results, tooLong = {}, {}
+-- The shortest delay of the others says when the first of them is due (for the wake).
+local results, tooLong, soonest = {}, {}, nil
 for i = 1, count do
-  local length = tonumber(ARGV[FIRST + (i - 1) * FIELDS + 3])
+  local base = FIRST + (i - 1) * FIELDS
+  local length = tonumber(ARGV[base + 3])
   if maxsize ~= -1 and length > maxsize then
     tooLong[i] = true
+  else
+    local delay = ARGV[base + 1] == "" and queueDelay or tonumber(ARGV[base + 1])
+    if not soonest or delay < soonest then
+      soonest = delay
+    end
   end
 end
 
 -- The id's time part (the server's TIME, read once: the whole batch shares it), and now in ms.
 local stampText, nowMs = newMessageId("")
+-- Asked before anything is stored: it would be what it finds.
+local waking = wake and soonest and wakeWanted(queueSet, nowMs, nowMs + soonest * 1000)
 
 -- ZADD too: an entry's dedup SET is a write before it. SET and GET only when an entry has a
 -- dedupId, so a producer without them can still send plain batches.
@@ -66,7 +77,7 @@ if refused then
   return refused
 end
 
-local stored, nextDedupKey = 0, 3
+local stored, nextDedupKey, firstStored = 0, 3, nil
 for i = 1, count do
   local base = FIRST + (i - 1) * FIELDS
   local dedupKey
@@ -98,6 +109,7 @@ for i = 1, count do
         rcall("HSET", queueHash, id, ARGV[base + 2], id .. ":tp", carried)
       end
       stored = stored + 1
+      firstStored = firstStored or id
       results[i] = { id, 0 }
     end
   end
@@ -105,12 +117,17 @@ end
 if stored > 0 then
   rcall("HINCRBY", queueHash, "totalsent", string.format("%d", stored))
 end
-if channel == "" or stored == 0 then
+if channel == "" or stored == 0 or (wake and not waking) then
   return { results }
 end
 -- One notification for the batch, pcall'd: the messages are stored, so a refused notification
 -- (an ACL user without the channel) must not fail the send; it is reported beside the results.
-local notified = notifySent(queueSet, channel, sharded, false)
+local notified
+if wake then
+  notified = notifyWake(channel, sharded, firstStored)
+else
+  notified = notifySent(queueSet, channel, sharded, false)
+end
 if type(notified) == "table" then
   return { results, notified[2], notified[3] }
 end

@@ -8,7 +8,9 @@
  * of one is a module of its own (web/overview.js, web/queue/), all loaded as ES modules.
  *
  * Hooks for browser tests:
- *   #status[data-state=connecting|live|polling|offline]   live-update status
+ *   #status[data-state=connecting|live|polling|stale|offline]   live-update status (never live while readings fail)
+ *   #stale[data-since=<epoch ms>]  "stale since <time>", shown while the figures are the last good reading's;
+ *     #view[data-stale=true] meanwhile
  *   #cost                        "Dashboard cost: X Redis commands/s (N tabs)"
  *   #redis-banner[data-cause=redis|dashboard]  shown (not [hidden]) while Redis (or the dashboard) is unreachable
  *   #mode                        "read-only" / "read-write"
@@ -19,13 +21,14 @@
  *     form#create-queue (input[name=qname|vt|delay|maxsize]) button[data-action=create-queue]
  *   Queue page (#/queues/<qname>): section#queue[data-qname]
  *     #queue-stats [data-stat=visible|inFlight|delayed|total|oldest|nextDue|due1m|due10m|due1h|
- *       sentPerSecond|receivedPerSecond]; #settings [data-setting=vt|delay|maxsize|created|modified]
- *     svg#rate-chart (polyline.sent, polyline.received)
- *     table#messages tr[data-id="<id>"][data-state]  td[data-col=id|state|receiveCount|sent|due|
+ *       sentPerSecond|receivedPerSecond]; #settings [data-setting=vt|delay|maxsize|retention|expireTo|created|modified]
+ *     svg#rate-chart (polyline.sent, polyline.received, text.y-unit, text.y-tick, text.x-tick)
+ *     table#messages tr[data-id="<id>"][data-state]  td[data-col=id|state|priority|receiveCount|sent|due|
  *       size|body|actions]; button[data-action=show-body|make-visible|delete-message]
  *     button[data-filter=all|visible|inFlight|delayed|deadLettered] (chips, aria-pressed)
  *     button[data-action=refresh-messages|prev-page|next-page], #page-info
- *     section#dead-letters  tr[data-group="<index>"]  button[data-action=redrive-group|redrive-all]
+ *     section#dead-letters  tr[data-group="<index>"][data-reason]  td[data-col=error] .example .variants
+ *       button[data-action=redrive-group|redrive-all]
  *     form#settings-form button[data-action=save-settings]
  *     form#send-message (textarea[name=message], input[name=delay]) button[data-action=send-message]
  *     button[data-action=delete-queue]
@@ -34,13 +37,13 @@
 
 import { getJSON } from "./api.js";
 import { $ } from "./dom.js";
-import { setMode, showBanner, showHeader } from "./header.js";
+import { setMode, showBanner, showHeader, showStale } from "./header.js";
 import { startLive } from "./live.js";
 import { toast } from "./notices.js";
 import { overviewView } from "./overview.js";
 import { queueView } from "./queue/view.js";
 import { currentRoute } from "./routes.js";
-import { readOnly, record, state } from "./state.js";
+import { isStale, readOnly, record, state } from "./state.js";
 import { T } from "./text.js";
 
 const FIRST_READING_WAIT_MS = 1500;
@@ -53,17 +56,22 @@ function render() {
   view.readOnly = readOnly(); // what the view was built for: rebuilt when the API says otherwise
   document.title = current.name === "queue" ? `${current.qname} · ${T.title}` : T.title;
   $("#view").replaceChildren(view.node);
-  if (state.snap) view.update(state.snap);
+  if (state.good) view.update(state.good, false);
 }
 
 function onSnapshot(snap) {
-  const previous = state.snap;
   state.snap = snap;
   showBanner(snap.redis);
   showHeader(snap);
-  if (snap.now !== null && (!previous || previous.now !== snap.now)) record(snap);
+  // While readings fail the views keep the last good one, marked stale since the first failure.
+  if (!snap.redis.ok) return showStale(state.staleSince ?? snap.redis.since, state.good && state.good.now);
+  const previous = state.good;
+  const resumed = isStale();
+  state.good = snap;
+  if (resumed) showStale(null);
+  if (!previous || previous.now !== snap.now) record(snap);
   if (view.readOnly !== snap.readOnly || view.needsRender(snap)) render();
-  else view.update(snap);
+  else view.update(snap, resumed);
 }
 
 window.addEventListener("hashchange", render);

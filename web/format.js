@@ -5,9 +5,11 @@ const numberFormat = new Intl.NumberFormat("en");
 export const rateFormat = new Intl.NumberFormat("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 export const costFormat = new Intl.NumberFormat("en", { maximumFractionDigits: 2 });
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+const clockFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
 
 export const fmtNumber = (n) => numberFormat.format(n);
 export const fmtRate = (r) => (r === null || r === undefined ? T.none : rateFormat.format(r));
+export const fmtClock = (ms) => clockFormat.format(new Date(ms));
 export const fmtTime = (ms) => (ms === null || ms === undefined ? T.none : timeFormat.format(new Date(ms)));
 
 export function fmtDuration(ms) {

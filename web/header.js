@@ -1,6 +1,9 @@
-/** The top bar and the banner: live-update status, read-only or read-write, the cost, Redis health. */
+/**
+ * The top bar and the banner: live-update status, read-only or read-write, the cost, Redis health,
+ * and whether the figures shown are stale (#stale, and #view[data-stale]).
+ */
 import { $ } from "./dom.js";
-import { costFormat, fmtTime } from "./format.js";
+import { costFormat, fmtClock, fmtTime } from "./format.js";
 import { state } from "./state.js";
 import { T } from "./text.js";
 
@@ -10,6 +13,30 @@ export function setMode(mode) {
   const status = $("#status");
   status.dataset.state = mode;
   status.textContent = T[mode];
+}
+
+/**
+ * Marks the figures shown as stale since `since` (epoch ms; the last good reading was `readAt`), or
+ * as fresh with null. The status is never "live" while they are stale.
+ */
+export function showStale(since, readAt) {
+  const marker = $("#stale");
+  const view = $("#view");
+  state.staleSince = since;
+  if (since === null) {
+    marker.hidden = true;
+    marker.textContent = "";
+    delete marker.dataset.since;
+    marker.removeAttribute("title");
+    delete view.dataset.stale;
+    return;
+  }
+  marker.textContent = T.staleSince(fmtClock(since));
+  marker.dataset.since = String(since);
+  if (readAt) marker.title = T.staleTitle(fmtTime(readAt));
+  marker.hidden = false;
+  view.dataset.stale = "true";
+  if (state.mode === "live") setMode("stale");
 }
 
 /** Shows the dashboard's cost and whether it takes changes, from one reading. */

@@ -13,6 +13,7 @@ import { internalsOf } from "../internals";
 import { CostMeter } from "../queue-state/cost-meter";
 import { QueueBoard } from "../queue-state/queue-board";
 import { Sampler } from "./live/sampler";
+import { SharedLists } from "./live/shared-lists";
 import { EventStreams } from "./http/event-stream";
 import { handleRequest } from "./http/handler";
 import { checkDashboardOptions } from "./options";
@@ -60,8 +61,12 @@ export function createDashboard(options: DashboardOptions): DashboardHandler {
   const board = new QueueBoard(rsmq, internalsOf(rsmq), { deadLetterQueues, previewChars, cost });
   const sampler = new Sampler(() => board.readQueues(), { intervalMs });
   const streams = new EventStreams();
+  const lists = new SharedLists(
+    () => sampler.current,
+    (qname, page) => board.readMessages(qname, page),
+  );
   let closed = false;
-  const parts = { readOnly, intervalMs, rsmq, board, sampler, cost, streams, closed: () => closed };
+  const parts = { readOnly, intervalMs, rsmq, board, sampler, cost, streams, lists, closed: () => closed };
   const handler = (req: IncomingMessage, res: ServerResponse): void => void handleRequest(parts, req, res);
   return Object.assign(handler, {
     close(): void {

@@ -26,12 +26,13 @@ import { waitingReceive } from "../wakes/waiting-receive";
 import type { ReceivedBatch } from "../operations/receive-message";
 import type { BuildContext, Observation, OperationDescriptor, Outlets } from "../operations/descriptor";
 import type { TelemetryHub } from "../telemetry/telemetry-hub";
+import type { SendNotification } from "../operations/send-notification";
 
 /** What a call needs of the instance it runs on. */
 export interface Caller {
   readonly internals: RedisSMQInternals;
-  /** The instance's `realtime` option. */
-  readonly realtime: boolean;
+  /** What a send publishes (the instance's `realtime` and `wakeConsumers` options). */
+  readonly notify: SendNotification;
   readonly outlets: Outlets;
   /** The error every call gets once the user closed the connection; undefined while open. */
   closed(): Error | undefined;
@@ -65,7 +66,8 @@ export function callPath<O, R, Out>(
   /** Steps 6 and 7. */
   const finish = (result: R, options: Partial<O>): Out => {
     descriptor.events?.(result, options, caller.outlets);
-    if (descriptor.wakes?.(result, options)) notifyQueueActivity(internals.ns, String(qnameOf(options)));
+    const woke = descriptor.wakes?.(result, options);
+    if (woke) notifyQueueActivity(internals.ns, String(qnameOf(options)), typeof woke === "string" ? woke : undefined);
     return descriptor.result ? descriptor.result(result, options) : (result as unknown as Out);
   };
   return (given) => {
@@ -98,7 +100,7 @@ export function callPath<O, R, Out>(
  * with a context made once per instance: no allocation on the call's path but the build's closure.
  */
 function runOf<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, caller: Caller): (options: Partial<O>) => Promise<R> {
-  const { internals, realtime } = caller;
+  const { internals, notify } = caller;
   const { telemetry } = internals;
   const observation = descriptor.observe;
   if ("build" in descriptor) {
@@ -107,12 +109,12 @@ function runOf<O, R, Out>(descriptor: OperationDescriptor<O, R, Out>, caller: Ca
       get layout() {
         return internals.layout;
       },
-      realtime,
+      notify,
       observed: false,
       carrier: undefined,
     };
     const build = (options: Partial<O>, span: CallSpan | undefined): Promise<R> =>
-      internals.run(() => descriptor.build({ layout: internals.layout, realtime, observed: true, carrier: span?.carry() }, options));
+      internals.run(() => descriptor.build({ layout: internals.layout, notify, observed: true, carrier: span?.carry() }, options));
     return (options) =>
       observation === undefined || !telemetry.observing
         ? internals.run(() => descriptor.build(plain, options))

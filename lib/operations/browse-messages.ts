@@ -6,7 +6,7 @@
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import { parseWhy, sentAt } from "./message-reply";
-import { visibleSince } from "./visible-since";
+import { scoredPriority, visibleSince } from "./visible-since";
 import { stateOf } from "./peek-messages";
 import type { KeyLayout } from "../keys";
 import { MAX_BATCH, validateId, validateQname } from "./rsmq-input-rules";
@@ -29,6 +29,11 @@ export interface BrowsedMessage {
   firstReceived: number | null;
   /** When it becomes (or became) visible: its score, or its send time for a priority's offset score (docs/priorities.md). */
   dueAt: number;
+  /**
+   * The priority it is scored at (0 to 9, docs/priorities.md): what it was sent with while it waits
+   * to be received the first time; 0 once delayed, received or made visible again, which keep none.
+   */
+  priority: number;
   /** The body's length in bytes. */
   size: number;
   /** The body, cut on the server to the preview length unless the full body was asked for. */
@@ -122,6 +127,7 @@ export function browsed([id, body, size, score, rc, fr, why]: unknown[], now: nu
     sent: sentAt(messageId),
     firstReceived: fr === null || fr === undefined || fr === false ? null : Number(fr),
     dueAt,
+    priority: scoredPriority(messageId, Number(score)),
     size: bytes,
     body: whole ? text : preview,
     truncated: !whole,

@@ -12,12 +12,13 @@ import type { OperationName, Recorder } from "../telemetry/recorder";
 import type { CallSpan, SpanAttributes } from "../telemetry/tracing";
 import type { Operation } from "./operation";
 import type { OptionKeys } from "../options/option-keys";
+import type { SendNotification } from "./send-notification";
 
 /** What building an operation may depend on besides the caller's options. */
 export interface BuildContext {
   readonly layout: KeyLayout;
-  /** The instance's `realtime` option: whether a send publishes on the queue's channel. */
-  readonly realtime: boolean;
+  /** What a send publishes: from the instance's `realtime` and `wakeConsumers` options. */
+  readonly notify: SendNotification;
   /** Telemetry records or traces this call: a receive then asks the script for each message's details. */
   readonly observed: boolean;
   /** The call's trace context to store with what it sends (`<id>:tp`); undefined when not tracing. */
@@ -76,9 +77,10 @@ interface DescriptorBase<O, R, Out> {
   readonly observe?: Observation<O, R>;
   /**
    * Whether the call may have made a message of the options' queue due sooner: a sleeping Worker
-   * or waiting receive of this process then looks at once.
+   * or waiting receive of this process then looks at once. A send answers the id its wake publish
+   * carries, so a consumer that hears both looks once.
    */
-  wakes?(result: R, options: Partial<O>): boolean;
+  wakes?(result: R, options: Partial<O>): boolean | string;
   /** The events and reports the call causes once it succeeded. */
   events?(result: R, options: Partial<O>, outlets: Outlets): void;
 }

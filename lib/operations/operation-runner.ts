@@ -5,7 +5,7 @@
  *
  * How one call reaches the wire, `rsmq.sendMessageAsync(options)` for example:
  * - the facade's method is the call path (methods/call-path.ts) of sendMessage's descriptor, which hands
- *   `() => sendMessage(layout, realtime, options)` to `run`;
+ *   `() => sendMessage(layout, notify, options)` to `run`;
  * - the operation builder (operations/send-message.ts) checks the input and returns an Operation:
  *   script name, keys, arguments, reply parser; bad input rejects here, before any round trip;
  * - the OperationRunner (this file) adds the registry write and replica acks where needed;

@@ -27,6 +27,10 @@ export interface QueueCounts {
   totalrecv: number;
   /** Messages that outlived the queue's retention, deleted or moved (docs/retention.md); 0 when none. */
   totalexpired: number;
+  /** Seconds a message is kept after it was sent (docs/retention.md); 0: kept for ever. */
+  retention: number;
+  /** The queue expired messages move to; absent when they are deleted (or the queue has no retention). */
+  expireTo?: string;
   /** Epoch seconds. */
   created: number;
   modified: number;
@@ -105,6 +109,7 @@ function queueState(qname: string, entry: unknown[]): QueueState {
     ...number[],
   ];
   const int = (index: number): number => parseInt(fields[index] ?? "0", 10) || 0;
+  const expireTo = fields[9];
   return {
     qname,
     vt: int(0),
@@ -115,6 +120,8 @@ function queueState(qname: string, entry: unknown[]): QueueState {
     created: int(5),
     modified: int(6),
     totalexpired: int(7),
+    retention: int(8),
+    ...(expireTo ? { expireTo } : {}),
     total,
     visible,
     inFlight,

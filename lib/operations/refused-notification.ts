@@ -1,6 +1,7 @@
 /**
- * A send stored its messages but Redis refused their realtime notification (an ACL user without the
- * channel): the call succeeds, and the refusal is told once per channel as a lasting problem.
+ * A send stored its messages but Redis refused their notification, realtime or wake (an ACL user
+ * without the channel): the call succeeds, and the refusal is told once per channel as a lasting
+ * problem.
  */
 import { explainRefusal } from "../errors/refusals";
 import type { Outlets } from "./descriptor";
@@ -18,14 +19,16 @@ export function reportRefusedNotification(
   stored: string,
   outlets: Pick<Outlets, "reportProblem">,
 ): void {
+  // The channel is the queue's `<ns>:wake:<name>` or `<ns>:rt:<name>` (keys.ts); a name holds no colon.
+  const notification = /:wake:[^:]*$/.test(channel) ? "wake notification for consumers in other processes" : "realtime notification";
   const error = explainRefusal(notificationRefused, {
-    operation: `${stored}, but its realtime notification`,
+    operation: `${stored}, but its ${notification}`,
     channel,
     command: refusedCommand,
   });
   const reported = error instanceof Error ? error : new Error(String(error));
   if (reported === notificationRefused) {
-    reported.message = `${stored}, but its realtime notification on ${channel} failed: ${reported.message}`;
+    reported.message = `${stored}, but its ${notification} on ${channel} failed: ${reported.message}`;
   }
   outlets.reportProblem(`notification ${channel}`, reported);
 }

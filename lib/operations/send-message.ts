@@ -8,11 +8,13 @@ import { validatePriority } from "./priority";
 import { dedupKey, validateDedupId, validateDedupWindow, unusedDedupWindow } from "./dedup-id";
 import { defineOperation } from "./descriptor";
 import { reportRefusedNotification } from "./refused-notification";
+import { notificationArgs } from "./send-notification";
+import type { SendNotification } from "./send-notification";
 
 /** A stored message, and the refusal of its realtime notification if Redis refused it. */
 export interface SentMessage {
   readonly id: string;
-  /** The realtime channel the notification was for. */
+  /** The channel the notification was for (realtime or wake). */
   readonly channel: string;
   /** Redis' error for the notification (an ACL user without the channel, ...); the message is stored all the same. */
   readonly notificationRefused?: Error;
@@ -31,7 +33,7 @@ export const MAX_CARRIER_LENGTH = 512;
  */
 export function sendMessage(
   layout: KeyLayout,
-  realtime: boolean,
+  notify: SendNotification,
   options: Partial<SendMessageOptions>,
   carrier?: string,
 ): Operation<SentMessage> {
@@ -42,10 +44,10 @@ export function sendMessage(
   const window = isGiven(options.dedupWindowMs) ? validateDedupWindow(options.dedupWindowMs) : undefined;
   const dedupId = isGiven(options.dedupId) ? validateDedupId(options.dedupId) : undefined;
   const keys = layout.queue(qname);
-  const channel = realtime ? keys.realtimeChannel : "";
+  const [channel, kind] = notificationArgs(keys, notify, layout.cluster);
   const parse = (reply: unknown): SentMessage => {
     failIfCode(reply);
-    const realtimeChannel = keys.realtimeChannel;
+    const realtimeChannel = channel;
     if (Array.isArray(reply)) {
       // { firstId, "duplicate" }: the dedupId was taken (lua/sendMessageOnce-3.lua).
       if (reply.length === 2) return { id: String(reply[0]), channel: realtimeChannel, duplicate: true };
@@ -63,7 +65,7 @@ export function sendMessage(
     return {
       script: "sendMessageOnce",
       keys: [keys.messages, keys.hash, dedupKey(keys, dedupId, message)],
-      args: onceArgs(randomIdPart(), delay, message, channel, layout.cluster, carrier, priority, window),
+      args: onceArgs(randomIdPart(), delay, message, channel, kind, carrier, priority, window),
       parse,
     };
   }
@@ -71,7 +73,7 @@ export function sendMessage(
     script: "sendMessage",
     commandKind: "send",
     keys: [keys.messages, keys.hash],
-    args: sendArgs(randomIdPart(), delay, message, channel, layout.cluster, carrier, priority),
+    args: sendArgs(randomIdPart(), delay, message, channel, kind, carrier, priority),
     parse,
   };
 }
@@ -82,13 +84,12 @@ function onceArgs(
   delay: string,
   message: string,
   channel: string,
-  cluster: boolean,
+  kind: string,
   carrier: string | undefined,
   priority: number,
   window: number | undefined,
 ): string[] {
   const carried = carrier !== undefined && carrier.length <= MAX_CARRIER_LENGTH ? carrier : "";
-  const kind = cluster && channel !== "" ? "sharded" : "";
   return [
     randomPart,
     delay,
@@ -106,14 +107,14 @@ function onceArgs(
  * The script's ARGV (see lua/sendMessage-2.lua), without the trailing arguments it does not need:
  * each argument costs the server a string to build on every send. The length is left off when it
  * is at most MIN_MAXSIZE, since no queue's maxsize is below that; the channel and its kind when
- * realtime is off.
+ * there is no notification.
  */
 function sendArgs(
   randomPart: string,
   delay: string,
   message: string,
   channel: string,
-  cluster: boolean,
+  kind: string,
   carrier: string | undefined,
   priority: number,
 ): string[] {
@@ -122,7 +123,7 @@ function sendArgs(
   const prioritized = priority !== 0;
   const lengthNeeded = message.length > MIN_MAXSIZE;
   if (lengthNeeded || channel !== "" || carried || prioritized) args.push(String(message.length));
-  if (channel !== "" || carried || prioritized) args.push(channel, cluster && channel !== "" ? "sharded" : "");
+  if (channel !== "" || carried || prioritized) args.push(channel, kind);
   if (carried || prioritized) args.push(carried ? carrier : "");
   if (prioritized) args.push(String(priority));
   return args;
@@ -135,7 +136,7 @@ function sendArgs(
 export const sendMessageOperation = defineOperation<SendMessageOptions, SentMessage, string>({
   optionKeys: { qname: true, message: true, delay: true, priority: true, dedupId: true, dedupWindowMs: true },
   unusedOption: unusedDedupWindow,
-  build: ({ layout, realtime, carrier }, options) => sendMessage(layout, realtime, options, carrier),
+  build: ({ layout, notify, carrier }, options) => sendMessage(layout, notify, options, carrier),
   observe: {
     operation: "send",
     attributes: ({ delay }) => ({ "messaging.rsmq.delay": typeof delay === "number" ? delay : undefined }),
@@ -151,6 +152,7 @@ export const sendMessageOperation = defineOperation<SendMessageOptions, SentMess
     if (sent.duplicate) outlets.emit("duplicate", { qname: String(options.qname), id: sent.id, dedupId: options.dedupId as string | true });
     else if (sent.notificationRefused) reportRefusedNotification(sent, "sendMessage stored the message", outlets);
   },
-  wakes: (sent) => !sent.duplicate,
+  // The id: the one its wake publish carried, if it made one (FreshWakes matches the two).
+  wakes: (sent) => !sent.duplicate && sent.id,
   result: (sent) => sent.id,
 });

@@ -18,6 +18,8 @@ import type { SentMessage } from "./send-message";
 import { defineOperation } from "./descriptor";
 import { reportRefusedNotification } from "./refused-notification";
 import { refuseOversizedBatch } from "./batch-bytes";
+import { notificationArgs } from "./send-notification";
+import type { SendNotification } from "./send-notification";
 
 /** The entries' results, in order, and the refusal of the batch's one realtime notification if Redis refused it. */
 export interface SentBatch extends Omit<SentMessage, "id"> {
@@ -75,7 +77,7 @@ export function sortedIdParts(count: number): string[] {
 /** Sends the entries of `options.messages`; with `carrier` (telemetry's trace context) each stored message carries it. */
 export function sendMessages(
   layout: KeyLayout,
-  realtime: boolean,
+  notify: SendNotification,
   options: Partial<SendMessagesOptions>,
   carrier?: string,
 ): Operation<SentBatch> {
@@ -84,10 +86,10 @@ export function sendMessages(
   refuseOversizedBatch(entries.map((entry) => entry.message));
   const window = isGiven(options.dedupWindowMs) ? String(validateDedupWindow(options.dedupWindowMs)) : "";
   const keys = layout.queue(qname);
-  const channel = realtime ? keys.realtimeChannel : "";
+  const [channel, kind] = notificationArgs(keys, notify, layout.cluster);
   const carried = carrier !== undefined && carrier.length <= MAX_CARRIER_LENGTH ? carrier : "";
   const dedupKeys: string[] = [];
-  const args = [String(entries.length), channel, layout.cluster && channel !== "" ? "sharded" : "", carried, window];
+  const args = [String(entries.length), channel, kind, carried, window];
   const parts = sortedIdParts(entries.length);
   entries.forEach((entry, index) => {
     const deduped = entry.dedupId !== undefined;
@@ -101,7 +103,7 @@ export function sendMessages(
     parse(reply) {
       failIfCode(reply);
       const [results, refusal, command] = reply as [unknown[], unknown?, unknown?];
-      const sent: SentBatch = { entries: results.map(entryResult), channel: keys.realtimeChannel };
+      const sent: SentBatch = { entries: results.map(entryResult), channel };
       if (refusal === undefined || refusal === null) return sent;
       return { ...sent, notificationRefused: new Error(String(refusal)), refusedCommand: String(command) };
     },
@@ -119,7 +121,7 @@ function entryResult(item: unknown): SentEntry {
 export const sendMessagesOperation = defineOperation<SendMessagesOptions, SentBatch, SentEntry[]>({
   optionKeys: { qname: true, messages: { message: true, delay: true, priority: true, dedupId: true }, dedupWindowMs: true },
   unusedOption: unusedDedupWindow,
-  build: ({ layout, realtime, carrier }, options) => sendMessages(layout, realtime, options, carrier),
+  build: ({ layout, notify, carrier }, options) => sendMessages(layout, notify, options, carrier),
   observe: {
     operation: "send",
     attributes: ({ messages }) => ({ "messaging.batch.message_count": Array.isArray(messages) ? messages.length : undefined }),
@@ -138,6 +140,7 @@ export const sendMessagesOperation = defineOperation<SendMessagesOptions, SentBa
     });
   },
   // Only what was stored can be received sooner.
-  wakes: (sent) => sent.entries.some((entry) => entry.id !== undefined && !entry.duplicate),
+  // The first stored id: the one the batch's wake publish carried, if it made one.
+  wakes: (sent) => sent.entries.find((entry) => entry.id !== undefined && !entry.duplicate)?.id ?? false,
   result: (sent) => sent.entries,
 });

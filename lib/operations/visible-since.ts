@@ -7,6 +7,7 @@
  * the time itself.
  */
 import { sentAt } from "./message-reply";
+import { MAX_PRIORITY, PRIORITY_STEP_MS } from "./priority";
 
 /** The epoch ms at which the message `id` with score `score` became (or becomes) visible. */
 export function visibleSince(id: string, score: number): number {
@@ -14,4 +15,13 @@ export function visibleSince(id: string, score: number): number {
   // sent in the server's current ms is visible, not due a fraction of a ms later.
   const sent = Math.floor(sentAt(id));
   return score < sent ? sent : score;
+}
+
+/**
+ * The priority a message is scored at now: the levels its score lies back from its send time
+ * (0 for a delayed, in-flight or redelivered message, which keeps no priority: docs/priorities.md).
+ */
+export function scoredPriority(id: string, score: number): number {
+  const back = Math.floor(sentAt(id)) - score;
+  return back <= 0 ? 0 : Math.min(MAX_PRIORITY, Math.round(back / PRIORITY_STEP_MS));
 }

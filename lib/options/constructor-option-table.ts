@@ -42,6 +42,7 @@ export const CONSTRUCTOR_OPTIONS = {
   // rsmq 0.12.4 took any ns and any realtime value: as a string, and as true or false.
   ns: { default: "rsmq", check: (_name, value) => String(value) },
   realtime: { default: false, check: (_name, value) => Boolean(value) },
+  wakeConsumers: { default: true, check: booleanOption },
   client: { check: clientOption },
   // The nested connection options, read where the client is made (connection/client-options.ts, nested-options.ts).
   options: {},

@@ -27,6 +27,8 @@ export interface ResolvedConstructorOptions {
   readonly ns: string;
   /** Whether sendMessage publishes on `<ns>:rt:<qname>`. */
   readonly realtime: boolean;
+  /** Whether a send without `realtime` publishes a wake for sleeping consumers when one is wanted. */
+  readonly wakeConsumers: boolean;
   /** Where each queue's keys are: rsmq's layout, or tagged per queue in Redis Cluster. */
   readonly layout: KeyLayout;
   /** `waitForReplicas` and `waitForReplicasMs`; undefined when off. */
@@ -43,6 +45,7 @@ export function resolveConstructorOptions(options: ConstructorOptions | undefine
   warnUnknownKeys(given);
   const ns = readOption(given, "ns");
   const realtime = readOption(given, "realtime");
+  const wakeConsumers = readOption(given, "wakeConsumers");
   const cluster = wantsCluster(given);
   // Read for its check alone: an ioredis client with keyPrefix or stringNumbers is refused.
   readOption(given, "client");
@@ -53,6 +56,7 @@ export function resolveConstructorOptions(options: ConstructorOptions | undefine
   return {
     ns,
     realtime,
+    wakeConsumers,
     telemetry,
     layout: KeyLayout.for(ns, cluster),
     replicaAcks: replicaAcksOf(given),

@@ -68,6 +68,8 @@ export function queueRows(
         vt: state.vt,
         delay: state.delay,
         maxsize: state.maxsize,
+        retention: state.retention,
+        expireTo: state.expireTo ?? null,
         created: state.created,
         modified: state.modified,
         deadLetterQueue: deadLetterQueue ? { qname: deadLetterQueue.qname, total: deadLetterQueue.total } : null,

@@ -42,6 +42,10 @@ export interface QueueRow {
   vt: number;
   delay: number;
   maxsize: number;
+  /** Seconds a message is kept after it was sent (docs/retention.md); 0: kept for ever. */
+  retention: number;
+  /** The queue expired messages move to; null when they are deleted (or nothing expires). */
+  expireTo: string | null;
   /** Epoch seconds, as rsmq stores them. */
   created: number;
   modified: number;
@@ -85,11 +89,20 @@ export interface MessageResponse {
   message: BrowsedMessage;
 }
 
-/** One group of dead letters: the same reason and the same last error. */
+/**
+ * One group of dead letters: the same reason, and last errors that differ at most by numbers and
+ * ids (lib/queue-state/dead-letter-groups.ts).
+ */
 export interface DeadLetterGroup {
   reason: DeadLetterInfo["reason"] | "unknown";
-  /** The last error's message (cut to 200 characters). */
+  /** One of their last errors, as written (cut to 200 characters): the group's example. */
   error: string;
+  /** The errors' text with numbers as `<n>` and hex, uuid-like and message ids as `<id>`. */
+  pattern: string;
+  /** How many different error texts the group holds. */
+  variants: number;
+  /** The different error texts, the first 20 met (redrive's `error` filter takes one exact text). */
+  errors: string[];
   count: number;
   /** The queues they came from. */
   sources: string[];

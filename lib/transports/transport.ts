@@ -51,7 +51,8 @@ export interface ReplicatedWriter {
 }
 
 /** Called for each message on a subscribed channel. */
-export type ChannelListener = () => void;
+/** Called with each message published on the channel; with none when messages may have been missed (a reconnection). */
+export type ChannelListener = (message?: string) => void;
 
 /** The connection a RealtimeWakes listens on: a copy of the transport's own, opened and owned by it. */
 export interface Subscriber {

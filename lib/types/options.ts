@@ -18,9 +18,22 @@ export interface ConstructorOptions {
   ns?: string;
   /**
    * Publish the queue's message count on `<ns>:rt:<qname>` after every sendMessage, as rsmq does.
+   * rsmq-next consumers in any process wake on it; without it they wake on `wakeConsumers`.
    * @default false
    */
   realtime?: boolean;
+  /**
+   * Without `realtime`: a send (single, batch or idempotent) that finds no message of its queue
+   * visible and none due before its own publishes the message's id on `<ns>:wake:<qname>`, in the
+   * same script call, so sleeping rsmq-next Workers and waiting receives in every process look at
+   * once instead of at their cap. A steady stream publishes nothing (consumers are busy); rsmq's
+   * realtime subscribers never see it. `false` publishes nothing: consumers in other processes
+   * then hear this instance's sends at their next look (at most `maxIdleSleepMs`). An ACL user
+   * needs the channel (`&<ns>:wake:*`) and PUBLISH (SPUBLISH in Redis Cluster), or the refusal is
+   * told once per channel and the messages are stored all the same (docs/acl.md).
+   * @default true
+   */
+  wakeConsumers?: boolean;
   /** Redis password. @default null */
   password?: string | null;
   /**

@@ -11,7 +11,8 @@ import type { RealtimeWakes } from "./realtime-wakes";
 /** How long a channel stays subscribed after its last waiting call ended. */
 export const LINGER_MS = 1_000;
 
-type Wake = () => void;
+/** Called with the published message (a send's wake carries the message id); with none after a reconnection. */
+type Wake = (message?: string) => void;
 
 interface Held {
   readonly waiters: Set<Wake>;
@@ -42,8 +43,8 @@ export async function holdChannel(wakes: RealtimeWakes, channel: string, wake: W
   let held = map.get(channel);
   if (!held) {
     const waiters = new Set<Wake>();
-    const subscribed = wakes.subscribe(channel, () => {
-      for (const each of [...waiters]) each();
+    const subscribed = wakes.subscribe(channel, (message) => {
+      for (const each of [...waiters]) each(message);
     });
     const entry: Held = { waiters, subscribed, live: false, linger: undefined };
     subscribed.then(

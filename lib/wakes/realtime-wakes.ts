@@ -37,8 +37,8 @@ export class RealtimeWakes {
     let entry = this.channels.get(channel);
     if (!entry) {
       const listeners = new Set<ChannelListener>();
-      const dispatch = (): void => {
-        for (const wake of [...listeners]) wake();
+      const dispatch = (message?: string): void => {
+        for (const wake of [...listeners]) wake(message);
       };
       const made: Channel = { listeners, subscribed: this.connection().subscribe(channel, dispatch) };
       made.subscribed.then(

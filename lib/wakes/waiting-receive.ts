@@ -4,16 +4,18 @@
  * looks again, and resolves with the first look that got something, or with the last look's
  * (empty) answer when the wait ends. What ends a sleep early:
  * - a send (or visibility change) from this process: the in-process wake hub;
- * - a realtime notification from another process: the instance's shared subscription
- *   (lingering-subscription.ts), the same one its Workers listen on;
+ * - a wake or a realtime notification from another process: the instance's shared subscriptions
+ *   to the queue's wake and realtime channels (lingering-subscription.ts), the ones its Workers
+ *   listen on;
  * - the due time the last look reported (a delayed or in-flight message), when within the wait.
  * Wakes are coalesced: any number of them during a sleep or a look make one more look.
  *
  * Each look is one receive script call (one command). An empty wait costs exactly two: the first
  * look and one final look when the wait ends, which finds a message sent by a producer that
- * publishes nothing (rsmq's default `realtime: false`). The first waiting call on a channel that
- * no call or Worker of the instance listens on yet makes one look more, right after its SUBSCRIBE
- * is confirmed, so a send published between its first look and the subscription is not missed.
+ * publishes nothing (rsmq 0.12.4's at its default `realtime: false`). The first waiting call on a
+ * queue that no call or Worker of the instance listens on yet makes one look more, right after
+ * its SUBSCRIBEs are confirmed, so a send published between its first look and the
+ * subscriptions is not missed.
  */
 import type { RedisSMQInternals, StoppableWorker } from "../internals";
 import { rsmqError } from "../errors/rsmq-errors";
@@ -24,7 +26,9 @@ import type { ReceiveMessageOptions } from "../types";
 import { wakeableSleep } from "../worker/wakeable-sleep";
 import { holdChannel } from "./lingering-subscription";
 import type { Hold } from "./lingering-subscription";
+import type { RealtimeWakes } from "./realtime-wakes";
 import { onQueueActivity } from "./wake-hub";
+import { FreshWakes } from "./fresh-wakes";
 
 /** The longest wait a receive may ask for, in ms (SQS's WaitTimeSeconds allows 20 s). */
 export const MAX_WAIT_MS = 60_000;
@@ -109,7 +113,10 @@ class WaitingCall implements StoppableWorker {
   private subscribing: ReturnType<typeof wakeableSleep> | undefined;
   private quit = false;
   private finished: Promise<unknown> = Promise.resolve();
-  private readonly wake = (): void => {
+  private readonly freshWakes = new FreshWakes();
+  /** From the hub or a channel: the second wake of one send (both carry its id) is dropped. */
+  private readonly wake = (id?: string): void => {
+    if (!this.freshWakes.fresh(id)) return;
     this.woken = true;
     this.sleep?.wake();
   };
@@ -140,15 +147,15 @@ class WaitingCall implements StoppableWorker {
     const deadline = Date.now() + this.waitMs;
     const stopHub = onQueueActivity(this.internals.ns, this.qname, this.wake);
     this.internals.workers.add(this);
-    let hold: Hold | undefined;
+    let holds: Hold[] = [];
     try {
       let batch = await this.lookNow();
       if (batch.messages.length > 0) return batch;
       this.failIfEnded();
-      hold = await this.subscribe(deadline);
+      holds = await this.subscribe(deadline);
       this.failIfEnded();
-      // A send published before the SUBSCRIBE took effect was heard by no one: look once more.
-      if (hold && !hold.wasLive) this.woken = true;
+      // A send published before a SUBSCRIBE took effect was heard by no one: look once more.
+      if (holds.some((hold) => !hold.wasLive)) this.woken = true;
       for (;;) {
         const remaining = deadline - Date.now();
         const final = remaining <= 0;
@@ -167,7 +174,7 @@ class WaitingCall implements StoppableWorker {
       }
     } finally {
       stopHub();
-      hold?.release();
+      for (const hold of holds) hold.release();
       this.internals.workers.delete(this);
     }
   }
@@ -184,33 +191,43 @@ class WaitingCall implements StoppableWorker {
   }
 
   /**
-   * The shared subscription, or none when it is refused or fails: the wait then ends at the due
-   * time or the end. Its confirmation is awaited until the deadline at most (a subscriber
-   * connection that is down must not hold the call past its wait), or an abort or quit.
+   * The shared subscriptions to the queue's wake and realtime channels, each on its own: one
+   * refused or failed is left out, and with none the wait ends at the due time or the end. Their
+   * confirmations are awaited until the deadline at most (a subscriber connection that is down
+   * must not hold the call past its wait), or an abort or quit.
    */
-  private async subscribe(deadline: number): Promise<Hold | undefined> {
+  private async subscribe(deadline: number): Promise<Hold[]> {
     const wakes = this.internals.realtimeWakes();
-    const channel = this.internals.layout.queue(this.qname).realtimeChannel;
-    const holding = holdChannel(wakes, channel, this.wake);
+    const { wakeChannel, realtimeChannel } = this.internals.layout.queue(this.qname);
     const bound = wakeableSleep(deadline - Date.now(), this.signal);
     this.subscribing = bound;
     try {
-      const hold = await Promise.race([holding, bound.done.then(() => undefined)]);
+      const holds = await Promise.all([wakeChannel, realtimeChannel].map((channel) => this.hold(wakes, channel, bound.done)));
+      const held = holds.filter((hold): hold is Hold => hold !== undefined);
+      // Its health check rides the looks, as a Worker's does (a PING only after MAX_WAIT_MS of silence).
+      if (held.length > 0) wakes.tick(MAX_WAIT_MS);
+      return held;
+    } finally {
+      bound.wake();
+      this.subscribing = undefined;
+    }
+  }
+
+  /** One channel's hold, or none when it is refused or fails or `ended` comes first. */
+  private async hold(wakes: RealtimeWakes, channel: string, ended: Promise<unknown>): Promise<Hold | undefined> {
+    const holding = holdChannel(wakes, channel, this.wake);
+    try {
+      const hold = await Promise.race([holding, ended.then(() => undefined)]);
       if (!hold) {
         // Confirmed too late for this call: let it go at once.
         holding.then((late) => late.release()).catch(() => undefined);
         return undefined;
       }
-      // Its health check rides the looks, as a Worker's does (a PING only after MAX_WAIT_MS of silence).
-      wakes.tick(MAX_WAIT_MS);
       return hold;
     } catch (error) {
       // The call still works without it (the final look), but the user must hear why it waits deaf.
       if (!this.quit) this.internals.reportProblem(`waiting receive subscription ${channel}`, waitSubscriptionError(error, channel));
       return undefined;
-    } finally {
-      bound.wake();
-      this.subscribing = undefined;
     }
   }
 

@@ -1,10 +1,12 @@
 /**
  * In-process wakes: any RedisSMQ instance that sends to a queue, or changes a message's
  * visibility in it, tells the workers of that queue in the same process, so they receive at once
- * instead of waiting out their sleep.
+ * instead of waiting out their sleep. A send tells the id its wake publish carried, so a consumer
+ * that hears the same send on the wake channel too looks once, not twice (fresh-wakes.ts).
  */
 
-type Listener = () => void;
+/** Called with the id of the message a send stored, when the wake is a send's. */
+type Listener = (id?: string) => void;
 
 const listeners = new Map<string, Set<Listener>>();
 
@@ -22,7 +24,7 @@ export function onQueueActivity(ns: string, qname: string, listener: Listener): 
   };
 }
 
-export function notifyQueueActivity(ns: string, qname: string): void {
+export function notifyQueueActivity(ns: string, qname: string, id?: string): void {
   const set = listeners.get(channel(ns, qname));
-  if (set) for (const listener of [...set]) listener();
+  if (set) for (const listener of [...set]) listener(id);
 }

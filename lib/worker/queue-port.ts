@@ -22,14 +22,18 @@ export interface QueuePort {
   /** Moves a stopped message to the dead-letter queue; false when it was no longer in the queue. */
   moveToDlq(message: QueueMessage, why: StopRecord): Promise<boolean>;
   /** Calls `listener` whenever this process makes a message of the queue visible sooner; returns the unsubscribe. */
-  onWake(listener: () => void): () => void;
-  /** The channel where realtime senders in any process publish. */
-  readonly realtimeChannel: string;
+  onWake(listener: (id?: string) => void): () => void;
   /**
-   * Calls `listener` on every publish to the realtime channel. Resolves with the unsubscribe once
-   * the server has confirmed; rejects when the subscription is refused or fails.
+   * The channels where senders in any process publish what wakes a consumer: the queue's wake
+   * channel (rsmq-next sends at their defaults) and its realtime channel (`realtime` senders,
+   * rsmq 0.12.4's included). Each is subscribed on its own, so one refused leaves the other.
    */
-  subscribeRealtime(listener: () => void): Promise<() => Promise<void>>;
+  readonly wakeChannels: readonly string[];
+  /**
+   * Calls `listener` on every publish to `channel`. Resolves with the unsubscribe once the server
+   * has confirmed; rejects when the subscription is refused or fails.
+   */
+  subscribeWakes(channel: string, listener: (message?: string) => void): Promise<() => Promise<void>>;
   /** Whether the connection is up right now (a call made while it is down waits for it). */
   readonly connected: boolean;
   /** Lists a started worker with its RedisSMQ instance, whose quitAsync() stops it first; returns the removal. */

@@ -34,7 +34,7 @@ export function redisQueuePort(
   const mover = new DeadLetterMover(internals);
   // Its chunks come one per look, so its lock outlasts the longest sleep between two.
   const sweeper = new IdleSweeper(internals, qname, Math.max(SWEEP_LOCK_MS, 2 * maxIdleSleepMs));
-  const realtimeChannel = layout.queue(qname).realtimeChannel;
+  const { wakeChannel, realtimeChannel } = layout.queue(qname);
   // Handlers of one batch finish together: their deletes go out as one deleteMessages.
   const deletes = new DeleteBatcher((ids) => internals.run(() => deleteMessages(layout, { qname, ids })));
   // Filled only while telemetry records or traces: what each message in hand carries.
@@ -60,8 +60,8 @@ export function redisQueuePort(
       return mover.move(qname, deadLetterQueue, message, why);
     },
     onWake: (listener) => onQueueActivity(ns, qname, listener),
-    realtimeChannel,
-    subscribeRealtime: (listener) => internals.realtimeWakes().subscribe(realtimeChannel, listener),
+    wakeChannels: [wakeChannel, realtimeChannel],
+    subscribeWakes: (channel, listener) => internals.realtimeWakes().subscribe(channel, listener),
     get connected() {
       return rsmq.connected;
     },

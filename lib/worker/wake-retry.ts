@@ -44,6 +44,8 @@ export interface WakeSubscription {
   signal: AbortSignal;
   problems: ReportOnce;
   maxIdleSleepMs: number;
+  /** Told once, when the first try succeeded (true) or failed (false). */
+  firstTry?(succeeded: boolean): void;
 }
 
 /**
@@ -60,11 +62,13 @@ export async function keepSubscribing(wakes: WakeSubscription): Promise<(() => u
       const unsubscribe = await wakes.subscribe();
       if (signal.aborted) return void unsubscribe();
       problems.resolved(problem);
+      if (attempt === 0) wakes.firstTry?.(true);
       return unsubscribe;
     } catch (error) {
       // Failed after the stop (quitAsync closes the subscriber once its workers stopped): the stop
       // ended it, which is nothing to report.
       if (signal.aborted) return undefined;
+      if (attempt === 0) wakes.firstTry?.(false);
       problems.report(problem, wakeSubscriptionError(error, channel, wakes.maxIdleSleepMs));
       await clock.sleep(wakeRetryDelayMs(attempt), signal).done;
     }

@@ -23,6 +23,7 @@ import { unlessAborted } from "./unless-aborted";
 import { VisibilityExtender } from "./visibility-extender";
 import type { WakeReason, WakeableSleep } from "./wakeable-sleep";
 import { keepSubscribing } from "./wake-retry";
+import { FreshWakes } from "../wakes/fresh-wakes";
 import type { ResolvedWorkerOptions } from "./worker-option-table";
 import { WorkerReporter } from "./worker-reporter";
 import type { WorkerStats } from "./worker-stats";
@@ -60,6 +61,7 @@ export class WorkerLoop {
   private sleep: WakeableSleep | undefined;
   /** Ends the error back-off running, as a wake does (see backOffLeftAfterWake). */
   private wakeBackOff: (() => void) | undefined;
+  private readonly freshWakes = new FreshWakes();
   private wokenWhileBusy = false;
   /** When a message this worker let go (a retry it scheduled) is due: it shortens the idle sleep. */
   private readonly knownDue = new KnownDue();
@@ -278,6 +280,11 @@ export class WorkerLoop {
     else this.wokenWhileBusy = true;
   }
 
+  /** A wake from the hub or a channel: the second wake of one send (both carry its id) is dropped. */
+  private wakeFor(id: string | undefined): void {
+    if (this.freshWakes.fresh(id)) this.wake();
+  }
+
   /** Wakes the worker when a message it let go becomes due again. */
   private wakeAt(dueAt: number): void {
     this.knownDue.note(dueAt);
@@ -285,15 +292,32 @@ export class WorkerLoop {
   }
 
   private listenForWakes(): void {
-    this.unsubscribers.push(this.queue.onWake(() => this.wake()));
-    if (this.options.realtimeWakes) void this.subscribeForWakes();
+    this.unsubscribers.push(this.queue.onWake((id) => this.wakeFor(id)));
+    if (!this.options.realtimeWakes) return;
+    // A send between the first receive and the subscriptions would otherwise wait for the cap: one
+    // look once each channel's first try is over (two confirmations make one look, not two).
+    let untried = this.queue.wakeChannels.length;
+    let subscribed = false;
+    const tried = (succeeded: boolean): void => {
+      subscribed ||= succeeded;
+      if (--untried === 0 && subscribed && !this.stopped) this.wake();
+    };
+    for (const channel of this.queue.wakeChannels) void this.subscribeForWakes(channel, tried);
   }
 
-  /** Subscribes to the queue's realtime channel, retrying until it works or the worker stops (see keepSubscribing). */
-  private async subscribeForWakes(): Promise<void> {
+  /**
+   * Subscribes to one of the queue's wake channels, retrying until it works or the worker stops
+   * (see keepSubscribing); `tried` is told when the first try is over.
+   */
+  private async subscribeForWakes(channel: string, tried: (succeeded: boolean) => void): Promise<void> {
+    let firstSucceeded = false;
     const unsubscribe = await keepSubscribing({
-      channel: this.queue.realtimeChannel,
-      subscribe: () => this.queue.subscribeRealtime(() => this.wake()),
+      channel,
+      firstTry: (succeeded) => {
+        firstSucceeded = succeeded;
+        tried(succeeded);
+      },
+      subscribe: () => this.queue.subscribeWakes(channel, (message) => this.wakeFor(message)),
       clock: this.clock,
       signal: this.stopController.signal,
       problems: this.reporter.problems,
@@ -302,8 +326,8 @@ export class WorkerLoop {
     if (!unsubscribe) return;
     if (this.stopped) return void unsubscribe();
     this.unsubscribers.push(unsubscribe);
-    // A send between the first receive and the subscription would otherwise wait for the cap.
-    this.wake();
+    // Subscribed after a refusal or failure: a send meanwhile was heard by no one.
+    if (!firstSucceeded) this.wake();
   }
 
   private dispatch(message: QueueMessage, vt: number): void {

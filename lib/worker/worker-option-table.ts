@@ -89,7 +89,7 @@ export const WORKER_OPTIONS = {
     check: (name, value) => integerOption(name, value, 0) || DEFAULT_MAX_IDLE_SLEEP_MS,
     cli: {
       flag: "--max-idle-sleep <ms>",
-      description: `longest sleep when idle: the most a message from a process without realtime waits (default ${DEFAULT_MAX_IDLE_SLEEP_MS})`,
+      description: `longest sleep when idle: the most a message waits whose sender published no wake (rsmq 0.12.4 without realtime) (default ${DEFAULT_MAX_IDLE_SLEEP_MS})`,
       integer: [1],
     },
   },

@@ -43,8 +43,9 @@ export interface WorkerOptions {
   /** Seconds a received message stays hidden (and is extended by while its handler runs). @default the queue's vt */
   vt?: number;
   /**
-   * Longest idle sleep, in ms: the worst-case lateness for a message from another process without
-   * `realtime`, and about one poll per this interval when idle, which the health check of the
+   * Longest idle sleep, in ms: the worst-case lateness for a message from a process that publishes
+   * nothing (an rsmq 0.12.4 producer without `realtime`, an instance with `wakeConsumers: false`),
+   * and about one poll per this interval when idle, which the health check of the
    * instance's wake subscription rides (see `subscriberPingMs`). 0 means the default.
    * @default 30000
    */
@@ -53,7 +54,12 @@ export interface WorkerOptions {
   minIdleSleepMs?: number;
   /** How long `stop()` waits for running handlers, in ms. @default 30000 */
   stopTimeoutMs?: number;
-  /** Listen on `<ns>:rt:<qname>` for sends from other processes with `realtime: true`. @default true */
+  /**
+   * Listen on the queue's wake channel `<ns>:wake:<qname>` (sends of rsmq-next instances at their
+   * default `wakeConsumers`) and realtime channel `<ns>:rt:<qname>` (senders with `realtime`, rsmq
+   * 0.12.4's included), so a send from another process wakes a sleeping Worker at once.
+   * @default true
+   */
   realtimeWakes?: boolean;
   /** Aborting it stops the worker, as `stop()` does. */
   signal?: AbortSignal;

@@ -20,6 +20,17 @@
     when sharded, falling back to PUBLISH before Redis 7, else PUBLISH). Returns the script's
     reply: id, or { id, error, command } when Redis refused a command (an ACL user without the
     channel); the message is stored all the same. Call it only when channel is not "".
+  notifyMode(kind): from the client's kind argument ("", "sharded", "wake", "wake-sharded"),
+    whether the notification is a wake (else rsmq's realtime one) and whether it is sharded.
+  wakeWanted(queueSet, nowMs, dueMs): called before the message is stored, whether a message due
+    at dueMs needs a wake: when no message is visible now and none is due before it. Sleeping
+    consumers then sleep until the earliest score they saw (or their cap), so only a message due
+    sooner changes what they should do; while a message is visible they are busy with the queue,
+    or take it at their next look, and a wake would tell them nothing. When Redis refuses the
+    look (an ACL user without ZRANGE) the answer is yes: a wake too many costs a look, one too
+    few a message's lateness.
+  notifyWake(channel, sharded, id): publishes `id` on the queue's wake channel, as notifySent
+    publishes (SPUBLISH when sharded...). Returns what notifySent returns.
 ]]
 local function sendDelay(settings, length, delayArg)
   if not (settings[1] and settings[2] and settings[3]) then
@@ -67,27 +78,48 @@ local function storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay
   return nil
 end
 
-local function notifySent(queueSet, channel, sharded, id)
-  -- The message is stored: a refused notification must not fail the send, so pcall.
-  local count = redis.pcall("ZCARD", queueSet)
-  if type(count) == "table" and count.err then
-    return { id, count.err, "ZCARD" }
-  end
+-- The message is stored: a refused notification must not fail the send, so pcall.
+local function publishFor(id, channel, sharded, payload)
   local published, command
   if sharded then
     command = "SPUBLISH"
-    published = redis.pcall("SPUBLISH", channel, count)
+    published = redis.pcall("SPUBLISH", channel, payload)
     -- Before Redis 7 there is no SPUBLISH: PUBLISH reaches the same subscribers there.
     if type(published) == "table" and published.err and string.find(published.err, "nknown") then
       command = "PUBLISH"
-      published = redis.pcall("PUBLISH", channel, count)
+      published = redis.pcall("PUBLISH", channel, payload)
     end
   else
     command = "PUBLISH"
-    published = redis.pcall("PUBLISH", channel, count)
+    published = redis.pcall("PUBLISH", channel, payload)
   end
   if type(published) == "table" and published.err then
     return { id, published.err, command }
   end
   return id
+end
+
+local function notifySent(queueSet, channel, sharded, id)
+  local count = redis.pcall("ZCARD", queueSet)
+  if type(count) == "table" and count.err then
+    return { id, count.err, "ZCARD" }
+  end
+  return publishFor(id, channel, sharded, count)
+end
+
+local function notifyMode(kind)
+  return kind == "wake" or kind == "wake-sharded", kind == "sharded" or kind == "wake-sharded"
+end
+
+local function wakeWanted(queueSet, nowMs, dueMs)
+  local first = redis.pcall("ZRANGE", queueSet, 0, 0, "WITHSCORES")
+  if first.err or first[2] == nil then
+    return true
+  end
+  local score = tonumber(first[2])
+  return score > nowMs and dueMs < score
+end
+
+local function notifyWake(channel, sharded, id)
+  return publishFor(id, channel, sharded, id)
 end

@@ -258,6 +258,22 @@ describe("CLI: queues, create, delete-queue, purge, stats", () => {
       expect(human.stdout).to.include("next due    -\n");
     });
 
+    it("shows the retention and where expired messages go, in text and --json; a queue without them says so", async () => {
+      await rsmq.createQueueAsync({ qname: "q", retention: 3600, expireTo: "q-expired" });
+      await rsmq.createQueueAsync({ qname: "plain" });
+      const [machine, human, plainMachine, plainHuman] = await Promise.all([
+        cli("--json", "stats", "q"),
+        cli("stats", "q"),
+        cli("--json", "stats", "plain"),
+        cli("stats", "plain"),
+      ]);
+      expect(json(machine)).to.include({ retention: 3600, expireTo: "q-expired" });
+      expect(human.stdout.split("\n")).to.include("settings    vt 30s, delay 0s, maxsize 65536, retention 3600s, expired to q-expired");
+      expect(json(plainMachine)).to.include({ retention: 0 });
+      expect(json(plainMachine)).not.to.have.property("expireTo");
+      expect(plainHuman.stdout.split("\n")).to.include("settings    vt 30s, delay 0s, maxsize 65536");
+    });
+
     it("fails with exit code 1 for a missing queue", async () => {
       const result = await cli("stats", "nope");
       expect(result.code).to.equal(1);

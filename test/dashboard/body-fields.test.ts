@@ -74,7 +74,7 @@ for (const { name, mount } of MOUNTS) {
       const answer = await post(at(`api/queues/${qname}/messages`), { message: "hello", delya: 5 });
       expectUnknownField(answer, "delya");
       expect(answer.json.message).to.equal(
-        "The body's field `delya` is not known. Did you mean `delay`? This request takes: message, delay.",
+        "The body's field `delya` is not known. Did you mean `delay`? This request takes: message, delay, priority.",
       );
       const redrive = await post(at(`api/queues/${qname}-dlq/redrive`), { too: qname });
       expectUnknownField(redrive, "too");

@@ -3,7 +3,8 @@
  * suite's own, so no other test's commands are in it): nothing with no stream open, and with 1 or
  * 5 open streams the same one reading per interval (1 EVALSHA_RO for every queue of the namespace),
  * every stream getting every reading (test/queue-state/queue-board.test.ts checks that the dashboard's
- * own meter counts exactly what the server saw).
+ * own meter counts exactly what the server saw); and the message list's live reloads, which every
+ * open page of a queue makes after the same reading, one read of Redis for all of them.
  */
 import { expect } from "chai";
 import { createServer } from "http";
@@ -75,6 +76,34 @@ describe("dashboard cost at the server", function () {
     const before = await readCommandStats(counter);
     await serverTimePassed(counter, 10 * INTERVAL_MS);
     expect(await commandsSince(before)).to.deep.equal({});
+  });
+
+  it("reads a list once for every page that follows it after the same reading (live=1), and once per request without", async () => {
+    const list = `${base}api/queues/a/messages?offset=0&limit=50`;
+    const pages = 5;
+    await fetch(list); // the script loaded (EVALSHA, then EVAL on NOSCRIPT), before counting
+    await fetch(`${base}api/queues`); // a reading: what the pages were just told of
+    let before = await readCommandStats(counter);
+    const answers = await Promise.all(Array.from({ length: pages }, () => fetch(`${list}&live=1`).then((res) => res.json())));
+    expect(await commandsSince(before), "one read for every page").to.deep.equal({
+      evalsha_ro: 1,
+      hexists: 1,
+      hmget: 1,
+      zcard: 1,
+      zrange: 1,
+    });
+    for (const answer of answers) expect((answer as { total: number }).total).to.equal(1);
+    // The next reading: the pages read again, once.
+    await serverTimePassed(counter, 2 * INTERVAL_MS);
+    await fetch(`${base}api/queues`);
+    before = await readCommandStats(counter);
+    await Promise.all(Array.from({ length: pages }, () => fetch(`${list}&live=1`).then((res) => res.json())));
+    const next = await commandsSince(before);
+    expect(next.evalsha_ro, "one read after the next reading").to.equal(1);
+    // Without live=1 (a page's first read, a refresh after an action): one read each.
+    before = await readCommandStats(counter);
+    await Promise.all(Array.from({ length: pages }, () => fetch(list).then((res) => res.json())));
+    expect((await commandsSince(before)).evalsha_ro).to.equal(pages);
   });
 
   for (const open of [1, 5]) {

@@ -108,6 +108,44 @@ describe("dashboard sampler", () => {
     expect((await sampler.latest()).health).to.deep.equal({ ok: true });
   });
 
+  it("tells a reading that is late as a failure, every interval while it lasts, and heals when it answers", async () => {
+    let answer: (reading: Reading) => void = () => undefined;
+    let calls = 0;
+    const read = (): Promise<Reading> => {
+      calls += 1;
+      return calls === 1 ? Promise.resolve({ now: 1, queues: [] }) : new Promise((resolve) => (answer = resolve));
+    };
+    const timers = manualTimers();
+    let now = 0;
+    sampler = new Sampler(read, { intervalMs: 1000, lateAfterMs: 3000, after: timers.after, now: () => now });
+    const seen: SamplerState[] = [];
+    sampler.subscribe((update) => seen.push(update));
+    await waitFor(() => seen.length === 1, "the first reading");
+    now = 1000;
+    timers.fire(); // the next tick: its reading hangs
+    expect(
+      timers.pending.map((timer) => timer.ms),
+      "the late bound",
+    ).to.deep.equal([3000]);
+    // A request meanwhile waits for the reading, or for it to be late.
+    const request = sampler.latest();
+    now = 4000;
+    timers.fire();
+    expect(seen[1].health).to.deep.equal({ ok: false, error: "Redis has not answered for 3 s", since: 1000 });
+    expect(seen[1].reading!.now, "the last good reading, kept").to.equal(1);
+    expect((await request).health.ok).to.equal(false);
+    now = 5000;
+    timers.fire();
+    expect(seen[2].health).to.deep.equal({ ok: false, error: "Redis has not answered for 4 s", since: 1000 });
+    answer({ now: 2, queues: [] });
+    await waitFor(() => seen.length === 4, "the answer");
+    expect(seen[3].health).to.deep.equal({ ok: true });
+    expect(
+      timers.pending.map((timer) => timer.ms),
+      "the next tick only",
+    ).to.deep.equal([1000]);
+  });
+
   it("refuses listeners once closed", () => {
     sampler = new Sampler(countingRead().read, { intervalMs: 10 });
     sampler.close();

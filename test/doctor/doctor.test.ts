@@ -62,7 +62,7 @@ describe("doctor: what old clients leave behind, found and repaired", function (
   /** rsmq 0.12.4, opened on first use; it talks to one server only, so on a cluster its writes are made as it makes them. */
   const oldRsmq = (): Rsmq | undefined => (onCluster() ? undefined : (old ??= openOldRsmq(ns)));
   const sendCarried = async (qname: string, message: string, delay?: number) =>
-    (await internals().run(() => sendMessage(internals().layout, false, { qname, message, delay }, CARRIER))).id;
+    (await internals().run(() => sendMessage(internals().layout, "none", { qname, message, delay }, CARRIER))).id;
 
   /** rsmq 0.12.4's deleteMessage: ZREM, and HDEL of `<id>`, `<id>:rc`, `<id>:fr` only. */
   async function deleteAsRsmq(qname: string, id: string): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, uniqueNs } from "../support/server";
+import { connectionOptions, keysOf, uniqueNs } from "../support/server";
 import { Cleanup, connectionOptionsAs, onEveryServer, sendFromChildProcess } from "../support/worker";
 import { runsOn } from "../support/targets";
 
@@ -42,10 +42,14 @@ describe("long polling: a refused wake subscription", () => {
     expect(await limited.receiveMessageAsync({ qname: "q", waitMs: 300 })).to.deep.equal({});
   });
 
-  it("is not silent: the instance's `error` tells the refusal once, naming the channel and the ACL rule", async () => {
+  it("is not silent: the instance's `error` tells each channel's refusal once, naming the channel and the ACL rule", async () => {
     expect(await limited.receiveMessageAsync({ qname: "q", waitMs: 300 })).to.deep.equal({});
     expect(await limited.receiveMessageAsync({ qname: "q", waitMs: 300 })).to.deep.equal({});
-    expect(errors.map((error) => error.name)).to.deep.equal(["noPermission"]);
-    expect(errors[0].message).to.include(`${ns}:rt:`).and.include("docs/acl.md");
+    // The queue's wake channel and its realtime channel, each refused.
+    expect(errors.map((error) => error.name)).to.deep.equal(["noPermission", "noPermission"]);
+    const { wakeChannel, realtimeChannel } = keysOf(ns, "q");
+    const messages = errors.map((error) => error.message).sort();
+    expect(messages[0]).to.include(realtimeChannel).and.include("docs/acl.md");
+    expect(messages[1]).to.include(wakeChannel).and.include("docs/acl.md");
   });
 });

@@ -83,7 +83,7 @@ describe("changeMessagesVisibility", () => {
     await rsmq.deleteMessageAsync({ qname: "q", id: deleted });
     // Sent with a trace context, then deleted by rsmq 0.12.4, which leaves its `<id>:tp`.
     const internals = internalsOf(rsmq);
-    const deletedByOld = (await internals.run(() => sendMessage(internals.layout, false, { qname: "q", message: "old" }, CARRIER))).id;
+    const deletedByOld = (await internals.run(() => sendMessage(internals.layout, "none", { qname: "q", message: "old" }, CARRIER))).id;
     await deleteAsRsmq(deletedByOld);
     expect(await redis.hExists(keys.hash, `${deletedByOld}:tp`)).to.equal(true);
     // A member whose body is gone, hidden (rc, fr) as rsmq 0.12.4's receive leaves one, and a body whose

@@ -58,7 +58,8 @@ export class FakeQueue implements QueuePort {
   readonly moves: Array<Reply<boolean>> = [];
   /** Replies to the next realtime subscriptions, in order; then a subscription. */
   readonly subscriptions: Array<Reply<void>> = [];
-  readonly realtimeChannel = "rsmq:rt:q";
+  /** One channel, so each subscription is one call in `calls`. */
+  readonly wakeChannels = ["rsmq:rt:q"];
   connected = true;
   /** Workers listed, as with a RedisSMQ instance. */
   readonly enlisted = new Set<{ stop(): Promise<void> }>();
@@ -91,12 +92,12 @@ export class FakeQueue implements QueuePort {
     return answer(this.moves.length > 0 ? this.moves.shift()! : true);
   }
 
-  onWake(listener: () => void): () => void {
+  onWake(listener: (id?: string) => void): () => void {
     this.wakeListeners.add(listener);
     return () => void this.wakeListeners.delete(listener);
   }
 
-  async subscribeRealtime(listener: () => void): Promise<() => Promise<void>> {
+  async subscribeWakes(_channel: string, listener: (message?: string) => void): Promise<() => Promise<void>> {
     this.calls.push("subscribeRealtime");
     await answer(this.subscriptions.shift());
     this.realtimeListeners.add(listener);

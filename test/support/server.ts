@@ -18,6 +18,7 @@ import type { RedisOptions } from "ioredis";
 import { createClient, createCluster } from "redis";
 import type { RedisClientType, RedisClusterType } from "redis";
 import { KeyLayout } from "../../lib/keys";
+import type { QueueKeys } from "../../lib/keys";
 import { clusterUnavailableReason, startTestCluster } from "./cluster";
 import type { TestCluster } from "./cluster";
 import { startTestRedis } from "./redis-server";
@@ -160,6 +161,6 @@ export async function singleServerClient(): Promise<RedisClientType> {
 }
 
 /** Where a queue's data lives on the run's target (`<ns>:{q}` in a cluster, `<ns>:q` otherwise). */
-export function keysOf(ns: string, qname: string): { messages: string; hash: string; realtimeChannel: string; registry: string } {
+export function keysOf(ns: string, qname: string): QueueKeys {
   return KeyLayout.for(ns, onCluster()).queue(qname);
 }

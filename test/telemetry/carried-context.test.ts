@@ -43,7 +43,7 @@ describe("telemetry: the trace context a message carries", () => {
 
   const internals = () => internalsOf(rsmq);
   const send = (carrier?: string, delay?: number) =>
-    internals().run(() => sendMessage(internals().layout, false, { qname: "q", message: "body", delay }, carrier));
+    internals().run(() => sendMessage(internals().layout, "none", { qname: "q", message: "body", delay }, carrier));
   const receive = (count = 1, details = true) => internals().run(() => receiveMessages(internals().layout, { qname: "q" }, count, details));
   const fields = async () => (await redis.hKeys(keys.hash)).sort();
 

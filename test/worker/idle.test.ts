@@ -95,7 +95,7 @@ describe("Worker: idle cost", () => {
 
     // The server ran exactly one script call per poll the worker counted (EVALSHA per receive,
     // EVALSHA_RO per read-only look), each with its one HMGET; from a client nothing else but the
-    // wake subscription, once (no EVAL, no resubscribe; on a cluster a sharded one, and the
+    // wake subscriptions, once each (no EVAL, no resubscribe; on a cluster a sharded one, and the
     // replicas' REPLCONF ACKs, which are replication), and its health check riding the looks: at
     // most one PING per look, none while start-up had just heard the subscription confirmed (none
     // on a cluster, whose subscriptions have none).
@@ -104,7 +104,8 @@ describe("Worker: idle cost", () => {
     expect(stats.hmget).to.equal(counters.receives + counters.looks);
     const fromClients = Object.entries(stats).filter(([name]) => !FROM_SCRIPTS.has(name) && name !== "replconf");
     const { ping = 0, ...others } = Object.fromEntries(fromClients);
-    const subscription = onCluster() ? { ssubscribe: 1, sunsubscribe: 1 } : { subscribe: 1, unsubscribe: 1 };
+    // Two channels: the queue's wake channel and its realtime channel.
+    const subscription = onCluster() ? { ssubscribe: 2, sunsubscribe: 2 } : { subscribe: 2, unsubscribe: 2 };
     expect(others, JSON.stringify(stats)).to.deep.equal({
       evalsha: counters.receives,
       evalsha_ro: counters.looks,

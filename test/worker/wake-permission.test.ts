@@ -1,7 +1,7 @@
 /**
- * A Worker whose user may not subscribe to its queue's realtime channel: it says so once, keeps
- * trying with backoff, and once the channel is granted (ACL SETUSER, no restart) it is woken by a
- * realtime send from another process without waiting for its cap. ACL users live on each server:
+ * A Worker whose user may not subscribe to its queue's wake and realtime channels: it says so once
+ * per channel, keeps trying with backoff, and once the channels are granted (ACL SETUSER, no
+ * restart) it is woken by a send from another process without waiting for its cap. ACL users live on each server:
  * on a cluster, on every node.
  */
 import { expect } from "chai";
@@ -68,9 +68,9 @@ describe("Worker: a refused wake subscription", () => {
   });
   afterEach(() => cleanup.run());
 
-  it("is reported once, retried, and once granted, a realtime send from another process wakes the worker", async function () {
+  it("is reported once per channel, retried, and once granted, a realtime send from another process wakes the worker", async function () {
     this.timeout(30_000);
-    const channel = keysOf(ns, "q").realtimeChannel;
+    const { realtimeChannel: channel, wakeChannel } = keysOf(ns, "q");
     const handled: string[] = [];
     const errors: Error[] = [];
     const worker = cleanup.worker(
@@ -79,23 +79,29 @@ describe("Worker: a refused wake subscription", () => {
     worker.on("error", (error) => errors.push(error));
     worker.start();
 
-    // Refused, then refused again after the first backoff: still one report.
-    await waitFor(async () => (await refusalsOf(user)) >= 2, "a second try", 10 * WAKE_RETRY_FIRST_MS);
-    expect(errors).to.have.length(1);
-    expect(errors[0].name).to.equal("noPermission");
-    expect(errors[0].message).to.include(channel).and.include(`&${channel}`).and.include("docs/acl.md");
+    // Each channel refused, then refused again after the first backoff: still one report each.
+    await waitFor(async () => (await refusalsOf(user)) >= 4, "a second try of each", 10 * WAKE_RETRY_FIRST_MS);
+    expect(errors).to.have.length(2);
+    expect(errors.map((error) => error.name)).to.deep.equal(["noPermission", "noPermission"]);
+    const [realtime, wake] = errors.map((error) => error.message).sort();
+    expect(realtime).to.include(channel).and.include(`&${channel}`).and.include("docs/acl.md");
+    expect(wake).to.include(wakeChannel).and.include(`&${wakeChannel}`).and.include("docs/acl.md");
 
-    await onEveryServer(["ACL", "SETUSER", user, `&${channel}`]);
+    await onEveryServer(["ACL", "SETUSER", user, `&${channel}`, `&${wakeChannel}`]);
     const admin = await plainClient();
     try {
-      await waitFor(async () => (await subscribersOf(admin, channel)) === 1, "the worker's subscription", 20 * WAKE_RETRY_FIRST_MS);
+      await waitFor(
+        async () => (await subscribersOf(admin, channel)) === 1 && (await subscribersOf(admin, wakeChannel)) === 1,
+        "the worker's subscriptions",
+        20 * WAKE_RETRY_FIRST_MS,
+      );
     } finally {
       await admin.quit();
     }
     // Asleep for the cap by now or soon: only the channel can bring this message in before it.
     await sendFromChildProcess(ns, "q", "woken");
     await waitFor(() => handled.includes("woken"), "the woken worker to handle the message");
-    expect(errors).to.have.length(1);
+    expect(errors).to.have.length(2);
   });
 
   it("with no `error` listener, emits one process warning", async () => {
@@ -105,10 +111,13 @@ describe("Worker: a refused wake subscription", () => {
     cleanup.add(async () => void process.off("warning", onWarning));
     const worker = cleanup.worker(new Worker(limited, { qname: "q", maxIdleSleepMs: CAP, handler: () => undefined }));
     worker.start();
-    await waitFor(async () => (await refusalsOf(user)) >= 2, "a second try", 10 * WAKE_RETRY_FIRST_MS);
+    await waitFor(async () => (await refusalsOf(user)) >= 4, "a second try of each", 10 * WAKE_RETRY_FIRST_MS);
     await new Promise((resolve) => setImmediate(resolve));
     const ours = warnings.filter((warning) => warning.name === "noPermission");
-    expect(ours).to.have.length(1);
-    expect(ours[0].message).to.include(keysOf(ns, "q").realtimeChannel);
+    // One per channel: the wake channel's and the realtime channel's.
+    expect(ours).to.have.length(2);
+    const [realtime, wake] = ours.map((warning) => warning.message).sort();
+    expect(realtime).to.include(keysOf(ns, "q").realtimeChannel);
+    expect(wake).to.include(keysOf(ns, "q").wakeChannel);
   });
 });

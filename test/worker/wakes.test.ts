@@ -192,13 +192,13 @@ describe("Worker: wakes", () => {
     two.start();
     three.start();
     // The one command connection (0 subscriptions: the default one, or the ioredis client passed
-    // in) and one subscriber with both channels.
+    // in) and one subscriber with both queues' two channels (wake and realtime).
     const commands = [0];
-    await waitFor(async () => (await subscriptions()).sort().join() === [...commands, 2].join(), "one subscriber with two channels");
+    await waitFor(async () => (await subscriptions()).sort().join() === [...commands, 4].join(), "one subscriber with four channels");
     await two.stop();
-    expect((await subscriptions()).sort()).to.deep.equal([...commands, 2]); // q2 still has a worker
+    expect((await subscriptions()).sort()).to.deep.equal([...commands, 4]); // q2 still has a worker
     await three.stop();
-    expect((await subscriptions()).sort()).to.deep.equal([...commands, 1]);
+    expect((await subscriptions()).sort()).to.deep.equal([...commands, 2]);
     await one.stop();
     expect((await subscriptions()).sort()).to.deep.equal([...commands, 0]);
     await named.quitAsync();

@@ -1,13 +1,14 @@
 /*
  * The dead letters of a queue's page (section#dead-letters), shown once the queue is known to hold
- * any: grouped by why they stopped (tr[data-group]), each group or all of them redriven back.
+ * any: grouped by why they stopped (tr[data-group]; errors that differ only by numbers and ids are
+ * one group, shown by one example), each group or all of them redriven back.
  */
 import { getJSON, post, queuePath } from "../api.js";
 import { ask } from "../confirm.js";
 import { el, fill, svg } from "../dom.js";
 import { fmtNumber } from "../format.js";
 import { attempt } from "../notices.js";
-import { readOnly } from "../state.js";
+import { isStale, readOnly } from "../state.js";
 import { T } from "../text.js";
 
 /** The section, hidden until `show`; `refresh` (after a redrive) reloads the whole page's data. */
@@ -15,19 +16,28 @@ export function deadLetterSection(qname, refresh) {
   const node = el("section", { id: "dead-letters", class: "card", hidden: true });
   let wanted = false;
 
-  const redrive = async (body, text, confirmLabel) => {
+  // Redrive matches an exact error text: a group that folds several is redriven one text at a time.
+  const redrive = async (bodies, text, confirmLabel) => {
     if (!(await ask({ text, confirmLabel }))) return;
-    const moved = (r) => T.redriven(r && typeof r.moved === "number" ? r.moved : 0);
-    if (await attempt(() => post(`${queuePath(qname)}/redrive`, body), moved)) refresh();
+    const moveAll = async () => {
+      let moved = 0;
+      for (const body of bodies) {
+        const r = await post(`${queuePath(qname)}/redrive`, body);
+        moved += r && typeof r.moved === "number" ? r.moved : 0;
+      }
+      return moved;
+    };
+    if ((await attempt(moveAll, (moved) => T.redriven(moved))) !== false) refresh();
   };
 
   async function load() {
+    if (isStale()) return; // read again when readings work (the page's refresh after they resume)
     const result = await attempt(() => getJSON(`${queuePath(qname)}/dead-letters`));
     if (!result) return;
     node.hidden = false;
     node.replaceChildren();
     fill(node, {}, [
-      heading(result, () => redrive({}, T.redriveAllText(qname), T.redriveAll)),
+      heading(result, () => redrive([{}], T.redriveAllText(qname), T.redriveAll)),
       result.partial ? el("p", { class: "muted small" }, T.dlPartial(result.looked, result.total)) : null,
       result.groups.length === 0 ? el("p", { class: "empty" }, T.noDeadLetters) : groupTable(result.groups, redrive),
     ]);
@@ -84,12 +94,23 @@ function groupTable(groups, redrive) {
 
 /** Group `g` (the `i`th), its count drawn as a bar against the largest group's `max`. */
 function groupRow(g, i, max, redrive) {
-  const redriveGroup = () => redrive({ reason: g.reason, error: g.error }, T.redriveGroupText(g.count, g.reason), T.redriveGroup);
+  const errors = g.errors && g.errors.length > 0 ? g.errors : [g.error];
+  const redriveGroup = () =>
+    redrive(
+      errors.map((error) => ({ reason: g.reason, error })),
+      T.redriveVariantsText(g.count, g.reason, errors.length, g.variants || 1),
+      T.redriveGroup,
+    );
   return el(
     "tr",
     { "data-group": i, "data-reason": g.reason },
     el("td", { "data-col": "reason" }, el("span", { class: `state ${g.reason === "poison" ? "deadLettered" : "delayed"}` }, g.reason)),
-    el("td", { "data-col": "error", class: "error-text" }, g.error || T.none),
+    el(
+      "td",
+      { "data-col": "error", class: "error-text", title: g.variants > 1 ? T.pattern(g.pattern) : null },
+      el("span", { class: "example" }, g.error || T.none),
+      g.variants > 1 ? el("div", { class: "variants muted small" }, T.variants(g.variants)) : null,
+    ),
     el(
       "td",
       { "data-col": "count", "data-value": g.count },

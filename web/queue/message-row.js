@@ -7,18 +7,26 @@ import { attempt } from "../notices.js";
 import { readOnly } from "../state.js";
 import { T } from "../text.js";
 
-/** The row of message `m` of queue `qname`, read at `now`; `refresh` reloads after an action. */
-export function messageRow(qname, m, now, refresh) {
+/**
+ * The row of message `m` of queue `qname`, read at `now`; `refresh` reloads after an action;
+ * `wholeBodies` (id -> body) holds the bodies read whole so far, kept across reloads.
+ */
+export function messageRow(qname, m, now, refresh, wholeBodies) {
   return el(
     "tr",
     { "data-id": m.id, "data-state": m.state },
     el("td", { "data-col": "id", class: "mono id", title: m.id }, m.id),
     el("td", { "data-col": "state" }, el("span", { class: `state ${m.state}` }, T.states[m.state] || m.state)),
+    el(
+      "td",
+      { "data-col": "priority", "data-value": m.priority, class: m.priority > 0 ? "num priority high" : "num priority" },
+      fmtNumber(m.priority),
+    ),
     el("td", { "data-col": "receiveCount", "data-value": m.receiveCount, class: "num" }, fmtNumber(m.receiveCount)),
     el("td", { "data-col": "sent", title: fmtTime(m.sent) }, T.ago(fmtDuration(now - m.sent))),
     el("td", { "data-col": "due", title: fmtTime(m.dueAt) }, fmtDue(m.dueAt, now)),
     el("td", { "data-col": "size", "data-value": m.size, class: "num" }, fmtBytes(m.size)),
-    bodyCell(qname, m),
+    bodyCell(qname, m, wholeBodies),
     actionsCell(qname, m, now, refresh),
   );
 }
@@ -26,15 +34,17 @@ export function messageRow(qname, m, now, refresh) {
 const messagePath = (qname, m) => `${queuePath(qname)}/messages/${encodeURIComponent(m.id)}`;
 
 /** The body as far as the page holds it; a truncated one offers the whole, read on demand. */
-function bodyCell(qname, m) {
-  const text = el("span", { class: "text" }, m.body);
-  const cell = el("td", { "data-col": "body", class: "body" }, text);
-  if (m.truncated) {
+function bodyCell(qname, m, wholeBodies) {
+  const whole = wholeBodies.get(m.id);
+  const text = el("span", { class: "text" }, whole === undefined ? m.body : whole);
+  const cell = el("td", { "data-col": "body", class: whole === undefined ? "body" : "body whole" }, text);
+  if (m.truncated && whole === undefined) {
     const mark = el("span", { class: "ellipsis", "aria-hidden": "true" }, T.ellipsis);
     const more = el("button", { type: "button", class: "link", "data-action": "show-body" }, T.showBody);
     more.addEventListener("click", async () => {
       const result = await attempt(() => getJSON(messagePath(qname, m)));
       if (!result) return;
+      wholeBodies.set(m.id, result.message.body);
       text.textContent = result.message.body;
       cell.classList.add("whole");
       mark.remove();
@@ -42,6 +52,8 @@ function bodyCell(qname, m) {
     });
     cell.append(mark, " ", more);
   }
+  // Message attributes go here, under the body, once messages have any: rsmq-next stores none yet,
+  // so the read routes give none (docs/dashboard.md says so).
   if (m.deadLetter) cell.append(el("div", { class: "dead-info" }, T.deadInfo(m.deadLetter)));
   return cell;
 }

@@ -1,27 +1,38 @@
 /*
  * The message browser of a queue's page (section#message-browser): one page of messages at a
  * time, filtered by state on the page. Browsing never receives, so it changes nothing in Redis.
+ * The list follows the queue: after a reading in which the queue changed, `follow` reads the page
+ * again (`live=1`: the dashboard reads it once for every open page, docs/dashboard.md).
  */
 import { getJSON, queuePath } from "../api.js";
 import { el } from "../dom.js";
 import { attempt } from "../notices.js";
+import { isStale, state } from "../state.js";
 import { T } from "../text.js";
 import { messageRow } from "./message-row.js";
 
 const PAGE_SIZE = 50;
 
 /**
- * The browser; `load` reads a page (the current one by default). `refresh` reloads what an action
- * changed; `sawDeadLetters` is called when a page holds dead letters.
+ * The browser; `load` reads a page (the current one by default), `follow` reads it again after a
+ * change seen elsewhere. `refresh` reloads what an action changed; `sawDeadLetters` is called when
+ * a page holds dead letters.
  */
 export function messageBrowser(qname, { refresh, sawDeadLetters }) {
   const page = { offset: 0, total: 0, messages: [], now: Date.now(), filter: "all" };
+  // Whole bodies read on demand, by id: a reload keeps them open.
+  const wholeBodies = new Map();
+  let latest = 0; // the last read asked for: an answer to an earlier one comes too late to show
   const parts = {
     body: el("tbody"),
     note: el("p", { class: "empty", hidden: true }),
     pageInfo: el("span", { id: "page-info", class: "muted" }),
     prev: el("button", { type: "button", "data-action": "prev-page", onclick: () => load(Math.max(0, page.offset - PAGE_SIZE)) }, T.prev),
-    next: el("button", { type: "button", "data-action": "next-page", onclick: () => load(page.offset + PAGE_SIZE) }, T.next),
+    next: el(
+      "button",
+      { type: "button", "data-action": "next-page", onclick: () => load(page.offset + Math.max(1, page.messages.length)) },
+      T.next,
+    ),
     chips: filterChips((key) => {
       page.filter = key;
       draw();
@@ -41,18 +52,40 @@ export function messageBrowser(qname, { refresh, sawDeadLetters }) {
     ),
     parts.body,
   );
-  const draw = () => drawMessages(parts, page, (m) => messageRow(qname, m, page.now, refresh));
+  const draw = () => drawMessages(parts, page, (m) => messageRow(qname, m, page.now, refresh, wholeBodies));
 
-  async function load(offset = page.offset) {
-    const url = `${queuePath(qname)}/messages?offset=${offset}&limit=${PAGE_SIZE}`;
-    const result = await attempt(() => getJSON(url));
-    if (!result) return;
+  function show(result) {
     Object.assign(page, { offset: result.offset, total: result.total, messages: result.messages, now: result.now });
+    for (const id of [...wholeBodies.keys()]) if (!result.messages.some((m) => m.id === id)) wholeBodies.delete(id);
+    state.lists.set(qname, result);
     draw();
     if (result.messages.some((m) => m.deadLetter)) sawDeadLetters();
   }
 
-  return { node: browserSection(parts, refresh), load };
+  /** Reads page `offset` and shows it; `live` reads share one read with the other open pages, and fail quietly. */
+  async function read(offset, live) {
+    // While readings fail the page keeps what it shows; the first good reading reads it again.
+    if (isStale()) return;
+    const asked = ++latest;
+    const url = `${queuePath(qname)}/messages?offset=${offset}&limit=${PAGE_SIZE}${live ? "&live=1" : ""}`;
+    const result = live ? await getJSON(url).catch(() => null) : await attempt(() => getJSON(url));
+    if (result && asked === latest) show(result);
+  }
+
+  const load = (offset = page.offset) => read(offset, false);
+
+  // The last list this page showed of the queue, at once, until the first read answers.
+  const kept = state.lists.get(qname);
+  if (kept) show(kept);
+
+  return {
+    node: browserSection(parts, refresh),
+    load,
+    /** Reads the shown page again after a change seen in a reading, or after readings failed. */
+    follow() {
+      read(page.offset, true);
+    },
+  };
 }
 
 /** The state filter's chips (button[data-filter], aria-pressed); `onPick` gets the chosen state. */

@@ -1,6 +1,7 @@
 /*
  * The live figures of a queue's page (#queue-live): counts by state, what becomes visible soon
- * (#queue-stats [data-stat]), the rate chart and the settings (#settings [data-setting]).
+ * (#queue-stats [data-stat]), the rate chart and the settings (#settings [data-setting]), the
+ * retention and where expired messages go among them.
  */
 import { $, el } from "../dom.js";
 import { fmtBytes, fmtDue, fmtDuration, fmtNumber, fmtRate, fmtTime } from "../format.js";
@@ -64,11 +65,18 @@ function showStats(node, q, now) {
   setStat(node, "receivedPerSecond", fmtRate(q.receivedPerSecond));
 }
 
+/** `3600 s (1h 0m)`: rsmq's unit, and the same as a person reads it. */
+function retentionText(seconds) {
+  return seconds < 60 ? T.seconds(seconds) : `${T.seconds(seconds)} (${fmtDuration(seconds * 1000)})`;
+}
+
 function showSettings(settings, q) {
   const entries = [
     ["vt", T.seconds(q.vt)],
     ["delay", T.seconds(q.delay)],
     ["maxsize", q.maxsize === -1 ? T.unlimited : fmtBytes(q.maxsize)],
+    ["retention", q.retention > 0 ? retentionText(q.retention) : T.keptForever],
+    ["expireTo", q.expireTo || (q.retention > 0 ? T.expiredDeleted : T.none)],
     ["created", fmtTime(q.created * 1000)],
     ["modified", fmtTime(q.modified * 1000)],
   ];

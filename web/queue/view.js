@@ -8,8 +8,16 @@ import { messageBrowser } from "./messages.js";
 import { liveFigures } from "./stats.js";
 import { findSection, triageForms } from "./triage-actions.js";
 
+/**
+ * What of a queue's row moves when its messages change: a send, a receive, a delete, a purge, an
+ * expiry, a message coming due or going hidden. The list is read again when it differs.
+ */
+const changeMark = (q) =>
+  [q.total, q.visible, q.inFlight, q.delayed, q.totalsent, q.totalrecv, q.totalexpired, q.nextDueAt, q.modified].join(",");
+
 export function queueView(qname) {
   let known = null; // whether the queue was in the snapshot the page was built from
+  let mark = null; // the queue's change mark at the last reading
   const refresh = () => {
     messages.load();
     deadLetters.refresh();
@@ -45,7 +53,8 @@ export function queueView(qname) {
     node,
     // Rebuild when the queue appears or disappears (deleted, or created after the page opened).
     needsRender: (snap) => known !== null && snap.redis.ok && Boolean(find(snap)) !== known,
-    update(snap) {
+    /** Shows a good reading; `resumed` after readings failed (what the page shows is then read again). */
+    update(snap, resumed) {
       if (!snap.redis.ok) return; // keep the last figures (or the placeholders) while Redis is away
       const q = find(snap);
       known = Boolean(q);
@@ -56,6 +65,10 @@ export function queueView(qname) {
       if (q.isDeadLetterQueue) deadLetters.show();
       figures.update(q, snap.now ?? Date.now(), state.history.get(qname) || []);
       if (!readOnly()) actions.fill(q);
+      const now = changeMark(q);
+      if (resumed || (mark !== null && now !== mark)) messages.follow();
+      if (resumed) deadLetters.refresh();
+      mark = now;
     },
   };
 }

@@ -38,7 +38,8 @@ function statsLines(out: Output, stats: QueueStats, ns: string, rates?: Rates): 
   ];
   if (rates) fields.push(["rate", `${rates.sentPerSecond.toFixed(1)} sent/s, ${rates.receivedPerSecond.toFixed(1)} received/s`]);
   fields.push(
-    ["settings", settingsLine(stats)],
+    // A queue without retention reads as it does for `create` and `set`: rsmq's three settings only.
+    ["settings", settingsLine({ ...stats, retention: stats.retention || undefined })],
     ["created", `${stamp(stats.created * 1000)} (${ago(stats.created * 1000)})`],
     ["modified", `${stamp(stats.modified * 1000)} (${ago(stats.modified * 1000)})`],
   );

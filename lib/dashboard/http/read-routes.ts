@@ -54,7 +54,11 @@ export const READ_ROUTES: readonly ReadRoute[] = [
       // The browse operation checks both (invalidValue, before any round trip): a missing one is its default.
       const offset = params.query.get("offset") || "0";
       const limit = params.query.get("limit") || String(DEFAULT_PAGE);
-      sendJson(ctx.res, 200, await ctx.board.readMessages(params.qname, { offset, limit }));
+      // `live=1`: a page following the readings, which shares one read with every other page
+      // that asks for the same list after the same reading (live/shared-lists.ts).
+      const live = params.query.get("live") === "1";
+      const read = live ? ctx.lists.read(params.qname, { offset, limit }) : ctx.board.readMessages(params.qname, { offset, limit });
+      sendJson(ctx.res, 200, await read);
     },
   },
   {

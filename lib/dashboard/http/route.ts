@@ -10,6 +10,7 @@ import type { CostMeter } from "../../queue-state/cost-meter";
 import type { Sampler } from "../live/sampler";
 import type { QueueBoard } from "../../queue-state/queue-board";
 import type { EventStreams } from "./event-stream";
+import type { SharedLists } from "../live/shared-lists";
 
 export type Method = "GET" | "POST";
 
@@ -29,6 +30,8 @@ export interface HandlerParts {
   sampler: Sampler;
   cost: CostMeter;
   streams: EventStreams;
+  /** The message lists' live reloads, one read per list and reading. */
+  lists: SharedLists;
   /** Whether close() was called. */
   closed(): boolean;
 }

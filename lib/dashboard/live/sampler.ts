@@ -3,6 +3,11 @@
  * open (one reading per interval, however many tabs), and not at all when none is. A request
  * without a stream gets the latest reading while it is fresh, or shares the one under way, so
  * polling tabs do not multiply the cost either.
+ *
+ * A reading that takes too long (a server that hangs, a link gone silent: the call itself waits up
+ * to the instance's commandTimeoutMs) is told as a failure as soon as it is late, and again every
+ * interval while it stays late, so a page never shows the last figures as live while Redis does
+ * not answer; the reading's own outcome follows when it comes. Telling costs Redis nothing.
  */
 import type { RedisHealth } from "../api-types";
 import type { Reading } from "../../queue-state/read-shapes";
@@ -22,6 +27,8 @@ export interface SamplerOptions {
   now?: () => number;
   /** Runs `run` after `ms`; returns what cancels it. @default an unref'd setTimeout */
   after?: (ms: number, run: () => void) => () => void;
+  /** Ms a reading may take before it is told as a failure. @default the larger of 2 × intervalMs and 3000 */
+  lateAfterMs?: number;
 }
 
 /** The timer holds nothing open: the streams' sockets do, and a host app's exit is its own. */
@@ -41,6 +48,9 @@ export class Sampler {
   private closed = false;
   private readonly now: () => number;
   private readonly after: (ms: number, run: () => void) => () => void;
+  private readonly lateAfterMs: number;
+  /** Resolves the requests waiting on the reading under way once it is late (they get the late state). */
+  private lateNotice: Promise<SamplerState> | undefined;
 
   constructor(
     private readonly read: () => Promise<Reading>,
@@ -48,6 +58,12 @@ export class Sampler {
   ) {
     this.now = options.now ?? Date.now;
     this.after = options.after ?? unrefTimeout;
+    this.lateAfterMs = options.lateAfterMs ?? Math.max(2 * options.intervalMs, 3000);
+  }
+
+  /** The latest state the listeners were told of (a new object after every reading, and every late notice). */
+  get current(): SamplerState {
+    return this.state;
   }
 
   /** Live-update streams open now. */
@@ -73,7 +89,7 @@ export class Sampler {
 
   /** The latest reading if younger than the interval, else a new one (shared with any under way). */
   latest(): Promise<SamplerState> {
-    if (this.inFlight) return this.inFlight;
+    if (this.inFlight) return Promise.race([this.inFlight, this.lateNotice ?? this.inFlight]);
     if (this.now() - this.takenAt < this.options.intervalMs) return Promise.resolve(this.state);
     return this.takeReading();
   }
@@ -86,6 +102,7 @@ export class Sampler {
   }
 
   private takeReading(): Promise<SamplerState> {
+    const startedAt = this.now();
     const taking = this.read().then(
       (reading): SamplerState => ({ reading, health: { ok: true } }),
       (error: unknown): SamplerState => ({
@@ -97,7 +114,28 @@ export class Sampler {
         },
       }),
     );
+    let tellLate: (state: SamplerState) => void = () => undefined;
+    this.lateNotice = new Promise((resolve) => (tellLate = resolve));
+    let cancelLate = this.after(this.lateAfterMs, () => late());
+    // Told now, and again every interval while the reading stays late.
+    const late = (): void => {
+      const waited = this.now() - startedAt;
+      this.state = {
+        reading: this.state.reading,
+        health: {
+          ok: false,
+          error: `Redis has not answered for ${Math.round(waited / 1000)} s`,
+          since: this.state.health.ok ? startedAt : this.state.health.since,
+        },
+      };
+      tellLate(this.state);
+      if (this.closed) return;
+      for (const listener of this.listeners) listener(this.state);
+      cancelLate = this.after(this.options.intervalMs, () => late());
+    };
     this.inFlight = taking.then((state) => {
+      cancelLate();
+      this.lateNotice = undefined;
       this.state = state;
       this.takenAt = this.now();
       this.inFlight = undefined;

@@ -45,9 +45,9 @@ export class IoredisSubscriber implements Subscriber {
     });
     // The copy of a cluster client keeps one link per master and moves its subscriptions itself: not checked here.
     this.health = new SubscriberHealth(this.sharded ? 0 : pingMs, () => this.ping());
-    this.client.on(this.sharded ? "smessage" : "message", (channel: string) => {
+    this.client.on(this.sharded ? "smessage" : "message", (channel: string, message: string) => {
       this.health.heard();
-      this.listeners.get(channel)?.();
+      this.listeners.get(channel)?.(message);
     });
     let everReady = false;
     this.client.on("ready", () => {

@@ -59,9 +59,9 @@ export class ClientSubscriber implements Subscriber {
   }
 
   async subscribe(channel: string, listener: ChannelListener): Promise<void> {
-    const heard = (): void => {
+    const heard = (message: string): void => {
       this.health.heard();
-      listener();
+      listener(message);
     };
     // A SUBSCRIBE cannot be withdrawn from node-redis' offline queue: if it times out and runs
     // later, the listener is only called once more per message, which wakes a worker twice.

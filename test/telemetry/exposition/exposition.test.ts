@@ -32,6 +32,8 @@ function row(qname: string, figures: Partial<QueueRow>): QueueRow {
     vt: 30,
     delay: 0,
     maxsize: 65536,
+    retention: 0,
+    expireTo: null,
     created: 0,
     modified: 0,
     deadLetterQueue: null,

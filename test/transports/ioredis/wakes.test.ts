@@ -85,7 +85,10 @@ describe("an ioredis client: realtime wakes", function () {
         .split("\n")
         .filter((line) => line.includes(` name=${ns} `))
         .map((line) => / sub=(\d+)/.exec(line)![1]);
-    await waitFor(async () => (await named()).sort().join() === "0,1" && log.asleep, "the client and its subscribed copy");
+    await waitFor(
+      async () => (await named()).sort().join() === "0,2" && log.asleep,
+      "the client and its copy subscribed to the wake and realtime channels",
+    );
     await rsmq.quitAsync();
     await waitFor(async () => (await named()).join() === "0", "only the client left");
     expect(await client.ping()).to.equal("PONG");
