@@ -1,6 +1,7 @@
 /**
  * Redrive: moves dead-lettered messages back, to their source queue (as recorded when they were
- * dead-lettered) or to a queue of the caller's choice, as new messages. Each script call moves a
+ * dead-lettered) or to a queue of the caller's choice, as new messages with their ids and bodies
+ * (so their send times): due now, rc 0, no `fr`, no `dl` or `tp`. Each script call moves a
  * page of messages bound for one queue atomically; in Redis Cluster, where the two queues sit in
  * different slots, a page is copied first and deleted second (a crash duplicates, never drops).
  */
@@ -18,6 +19,7 @@ import { MAX_BATCH, isGiven, validateId, validatePositiveInteger, validateQname 
 import { moveInTwoSteps } from "./two-step-move";
 import type { TwoStepOptions } from "./two-step-move";
 import { defineProcedure } from "../operations/descriptor";
+import { isDeadLetterReason, quotedReasons } from "./reasons";
 
 export interface RedrivePlan {
   from: string;
@@ -31,8 +33,6 @@ export interface RedrivePlan {
   id?: string;
 }
 
-const REASONS: ReadonlyArray<DeadLetterInfo["reason"]> = ["poison", "exhausted", "expired"];
-
 /** Validates redrive's options before any round trip. */
 export function planRedrive(options: Partial<RedriveOptions>): RedrivePlan {
   const from = validateQname(options.from, "from");
@@ -43,7 +43,7 @@ export function planRedrive(options: Partial<RedriveOptions>): RedrivePlan {
   const limit = isGiven(options.limit) ? validatePositiveInteger("limit", options.limit) : Infinity;
   const plan: RedrivePlan = { from, to, limit };
   if (isGiven(options.reason)) {
-    if (!REASONS.includes(options.reason)) throw rsmqError("invalidValue", 'reason must be "poison", "exhausted" or "expired"');
+    if (!isDeadLetterReason(options.reason)) throw rsmqError("invalidValue", `reason must be ${quotedReasons()}`);
     plan.reason = options.reason;
   }
   if (isGiven(options.error)) {

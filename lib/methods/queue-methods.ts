@@ -152,8 +152,9 @@ export interface QueueMethods {
    */
   readonly peekDeadLettersAsync: (options: PeekDeadLettersOptions) => Promise<PeekedMessage[]>;
   /**
-   * Moves dead-lettered messages back as new messages (receive count reset): to each message's
-   * source queue, or to `to`; at most `limit`. With `reason` or `error`, only the dead letters that
+   * Moves dead-lettered messages back: to each message's source queue, or to `to`; at most
+   * `limit`. Each keeps its id (so its send time) and body, and is otherwise new: visible now, at
+   * priority 0, receive count 0, without its dead-letter record. With `reason` or `error`, only the dead letters that
    * stopped for that reason or with that last error move; the others stay. Resolves how many moved.
    *
    * @example

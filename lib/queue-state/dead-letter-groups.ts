@@ -8,6 +8,7 @@
  */
 import type { DeadLetterGroup } from "./read-shapes";
 import type { DeadLetterInfo } from "../types";
+import { isDeadLetterReason } from "../dead-letters/reasons";
 
 /** Characters of an error text a group keeps. */
 export const ERROR_CHARS = 200;
@@ -37,8 +38,8 @@ type Building = DeadLetterGroup & { sourceSet: Set<string>; errorSet: Set<string
 export function groupDeadLetters(notes: ReadonlyArray<DeadLetterInfo | undefined>): DeadLetterGroup[] {
   const groups = new Map<string, Building>();
   for (const note of notes) {
-    const known = note?.reason === "poison" || note?.reason === "exhausted" || note?.reason === "expired";
-    const reason = known ? note.reason : "unknown";
+    const given = note?.reason;
+    const reason = isDeadLetterReason(given) ? given : "unknown";
     const error = typeof note?.error === "string" ? Array.from(note.error).slice(0, ERROR_CHARS).join("") : "";
     const pattern = errorPattern(error);
     const key = JSON.stringify([reason, pattern]);

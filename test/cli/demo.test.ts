@@ -8,6 +8,10 @@ import { expect } from "chai";
 import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
+import { perHourAtCap } from "../../lib/cli/demo/idle-cycle";
+import { demoPlan } from "../../lib/cli/demo/plan";
+import { DEFAULT_MAX_IDLE_SLEEP_MS } from "../../lib/worker/worker-option-table";
+import { readDoc } from "../support/markdown";
 import { plainClient, uniqueNs } from "../support/server";
 import { at, json, listening, runCli, startCli, unusedPort } from "../support/cli";
 import { waitFor } from "../support/worker";
@@ -57,10 +61,15 @@ describe("CLI: demo", function () {
     // The wake subscription's health check rides that poll: one PING. So the instance sent 2.
     expect(worker.byCommand.ping).to.equal(1);
     expect(worker.sent).to.equal(2);
-    expect(worker.sentPerHour).to.equal(Math.round((2 * 3_600_000) / worker.ms));
     expect(worker.ms).to.be.within(worker.capMs - 500, worker.capMs + 2000);
-    expect(worker.perHour).to.equal(Math.round((worker.commands * 3_600_000) / worker.ms));
+    // Per hour: the cycle's count times the cycles an hour holds (one per cap), as the README's
+    // 240/h is 2 per 30 s cap; the window, a moment shorter than the cycle, would read a little more.
+    expect(worker.sentPerHour).to.equal((2 * 3_600_000) / worker.capMs);
+    expect(worker.perHour).to.equal(Math.round((worker.commands * 3_600_000) / worker.capMs));
     expect(rsmqPoll.perHour).to.equal(Math.round((rsmqPoll.commands * 3_600_000) / rsmqPoll.ms));
+    // What the poll sent (MULTI HMGET TIME EXEC EVALSHA each time), as the README counts rsmq's.
+    expect(rsmqPoll.sent).to.equal(5 * rsmqPoll.polls);
+    expect(rsmqPoll.sentPerHour).to.equal(Math.round((rsmqPoll.sent * 3_600_000) / rsmqPoll.ms));
     // Measured, not assumed: per poll MULTI HMGET TIME EXEC EVALSHA, and the ZRANGEBYSCORE its script runs.
     expect(rsmqPoll.byCommand).to.deep.equal({
       multi: rsmqPoll.polls,
@@ -83,6 +92,14 @@ describe("CLI: demo", function () {
     } finally {
       await client.quit();
     }
+  });
+
+  it("at its real scale the idle Worker's figure is the README's: 2 sent per cycle of the default 30 s cap", () => {
+    const plan = demoPlan(1);
+    expect(plan.idleCapMs).to.equal(DEFAULT_MAX_IDLE_SLEEP_MS);
+    const row = /^\| Redis commands an hour, one idle consumer: [^|]*\| ([\d,]+) \| ([\d,]+) \|/m.exec(readDoc("README.md"));
+    expect(row, "the README's idle row").to.not.equal(null);
+    expect(perHourAtCap(2, plan.idleCapMs)).to.equal(Number(row![2].replace(/,/g, "")));
   });
 
   it("RSMQ_NS in the environment (the user's real namespace) is left alone: the demo works in one of its own", async () => {
@@ -115,10 +132,15 @@ describe("CLI: demo", function () {
     expect(result.stdout).to.match(/^ {2}handled +205 /m);
     expect(result.stdout).to.match(/^ {2}retries +20 /m);
     expect(result.stdout).to.match(/^ {2}dead-lettered +1 +poison: /m);
+    // The figures the README's table gives: the commands each consumer sends, per hour; at this
+    // scale the cap is 3 s, so the Worker's 2 per cycle are 2,400 an hour (240 at the real 30 s).
+    expect(result.stdout).to.include("Redis commands sent while idle, per hour as the README counts them");
     expect(result.stdout).to.match(
-      /^ {2}rsmq-next Worker +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, one idle cycle \(it polls once per 3s, its cap\), 2 of them sent \(~[\d,]+\/h: the poll and the wake subscription's PING; the rest ran inside the poll's script\): /m,
+      /^ {2}rsmq-next Worker +2 +~2,400\/h +one idle cycle \(a poll per 3s cap\): the poll's script and the wake subscription's PING; \d+ on the server, with what its script ran inside \(~[\d,]+\/h\): /m,
     );
-    expect(result.stdout).to.match(/^ {2}100 ms poll, rsmq 0\.12\.4 style +\d+ +~[\d,]+\/h +projected from \d+(\.\d)?s, \d+ polls: /m);
+    expect(result.stdout).to.match(
+      /^ {2}100 ms poll, rsmq 0\.12\.4 style +\d+ +~[\d,]+\/h +\d+ polls of MULTI HMGET TIME EXEC EVALSHA in \d+(\.\d)?s; \d+ on the server, with what its script ran inside \(~[\d,]+\/h\): /m,
+    );
     expect(result.stdout).not.to.include("\x1b[");
     expect(await listening(Number(match![1]))).to.equal(false);
   });

@@ -11,6 +11,7 @@ import { createClient } from "redis";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import type { Operation } from "../../lib/operations/operation";
+import type { MessageWithState } from "../../lib/types";
 import { planRedrive, redrive } from "../../lib/dead-letters/redrive";
 import { internalsOf } from "../../lib/internals";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
@@ -96,6 +97,39 @@ describe("redrive", () => {
     expect(ids).to.include(again.id);
     expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(0);
   });
+
+  const peeked = async (qname: string, id: string): Promise<MessageWithState> => {
+    const found = await rsmq.peekMessageAsync({ qname, id });
+    if (!("id" in found)) throw new Error(`${id} is not in ${qname}`);
+    return found;
+  };
+
+  // What docs/api.md, docs/retries.md and docs/cli.md say a redriven message keeps and what is new.
+  for (const atomic of [true, false]) {
+    it(`keeps the id (so the send time) and the body; new: due now at priority 0, never received, no record (${atomic ? "one script" : "two-step move"})`, async () => {
+      const id = await deadLetterOne(rsmq, "src", "dlq", "a body");
+      const dead = await peeked("dlq", id);
+      expect(dead.deadLetter).to.include({ source: "src", reason: "exhausted", deliveries: 1 });
+
+      const before = await serverNowMs(client);
+      const moved = atomic
+        ? await rsmq.redriveAsync({ from: "dlq" })
+        : await redrive(internalsOf(rsmq), planRedrive({ from: "dlq" }), () => undefined, { atomic: false });
+      const after = await serverNowMs(client);
+      expect(moved).to.equal(1);
+
+      const back = await peeked("src", id);
+      expect(back).to.deep.equal({ id, message: "a body", sent: dead.sent, state: "visible", dueAt: back.dueAt, receiveCount: 0 });
+      // Scored by the server's time of the redrive: a priority-0 send's score.
+      expect(back.dueAt).to.be.within(before, after);
+      expect(Number(await client.zScore(keysOf(ns, "src").messages, id))).to.equal(back.dueAt);
+      expect(await fieldsOf("src")).to.deep.equal([id]);
+
+      const received = asMessage(await rsmq.receiveMessageAsync({ qname: "src" }));
+      expect(received).to.include({ id, message: "a body", sent: dead.sent, rc: 1 });
+      expect(received.fr).to.be.at.least(after);
+    });
+  }
 
   it("redriven messages are handled normally by a worker, woken by the redrive in this process", async () => {
     for (const body of ["a", "b", "c"]) await deadLetterOne(rsmq, "src", "dlq", body);

@@ -1,4 +1,4 @@
-/** `demo` (also `npm start`): the whole story in under a minute. */
+/** `demo` (also `npm start`): the whole story in about 50 s. */
 import { Option } from "commander";
 import type { Command } from "commander";
 import { positiveNumber } from "../arguments";
@@ -16,7 +16,7 @@ export function register(program: Command): void {
   program
     .command("demo")
     .description(
-      "a tour of under a minute: a Worker with retries and a dead-letter queue, then its idle cost next to a 100 ms rsmq 0.12.4 poll, " +
+      "a tour of about 50 s: a Worker with retries and a dead-letter queue, then its idle cost next to a 100 ms rsmq 0.12.4 poll, " +
         "measured on the server (uses --url / REDIS_URL, or starts a throwaway redis-server)",
     )
     .addOption(

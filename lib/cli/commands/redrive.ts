@@ -10,6 +10,7 @@ import { run } from "../context";
 import { withQueue } from "../connect";
 import { plural } from "../format";
 import { LiveLine, progressBar } from "../live-line";
+import { DEAD_LETTER_REASONS } from "../../dead-letters/reasons";
 import type { DeadLetterInfo } from "../../types";
 import type { RedisSMQ } from "../../redis-smq";
 
@@ -48,11 +49,11 @@ async function redrivePages(rsmq: RedisSMQ, from: string, options: RedriveOption
 export function register(program: Command): void {
   program
     .command("redrive")
-    .description("move dead-lettered messages back to the queue they came from (or --to), as new messages")
+    .description("move dead-lettered messages back to the queue they came from (or --to): same id and body, due now, receive count 0")
     .argument("<dlq>", "the dead-letter queue")
     .option("--to <qname>", "move them here instead of to their source queues")
     .option("--limit <n>", "move at most this many", integer(1))
-    .addOption(new Option("--reason <reason>", "only those that stopped for this reason").choices(["poison", "exhausted", "expired"]))
+    .addOption(new Option("--reason <reason>", "only those that stopped for this reason").choices(DEAD_LETTER_REASONS))
     .option("--error <text>", "only those whose last error is exactly this text")
     .option("--id <id>", "only this message (as `dlq list` shows its id)")
     .action((from: string, options: RedriveOptions, command: Command) =>

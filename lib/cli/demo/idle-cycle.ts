@@ -5,13 +5,15 @@
  * check (one PING) rides that poll. A window shorter than the cap holds that poll or not, by
  * chance, so a rate projected from it is 0 or several times too high. This window starts while
  * the Worker sleeps at its cap (a moment after the sleep began) and ends right after the poll that
- * ends the sleep: exactly one poll, and a projection per hour that counts it at its real rate.
+ * ends the sleep: exactly one poll. Its rate per hour is the cycle's count times the cycles in an
+ * hour, one per cap (the window, a moment shorter than the cycle, would overstate it a little): the
+ * commands it sends, 2 per 30 s, are the 240 an hour of the README's table.
  */
 import type { RedisClientType } from "redis";
 import type { Worker } from "../../worker/worker";
 import { CliError } from "../errors";
 import { duration } from "../format";
-import { measure, perHour } from "../redis/command-stats";
+import { measure } from "../redis/command-stats";
 import type { WindowCounts } from "../redis/command-stats";
 
 export interface IdleCycle extends WindowCounts {
@@ -22,9 +24,9 @@ export interface IdleCycle extends WindowCounts {
   receives: number;
   /** Of `commands`, those the Worker's instance sent: one script call per poll, and the health check's PINGs (the rest ran inside the script). */
   sent: number;
-  /** `commands` scaled from the window to an hour. */
+  /** `commands` an hour: per cycle, times the cycles (one per cap) in an hour. */
   perHour: number;
-  /** `sent` scaled from the window to an hour. */
+  /** `sent` an hour, the same way: the figure the README's table gives. */
   sentPerHour: number;
 }
 
@@ -90,8 +92,13 @@ export class IdleCycleWatch {
       looks,
       receives,
       sent,
-      perHour: perHour(window.commands, window.ms),
-      sentPerHour: perHour(sent, window.ms),
+      perHour: perHourAtCap(window.commands, this.capMs),
+      sentPerHour: perHourAtCap(sent, this.capMs),
     };
   }
+}
+
+/** Commands an hour at `count` per idle cycle: one cycle per cap, so an hour holds 3,600,000 / capMs of them. */
+export function perHourAtCap(count: number, capMs: number): number {
+  return Math.round((count * 3_600_000) / capMs);
 }

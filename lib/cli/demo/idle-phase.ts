@@ -13,7 +13,7 @@ import type { DemoWorker } from "./busy-phase";
 import { throwIfAborted } from "./demo-run";
 import type { DemoRun } from "./demo-run";
 import type { IdleCycle } from "./idle-cycle";
-import { RsmqStylePoll } from "./rsmq-poll";
+import { RSMQ_RECEIVE_COMMANDS, RsmqStylePoll } from "./rsmq-poll";
 import type { RsmqPollCounts } from "./summary";
 
 /** Counts the idle Worker's commands over one idle cycle, then stops it and closes its connection. */
@@ -51,5 +51,13 @@ export async function countRsmqPoll(run: DemoRun, stats: RedisClientType): Promi
   );
   story.live.clear();
   throwIfAborted(signal);
-  return { ...counts, perHour: perHour(counts.commands, counts.ms), polls, intervalMs: plan.pollIntervalMs };
+  const sent = polls * RSMQ_RECEIVE_COMMANDS;
+  return {
+    ...counts,
+    perHour: perHour(counts.commands, counts.ms),
+    sent,
+    sentPerHour: perHour(sent, counts.ms),
+    polls,
+    intervalMs: plan.pollIntervalMs,
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * The demo's timeline as data, scaled by one factor (1 = the real demo, under a minute;
+ * The demo's timeline as data, scaled by one factor (1 = the real demo, about 50 s;
  * tests run it shorter). Pure: no clock, no Redis.
  */
 import type { RetryPolicyOptions } from "../../retry/retry-policy";

@@ -11,6 +11,9 @@ import type { RedisClientType } from "redis";
 export const RSMQ_RECEIVE_SCRIPT =
   'local msg = redis.call("ZRANGEBYSCORE", KEYS[1], "-inf", KEYS[2], "LIMIT", "0", "1")\n\t\t\tif #msg == 0 then\n\t\t\t\treturn {}\n\t\t\tend\n\t\t\tredis.call("ZADD", KEYS[1], KEYS[3], msg[1])\n\t\t\tredis.call("HINCRBY", KEYS[1] .. ":Q", "totalrecv", 1)\n\t\t\tlocal mbody = redis.call("HGET", KEYS[1] .. ":Q", msg[1])\n\t\t\tlocal rc = redis.call("HINCRBY", KEYS[1] .. ":Q", msg[1] .. ":rc", 1)\n\t\t\tlocal o = {msg[1], mbody, rc}\n\t\t\tif rc==1 then\n\t\t\t\tredis.call("HSET", KEYS[1] .. ":Q", msg[1] .. ":fr", KEYS[2])\n\t\t\t\ttable.insert(o, KEYS[2])\n\t\t\telse\n\t\t\t\tlocal fr = redis.call("HGET", KEYS[1] .. ":Q", msg[1] .. ":fr")\n\t\t\t\ttable.insert(o, fr)\n\t\t\tend\n\t\t\treturn o';
 
+/** The commands one rsmq 0.12.4 receive sends: MULTI, HMGET, TIME, EXEC, EVALSHA. */
+export const RSMQ_RECEIVE_COMMANDS = 5;
+
 export class RsmqStylePoll {
   private sha1: string | undefined;
 
