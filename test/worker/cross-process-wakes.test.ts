@@ -34,6 +34,9 @@ function workerProcess(options: object, qname: string): { child: ChildProcess; l
     const worker = new RedisSMQ.Worker(rsmq, {
       qname: ${JSON.stringify(qname)},
       maxIdleSleepMs: ${CAP},
+      // As long as the cap: a sleep until a handled message's vt ends (its delete not landed
+      // before the next receive) lasts beyond the test too.
+      vt: ${CAP / 1000},
       handler: (message) => print({ handled: message.message }),
     });
     worker.on("wake", (reason) => print({ wake: reason }));
@@ -85,34 +88,53 @@ describe("Worker: wakes across processes at the producers' defaults", () => {
 
   it("the CLI, the dashboard and a library producer each wake a sleeping Worker in another process: one wake per send", async function () {
     this.timeout(4 * BOUND_MS + 30_000);
-    const { wakeChannel } = keysOf(ns, "q");
+    const { wakeChannel, realtimeChannel } = keysOf(ns, "q");
     worker = workerProcess(connectionOptions(ns), "q");
     const admin = await plainClient();
     try {
-      // Subscribed, and asleep for the cap: from here only a wake can end its sleep.
-      await waitFor(async () => (await subscribersOf(admin, wakeChannel)) === 1, "the Worker's wake subscription", BOUND_MS);
+      const subscribed = async (channel: string) => (await subscribersOf(admin, channel)) === 1;
+      await waitFor(
+        async () => (await subscribed(wakeChannel)) && (await subscribed(realtimeChannel)),
+        "the Worker's subscriptions",
+        BOUND_MS,
+      );
     } finally {
       await admin.quit();
     }
-    await waitFor(() => worker!.lines().some((line) => line.sleep === CAP), "the Worker asleep for its cap", BOUND_MS);
+    const lines = (from: number) => worker!.lines().slice(from);
+    const handled = (message: string, from: number) => lines(from).some((line) => line.handled === message);
+    // Asleep: its last event is a sleep (the cap, or the handled message's vt, as long); a send then
+    // ends that sleep with a wake.
+    const asleepAfter =
+      (message: string, from = 0) =>
+      () => {
+        const recent = lines(from);
+        return handled(message, from) && recent[recent.length - 1]?.sleep !== undefined;
+      };
+    // A first message, heard on the wake channel after both subscriptions' confirmations, which
+    // wake the Worker once more at start-up: once it is handled, start-up is over.
+    await setup.sendMessageAsync({ qname: "q", message: "warm-up" });
+    await waitFor(asleepAfter("warm-up"), "the warm-up message handled, and the Worker asleep", BOUND_MS);
     const before = worker.lines().length;
-    const since = (): Array<Record<string, unknown>> => worker!.lines().slice(before);
-    const handled = (message: string) => () => since().some((line) => line.handled === message);
+    const since = (): Array<Record<string, unknown>> => lines(before);
 
     const cli = await runCli([...at(ns), "send", "q", "from the CLI"]);
     expect(cli.code, cli.stderr).to.equal(0);
-    await waitFor(handled("from the CLI"), "the CLI's message handled", BOUND_MS);
+    await waitFor(asleepAfter("from the CLI", before), "the CLI's message handled, and the Worker asleep", BOUND_MS);
 
     dashboard = startCli([...at(ns), "dashboard", "--port", "0", "--read-write"], { timeoutMs: 4 * BOUND_MS + 30_000 });
     await waitFor(() => /dashboard: (http:\S+)/.test(dashboard!.output().stdout), "the dashboard's address", BOUND_MS);
     const url = /dashboard: (http:\S+)/.exec(dashboard.output().stdout)![1];
     const answer = await post(`${url}api/queues/q/messages`, { message: "from the dashboard" });
     expect(answer.status, answer.text).to.be.within(200, 201);
-    await waitFor(handled("from the dashboard"), "the dashboard's message handled", BOUND_MS);
+    await waitFor(asleepAfter("from the dashboard", before), "the dashboard's message handled, and the Worker asleep", BOUND_MS);
 
     await sendFromDefaultProducer(connectionOptions(ns), "q", "from a library producer");
-    await waitFor(handled("from a library producer"), "the library producer's message handled", BOUND_MS);
-    await waitFor(() => since().filter((line) => line.sleep === CAP).length === 3, "the Worker asleep again", BOUND_MS);
+    await waitFor(
+      asleepAfter("from a library producer", before),
+      "the library producer's message handled, and the Worker asleep",
+      BOUND_MS,
+    );
 
     const wakes = since().filter((line) => line.wake !== undefined);
     expect(wakes, JSON.stringify(since())).to.deep.equal([{ wake: "woken" }, { wake: "woken" }, { wake: "woken" }]);
