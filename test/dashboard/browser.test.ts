@@ -20,7 +20,7 @@ import RedisSMQ = require("../../lib/index");
 import { createDashboard } from "../../lib/dashboard";
 import { startRedisServer } from "../../lib/cli/redis/redis-server";
 import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
-import { closeBrowser, openPage } from "../support/browser";
+import { closeBrowser, closeCheckedPage, openPage } from "../support/browser";
 import type { OpenedPage } from "../support/browser";
 import { deadLetterOne } from "../support/retry";
 import type { Rsmq } from "../support/old-rsmq";
@@ -78,13 +78,7 @@ describe("dashboard in a real browser (chromium)", function () {
   afterEach(async () => {
     const page = opened;
     opened = undefined;
-    if (!page) return;
-    await page.settle();
-    const problems = page.problems();
-    const foreign = page.foreignRequests();
-    await page.close();
-    expect(problems, "console errors, page errors and CSP violations").to.deep.equal([]);
-    expect(foreign, "requests off the page's origin").to.deep.equal([]);
+    await closeCheckedPage(page);
   });
 
   after(async () => {
@@ -233,13 +227,7 @@ describe("dashboard in a real browser: triage (chromium)", function () {
   afterEach(async () => {
     const page = opened;
     opened = undefined;
-    if (!page) return;
-    await page.settle();
-    const problems = page.problems();
-    const foreign = page.foreignRequests();
-    await page.close();
-    expect(problems, "console errors, page errors and CSP violations").to.deep.equal([]);
-    expect(foreign, "requests off the page's origin").to.deep.equal([]);
+    await closeCheckedPage(page);
   });
 
   after(async () => {

@@ -15,6 +15,7 @@
  * Chromium asks every page's origin for /favicon.ico: a server answering 404 there shows up as a
  * console error, as it would in a person's browser.
  */
+import { expect } from "chai";
 import { existsSync } from "fs";
 import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
@@ -207,4 +208,18 @@ export async function openPage(url: string): Promise<OpenedPage> {
     await context.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Closes a test's page once it settled, then fails the test on what the page met: console errors,
+ * page errors, CSP violations, or requests off the page's origin.
+ */
+export async function closeCheckedPage(page: OpenedPage | undefined): Promise<void> {
+  if (!page) return;
+  await page.settle();
+  const problems = page.problems();
+  const foreign = page.foreignRequests();
+  await page.close();
+  expect(problems, "console errors, page errors and CSP violations").to.deep.equal([]);
+  expect(foreign, "requests off the page's origin").to.deep.equal([]);
 }
