@@ -1,9 +1,11 @@
 /**
  * `npm test`: the mocha passes (one redis-server; the Redis Cluster target; the ioredis target)
- * in two tracks at the same time: the single-server pass, and beside it the cluster pass then the
- * ioredis pass. Each pass starts servers of its own on free ports (see server.ts), so none sees
- * another's commands, counters, CONFIG SET or restarts; and most of each pass is spent waiting on
- * child processes and servers, not computing, so on 2 cores the two tracks overlap well.
+ * in three tracks at the same time: the single-server pass without the command line's suites;
+ * beside it those suites (test/cli/, on one server too: they spend their time in the child
+ * processes they start); and the cluster pass then the ioredis pass. Each pass starts servers of
+ * its own on free ports (see server.ts), so none sees another's commands, counters, CONFIG SET or
+ * restarts; and most of each pass is spent waiting on child processes and servers, not computing,
+ * so on 2 cores the tracks overlap well.
  *
  * The single-server pass prints as it runs; the other passes' output is held and printed whole
  * after it, so each pass's lines (and its "N passing" summary, which .ci/run adds up) stay intact.
@@ -27,6 +29,8 @@ const mocha = path.join(root, "node_modules/mocha/bin/mocha.js");
 const { only, extra } = parseArguments(process.argv.slice(2));
 
 interface Pass {
+  /** As an empty pass is named in the run's failure. */
+  name: string;
   args: string[];
   env: NodeJS.ProcessEnv;
 }
@@ -43,14 +47,27 @@ if (suites.problems.length > 0) {
 // One .mocharc.json for every pass. The cluster and ioredis passes give each test and hook 30 s,
 // not its 20 s: their set-ups (a cluster's nodes, an ioredis client per test) take longer.
 const slowerTarget = ["--config", ".mocharc.json", "--timeout", "30000"];
-const single: Pass = { args: ["--config", ".mocharc.json", ...suites.files.single, ...extra], env: process.env };
+const single: Pass = { name: "single-server", args: ["--config", ".mocharc.json", ...suites.files.single, ...extra], env: process.env };
 const cluster: Pass = {
+  name: "cluster",
   args: [...slowerTarget, ...suites.files.cluster, ...extra],
   env: { ...process.env, RSMQ_TEST_TARGET: "cluster" },
 };
 const ioredis: Pass = {
+  name: "ioredis",
   args: [...slowerTarget, ...suites.files.ioredis, ...extra],
   env: { ...process.env, RSMQ_TEST_TARGET: "ioredis" },
+};
+// Side by side, the single-server pass runs as two: the command line's suites apart.
+const isCommandLine = (file: string): boolean => /[\\/]test[\\/]cli[\\/]/.test(file);
+const singleWithoutCommandLine: Pass = {
+  ...single,
+  args: ["--config", ".mocharc.json", ...suites.files.single.filter((file) => !isCommandLine(file)), ...extra],
+};
+const commandLine: Pass = {
+  name: "command-line (single-server)",
+  args: ["--config", ".mocharc.json", ...suites.files.single.filter(isCommandLine), ...extra],
+  env: process.env,
 };
 const passes: Record<Target, Pass> = { single, cluster, ioredis };
 
@@ -87,8 +104,7 @@ async function run(pass: Pass, held: boolean): Promise<{ code: number; output: B
   child.stdout.on("data", collect(process.stdout));
   child.stderr.on("data", collect(process.stderr));
   const code = await new Promise<number>((resolve) => child.on("close", (exit, signal) => resolve(exit ?? (signal ? 1 : 0))));
-  const empty =
-    code === 0 ? emptyPassReason(pass.env.RSMQ_TEST_TARGET ?? "single-server", Buffer.concat(output).toString("utf8")) : undefined;
+  const empty = code === 0 ? emptyPassReason(pass.name, Buffer.concat(output).toString("utf8")) : undefined;
   if (empty === undefined) return { code, output };
   const line = Buffer.from(`\n  npm test fails: ${empty}\n`);
   if (held) output.push(line);
@@ -112,14 +128,18 @@ async function main(): Promise<number> {
     const ioredisPass = await run(ioredis, true);
     return { clusterPass, ioredisPass };
   })().finally(() => (besideDone = true));
-  const first = await run(single, false);
+  const commandLineRun = run(commandLine, true);
+  const first = await run(singleWithoutCommandLine, false);
+  const commandLinePass = await commandLineRun;
+  process.stdout.write("\n  The command line's suites (test/cli/, one redis-server), run alongside:\n");
+  for (const chunk of commandLinePass.output) process.stdout.write(chunk);
   if (!besideDone) process.stdout.write("\n  (waiting for the Redis Cluster and ioredis passes, which run alongside)\n");
   const { clusterPass, ioredisPass } = await besideRun;
   process.stdout.write("\n  Redis Cluster target (RSMQ_TEST_TARGET=cluster), run alongside:\n");
   for (const chunk of clusterPass.output) process.stdout.write(chunk);
   process.stdout.write("\n  ioredis clients (RSMQ_TEST_TARGET=ioredis), run alongside after the cluster pass:\n");
   for (const chunk of ioredisPass.output) process.stdout.write(chunk);
-  return [first.code, clusterPass.code, ioredisPass.code].find((code) => code !== 0) ?? 0;
+  return [first.code, commandLinePass.code, clusterPass.code, ioredisPass.code].find((code) => code !== 0) ?? 0;
 }
 
 void main().then((code) => {
