@@ -234,8 +234,9 @@ describe("CLI: send, receive, pop, delete, peek", () => {
       expect(human.code).to.equal(0);
       const lines = human.stdout.trimEnd().split("\n");
       expect(lines[0]).to.match(/^ID {32}STATE +DUE +SENT +MESSAGE$/);
-      expect(lines[1]).to.match(new RegExp(`^${ids[0]}  visible +.+ ago +.+ ago  first$`));
-      expect(lines[2]).to.match(new RegExp(`^${ids[1]}  visible +.+ ago +.+ ago  second\\\\tline$`));
+      // Columns are padded to their widest value: a SENT of "9ms ago" beside "10ms ago" gets one more space.
+      expect(lines[1]).to.match(new RegExp(`^${ids[0]}  visible +.+ ago +.+ ago +first$`));
+      expect(lines[2]).to.match(new RegExp(`^${ids[1]}  visible +.+ ago +.+ ago +second\\\\tline$`));
       expect(lines).to.have.length(3);
       expect(human.stderr).to.include("2 of 3 messages; more with -n 3");
 
