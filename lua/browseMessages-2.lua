@@ -33,25 +33,14 @@ local reply = { string.format("%d", nowMs), rcall("ZCARD", queueSet) }
 local last = string.format("%d", offset + count - 1)
 local entries = rcall("ZRANGE", queueSet, ARGV[1], last, "WITHSCORES")
 local bytes = 0
+-- messageFields and appendMessage are lua/shared/browsed-message.lua, which the loader puts before this script.
 for i = 1, #entries, 2 do
   local id = entries[i]
-  local fields = rcall("HMGET", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
-  local body = fields[1] or ""
-  bytes = bytes + #body
+  local fields = messageFields(queueHash, id)
+  bytes = bytes + #(fields[1] or "")
   if bytes > maxBytes and i > 1 then
     break
   end
-  reply[#reply + 1] = id
-  if cutAt > 0 and #body > cutAt then
-    reply[#reply + 1] = string.sub(body, 1, cutAt)
-  else
-    reply[#reply + 1] = body
-  end
-  reply[#reply + 1] = #body
-  reply[#reply + 1] = entries[i + 1]
-  -- A nil inside a Lua table would cut the reply short there: false travels as a nil reply.
-  reply[#reply + 1] = fields[2] or "0"
-  reply[#reply + 1] = fields[3] or false
-  reply[#reply + 1] = fields[4] or false
+  appendMessage(reply, id, fields, entries[i + 1], cutAt)
 end
 return reply

@@ -38,26 +38,16 @@ repeat
   local step = rcall("ZSCAN", queueSet, cursor, "COUNT", string.format("%d", math.min(most - looked, 100)))
   cursor = step[1]
   local entries = step[2]
+  -- messageFields and appendMessage are lua/shared/browsed-message.lua, which the loader puts before this script.
   for i = 1, #entries, 2 do
     local id = entries[i]
-    local fields = rcall("HMGET", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
+    local fields = messageFields(queueHash, id)
     local body = fields[1] or ""
     looked = looked + 1
     searched = searched + #body
     if string.find(body, text, 1, true) then
       found = found + 1
-      matches[#matches + 1] = id
-      if cutAt > 0 and #body > cutAt then
-        matches[#matches + 1] = string.sub(body, 1, cutAt)
-      else
-        matches[#matches + 1] = body
-      end
-      matches[#matches + 1] = #body
-      matches[#matches + 1] = entries[i + 1]
-      -- A nil inside a Lua table would cut the reply short there: false travels as a nil reply.
-      matches[#matches + 1] = fields[2] or "0"
-      matches[#matches + 1] = fields[3] or false
-      matches[#matches + 1] = fields[4] or false
+      appendMessage(matches, id, fields, entries[i + 1], cutAt)
     end
   end
 until cursor == "0" or looked >= most or searched >= budget or found >= wanted

@@ -130,7 +130,8 @@ const SHARED = [
   { file: "dead-letter-expiry.lua", calledAs: /\bexpiredHead\(/ },
   { file: "queue-hash.lua", calledAs: /\bnewQueueHash\(/ },
   { file: "message-score.lua", calledAs: /\bmessageScore\(|\bPRIORITY_STEP_MS\b/ },
-  { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent)\(/ },
+  { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
+  { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },
 ];
 
 /** `source` with the shared Lua it calls put before it, as Redis runs it (and the key check reads it). */

@@ -1,0 +1,29 @@
+--[[
+  Put by the loader (lib/scripts/script-files.ts) before every script that lists messages as the
+  dashboard and peekMessages read them (browseMessages, findMessages).
+
+  messageFields(queueHash, id): HMGET of the message's body, `:rc`, `:fr` and `:dl`.
+  appendMessage(reply, id, fields, score, cutAt): appends the seven items of one message to
+    `reply`: id, body (cut to cutAt bytes; 0: whole), body length in bytes, score, receive count
+    ("0": never), first receive (false: never) and the `:dl` JSON (false: none). lib/operations/
+    browse-messages.ts reads them in that order.
+]]
+local function messageFields(queueHash, id)
+  return redis.call("HMGET", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl")
+end
+
+local function appendMessage(reply, id, fields, score, cutAt)
+  local body = fields[1] or ""
+  reply[#reply + 1] = id
+  if cutAt > 0 and #body > cutAt then
+    reply[#reply + 1] = string.sub(body, 1, cutAt)
+  else
+    reply[#reply + 1] = body
+  end
+  reply[#reply + 1] = #body
+  reply[#reply + 1] = score
+  -- A nil inside a Lua table would cut the reply short there: false travels as a nil reply.
+  reply[#reply + 1] = fields[2] or "0"
+  reply[#reply + 1] = fields[3] or false
+  reply[#reply + 1] = fields[4] or false
+end
