@@ -11,16 +11,17 @@ export interface RefusedNotification {
   readonly channel: string;
   readonly notificationRefused?: Error;
   readonly refusedCommand?: string;
+  /** Whether it was a wake (operations/send-notification.ts), not rsmq's realtime count. */
+  readonly wake?: boolean;
 }
 
 /** `stored`: what the call stored, as the report says it ("sendMessage stored the message"). */
 export function reportRefusedNotification(
-  { channel, notificationRefused, refusedCommand }: RefusedNotification,
+  { channel, notificationRefused, refusedCommand, wake }: RefusedNotification,
   stored: string,
   outlets: Pick<Outlets, "reportProblem">,
 ): void {
-  // The channel is the queue's `<ns>:wake:<name>` or `<ns>:rt:<name>` (keys.ts); a name holds no colon.
-  const notification = /:wake:[^:]*$/.test(channel) ? "wake notification for consumers in other processes" : "realtime notification";
+  const notification = wake ? "wake notification for consumers in other processes" : "realtime notification";
   const error = explainRefusal(notificationRefused, {
     operation: `${stored}, but its ${notification}`,
     channel,

@@ -18,6 +18,8 @@ export interface SentMessage {
   readonly channel: string;
   /** Redis' error for the notification (an ACL user without the channel, ...); the message is stored all the same. */
   readonly notificationRefused?: Error;
+  /** Set with `notificationRefused` when the refused notification was a wake (not rsmq's realtime count). */
+  readonly wake?: boolean;
   /** The command of the notification that Redis refused: ZCARD, PUBLISH or SPUBLISH. */
   readonly refusedCommand?: string;
   /** Set when the send's dedupId was taken: nothing was stored, and `id` is the first message's. */
@@ -47,19 +49,19 @@ export function sendMessage(
   const [channel, kind] = notificationArgs(keys, notify, layout.cluster);
   const parse = (reply: unknown): SentMessage => {
     failIfCode(reply);
-    const realtimeChannel = channel;
     if (Array.isArray(reply)) {
       // { firstId, "duplicate" }: the dedupId was taken (lua/sendMessageOnce-3.lua).
-      if (reply.length === 2) return { id: String(reply[0]), channel: realtimeChannel, duplicate: true };
+      if (reply.length === 2) return { id: String(reply[0]), channel, duplicate: true };
       // { id, error, command }: stored, but the notification was refused (see lua/sendMessage-2.lua).
       return {
         id: String(reply[0]),
-        channel: realtimeChannel,
+        channel,
         notificationRefused: new Error(String(reply[1])),
+        wake: notify === "wake",
         refusedCommand: String(reply[2]),
       };
     }
-    return { id: String(reply), channel: realtimeChannel };
+    return { id: String(reply), channel };
   };
   if (dedupId !== undefined) {
     return {

@@ -105,7 +105,7 @@ export function sendMessages(
       const [results, refusal, command] = reply as [unknown[], unknown?, unknown?];
       const sent: SentBatch = { entries: results.map(entryResult), channel };
       if (refusal === undefined || refusal === null) return sent;
-      return { ...sent, notificationRefused: new Error(String(refusal)), refusedCommand: String(command) };
+      return { ...sent, notificationRefused: new Error(String(refusal)), refusedCommand: String(command), wake: notify === "wake" };
     },
   };
 }

@@ -132,6 +132,27 @@ describe("ACL permissions", () => {
     });
   });
 
+  describe("a send at the defaults whose wake is refused (a line written with `&<ns>:rt:*` alone)", () => {
+    it("stores the message, and tells once that the wake notification on the wake channel was refused", async () => {
+      await grant(`~${ns}:*`, "resetchannels", `&${ns}:rt:*`, "+@all");
+      const producer = openAsUser();
+      const errors: Error[] = [];
+      producer.on("error", (error) => errors.push(error));
+
+      // The queue is idle: the first send wants a wake; the second finds the first visible and wants none.
+      const first = await producer.sendMessageAsync({ qname: "q", message: "one" });
+      const [{ id: second }] = await producer.sendMessagesAsync({ qname: "q", messages: [{ message: "two" }] });
+
+      expect(await admin.zRange(keysOf(ns, "q").messages, 0, -1)).to.have.members([first, second!]);
+      expect(errors, "one report for the channel").to.have.length(1);
+      const { wakeChannel } = keysOf(ns, "q");
+      expect(errors[0].name).to.equal("noPermission");
+      expect(errors[0].message)
+        .to.include("sendMessage stored the message, but its wake notification for consumers in other processes")
+        .and.include(`&${wakeChannel}`);
+    });
+  });
+
   describe("a refused command is a `noPermission` error", () => {
     it("inside a script: names the operation and the command the user lacks", async () => {
       await grant(`~${ns}:*`, "+@all", "-hincrby");
