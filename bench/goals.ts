@@ -3,8 +3,10 @@
  * and whether it is met or by how much it falls short. Beside each throughput goal, what a message
  * cost the client and Redis in CPU in that run, because one client and one connection cannot go
  * faster than 1 / (client + Redis CPU per message) when they take turns: the data a reader needs to
- * tell a slow library from a saturated machine. Why a goal falls short is not something a run can
- * say: bench/README.md has a written section for it, outside the generated block.
+ * tell a slow library from a saturated machine. Each goal's ratio is taken within the run, except
+ * the two that hold the Worker against its own figures in the run before issue 37, which the run's
+ * record carries (bench/reference-run.ts). Why a goal falls short is not something a run can say:
+ * bench/README.md has a written section for it, outside the generated block.
  */
 import { ratiosOf } from "./ratios";
 import type { RowRatios } from "./ratios";
