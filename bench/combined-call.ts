@@ -10,9 +10,17 @@ import type { Message } from "./clients";
 /** The registry's name of the call: RedisSMQ gets `deleteAndReceiveAsync` and its callback twin from it. */
 export const COMBINED_CALL = "deleteAndReceive";
 
+/** Its reply: whether the message was deleted, and the next one (`{}` when none is due). */
+export interface CombinedReply {
+  deleted: 0 | 1;
+  message: Message | {};
+  /** Where the receive part failed after the delete was done (the delete stands). */
+  receiveError?: Error;
+}
+
 /** What the bench calls: the public API's single form. */
 export interface CombinedCall {
-  deleteAndReceiveAsync(options: { qname: string; id: string; vt?: number }): Promise<{ deleted: 0 | 1; message: Message | {} }>;
+  deleteAndReceiveAsync(options: { qname: string; id: string; vt?: number }): Promise<CombinedReply>;
 }
 
 /** Whether a build has the combined call, from its operations registry (lib/methods/registry.ts's OPERATIONS). */

@@ -179,10 +179,13 @@ function combinedCase(concurrency: number): ThroughputCase {
             for (;;) {
               if (!isMessage(message)) throw new Error("queue ran dry before every message was received");
               if (!claim()) {
-                deleted += await api.deleteMessageAsync({ qname, id: message.id });
+                // Awaited first: `deleted += await` would read `deleted` before the call, and lanes overlap.
+                const last = await api.deleteMessageAsync({ qname, id: message.id });
+                deleted += last;
                 return;
               }
               const reply = await combined.deleteAndReceiveAsync({ qname, id: message.id });
+              if (reply.receiveError) throw reply.receiveError;
               deleted += reply.deleted;
               message = reply.message;
             }
