@@ -40,7 +40,7 @@ const NOT_LOOKED_UP = -2;
  */
 export function receiveMessages(
   layout: KeyLayout,
-  options: Partial<ReceiveMessageOptions>,
+  options: { qname?: unknown; vt?: unknown },
   count: unknown,
   details = false,
 ): Operation<ReceivedBatch> {
