@@ -8,10 +8,19 @@ import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateIds } from "./rsmq-input-rules";
-import { receiveMessages } from "./receive-message";
+import { receiveDone, receiveMessages } from "./receive-message";
 import type { ReceivedBatch } from "./receive-message";
 import { explainRefusal } from "../errors/refusals";
 import { script } from "../scripts/script-files";
+import type { ExpiredReport } from "../retention/expired-report";
+import { defineOperation } from "./descriptor";
+import type { Observation, Outlets } from "./descriptor";
+import type {
+  DeleteAndReceiveMessagesOptions,
+  DeleteAndReceiveOptions,
+  DeletedAndReceivedMessage,
+  DeletedAndReceivedMessages,
+} from "../types";
 
 /** What one deleteAndReceive call did: the deletes, then the receive. */
 export interface DeletedAndReceived {
@@ -84,3 +93,67 @@ function receiveErrorOf(message: string, keys: string[]): Error {
   const named = explainRefusal(error, { operation: RECEIVE_PART, script: script("deleteAndReceive"), keys });
   return named instanceof Error ? named : error;
 }
+
+/** What the call path gets: the result, with the receive part's expired messages on top, where it moves them. */
+type Settled = DeletedAndReceived & { expired?: ExpiredReport };
+
+/** The operation for the call path: it moves a result's `expired` (retention) before the caller gets it. */
+function forCallPath(operation: Operation<DeletedAndReceived>): Operation<Settled> {
+  return {
+    ...operation,
+    parse(reply) {
+      const result = operation.parse(reply);
+      return result.batch.expired === undefined ? result : { ...result, expired: result.batch.expired };
+    },
+  };
+}
+
+/**
+ * The call is a receive for telemetry (its span, the messages consumed and how long they waited),
+ * with how many messages it deleted; a receive part that failed marks no error (the call succeeded).
+ */
+function observeDeleteAndReceive<O>(single: boolean): Observation<O, Settled> {
+  return {
+    operation: "receive",
+    done: (result, span, recording, queue) => {
+      span?.set({ "messaging.rsmq.deleted_count": result.deleted.reduce<number>((sum, flag) => sum + flag, 0) });
+      receiveDone(result.batch, single, span, recording, queue);
+    },
+  };
+}
+
+/** A receive part that failed after the deletes were done is told once per queue and error, never silently. */
+function reportReceiveError<O extends { qname?: unknown }>(result: Settled, options: Partial<O>, outlets: Outlets): void {
+  if (result.receiveError === undefined) return;
+  const { name, code } = result.receiveError as Error & { code?: string };
+  outlets.reportProblem(`deleteAndReceive ${String(options.qname)} ${name}/${code ?? ""}`, result.receiveError);
+}
+
+/**
+ * deleteAndReceiveAsync: deletes a message and receives the next, in one call; `message` is `{}`
+ * when none is due. No `waitMs`: the call that deletes answers at once.
+ */
+export const deleteAndReceiveOperation = defineOperation<DeleteAndReceiveOptions, Settled, DeletedAndReceivedMessage>({
+  optionKeys: { qname: true, id: true, vt: true },
+  build: ({ layout, observed }, options) =>
+    forCallPath(deleteAndReceiveMessages(layout, { qname: options.qname, ids: [options.id], vt: options.vt }, 1, observed)),
+  observe: observeDeleteAndReceive(true),
+  events: reportReceiveError,
+  result: ({ deleted, batch, receiveError }) =>
+    receiveError === undefined
+      ? { deleted: deleted[0], message: batch.messages[0] ?? {} }
+      : { deleted: deleted[0], message: {}, receiveError },
+});
+
+/** deleteAndReceiveMessagesAsync: deletes messages and receives up to `count`, in one call. */
+export const deleteAndReceiveMessagesOperation = defineOperation<DeleteAndReceiveMessagesOptions, Settled, DeletedAndReceivedMessages>({
+  optionKeys: { qname: true, ids: true, count: true, vt: true },
+  build: ({ layout, observed }, options) => forCallPath(deleteAndReceiveMessages(layout, options, options.count, observed)),
+  observe: observeDeleteAndReceive(false),
+  events: reportReceiveError,
+  result: ({ deleted, batch: { messages, nextDueMs }, receiveError }) => {
+    const answer: DeletedAndReceivedMessages = nextDueMs === undefined ? { deleted, messages } : { deleted, messages, nextDueMs };
+    if (receiveError !== undefined) answer.receiveError = receiveError;
+    return answer;
+  },
+});

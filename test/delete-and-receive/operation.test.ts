@@ -117,5 +117,16 @@ describe("deleteAndReceiveMessages: the operation", () => {
       const next = (await rsmq.receiveMessageAsync({ qname: "q" })) as RedisSMQ.QueueMessage;
       expect([next.id, next.rc]).to.deep.equal([b, 1]);
     });
+
+    it("answers a read the ACL refuses, where the script has no check (a raised error), beside the deletes", async () => {
+      await onEveryServer(["ACL", "SETUSER", user, "+hincrby", "-zrangebyscore"]);
+      const [a] = await sendAll(["a", "b"]);
+      const result = await run(limited, { qname: "q", ids: [a] }, 1);
+      expect(result.deleted).to.deep.equal([1]);
+      expect(result.batch.messages).to.deep.equal([]);
+      expect(result.receiveError?.name).to.equal("noPermission");
+      const attributes = await rsmq.getQueueAttributesAsync({ qname: "q" });
+      expect([attributes.msgs, attributes.hiddenmsgs, attributes.totalrecv]).to.deep.equal([1, 0, 0]);
+    });
   });
 });
