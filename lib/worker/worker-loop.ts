@@ -25,7 +25,6 @@ import type { PendingAck } from "./pending-acks";
 import type { Handling } from "./handle-message";
 import type { QueuePort } from "./queue-port";
 import { backOffLeftAfterWake, looksFirst, receiveRetryDelay } from "./sleep-policy";
-import { unlessAborted } from "./unless-aborted";
 import { VisibilityExtender } from "./visibility-extender";
 import type { WakeReason, WakeableSleep } from "./wakeable-sleep";
 import { keepSubscribing } from "./wake-retry";
@@ -77,6 +76,8 @@ export class WorkerLoop {
   /** When a message this worker let go (a retry it scheduled) is due: it shortens the idle sleep. */
   private readonly knownDue = new KnownDue();
   private slotFreed: (() => void) | undefined;
+  /** Ends the poll in flight with no reply (see unlessStopped): called by stop(). */
+  private abandonPoll: (() => void) | undefined;
   private readonly unsubscribers: Array<() => unknown> = [];
   /** Takes the worker off its RedisSMQ instance's list. */
   private delist: (() => void) | undefined;
@@ -145,6 +146,7 @@ export class WorkerLoop {
   private async shutDown(): Promise<void> {
     this.options.signal?.removeEventListener("abort", this.onSignalAbort);
     this.stopController.abort();
+    this.abandonPoll?.();
     this.sleep?.wake();
     this.slotFreed?.();
     await this.loopDone;
@@ -274,7 +276,7 @@ export class WorkerLoop {
   }
 
   /**
-   * One poll: its reply; undefined once the worker stops (see unlessAborted); FAILED after an
+   * One poll: its reply; undefined once the worker stops (see abandonPoll); FAILED after an
    * error, which is reported and followed by the back-off for consecutive failures. A reply
    * replaces the known due time (see KnownDue.pollStarted).
    *
@@ -284,7 +286,7 @@ export class WorkerLoop {
   private async poll<T>(call: () => Promise<T>): Promise<T | undefined | typeof FAILED> {
     const replied = this.knownDue.pollStarted();
     try {
-      const reply = await unlessAborted(call(), this.stopController.signal);
+      const reply = await this.unlessStopped(call);
       if (reply === undefined) return reply;
       this.consecutiveFailures = 0;
       replied();
@@ -295,6 +297,22 @@ export class WorkerLoop {
       await this.pause(receiveRetryDelay(this.consecutiveFailures), "backOff");
       return FAILED;
     }
+  }
+
+  /**
+   * `call`'s outcome, or undefined as soon as the worker stops (whichever comes first): while
+   * Redis is down a call waits in node-redis' offline queue until the server is back, and a stop
+   * must not wait for that. A late rejection after the stop is dropped. The stop ends it through
+   * abandonPoll, not an abort listener: adding and removing one per poll cost more client CPU than
+   * the rest of the loop's work for a message.
+   */
+  private unlessStopped<T>(call: () => Promise<T>): Promise<T | undefined> {
+    if (this.stopped) return Promise.resolve(undefined);
+    // Left in place after the reply: resolving a settled promise does nothing.
+    return new Promise<T | undefined>((resolve, reject) => {
+      this.abandonPoll = () => resolve(undefined);
+      call().then(resolve, reject);
+    });
   }
 
   /**
