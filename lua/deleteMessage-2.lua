@@ -14,8 +14,8 @@ local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 local expired = ARGV[2] == "x"
 
--- refusedCommand(...) is lua/shared/refused-command.lua, and deleteIds (which checks HDEL itself)
--- lua/shared/delete-ids.lua: the loader puts both before this script. HDEL is named here too, first,
+-- refusedCommand(...) is lua/shared/refused-command.lua, and deleteOne (which checks HDEL itself)
+-- lua/shared/delete-one.lua: the loader puts both before this script. HDEL is named here too, first,
 -- so a user refused both is told of HDEL, as before.
 if expired then
   local refused = refusedCommand("hdel", "hincrby")
@@ -23,11 +23,8 @@ if expired then
     return refused
   end
 end
-local deleted = deleteIds(queueSet, queueHash, ARGV, 1, 1)
-if deleted.err then
-  return deleted
-end
-if deleted[1] == 1 and expired then
+local deleted = deleteOne(queueSet, queueHash, ARGV[1])
+if deleted == 1 and expired then
   rcall("HINCRBY", queueHash, "totalexpired", 1)
 end
-return deleted[1]
+return deleted

@@ -135,6 +135,7 @@ const SHARED = [
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
   { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },
   { file: "receive-due.lua", calledAs: /\breceiveDue\b/ },
+  { file: "delete-one.lua", calledAs: /\bdeleteOne\(/ },
   { file: "delete-ids.lua", calledAs: /\bdeleteIds\(/ },
 ];
 

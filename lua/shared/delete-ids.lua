@@ -1,6 +1,6 @@
 --[[
-  Put by the loader (lib/scripts/script-files.ts) before each script that deletes messages by id
-  (deleteMessage, deleteMessages, deleteAndReceive), after refused-command.lua, whose
+  Put by the loader (lib/scripts/script-files.ts) before each script that deletes a list of
+  messages by id (deleteMessages, deleteAndReceive), after refused-command.lua, whose
   refusedCommand it calls. Its Redis calls touch only the two keys it is given, which each script
   takes from its KEYS.
 
@@ -9,6 +9,7 @@
   and trace context `<id>:tp`), as rsmq 0.12.4's delete removes its three. Returns one integer per
   id, in order: 1 when that message existed (in the set and the hash), else 0; or a NOPERM error
   reply, with nothing deleted, when the user may not run HDEL (its ZREM would otherwise be done alone).
+  delete-one.lua deletes one message the same way, without the table of results.
 ]]
 local rcall = redis.call
 

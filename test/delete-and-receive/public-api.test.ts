@@ -160,11 +160,11 @@ describe("deleteAndReceiveAsync and deleteAndReceiveMessagesAsync", () => {
     const [a, b] = await sendAll(["a", "b"]);
     await rsmq.receiveMessageAsync({ qname: "q" });
     const single = await new Promise<RedisSMQ.DeletedAndReceivedMessage>((resolve, reject) =>
-      rsmq.deleteAndReceive({ qname: "q", id: a }, (error, result) => (error ? reject(error) : resolve(result!))),
+      rsmq.deleteAndReceive({ qname: "q", id: a }, (error, result) => (error ? reject(error) : resolve(result))),
     );
     expect([single.deleted, asMessage(single.message).id]).to.deep.equal([1, b]);
     const batch = await new Promise<RedisSMQ.DeletedAndReceivedMessages>((resolve, reject) =>
-      rsmq.deleteAndReceiveMessages({ qname: "q", ids: [b], count: 3 }, (error, result) => (error ? reject(error) : resolve(result!))),
+      rsmq.deleteAndReceiveMessages({ qname: "q", ids: [b], count: 3 }, (error, result) => (error ? reject(error) : resolve(result))),
     );
     expect(batch).to.deep.equal({ deleted: [1], messages: [], nextDueMs: null });
     const refused = await new Promise<Error | null>((resolve) =>
