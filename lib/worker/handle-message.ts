@@ -13,19 +13,20 @@ export type { Handling } from "./handling-needs";
 
 /**
  * Runs the handler on `message` (received with visibility timeout `vt` seconds) and settles the
- * message; observed (a process span, the outcome counted) while the instance records or traces.
+ * message (`acknowledged`: see handle); observed (a process span, the outcome counted) while the instance records or traces.
  * Not async itself: unobserved, the handling's steps are exactly those of {@link handle}.
  */
-export function handleMessage(message: QueueMessage, vt: number, handling: Handling): Promise<void> {
+export function handleMessage(message: QueueMessage, vt: number, handling: Handling, acknowledged?: () => void): Promise<void> {
   if (observing(handling.telemetry)) {
     const observed = observeHandling(message, handling, handling.telemetry);
-    return handle(message, vt, observed.handling).finally(() => observed.settled());
+    return handle(message, vt, observed.handling, acknowledged).finally(() => observed.settled());
   }
-  return handle(message, vt, handling);
+  return handle(message, vt, handling, acknowledged);
 }
 
-async function handle(message: QueueMessage, vt: number, handling: Handling): Promise<void> {
-  const { options, queue, reporter } = handling;
+/** `acknowledged` is called once a resolved handler's delete is queued (it may ride on the next receive). */
+async function handle(message: QueueMessage, vt: number, handling: Handling, acknowledged?: () => void): Promise<void> {
+  const { options, reporter } = handling;
   const extension = handling.extender.keepHidden(message.id, vt);
   // Inline, not a helper: one more async step would move `failed` after the loop's next sleep.
   let ended: AbandonedOutcome;
@@ -47,8 +48,10 @@ async function handle(message: QueueMessage, vt: number, handling: Handling): Pr
     await afterFailure(message, ended.error, extension.hiddenUntil(), handling);
     return;
   }
+  const deleted = handling.acknowledge(message.id);
+  acknowledged?.();
   try {
-    await queue.remove(message.id);
+    await deleted;
     reporter.stats.handled += 1;
     reporter.tell("handled", message);
   } catch (error) {

@@ -15,6 +15,11 @@ import type { Carrier } from "../telemetry/tracing";
 export interface Handling {
   options: Pick<ResolvedWorkerOptions, "qname" | "handler" | "retry" | "onStop" | "deadLetterQueue">;
   queue: Pick<QueuePort, "remove" | "hide" | "moveToDlq">;
+  /**
+   * Deletes the message of a handler that resolved; 0 when it was gone. Resolves once the delete
+   * answered, which may be the worker's next receive carrying it (see pending-acks.ts).
+   */
+  acknowledge(id: string): Promise<0 | 1>;
   clock: Clock;
   extender: Pick<VisibilityExtender, "keepHidden">;
   reporter: WorkerReporter;

@@ -4,6 +4,7 @@
  * redis-queue-port.ts builds the real one.
  */
 import type { ReceivedBatch } from "../operations/receive-message";
+import type { DeletedAndReceived } from "../operations/delete-and-receive";
 import type { StopRecord } from "../operations/dead-letter";
 import type { QueueMessage } from "../types";
 import type { TelemetryHub } from "../telemetry/telemetry-hub";
@@ -13,6 +14,16 @@ import type { Carrier } from "../telemetry/tracing";
 export interface QueuePort {
   /** Receives up to `count` messages (hidden for the worker's vt); when fewer come back, also when the next is due. */
   receive(count: number): Promise<ReceivedBatch>;
+  /**
+   * Deletes `ids`, then receives up to `count`, in one call (see deleteAndReceiveMessages): how a
+   * handled message's delete rides on the next receive. Absent where the queue has no such call.
+   */
+  deleteAndReceive?(ids: string[], count: number): Promise<DeletedAndReceived>;
+  /**
+   * Whether deleteAndReceive is to be used now; false while telemetry observes, whose receive and
+   * delete spans are each the call they time.
+   */
+  readonly combinesDeletes?: boolean;
   /** Read-only: ms until the earliest message is visible (0: one is due now), null for an empty queue. */
   nextDue(): Promise<number | null>;
   /** Deletes a message; 0 when it was no longer there. */

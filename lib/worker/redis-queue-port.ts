@@ -6,8 +6,10 @@
  * check rides each poll (a receive or a look) of a Worker that listens on it.
  */
 import { deleteMessages } from "../operations/delete-messages";
+import { deleteAndReceiveMessages } from "../operations/delete-and-receive";
 import { hideMessage } from "../operations/hide-message";
 import { receiveMessages } from "../operations/receive-message";
+import type { ReceivedBatch } from "../operations/receive-message";
 import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
 import { movingExpired } from "../retention/expired-moves";
 import { IdleSweeper } from "../retention/idle-sweeper";
@@ -37,6 +39,7 @@ export function redisQueuePort(
   const { wakeChannel, realtimeChannel } = layout.queue(qname);
   // Handlers of one batch finish together: their deletes go out as one deleteMessages.
   const deletes = new DeleteBatcher((ids) => internals.run(() => deleteMessages(layout, { qname, ids })));
+  const moveExpired = movingExpired<ReceivedBatch>(internals, qname);
   // Filled only while telemetry records or traces: what each message in hand carries.
   const carriers: Carriers = new WeakMap();
   return {
@@ -46,7 +49,17 @@ export function redisQueuePort(
         ? observedWorkerReceive(internals, qname, vt, count, carriers)
         : internals.run(() => receiveMessages(layout, { qname, vt }, count));
       // Expired messages the script parked go to the queue's expireTo before the batch is handled.
-      return receiving.then(movingExpired(internals, qname));
+      return receiving.then((batch) => (batch.expired === undefined ? batch : moveExpired(batch)));
+    },
+    deleteAndReceive: (ids, count) => {
+      tick();
+      // As a receive alone: what the receive part parked goes to expireTo before the batch is handled.
+      return internals
+        .run(() => deleteAndReceiveMessages(layout, { qname, ids, vt }, count))
+        .then((result) => (result.batch.expired === undefined ? result : moveExpired(result.batch).then(() => result)));
+    },
+    get combinesDeletes() {
+      return !observing(internals.telemetry);
     },
     nextDue: () => {
       tick();

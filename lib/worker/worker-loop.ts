@@ -2,6 +2,9 @@
  * The Worker's loop: receive, hand each message to its handler, and sleep while nothing is due.
  *
  * - It receives up to the free handler slots; while a full batch comes back, it receives again.
+ * - A handler that resolves frees its slot at once; its delete waits for the loop's next receive
+ *   and goes out with it, one call for both (see pending-acks.ts), or on its own at once when the
+ *   loop is not about to receive. Its `handled` waits for that delete's answer.
  * - When fewer came back, nothing else is due: it sleeps as sleep-policy.ts decides (until the
  *   next due time the same reply carried, held between minIdleSleepMs and maxIdleSleepMs).
  * - A send in this process, a realtime publish from another, a retry this worker scheduled, or
@@ -13,13 +16,15 @@
  */
 import type { EventEmitter } from "events";
 import type { QueueMessage } from "../types";
+import type { ReceivedBatch } from "../operations/receive-message";
 import type { Clock } from "./clock";
 import { KnownDue } from "./known-due";
 import { handleMessage } from "./handle-message";
+import { PendingAcks } from "./pending-acks";
+import type { PendingAck } from "./pending-acks";
 import type { Handling } from "./handle-message";
 import type { QueuePort } from "./queue-port";
 import { backOffLeftAfterWake, looksFirst, receiveRetryDelay } from "./sleep-policy";
-import { unlessAborted } from "./unless-aborted";
 import { VisibilityExtender } from "./visibility-extender";
 import type { WakeReason, WakeableSleep } from "./wakeable-sleep";
 import { keepSubscribing } from "./wake-retry";
@@ -47,7 +52,12 @@ export class WorkerLoop {
   private readonly queue: QueuePort;
   private readonly clock: Clock;
   private readonly stopController = new AbortController();
+  /** Each message's handling until it is settled (its delete answered): what stop() waits for. */
   private readonly running = new Set<Promise<void>>();
+  /** Handler slots taken: a message's slot frees when its handler ends and its delete is queued. */
+  private busySlots = 0;
+  /** Deletes of handled messages held for the next receive. */
+  private readonly acks: PendingAcks;
   private readonly handling: Handling;
   private readonly extender: VisibilityExtender;
   private started = false;
@@ -66,6 +76,8 @@ export class WorkerLoop {
   /** When a message this worker let go (a retry it scheduled) is due: it shortens the idle sleep. */
   private readonly knownDue = new KnownDue();
   private slotFreed: (() => void) | undefined;
+  /** Ends the poll in flight with no reply (see unlessStopped): called by stop(). */
+  private abandonPoll: (() => void) | undefined;
   private readonly unsubscribers: Array<() => unknown> = [];
   /** Takes the worker off its RedisSMQ instance's list. */
   private delist: (() => void) | undefined;
@@ -85,6 +97,7 @@ export class WorkerLoop {
     this.queue = ports.queue;
     this.clock = ports.clock;
     this.reporter = new WorkerReporter(events, options.qname);
+    this.acks = new PendingAcks((id) => this.queue.remove(id));
     const { stats } = this.reporter;
     this.extender = new VisibilityExtender(
       (id, ms) => this.queue.hide(id, ms),
@@ -95,6 +108,7 @@ export class WorkerLoop {
     this.handling = {
       options,
       queue: this.queue,
+      acknowledge: (id) => this.acks.add(id),
       clock: this.clock,
       extender: this.extender,
       reporter: this.reporter,
@@ -132,6 +146,7 @@ export class WorkerLoop {
   private async shutDown(): Promise<void> {
     this.options.signal?.removeEventListener("abort", this.onSignalAbort);
     this.stopController.abort();
+    this.abandonPoll?.();
     this.sleep?.wake();
     this.slotFreed?.();
     await this.loopDone;
@@ -161,7 +176,10 @@ export class WorkerLoop {
     // After a blind idle sleep (see looksFirst) the next poll looks before it receives.
     let next: NextPoll = "receive";
     while (next !== "stop" && !this.stopped) {
-      const free = this.options.concurrency - this.running.size;
+      // About to receive (at once, or once a slot frees): deletes queued meanwhile ride along.
+      if (next === "receive" && this.combines) this.acks.hold();
+      else this.acks.release();
+      const free = this.options.concurrency - this.busySlots;
       if (free <= 0) {
         await new Promise<void>((resolve) => (this.slotFreed = resolve));
         this.slotFreed = undefined;
@@ -171,6 +189,13 @@ export class WorkerLoop {
       const looked: NextPoll | "due" = next === "look" ? await this.look() : "due";
       next = looked === "due" ? await this.receive(Math.min(this.options.batchSize, free)) : looked;
     }
+    // Stopped: what is held goes out now, and stop() waits for it with the handlers.
+    this.acks.release();
+  }
+
+  /** Whether deletes ride on receives: the queue has the combined call and uses it now. */
+  private get combines(): boolean {
+    return this.queue.deleteAndReceive !== undefined && this.queue.combinesDeletes !== false;
   }
 
   /** A read-only look; "due" when a message is due (or a wake came, or a stop): receive now. */
@@ -187,7 +212,9 @@ export class WorkerLoop {
 
   /** Receives up to `count` messages and dispatches them; then sleeps unless more may be due. */
   private async receive(count: number): Promise<NextPoll> {
-    const batch = await this.poll(() => this.queue.receive(count));
+    // Also after a look: deletes queued while this receive is out ride on the next one.
+    if (this.combines) this.acks.hold();
+    const batch = await this.poll(() => this.receiveWithAcks(count));
     if (batch === undefined) return "stop";
     if (batch === FAILED) return "receive";
     const { stats } = this.reporter;
@@ -199,6 +226,33 @@ export class WorkerLoop {
     // A full batch means more may be due: receive again at once.
     if (batch.messages.length === count || this.stopped || this.wokenWhileBusy) return "receive";
     return this.idle(batch.nextDueMs ?? null);
+  }
+
+  /**
+   * A receive that carries the deletes held (one call for both), or a receive alone when none are
+   * held. The deletes' outcomes are settled from the call itself, whatever the loop does with its
+   * reply (a stop may have left it): a call that fails as a whole sends them again on their own,
+   * so no delete is lost; a refused receive part (`receiveError`) fails the poll, its deletes done.
+   */
+  private receiveWithAcks(count: number): Promise<ReceivedBatch> {
+    // Telemetry may have started observing since they were held: then they go on their own.
+    if (!this.combines) this.acks.release();
+    const taken = this.acks.take();
+    if (taken.length === 0) return this.queue.receive(count);
+    return this.queue.deleteAndReceive!(
+      taken.map((ack) => ack.id),
+      count,
+    ).then(
+      ({ deleted, batch, receiveError }) => {
+        settleAcks(taken, deleted);
+        if (receiveError !== undefined) throw receiveError;
+        return batch;
+      },
+      (error: unknown) => {
+        this.acks.sendAlone(taken);
+        throw error;
+      },
+    );
   }
 
   /** Sleeps as planned for `nextDueMs`; resolves with the poll to make next. */
@@ -222,7 +276,7 @@ export class WorkerLoop {
   }
 
   /**
-   * One poll: its reply; undefined once the worker stops (see unlessAborted); FAILED after an
+   * One poll: its reply; undefined once the worker stops (see abandonPoll); FAILED after an
    * error, which is reported and followed by the back-off for consecutive failures. A reply
    * replaces the known due time (see KnownDue.pollStarted).
    *
@@ -232,7 +286,7 @@ export class WorkerLoop {
   private async poll<T>(call: () => Promise<T>): Promise<T | undefined | typeof FAILED> {
     const replied = this.knownDue.pollStarted();
     try {
-      const reply = await unlessAborted(call(), this.stopController.signal);
+      const reply = await this.unlessStopped(call);
       if (reply === undefined) return reply;
       this.consecutiveFailures = 0;
       replied();
@@ -246,11 +300,29 @@ export class WorkerLoop {
   }
 
   /**
+   * `call`'s outcome, or undefined as soon as the worker stops (whichever comes first): while
+   * Redis is down a call waits in node-redis' offline queue until the server is back, and a stop
+   * must not wait for that. A late rejection after the stop is dropped. The stop ends it through
+   * abandonPoll, not an abort listener: adding and removing one per poll cost more client CPU than
+   * the rest of the loop's work for a message.
+   */
+  private unlessStopped<T>(call: () => Promise<T>): Promise<T | undefined> {
+    if (this.stopped) return Promise.resolve(undefined);
+    // Left in place after the reply: resolving a settled promise does nothing.
+    return new Promise<T | undefined>((resolve, reject) => {
+      this.abandonPoll = () => resolve(undefined);
+      call().then(resolve, reject);
+    });
+  }
+
+  /**
    * An idle sleep, which a wake ends at once, or an error back-off, which a wake ends too (the
    * error's cause may be gone) but never sooner than backOffLeftAfterWake allows; a wake that came
    * while the failing call was in flight counts.
    */
   private async pause(ms: number, kind: "idle" | "backOff"): Promise<WakeReason> {
+    // No delete waits behind a sleep.
+    this.acks.release();
     const sleep = this.clock.sleep(ms, this.stopController.signal);
     const started = this.clock.now();
     let woken = false;
@@ -331,10 +403,29 @@ export class WorkerLoop {
   }
 
   private dispatch(message: QueueMessage, vt: number): void {
-    const task = handleMessage(message, vt, this.handling).finally(() => {
-      this.running.delete(task);
+    this.busySlots += 1;
+    let slotHeld = true;
+    const freeSlot = (): void => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      this.busySlots -= 1;
       this.slotFreed?.();
+    };
+    // A delete held for the next receive frees the slot at once: that receive carries it. One sent
+    // on its own (and a failure's settlement) frees it once answered, so no receive can find the
+    // message still there, hidden, and sleep until its vt for nothing.
+    const acknowledged = (): void => {
+      if (this.acks.holding) freeSlot();
+    };
+    const task = handleMessage(message, vt, this.handling, acknowledged).finally(() => {
+      this.running.delete(task);
+      freeSlot();
     });
     this.running.add(task);
   }
+}
+
+/** Hands each held delete its outcome from a combined call (1: the message was there). */
+function settleAcks(acks: readonly PendingAck[], deleted: ReadonlyArray<0 | 1>): void {
+  for (let index = 0; index < acks.length; index += 1) acks[index].resolve(deleted[index] === 1 ? 1 : 0);
 }

@@ -98,11 +98,13 @@ export function observeHandling(message: QueueMessage, handling: Handling, hub: 
   );
   const observation: Observation = { recording, tracing, process };
   const { handler, extender, end } = observedHandler(handling, observation);
+  const queue = observedQueuePort(message, handling, observation, end);
   const observed: Handling = {
     ...handling,
     options: { ...handling.options, handler },
     extender,
-    queue: observedQueuePort(message, handling, observation, end),
+    queue,
+    acknowledge: queue.remove,
   };
   return {
     handling: observed,
@@ -166,7 +168,7 @@ function observedQueuePort(message: QueueMessage, handling: Handling, observatio
         "delete",
         qname,
         {},
-        () => queue.remove(removed),
+        () => (end.threw ? queue.remove(removed) : handling.acknowledge(removed)),
         (found, recorder) => {
           if (found === 1) recorder.outcome(qname, end.threw ? "drop" : "ack");
         },

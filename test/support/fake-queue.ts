@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from "events";
 import type { ReceivedBatch } from "../../lib/operations/receive-message";
+import type { DeletedAndReceived } from "../../lib/operations/delete-and-receive";
 import type { StopRecord } from "../../lib/operations/dead-letter";
 import type { QueueMessage } from "../../lib/types";
 import type { QueuePort } from "../../lib/worker/queue-port";
@@ -125,6 +126,28 @@ export class FakeQueue implements QueuePort {
   }
 }
 
+/**
+ * A FakeQueue with the combined call: a handled message's delete rides on the next receive. Its
+ * receive part answers from `receives` as a receive does; `combined` gives a whole call's reply
+ * (an Error fails it, `receiveError` refuses its receive part), else every id was there.
+ */
+export class CombiningFakeQueue extends FakeQueue {
+  /** Replies to the next combined calls, in order; then each id deleted and the receive part from `receives`. */
+  readonly combined: Array<Reply<Partial<DeletedAndReceived>>> = [];
+
+  deleteAndReceive(ids: string[], count: number): Promise<DeletedAndReceived> {
+    this.calls.push(`deleteAndReceive ${ids.join(",")} ${count}`);
+    const reply = this.combined.shift();
+    if (reply instanceof Error || reply instanceof Promise) return answer(reply as Reply<DeletedAndReceived>);
+    if (reply?.receiveError) return answer({ deleted: ids.map(() => 1 as const), batch: batch([]), ...reply } as DeletedAndReceived);
+    return answer(this.receives.shift() ?? batch([])).then((received) => ({
+      deleted: ids.map(() => 1 as const),
+      batch: received,
+      ...reply,
+    }));
+  }
+}
+
 /** An event the loop emitted: its name and payload. */
 export type LoopEvent = [name: string, ...args: unknown[]];
 
@@ -145,11 +168,11 @@ const EVENT_NAMES = [
 ];
 
 /**
- * A WorkerLoop on a FakeQueue and a FakeClock, with every event it emits recorded. Options are the
- * Worker's; realtimeWakes is off unless given. Not started.
+ * A WorkerLoop on a FakeQueue (or the `queue` given, a CombiningFakeQueue say) and a FakeClock,
+ * with every event it emits recorded. Options are the Worker's; realtimeWakes is off unless given.
+ * Not started.
  */
-export function fakeWorker(options: Partial<WorkerOptions> = {}) {
-  const queue = new FakeQueue();
+export function fakeWorker<Q extends FakeQueue = FakeQueue>(options: Partial<WorkerOptions> = {}, queue: Q = new FakeQueue() as Q) {
   const clock = new FakeClock();
   const emitter = new EventEmitter();
   const events: LoopEvent[] = [];

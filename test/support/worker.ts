@@ -106,7 +106,7 @@ export class WorkerLog {
 }
 
 /**
- * Loads the poll scripts (receive and look, plain and flagged) into the server that holds a
+ * Loads the poll scripts (receive, look and a Worker's deleteAndReceive, plain and flagged) into the server that holds a
  * queue, so that no first NOSCRIPT and its EVAL fall into a count of EVALSHA.
  */
 export async function loadPollScripts(ns: string, qname: string): Promise<void> {
@@ -120,7 +120,7 @@ export async function loadPollScriptsAt(url: string): Promise<void> {
   client.on("error", () => undefined);
   await client.connect();
   try {
-    for (const name of ["receiveMessage", "nextDue"]) {
+    for (const name of ["receiveMessage", "nextDue", "deleteAndReceive"]) {
       for (const body of [script(name), script(name).flagged]) await client.sendCommand(["SCRIPT", "LOAD", body.source]);
     }
   } finally {
@@ -143,7 +143,8 @@ export async function queueServer(ns: string, qname: string): Promise<{ host: st
 }
 
 /**
- * Counts the receive scripts (EVALSHA or EVAL of lua/receiveMessage-2.lua) run against one queue,
+ * Counts the receive scripts (EVALSHA or EVAL of lua/receiveMessage-2.lua, or of a Worker's
+ * lua/deleteAndReceive-2.lua) run against one queue,
  * read from MONITOR on the server that holds the queue. On Redis 7 the script is sent with its
  * shebang, so it is named by the flagged text's SHA1. `count()` first makes sure the
  * monitor has seen everything sent so far.
@@ -155,13 +156,16 @@ export class ReceiveCounter {
   ) {}
 
   static async open(ns: string, qname: string): Promise<ReceiveCounter> {
-    const receive = script("receiveMessage").flagged;
+    // A Worker's receive that carries deletes (lua/deleteAndReceive-2.lua) is a receive too.
+    const receives = [script("receiveMessage").flagged, script("deleteAndReceive").flagged];
+    const shas = receives.map((body) => body.sha1);
+    const heads = ["Receives up to", "Deletes messages by id, then receives"];
     const key = keysOf(ns, qname).messages;
     // Client-issued only: a script's own calls are not receives.
     const isReceive = ({ args, fromScript }: MonitoredLine): boolean =>
       !fromScript &&
       args.includes(key) &&
-      ((args[0] === "evalsha" && args[1] === receive.sha1) || (args[0] === "eval" && args[1].includes("Receives up to")));
+      ((args[0] === "evalsha" && shas.includes(args[1])) || (args[0] === "eval" && heads.some((head) => args[1].includes(head))));
     return new ReceiveCounter(await MonitorWatch.open([await queueServer(ns, qname)]), isReceive);
   }
 

@@ -1,7 +1,9 @@
 /**
  * A Worker's deletes: the messages of one received batch whose handlers finish together are
- * deleted by one deleteMessages script call, not one deleteMessage each (counted exactly from
- * INFO commandstats); each message is still deleted, and each handled message counted, once.
+ * deleted by one script call, not one deleteMessage each (counted exactly from INFO
+ * commandstats): a deleteMessages of their own while the worker sleeps, the next receive when it
+ * is about to receive (see acknowledgement.test.ts); each message is still deleted, and each
+ * handled message counted, once.
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
@@ -18,7 +20,7 @@ describe("Worker: deletes", () => {
   const fresh = freshQueueEachTest();
   const { cleanup } = fresh;
 
-  it("deletes a batch handled together with one script call: one EVALSHA for 10 messages, each message gone", async () => {
+  it("deletes a batch handled together while it sleeps with one script call: one EVALSHA for 10 messages, each message gone", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i += 1) ids.push(await fresh.sender.sendMessageAsync({ qname: "q", message: `m${i}` }));
     await loadPollScripts(fresh.ns, "q");
@@ -26,7 +28,8 @@ describe("Worker: deletes", () => {
     await fresh.rsmq.deleteMessagesAsync({ qname: "q", ids: ["00000000000000000000000000000000"] });
     const handled: string[] = [];
     const worker = cleanup.worker(
-      new Worker(fresh.rsmq, { qname: "q", concurrency: 10, maxIdleSleepMs: 60_000, handler: (message) => void handled.push(message.id) }),
+      // Twenty slots: the receive of ten is short, so the worker sleeps and the deletes go on their own.
+      new Worker(fresh.rsmq, { qname: "q", concurrency: 20, maxIdleSleepMs: 60_000, handler: (message) => void handled.push(message.id) }),
     );
     const log = new WorkerLog(worker);
     const stats = await commandStatsDuring(async () => {

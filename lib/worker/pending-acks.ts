@@ -1,0 +1,61 @@
+/**
+ * The deletes of handled messages, held for the Worker's next receive: while the loop is about to
+ * receive (see WorkerLoop), a handler that resolves leaves its delete here and the loop sends it
+ * with that receive, one script call for both (deleteAndReceive). While the loop is not about to
+ * receive (it sleeps, looks, backs off or stops) nothing is held: a delete goes out on its own at
+ * once (the port still coalesces a burst into one deleteMessages), so none waits behind a sleep.
+ */
+import { MAX_BATCH } from "../operations/rsmq-input-rules";
+
+/** A delete waiting for the next receive: its id, and how its handler learns the outcome. */
+export interface PendingAck {
+  readonly id: string;
+  /** 1: the message was there and is deleted; 0: it was gone already. */
+  readonly resolve: (found: 0 | 1) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Deletes a message on its own; 0 when it was no longer there. */
+export type RemoveAlone = (id: string) => Promise<0 | 1>;
+
+export class PendingAcks {
+  private pending: PendingAck[] = [];
+  private isHolding = false;
+
+  constructor(private readonly removeAlone: RemoveAlone) {}
+
+  /** The delete of a handled message: held for the next receive while the loop holds, else sent now. */
+  add(id: string): Promise<0 | 1> {
+    if (!this.isHolding) return this.removeAlone(id);
+    return new Promise<0 | 1>((resolve, reject) => this.pending.push({ id, resolve, reject }));
+  }
+
+  /** The loop will receive next: deletes added from now on wait for that receive. */
+  hold(): void {
+    this.isHolding = true;
+  }
+
+  /** Whether a delete added now waits for the next receive. */
+  get holding(): boolean {
+    return this.isHolding;
+  }
+
+  /** The loop will not receive soon: the deletes held go out on their own now, and later ones at once. */
+  release(): void {
+    this.isHolding = false;
+    this.sendAlone(this.pending.splice(0));
+  }
+
+  /** Takes the deletes held (at most one batch's worth) for the receive about to be sent. */
+  take(): PendingAck[] {
+    return this.pending.length <= MAX_BATCH ? this.pending.splice(0) : this.pending.splice(0, MAX_BATCH);
+  }
+
+  /**
+   * Sends `acks` on their own: those a combined call failed to deliver as a whole go again this
+   * way (a delete is idempotent), so a failed receive never loses a delete.
+   */
+  sendAlone(acks: readonly PendingAck[]): void {
+    for (const ack of acks) this.removeAlone(ack.id).then(ack.resolve, ack.reject);
+  }
+}
