@@ -44,10 +44,11 @@ if not delay then
 end
 
 local id, nowMs = newMessageId(randomPart)
+local score = messageScore(nowMs, delay, priority)
 -- Asked before the message is stored: it would be the one it finds.
 local waking = wake and wakeWanted(queueSet, nowMs, nowMs + delay * 1000)
 
-local refused = storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority)
+local refused = storeMessage(queueSet, queueHash, id, body, carried, score)
 if refused then
   return refused
 end

@@ -51,10 +51,11 @@ if not rcall("SET", dedupKey, id, "NX", "PX", window) then
   local first = rcall("GET", dedupKey)
   return { first, "duplicate" }
 end
+local score = messageScore(nowMs, delay, priority)
 -- Asked before the message is stored: it would be the one it finds.
 local waking = wake and wakeWanted(queueSet, nowMs, nowMs + delay * 1000)
 -- Checked above already, before the claim: nothing is refused here.
-storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority)
+storeMessage(queueSet, queueHash, id, body, carried, score)
 if channel == "" then
   return id
 end
