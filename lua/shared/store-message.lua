@@ -36,9 +36,12 @@ local function sendDelay(settings, length, delayArg)
   if not (settings[1] and settings[2] and settings[3]) then
     return nil, -1
   end
-  local maxsize = tonumber(settings[3])
-  if maxsize ~= -1 and length > maxsize then
-    return nil, -3
+  -- 0: a length the client left off, at most 1024, the smallest maxsize (no need to read it).
+  if length > 0 then
+    local maxsize = tonumber(settings[3])
+    if maxsize ~= -1 and length > maxsize then
+      return nil, -3
+    end
   end
   if delayArg ~= "" then
     return tonumber(delayArg)
