@@ -2,6 +2,8 @@
  * BullMQ, the library most users would pick instead, on the same server: an idle Worker at its
  * defaults (for the idle table) and add / process throughput (for the throughput table). Jobs are
  * added with `removeOnComplete: true`, so a processed job is deleted, as an rsmq message is.
+ * BullMQ 6 talks to Redis through ioredis when given connection options, as 5 did (its optional
+ * node-redis backend is used only when handed a node-redis client, which the bench never does).
  */
 import { randomBytes } from "crypto";
 import { Queue, Worker } from "bullmq";
@@ -9,14 +11,18 @@ import type { ConnectionOptions } from "bullmq";
 import type { IdleSubject } from "./idle-cost";
 import type { Target } from "./redis";
 
+/** The version installed, read at run time: every label and record says the BullMQ the run used. */
 export const BULLMQ_VERSION = (require("bullmq/package.json") as { version: string }).version;
+
+/** The library column of BullMQ's throughput rows: "BullMQ 6.7.6". */
+export const BULLMQ_LABEL = `BullMQ ${BULLMQ_VERSION}`;
 
 function connection(target: Target): ConnectionOptions {
   return { host: target.host, port: target.port };
 }
 
 export const bullmqIdleSubject: IdleSubject = {
-  name: `BullMQ ${BULLMQ_VERSION} Worker, defaults`,
+  name: `${BULLMQ_LABEL} Worker, defaults`,
   method: "new Worker(name, processor, { connection }) with its defaults (drainDelay 5 s, stalledInterval 30 s)",
   async start(target, ns) {
     const worker = new Worker(`idle`, async () => undefined, { connection: connection(target), prefix: ns });
@@ -95,4 +101,29 @@ export async function bullmqProcessor(
     },
     close: () => worker.close(),
   };
+}
+
+/** The connections BullMQ opens, counted by the server. */
+export interface BullmqConnections {
+  /** A Queue's, once ready. */
+  queue: number;
+  /** A Worker's, once ready (before it runs): its command connection and the one for its blocking fetch. */
+  worker: number;
+}
+
+/**
+ * Counts them as the server sees them: the growth of INFO's total_connections_received (connections
+ * accepted, which a connection closing elsewhere at the same moment cannot lower) while a Queue, then
+ * a Worker, gets ready. `probe` is a connection already open to the same server.
+ */
+export async function bullmqConnections(target: Target, probe: { info(section: string): Promise<string> }): Promise<BullmqConnections> {
+  const accepted = async (): Promise<number> => Number(/total_connections_received:(\d+)/.exec(await probe.info("stats"))?.[1]);
+  const start = await accepted();
+  const { prefix, cleanup } = await bullmqQueue(target);
+  const afterQueue = await accepted();
+  const processor = await bullmqProcessor(target, prefix, 0, 1);
+  const afterWorker = await accepted();
+  await processor.close();
+  await cleanup();
+  return { queue: afterQueue - start, worker: afterWorker - afterQueue };
 }

@@ -1,9 +1,11 @@
 /**
  * One run of compare-builds.ts: `node compare-builds-child.js <dist/index.js> <redis url> <kind>
  * <concurrency> <messages>` loads that build, runs the case on a queue of its own, and prints
- * `{ perSecond, clientMicros, serverMicros }` as JSON.
+ * `{ perSecond, clientMicros, serverMicros }` as JSON, or `{ skipped }` for the combined call's case
+ * on a build without the call.
  */
-import type { RunFigures } from "./compare-builds";
+import type { RunFigures, Skipped } from "./compare-builds";
+import { combinedCallOf } from "./combined-call";
 
 type Package = typeof import("../lib/index");
 
@@ -12,13 +14,15 @@ const concurrency = Number(concurrencyText);
 const messages = Number(messagesText);
 const body = "x".repeat(100);
 
-async function main(): Promise<RunFigures> {
+async function main(): Promise<RunFigures | Skipped> {
   // The build under test, not this checkout's: loaded by path.
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const RedisSMQ = require(entry) as Package;
   const { hostname, port } = new URL(url);
   const rsmq = new RedisSMQ({ host: hostname, port: Number(port), ns: `compare${process.pid}` });
   try {
+    if (kind === "combined" && typeof (rsmq as { deleteAndReceiveAsync?: unknown }).deleteAndReceiveAsync !== "function")
+      return { skipped: "this build has no deleteAndReceiveAsync" };
     await rsmq.createQueueAsync({ qname: "q" });
     if (kind !== "send") {
       for (let left = messages; left > 0; left -= 1000) {
@@ -45,6 +49,16 @@ async function measure(rsmq: InstanceType<Package>, RedisSMQ: Package): Promise<
   if (kind === "send") {
     await lanes(async () => {
       while (claimed++ < messages) await rsmq.sendMessageAsync({ qname: "q", message: body });
+    });
+  } else if (kind === "combined") {
+    const combined = combinedCallOf(rsmq);
+    await lanes(async () => {
+      if (claimed++ >= messages) return;
+      let message = await rsmq.receiveMessageAsync({ qname: "q" });
+      while ("id" in message) {
+        if (claimed++ >= messages) return void (await rsmq.deleteMessageAsync({ qname: "q", id: message.id }));
+        message = (await combined.deleteAndReceiveAsync({ qname: "q", id: message.id })).message;
+      }
     });
   } else if (kind === "receive+delete") {
     await lanes(async () => {

@@ -1,11 +1,12 @@
 /**
  * Two builds of the package side by side, for a change that must not make the hot paths slower
  * (`node build/bench/compare-builds.js --before <dir> [--after <dir>] [--rounds 7]`, each dir a
- * checkout with `dist/` built; `--after` is this one by default). Each case (send, receive+delete
- * and a Worker, at 1 and 50 in flight) runs once per build per round, each run in a process of its
- * own on one fresh `redis-server`, the builds taking turns at going first. The table gives the
- * medians and the after/before ratios of messages per second, client CPU and server CPU per
- * message; CPU per message is steadier than throughput on a shared machine.
+ * checkout with `dist/` built; `--after` is this one by default). Each case (send, receive+delete,
+ * the loop on the combined deleteAndReceive call, and a Worker, at 1 and 50 in flight) runs once per
+ * build per round, each run in a process of its own on one fresh `redis-server`, the builds taking
+ * turns at going first. The table gives the medians and the after/before ratios of messages per
+ * second, client CPU and server CPU per message; CPU per message is steadier than throughput on a
+ * shared machine. A build without the combined call skips its case ("–" in its columns).
  */
 import { execFile } from "child_process";
 import { resolve } from "path";
@@ -19,7 +20,8 @@ const run = promisify(execFile);
 
 /** One case: what is measured, how many in flight, and how many messages. */
 export interface CompareCase {
-  readonly kind: "send" | "receive+delete" | "worker";
+  /** "combined": receiveMessage once, then deleteAndReceive per message (builds that have the call). */
+  readonly kind: "send" | "receive+delete" | "combined" | "worker";
   readonly concurrency: number;
   readonly messages: number;
 }
@@ -29,6 +31,8 @@ export const FULL_CASES: readonly CompareCase[] = [
   { kind: "send", concurrency: 50, messages: 20000 },
   { kind: "receive+delete", concurrency: 1, messages: 3000 },
   { kind: "receive+delete", concurrency: 50, messages: 20000 },
+  { kind: "combined", concurrency: 1, messages: 3000 },
+  { kind: "combined", concurrency: 50, messages: 20000 },
   { kind: "worker", concurrency: 1, messages: 3000 },
   { kind: "worker", concurrency: 50, messages: 20000 },
 ];
@@ -40,11 +44,16 @@ export interface RunFigures {
   readonly serverMicros: number;
 }
 
-/** One row of the table: the medians of each build, and after/before. */
+/** What the child prints for a case its build cannot run (the combined call on a build without it). */
+export interface Skipped {
+  readonly skipped: string;
+}
+
+/** One row of the table: the medians of each build (undefined where the build skipped the case), and after/before. */
 export interface CompareRow {
   readonly label: string;
-  readonly before: RunFigures;
-  readonly after: RunFigures;
+  readonly before?: RunFigures;
+  readonly after?: RunFigures;
 }
 
 /** Runs every case `rounds` times per build; `dirs` are the two checkouts. */
@@ -56,10 +65,17 @@ export async function compareBuilds(
   const servers = await startServers(1);
   try {
     const samples = cases.map(() => ({ before: [] as RunFigures[], after: [] as RunFigures[] }));
+    // A build that skipped a case once skips it every round: it is not run again.
+    const skipped = new Set<string>();
     for (let round = 0; round < rounds; round += 1) {
       for (const [index, compared] of cases.entries()) {
         const order = round % 2 === 0 ? (["before", "after"] as const) : (["after", "before"] as const);
-        for (const build of order) samples[index][build].push(await runOnce(dirs[build], servers.targets[0], compared));
+        for (const build of order) {
+          if (skipped.has(`${build} ${index}`)) continue;
+          const figures = await runOnce(dirs[build], servers.targets[0], compared);
+          if ("skipped" in figures) skipped.add(`${build} ${index}`);
+          else samples[index][build].push(figures);
+        }
       }
     }
     return cases.map((compared, index) => ({
@@ -72,7 +88,8 @@ export async function compareBuilds(
   }
 }
 
-function medians(runs: RunFigures[]): RunFigures {
+function medians(runs: RunFigures[]): RunFigures | undefined {
+  if (runs.length === 0) return undefined;
   return {
     perSecond: median(runs.map((figures) => figures.perSecond)),
     clientMicros: median(runs.map((figures) => figures.clientMicros)),
@@ -81,7 +98,7 @@ function medians(runs: RunFigures[]): RunFigures {
 }
 
 /** One case on one build, in a child process of its own (compare-builds-child.ts). */
-async function runOnce(dir: string, target: Target, compared: CompareCase): Promise<RunFigures> {
+async function runOnce(dir: string, target: Target, compared: CompareCase): Promise<RunFigures | Skipped> {
   const child = resolve(__dirname, "compare-builds-child.js");
   const entry = resolve(dir, "dist/index.js");
   const { stdout } = await run(
@@ -91,21 +108,24 @@ async function runOnce(dir: string, target: Target, compared: CompareCase): Prom
       timeout: 120_000,
     },
   );
-  return JSON.parse(stdout) as RunFigures;
+  return JSON.parse(stdout) as RunFigures | Skipped;
 }
 
 /** The rows as a Markdown table. */
 export function compareTable(rows: readonly CompareRow[]): string {
-  const ratio = (after: number, before: number) => (after / before).toFixed(3);
+  const absent = { perSecond: Number.NaN, clientMicros: Number.NaN, serverMicros: Number.NaN };
+  const figure = (value: number, digits: number): string => (Number.isFinite(value) ? value.toFixed(digits) : "–");
+  const ratio = (after: number, before: number): string => figure(after / before, 3);
   const lines = [
     "| case | msg/s before | after | ratio | client µs/msg before | after | ratio | server µs/msg before | after | ratio |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
-  for (const { label, before, after } of rows) {
+  for (const row of rows) {
+    const [before, after] = [row.before ?? absent, row.after ?? absent];
     lines.push(
-      `| ${label} | ${before.perSecond.toFixed(0)} | ${after.perSecond.toFixed(0)} | ${ratio(after.perSecond, before.perSecond)} | ` +
-        `${before.clientMicros.toFixed(1)} | ${after.clientMicros.toFixed(1)} | ${ratio(after.clientMicros, before.clientMicros)} | ` +
-        `${before.serverMicros.toFixed(1)} | ${after.serverMicros.toFixed(1)} | ${ratio(after.serverMicros, before.serverMicros)} |`,
+      `| ${row.label} | ${figure(before.perSecond, 0)} | ${figure(after.perSecond, 0)} | ${ratio(after.perSecond, before.perSecond)} | ` +
+        `${figure(before.clientMicros, 1)} | ${figure(after.clientMicros, 1)} | ${ratio(after.clientMicros, before.clientMicros)} | ` +
+        `${figure(before.serverMicros, 1)} | ${figure(after.serverMicros, 1)} | ${ratio(after.serverMicros, before.serverMicros)} |`,
     );
   }
   return lines.join("\n");

@@ -3,11 +3,14 @@
  * and whether it is met or by how much it falls short. Beside each throughput goal, what a message
  * cost the client and Redis in CPU in that run, because one client and one connection cannot go
  * faster than 1 / (client + Redis CPU per message) when they take turns: the data a reader needs to
- * tell a slow library from a saturated machine. Why a goal falls short is not something a run can
- * say: bench/README.md has a written section for it, outside the generated block.
+ * tell a slow library from a saturated machine. Each goal's ratio is taken within the run, except
+ * the two that hold the Worker against its own figures in the run before issue 37, which the run's
+ * record carries (bench/reference-run.ts). Why a goal falls short is not something a run can say:
+ * bench/README.md has a written section for it, outside the generated block.
  */
 import { ratiosOf } from "./ratios";
 import type { RowRatios } from "./ratios";
+import { REFERENCE_RUN_FILE } from "./reference-run";
 import type { BenchResults, ThroughputResult } from "./suite";
 
 export const NOT_MEASURED = "not measured in this run";
@@ -33,9 +36,12 @@ export interface GoalRow {
   against?: GoalCpu & { label: string };
 }
 
+/** A goal's words; some name what the run was held against (BullMQ's version, the earlier run). */
+type Words = string | ((results: BenchResults) => string);
+
 interface Spec {
-  goal: string;
-  short: string;
+  goal: Words;
+  short: Words;
   /** At least (higher is better) or at most (lower is better). */
   direction: "at least" | "at most";
   target: number;
@@ -58,6 +64,42 @@ function againstRsmq(key: string, pick: (ratios: RowRatios) => number): Spec["me
     const against = row && throughputRow(results, row.baseline);
     const ratios = row && ratiosOf(results.throughput, row);
     return row && against && ratios ? { value: pick(ratios), row, against, againstLabel: against.library } : undefined;
+  };
+}
+
+/** A ratio of an rsmq-next row against another row of the same run (BullMQ's, say). */
+function againstRow(key: string, otherKey: string, label: (results: BenchResults) => string): Spec["measure"] {
+  return (results) => {
+    const row = throughputRow(results, key);
+    const against = throughputRow(results, otherKey);
+    return row && against ? { value: row.perSecond / against.perSecond, row, against, againstLabel: label(results) } : undefined;
+  };
+}
+
+/** "BullMQ 6.7.6", as the run recorded it. */
+const bullmq = (results: BenchResults): string => `BullMQ${results.versions.bullmq ? ` ${results.versions.bullmq}` : ""}`;
+
+/** The run before issue 37 in words: "the run of 2026-12-01 (6,325 msg/s)", or its file where this run did not read it. */
+function referenceWords(results: BenchResults, key: string): string {
+  const reference = results.reference;
+  const row = reference?.rows.find((entry) => entry.key === key);
+  if (!reference || !row) return `the run before issue 37 (${REFERENCE_RUN_FILE})`;
+  return `the run of ${reference.date.slice(0, 10)} (${Math.round(row.perSecond).toLocaleString("en-US")} msg/s)`;
+}
+
+/**
+ * A row's msg/s against its own figure in the run before issue 37, as this run recorded it. That
+ * figure comes from another run (another day, maybe another machine and load), so the goals say
+ * whose figure it is, and the CPU beside it is that run's.
+ */
+function againstReference(key: string): Spec["measure"] {
+  return (results) => {
+    const row = throughputRow(results, key);
+    const reference = results.reference;
+    const before = reference?.rows.find((entry) => entry.key === key);
+    if (!row || !reference || !before) return undefined;
+    const against = { ...row, ...before, samples: [] };
+    return { value: row.perSecond / before.perSecond, row, against, againstLabel: `run of ${reference.date.slice(0, 10)}` };
   };
 }
 
@@ -99,6 +141,25 @@ const SPECS: Spec[] = [
     unit: times,
     measure: againstRsmq("rsmq-next Worker C=50", (ratios) => ratios.throughput),
   },
+  {
+    goal: (results) => `Worker, concurrency 1, against ${bullmq(results)}'s Worker at concurrency 1`,
+    short: (results) => `Worker, concurrency 1, × ${bullmq(results)}'s Worker, concurrency 1`,
+    direction: "at least",
+    target: 1.5,
+    unit: times,
+    measure: againstRow("rsmq-next Worker C=1", "bullmq process C=1", bullmq),
+  },
+  ...[
+    { c: 1, target: 1.5 },
+    { c: 50, target: 1 },
+  ].map(({ c, target }): Spec => ({
+    goal: (results) => `Worker, concurrency ${c}, against its own figure in ${referenceWords(results, `rsmq-next Worker C=${c}`)}`,
+    short: (results) => `Worker, concurrency ${c}, × its figure in ${referenceWords(results, `rsmq-next Worker C=${c}`)}`,
+    direction: "at least",
+    target,
+    unit: times,
+    measure: againstReference(`rsmq-next Worker C=${c}`),
+  })),
   {
     goal: "receiveMessages + deleteMessages of 50, against rsmq 0.12.4's receive + delete at 50 in flight",
     short: "receiveMessages + deleteMessages of 50, × rsmq 0.12.4 receive + delete",
@@ -147,14 +208,16 @@ const cpuOf = (row: ThroughputResult): GoalCpu => ({ client: row.clientCpuMicros
 
 /** Every goal, in order, measured or not. */
 export function goalRows(results: BenchResults): GoalRow[] {
+  const words = (text: Words): string => (typeof text === "string" ? text : text(results));
   return SPECS.map((spec) => {
+    const goal = words(spec.goal);
+    const short = words(spec.short);
     const target = `${spec.direction === "at least" ? "≥" : "≤"} ${spec.unit(spec.target)}`;
     const measured = spec.measure(results);
-    if (!measured || !Number.isFinite(measured.value))
-      return { goal: spec.goal, short: spec.short, target, measured: NOT_MEASURED, verdict: "–" };
+    if (!measured || !Number.isFinite(measured.value)) return { goal, short, target, measured: NOT_MEASURED, verdict: "–" };
     return {
-      goal: spec.goal,
-      short: spec.short,
+      goal,
+      short,
       target,
       measured: spec.unit(measured.value),
       ...verdict(spec, measured.value),

@@ -86,6 +86,8 @@ export function headlineRows(results: BenchResults): HeadlineRow[] {
   for (const [key, label] of [
     ["rsmq-next send C=1", "sendMessage, messages a second, 1 in flight"],
     ["rsmq-next receive+delete C=1", "receiveMessage + deleteMessage, messages a second, 1 in flight"],
+    ["rsmq-next deleteAndReceive C=1", "The same with deleteAndReceive (the delete and the next receive in one call), 1 in flight"],
+    ["rsmq-next Worker C=1", "Consuming, messages a second, 1 in flight: the Worker against rsmq's receive + delete"],
     ["rsmq-next Worker C=50", "Consuming, messages a second, 50 in flight: the Worker against rsmq's receive + delete"],
     ["rsmq-next batch 50", "The same with receiveMessages + deleteMessages of 50"],
   ] as const) {

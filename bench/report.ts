@@ -66,7 +66,12 @@ export function connectionsWords(results: BenchResults): string {
   const recorded = results.connectionsPerClient;
   if (!recorded) return "rsmq 0.12.4 on its one connection, rsmq-next on its default `connections` (the number not recorded in this run)";
   const next = recorded["rsmq-next"];
-  return `rsmq 0.12.4 on ${recorded.rsmq} connection, rsmq-next on ${next} connection${next === 1 ? "" : "s"} (its default \`connections\`) per instance`;
+  const plural = (count: number): string => `${count} connection${count === 1 ? "" : "s"}`;
+  const bullmq = recorded.bullmq
+    ? `; ${results.versions.bullmq ? `BullMQ ${results.versions.bullmq}` : "BullMQ"}'s Queue on ${plural(recorded.bullmq.queue)} and its Worker on ` +
+      `${plural(recorded.bullmq.worker)} (counted by the server as each got ready)`
+    : "";
+  return `rsmq 0.12.4 on ${recorded.rsmq} connection, rsmq-next on ${plural(next)} (its default \`connections\`) per instance${bullmq}`;
 }
 
 function wireTable(results: BenchResults): Table {

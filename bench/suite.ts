@@ -6,7 +6,8 @@
  * and last a Worker's memory over many messages (alone: it keeps both cores busy).
  */
 import { cpus, loadavg, platform, release, totalmem } from "os";
-import { BULLMQ_VERSION, bullmqIdleSubject } from "./bullmq";
+import { BULLMQ_VERSION, bullmqConnections, bullmqIdleSubject } from "./bullmq";
+import type { BullmqConnections } from "./bullmq";
 import { LIB_VERSION } from "./clients";
 import type { BenchConfig } from "./config";
 import { pollerDelivery, workerDelivery } from "./delivery-latency";
@@ -24,6 +25,8 @@ import { probeClient } from "./redis";
 import type { Target } from "./redis";
 import { median } from "./stats";
 import { resolveConstructorOptions } from "../lib/options/constructor-options";
+import { readReferenceRun } from "./reference-run";
+import type { ReferenceRun } from "./reference-run";
 import { measureThroughput, throughputCases } from "./throughput";
 import type { Kind, ThroughputSample } from "./throughput";
 import { measureWireCost } from "./wire-cost";
@@ -73,6 +76,8 @@ export interface ThroughputResult {
 export interface ClientConnections {
   rsmq: number;
   "rsmq-next": number;
+  /** BullMQ's Queue and Worker, counted by the server; absent in runs made before it was counted. */
+  bullmq?: BullmqConnections;
 }
 
 export interface BenchResults {
@@ -102,6 +107,11 @@ export interface BenchResults {
   delivery: DeliveryResult[];
   /** Absent in runs made before it was measured. */
   memory?: MemoryResult;
+  /**
+   * The figures of the run the goals of issue 37 are held against (bench/reference-run.ts), read when
+   * this run was made; absent in runs made before those goals, and when that file is missing.
+   */
+  reference?: ReferenceRun;
 }
 
 /** The idle subjects, in table order. */
@@ -115,6 +125,15 @@ export function idleSubjects(config: BenchConfig): IdleSubject[] {
 /** What rsmq-next opens when constructed as the bench's cases construct it (bench/clients.ts: no `connections`). */
 function defaultConnections(target: Target): number {
   return resolveConstructorOptions({ host: target.host, port: target.port }).connection.connections;
+}
+
+async function countBullmqConnections(target: Target): Promise<BullmqConnections> {
+  const probe = await probeClient(target);
+  try {
+    return await bullmqConnections(target, probe);
+  } finally {
+    await probe.quit();
+  }
 }
 
 async function serverVersion(target: Target): Promise<string> {
@@ -221,11 +240,13 @@ export async function runSuite(
 ): Promise<BenchResults> {
   const started = Date.now();
   const loadAverageAtStart = loadavg();
+  const reference = readReferenceRun();
   const parts: PartRecord[] = [];
   log("wire cost per call");
   const wireCost = await recordPart(parts, PART.wireCost, () => measureWireCost(targets.main));
   const [idle, pollerResults] = await recordPart(parts, PART.idle, () => idleAndPollers(config, targets, log));
   const throughputResults = await recordPart(parts, PART.throughput, () => throughput(config, targets.main, log));
+  const bullmq = await countBullmqConnections(targets.main);
   log(`network latency (${config.network.delayMs} ms each way)`);
   const operations = await recordPart(parts, PART.network, () =>
     measureNetworkLatency(targets.main, config.network.delayMs, config.network.iterations),
@@ -239,7 +260,7 @@ export async function runSuite(
     mode: config.mode,
     durationMs: Date.now() - started,
     parts,
-    connectionsPerClient: { rsmq: 1, "rsmq-next": defaultConnections(targets.main) },
+    connectionsPerClient: { rsmq: 1, "rsmq-next": defaultConnections(targets.main), bullmq },
     machine: {
       cpuModel: cpu[0]?.model ?? "unknown",
       cpus: cpu.length,
@@ -265,5 +286,6 @@ export async function runSuite(
     network: { delayMs: config.network.delayMs, iterations: config.network.iterations, operations },
     delivery: [...workerResults, ...pollerResults],
     memory,
+    ...(reference && { reference }),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Throughput: messages per second for send, and for receive + delete, at concurrency 1 and 50,
- * for both libraries, plus rsmq-next's batch calls, its Worker, and BullMQ; and the floor of each
+ * for both libraries, plus rsmq-next's batch calls, its loop on the combined delete-and-receive call
+ * (where the build has it), its Worker, and BullMQ; and the floor of each
  * library's client: a script that does nothing (`return 1`, no keys) by EVALSHA on the very client
  * the library talks through, the most calls a second one connection gives. Alongside each: Redis
  * CPU microseconds per message, from INFO cpu (used_cpu_sys + used_cpu_user of the server) read
@@ -11,9 +12,11 @@
 import { randomBytes } from "crypto";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../lib/index");
+import { OPERATIONS } from "../lib/methods/registry";
 import { BODY, close, isMessage, openNext, open } from "./clients";
 import type { QueueApi } from "./clients";
-import { bullmqAdd, bullmqFill, bullmqProcessor, bullmqQueue } from "./bullmq";
+import { BULLMQ_LABEL, bullmqAdd, bullmqFill, bullmqProcessor, bullmqQueue } from "./bullmq";
+import { combinedCallOf, hasCombinedCall } from "./combined-call";
 import { probeClient } from "./redis";
 import type { Target } from "./redis";
 import { serverCpuMicros } from "./server-counters";
@@ -32,7 +35,8 @@ export interface ThroughputCase {
   baseline: string;
   /**
    * The floor case this one is held against ("of floor"), with the library calls each message
-   * takes (sendMessage: 1; receiveMessage + deleteMessage: 2). Absent where a call carries many
+   * takes (sendMessage: 1; receiveMessage + deleteMessage: 2; deleteAndReceive: 1 in a steady
+   * stream, each lane's first receive left out). Absent where a call carries many
    * messages (Worker, batches) or for another library's client (BullMQ).
    */
   floor?: { key: string; callsPerMessage: number };
@@ -145,6 +149,58 @@ function receiveDeleteCase(lib: "rsmq" | "rsmq-next", concurrency: number): Thro
       };
     },
   };
+}
+
+/**
+ * The plain loop with the combined call, as a user of the plain API writes it: one receiveMessage
+ * to start, then per message one deleteAndReceive (the delete of the message handled and the receive
+ * of the next, one script call); a lane's last message is deleted alone, so exactly `total` messages
+ * are received. Only for a build that has the call (bench/combined-call.ts).
+ */
+function combinedCase(concurrency: number): ThroughputCase {
+  return {
+    key: combinedKey(concurrency),
+    library: "rsmq-next",
+    kind: "receive+delete",
+    how: `receiveMessage once, then deleteAndReceive per message, ${concurrency} in flight`,
+    concurrency,
+    baseline: `rsmq receive+delete C=${concurrency}`,
+    floor: { key: floorKey("rsmq-next", concurrency), callsPerMessage: 1 },
+    async prepare(target, total) {
+      const { api, ns, qname, cleanup } = await queueFor("rsmq-next", target);
+      await fill(target, ns, qname, total);
+      const combined = combinedCallOf(api);
+      let deleted = 0;
+      return {
+        async run() {
+          await lanes(total, concurrency, async (claim) => {
+            if (!claim()) return;
+            let message = await api.receiveMessageAsync({ qname });
+            for (;;) {
+              if (!isMessage(message)) throw new Error("queue ran dry before every message was received");
+              if (!claim()) {
+                // Awaited first: `deleted += await` would read `deleted` before the call, and lanes overlap.
+                const last = await api.deleteMessageAsync({ qname, id: message.id });
+                deleted += last;
+                return;
+              }
+              const reply = await combined.deleteAndReceiveAsync({ qname, id: message.id });
+              if (reply.receiveError) throw reply.receiveError;
+              deleted += reply.deleted;
+              message = reply.message;
+            }
+          });
+          // Checked once at the end, not per message: a delete that did not happen is a wrong figure.
+          if (deleted !== total) throw new Error(`deleteAndReceive deleted ${deleted} of ${total} messages`);
+        },
+        cleanup,
+      };
+    },
+  };
+}
+
+export function combinedKey(concurrency: number): string {
+  return `rsmq-next deleteAndReceive C=${concurrency}`;
 }
 
 export function floorKey(lib: "rsmq" | "rsmq-next", concurrency: number): string {
@@ -266,7 +322,7 @@ function workerCase(concurrency: number): ThroughputCase {
 function bullmqAddCase(concurrency: number): ThroughputCase {
   return {
     key: `bullmq add C=${concurrency}`,
-    library: "BullMQ",
+    library: BULLMQ_LABEL,
     kind: "send",
     how: `queue.add, ${concurrency} in flight`,
     concurrency,
@@ -281,7 +337,7 @@ function bullmqAddCase(concurrency: number): ThroughputCase {
 function bullmqProcessCase(concurrency: number): ThroughputCase {
   return {
     key: `bullmq process C=${concurrency}`,
-    library: "BullMQ",
+    library: BULLMQ_LABEL,
     kind: "receive+delete",
     how: `Worker, concurrency ${concurrency}, no-op processor, removeOnComplete`,
     concurrency,
@@ -301,12 +357,16 @@ function bullmqProcessCase(concurrency: number): ThroughputCase {
   };
 }
 
-/** Every case, the floors and rsmq 0.12.4's first (they are what the others are held against). */
-export function throughputCases(concurrencies: number[] = [1, 50]): ThroughputCase[] {
+/**
+ * Every case, the floors and rsmq 0.12.4's first (they are what the others are held against); the
+ * combined call's loop only where the build has the call.
+ */
+export function throughputCases(concurrencies: number[] = [1, 50], combined = hasCombinedCall(OPERATIONS)): ThroughputCase[] {
   const cases: ThroughputCase[] = [];
   for (const c of concurrencies) cases.push(floorCase("rsmq", c), floorCase("rsmq-next", c));
   for (const c of concurrencies) cases.push(sendCase("rsmq", c), receiveDeleteCase("rsmq", c));
   for (const c of concurrencies) cases.push(sendCase("rsmq-next", c), receiveDeleteCase("rsmq-next", c));
+  if (combined) for (const c of concurrencies) cases.push(combinedCase(c));
   for (const c of concurrencies) cases.push(workerCase(c));
   cases.push(batchCase(Math.max(...concurrencies)));
   for (const c of concurrencies) cases.push(bullmqAddCase(c), bullmqProcessCase(c));

@@ -67,6 +67,10 @@ declare namespace RedisSMQ {
   export type ReceiveMessagesOptions = Types.ReceiveMessagesOptions;
   export type ReceivedMessages = Types.ReceivedMessages;
   export type DeleteMessagesOptions = Types.DeleteMessagesOptions;
+  export type DeleteAndReceiveOptions = Types.DeleteAndReceiveOptions;
+  export type DeleteAndReceiveMessagesOptions = Types.DeleteAndReceiveMessagesOptions;
+  export type DeletedAndReceivedMessage = Types.DeletedAndReceivedMessage;
+  export type DeletedAndReceivedMessages = Types.DeletedAndReceivedMessages;
   /** The Worker class as a type, for `import { Worker } from "rsmq-next"`. */
   export type Worker = WorkerClass;
   export type WorkerOptions = WorkerTypes.WorkerOptions;

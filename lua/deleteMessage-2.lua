@@ -12,20 +12,19 @@
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
-local id = ARGV[1]
+local expired = ARGV[2] == "x"
 
--- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
-
-local refused = refusedCommand("hdel") or (ARGV[2] == "x" and refusedCommand("hincrby"))
-if refused then
-  return refused
-end
-local removed = rcall("ZREM", queueSet, id)
-local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
-if removed == 1 and fields > 0 then
-  if ARGV[2] == "x" then
-    rcall("HINCRBY", queueHash, "totalexpired", 1)
+-- refusedCommand(...) is lua/shared/refused-command.lua, and deleteOne (which checks HDEL itself)
+-- lua/shared/delete-one.lua: the loader puts both before this script. HDEL is named here too, first,
+-- so a user refused both is told of HDEL, as before.
+if expired then
+  local refused = refusedCommand("hdel", "hincrby")
+  if refused then
+    return refused
   end
-  return 1
 end
-return 0
+local deleted = deleteOne(queueSet, queueHash, ARGV[1])
+if deleted == 1 and expired then
+  rcall("HINCRBY", queueHash, "totalexpired", 1)
+end
+return deleted

@@ -13,6 +13,10 @@ import type {
   CreateQueueOptions,
   DeleteMessageOptions,
   DeleteMessagesOptions,
+  DeleteAndReceiveOptions,
+  DeleteAndReceiveMessagesOptions,
+  DeletedAndReceivedMessage,
+  DeletedAndReceivedMessages,
   DeleteQueueOptions,
   DoctorOptions,
   DoctorReport,
@@ -118,6 +122,44 @@ export interface QueueMethods {
   readonly deleteMessageAsync: (options: DeleteMessageOptions) => Promise<0 | 1>;
   /** Deletes up to 1000 messages in one call; resolves `1` or `0` per id, in order (`[]` for no ids, with no round trip). */
   readonly deleteMessagesAsync: (options: DeleteMessagesOptions) => Promise<Array<0 | 1>>;
+  /**
+   * Deletes a message and receives the next due one, in one call (one script, one round trip):
+   * deleteMessage then receiveMessage, for a consumer that is done with a message. Resolves
+   * `{ deleted, message }`: `deleted` as deleteMessage answers, `message` as receiveMessage
+   * (`{}` when none is due). Rsmq 0.12.4 clients on the queue see exactly what that delete and
+   * that receive would leave.
+   *
+   * The delete is done first and never undone. When Redis refuses the receive part (an ACL user
+   * that may delete but not receive), the call still resolves, with `message: {}` and
+   * `receiveError` (the `noPermission` error receiveMessage would have rejected with), and the
+   * error is reported once through the instance's `error` event. It rejects only when nothing
+   * was written: bad input (before any round trip), a refused delete, or a missing queue
+   * (`queueNotFound`). It takes no `waitMs`: when it answers `{}`, wait with
+   * {@link receiveMessageAsync}'s `waitMs`.
+   *
+   * @example
+   * let message = await rsmq.receiveMessageAsync({ qname: "jobs", waitMs: 20_000 });
+   * while ("id" in message) {
+   *   await handle(message);
+   *   ({ message } = await rsmq.deleteAndReceiveAsync({ qname: "jobs", id: message.id }));
+   * }
+   */
+  readonly deleteAndReceiveAsync: (options: DeleteAndReceiveOptions) => Promise<DeletedAndReceivedMessage>;
+  /**
+   * Deletes up to 1000 messages and receives up to `count` due ones, in one call: deleteMessages
+   * then receiveMessages. Resolves `{ deleted, messages, nextDueMs? }`: `deleted` one `1` or `0`
+   * per id, in order, the rest as {@link receiveMessagesAsync} answers. An empty `ids` only
+   * receives. A receive part Redis refuses comes back as `receiveError`, as in
+   * {@link deleteAndReceiveAsync}, whose other rules it follows (no `waitMs`).
+   *
+   * @example
+   * let { messages } = await rsmq.receiveMessagesAsync({ qname: "jobs", count: 10 });
+   * while (messages.length > 0) {
+   *   await Promise.all(messages.map(handle));
+   *   ({ messages } = await rsmq.deleteAndReceiveMessagesAsync({ qname: "jobs", ids: messages.map(({ id }) => id), count: 10 }));
+   * }
+   */
+  readonly deleteAndReceiveMessagesAsync: (options: DeleteAndReceiveMessagesOptions) => Promise<DeletedAndReceivedMessages>;
   /**
    * The first `count` messages of any queue (10 by default, at most 1000; fewer once their bodies
    * reach 256 KiB), in the order they will be received, without receiving them (one read-only
@@ -258,6 +300,10 @@ export interface QueueMethods {
   readonly deleteMessage: CallbackMethod<DeleteMessageOptions, 0 | 1>;
   /** Deletes up to 1000 messages in one call; the callback gets `1` or `0` per id. See {@link deleteMessagesAsync}. */
   readonly deleteMessages: CallbackMethod<DeleteMessagesOptions, Array<0 | 1>>;
+  /** Deletes a message and receives the next due one in one call; the callback gets `{ deleted, message, receiveError? }`. See {@link deleteAndReceiveAsync}. */
+  readonly deleteAndReceive: CallbackMethod<DeleteAndReceiveOptions, DeletedAndReceivedMessage>;
+  /** Deletes messages and receives up to `count` in one call; the callback gets `{ deleted, messages, nextDueMs?, receiveError? }`. See {@link deleteAndReceiveMessagesAsync}. */
+  readonly deleteAndReceiveMessages: CallbackMethod<DeleteAndReceiveMessagesOptions, DeletedAndReceivedMessages>;
   /**
    * The first messages of any queue, each with its state and due time, and why it was
    * dead-lettered if it was, without receiving them. See {@link peekMessagesAsync}.

@@ -9,6 +9,7 @@ import { changeMessagesVisibilityOperation } from "../operations/change-messages
 import { createQueueOperation } from "../operations/create-queue";
 import { deleteMessageOperation } from "../operations/delete-message";
 import { deleteMessagesOperation } from "../operations/delete-messages";
+import { deleteAndReceiveMessagesOperation, deleteAndReceiveOperation } from "../operations/delete-and-receive";
 import { deleteQueueOperation } from "../operations/delete-queue";
 import { getQueueAttributesOperation } from "../operations/get-queue-attributes";
 import { listQueuesOperation } from "../operations/list-queues";
@@ -40,6 +41,8 @@ export const OPERATIONS = {
   popMessage: popMessageOperation,
   deleteMessage: deleteMessageOperation,
   deleteMessages: deleteMessagesOperation,
+  deleteAndReceive: deleteAndReceiveOperation,
+  deleteAndReceiveMessages: deleteAndReceiveMessagesOperation,
   peekMessages: peekMessagesOperation,
   peekMessage: peekMessageOperation,
   peekDeadLetters: peekDeadLettersOperation,

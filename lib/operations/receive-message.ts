@@ -13,6 +13,8 @@ import type { Observation, ScriptDescriptor } from "./descriptor";
 import type { OptionKeys } from "../options/option-keys";
 import { delivered, oneMessage } from "../telemetry/delivery";
 import type { ReceivedDetail } from "../telemetry/delivery";
+import type { CallSpan } from "../telemetry/tracing";
+import type { Recorder } from "../telemetry/recorder";
 import type { ReceivedMessages, ReceiveMessagesOptions, ReceiveOrNextDue } from "../types";
 
 /** What the receive script found: the messages, and when fewer than asked, when the next is due. */
@@ -40,7 +42,7 @@ const NOT_LOOKED_UP = -2;
  */
 export function receiveMessages(
   layout: KeyLayout,
-  options: Partial<ReceiveMessageOptions>,
+  options: { qname?: unknown; vt?: unknown },
   count: unknown,
   details = false,
 ): Operation<ReceivedBatch> {
@@ -104,15 +106,21 @@ function receiveArgs(vt: string, batchSize: number, details: boolean): string[] 
 
 /** How a receive is observed; `single`: one message's attributes on the span, else the batch's count. */
 function observeReceive(single: boolean): Observation<ReceiveMessageOptions, ReceivedBatch> {
-  return {
-    operation: "receive",
-    done: (batch, span, recording, queue) => {
-      span?.set({ "messaging.rsmq.visibility_timeout": batch.vt });
-      if (!single) span?.set({ "messaging.batch.message_count": batch.messages.length });
-      else if (batch.messages.length === 1) span?.set(oneMessage(batch.messages[0]));
-      delivered(queue, "receive", batch, span, recording);
-    },
-  };
+  return { operation: "receive", done: (batch, span, recording, queue) => receiveDone(batch, single, span, recording, queue) };
+}
+
+/** A receive's span attributes and figures (deleteAndReceive's receive part records the same). */
+export function receiveDone(
+  batch: ReceivedBatch,
+  single: boolean,
+  span: CallSpan | undefined,
+  recording: Recorder | undefined,
+  queue: string,
+): void {
+  span?.set({ "messaging.rsmq.visibility_timeout": batch.vt });
+  if (!single) span?.set({ "messaging.batch.message_count": batch.messages.length });
+  else if (batch.messages.length === 1) span?.set(oneMessage(batch.messages[0]));
+  delivered(queue, "receive", batch, span, recording);
 }
 
 /** The options of a receive of one message. */

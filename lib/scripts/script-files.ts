@@ -69,6 +69,8 @@ export const SCRIPT_KINDS = {
   popMessage: "drains",
   deleteMessage: "drains",
   deleteMessages: "drains",
+  // A Worker's settle-and-take-the-next: it deletes, then receives (lua/deleteAndReceive-2.lua).
+  deleteAndReceive: "drains",
   changeMessageVisibility: "drains",
   hideMessage: "drains",
   changeMessagesVisibility: "drains",
@@ -132,7 +134,7 @@ let scripts: Map<string, Script> | undefined;
  * Lua shared by several scripts, in lua/shared/: put before each script that calls it, so every
  * script is still one standalone text (and file, with its own KEYS/ARGV header) that Redis runs.
  * In this order: a file may call what an earlier one defines (expiry.lua calls refusedCommand,
- * store-message.lua serverNowMs).
+ * store-message.lua serverNowMs, receive-due.lua takeLiveDue).
  */
 const SHARED = [
   { file: "now.lua", calledAs: /\bserverNowMs\(/ },
@@ -143,6 +145,9 @@ const SHARED = [
   { file: "message-score.lua", calledAs: /\bmessageScore\(|\bPRIORITY_STEP_MS\b/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
   { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },
+  { file: "receive-due.lua", calledAs: /\breceiveDue\b/ },
+  { file: "delete-one.lua", calledAs: /\bdeleteOne\(/ },
+  { file: "delete-ids.lua", calledAs: /\bdeleteIds\(/ },
 ];
 
 /** Put in place of refused-command.lua in a script's second text (Script.granted). */

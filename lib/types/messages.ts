@@ -168,3 +168,59 @@ export interface ReceivedMessages {
    */
   nextDueMs?: number | null;
 }
+
+/**
+ * For {@link RedisSMQ.deleteAndReceive}: the message a consumer is done with, and the queue's next
+ * one, in one call.
+ *
+ * @example
+ * let next = await rsmq.receiveMessageAsync({ qname: "jobs", waitMs: 20_000 });
+ * while ("id" in next) {
+ *   await handle(next);
+ *   ({ message: next } = await rsmq.deleteAndReceiveAsync({ qname: "jobs", id: next.id }));
+ * }
+ */
+export interface DeleteAndReceiveOptions extends BaseOptions {
+  /** The id of the message to delete (32 characters). */
+  id: string;
+  /** Seconds the received message stays invisible, 0 to 9999999. @default the queue's vt */
+  vt?: number;
+}
+
+/** For {@link RedisSMQ.deleteAndReceiveMessages}: the messages a consumer is done with, and the next batch. */
+export interface DeleteAndReceiveMessagesOptions extends BaseOptions {
+  /** The ids to delete (32 characters each), at most 1000; an empty list deletes nothing and only receives. */
+  ids: string[];
+  /** Most messages to receive, 1 to 1000. */
+  count: number;
+  /** Seconds each received message stays invisible, 0 to 9999999. @default the queue's vt */
+  vt?: number;
+}
+
+/**
+ * What {@link RedisSMQ.deleteAndReceive} did: whether the message was deleted, and the next one.
+ * The delete always ran first; a receive part Redis refused is in `receiveError`.
+ */
+export interface DeletedAndReceivedMessage {
+  /** 1 when the message existed and was deleted, else 0 (as deleteMessage answers). */
+  deleted: 0 | 1;
+  /** The next due message, hidden for vt seconds; `{}` when none is due (or the receive part failed). */
+  message: QueueMessage | {};
+  /**
+   * Set when the receive part failed after the delete was done (a `noPermission` refusal): the
+   * error receiveMessage alone would have rejected with. It is also reported once through the
+   * instance's `error` event (or a process warning when nobody listens).
+   */
+  receiveError?: Error;
+}
+
+/**
+ * What {@link RedisSMQ.deleteAndReceiveMessages} did: one deleted flag per id, and the next batch
+ * as {@link ReceivedMessages}.
+ */
+export interface DeletedAndReceivedMessages extends ReceivedMessages {
+  /** One per id, in order: 1 when that message existed and was deleted, else 0 (as deleteMessages answers). */
+  deleted: Array<0 | 1>;
+  /** As {@link DeletedAndReceivedMessage.receiveError}; `messages` is then empty. */
+  receiveError?: Error;
+}

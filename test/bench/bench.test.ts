@@ -14,6 +14,8 @@ import { expect } from "chai";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
+import { BULLMQ_LABEL, BULLMQ_VERSION } from "../../bench/bullmq";
+import { hasCombinedCall } from "../../bench/combined-call";
 import { CONFIGS } from "../../bench/config";
 import { measureConnections } from "../../bench/connections";
 import { goalRows, NOT_MEASURED } from "../../bench/goals";
@@ -34,7 +36,10 @@ import {
 } from "../../bench/readme-blocks";
 import type { RunRecord } from "../../bench/readme-blocks";
 import { consoleReport, formatCount, headline, markdownReport, writeResults } from "../../bench/report";
+import { readReferenceRun, REFERENCE_RUN_FILE } from "../../bench/reference-run";
 import { idleSubjects, runSuite } from "../../bench/suite";
+import { combinedKey, throughputCases } from "../../bench/throughput";
+import { OPERATIONS } from "../../lib/methods/registry";
 import type { BenchResults } from "../../bench/suite";
 import { resolveConstructorOptions } from "../../lib/options/constructor-options";
 import { figureProblems } from "../support/bench-figures";
@@ -107,9 +112,44 @@ describe("bench (tiny run of bench:quick's code path)", function () {
       expect(row(key).floorRatio, key).to.equal(undefined);
   });
 
+  it("runs BullMQ at the version installed, says that version everywhere, and counts its connections", () => {
+    const installed = (require("bullmq/package.json") as { version: string }).version;
+    expect(BULLMQ_VERSION).to.equal(installed);
+    expect(results.versions.bullmq).to.equal(installed);
+    expect(results.idle.map((row) => row.name)).to.include(`BullMQ ${installed} Worker, defaults`);
+    const bullmqRows = results.throughput.filter((row) => row.key.startsWith("bullmq "));
+    expect(bullmqRows.map((row) => row.library)).to.deep.equal(Array(4).fill(`BullMQ ${installed}`));
+    // A Queue on one connection; a Worker on its command connection and its blocking one.
+    expect(results.connectionsPerClient!.bullmq).to.deep.equal({ queue: 1, worker: 2 });
+    expect(markdownReport(results)).to.include(`${BULLMQ_LABEL}'s Queue on 1 connection and its Worker on 2 connections`);
+  });
+
+  it("has the combined call's loop at 1 and 50 in flight exactly where the build has the call", function () {
+    const keys = (combined: boolean) => throughputCases([1, 50], combined).map((testCase) => testCase.key);
+    expect(keys(true).filter((key) => key.includes("deleteAndReceive"))).to.deep.equal([combinedKey(1), combinedKey(50)]);
+    expect(keys(false).filter((key) => key.includes("deleteAndReceive"))).to.deep.equal([]);
+    const measured = results.throughput.filter((row) => row.key.includes("deleteAndReceive"));
+    if (!hasCombinedCall(OPERATIONS)) {
+      expect(measured).to.deep.equal([]);
+      // This build has no deleteAndReceiveAsync yet: its rows are checked once it has.
+      return this.skip();
+    }
+    for (const c of [1, 50]) {
+      const row = measured.find((entry) => entry.key === combinedKey(c))!;
+      expect(row, combinedKey(c)).to.include({
+        baseline: `rsmq receive+delete C=${c}`,
+        floor: `rsmq-next floor C=${c}`,
+        callsPerMessage: 1,
+      });
+      expect(row.samples).to.have.length(CONFIGS.tiny.throughput.repetitions);
+      expect(row.perSecond).to.be.greaterThan(0);
+      expect(row.throughputRatio).to.be.finite;
+    }
+  });
+
   it("gives every goal a measured value and a verdict", () => {
     const goals = goalRows(results);
-    expect(goals).to.have.length(11);
+    expect(goals).to.have.length(14);
     for (const goal of goals) {
       expect(goal.measured, goal.goal).to.not.equal(NOT_MEASURED);
       expect(goal.verdict, goal.goal).to.match(goal.met ? /^met$/ : /^(short|over) by \d+%$/);
@@ -119,6 +159,38 @@ describe("bench (tiny run of bench:quick's code path)", function () {
     expect(floorGoal.measured).to.equal(`${send.floorRatio!.toFixed(2)} of floor`);
     expect(floorGoal.cpu).to.deep.equal({ client: send.clientCpuMicrosPerMessage, redis: send.cpuMicrosPerMessage });
     expect(floorGoal.against!.label).to.equal("floor");
+  });
+
+  it("holds the Worker at concurrency 1 against BullMQ's, and at 1 and 50 against its figures in the run before issue 37", () => {
+    const goals = goalRows(results);
+    const row = (key: string) => results.throughput.find((entry) => entry.key === key)!;
+    const againstBullmq = goals.find((goal) => goal.goal.startsWith("Worker, concurrency 1, against BullMQ"))!;
+    expect(againstBullmq.goal).to.equal(`Worker, concurrency 1, against BullMQ ${BULLMQ_VERSION}'s Worker at concurrency 1`);
+    expect(againstBullmq.target).to.equal("≥ 1.50×");
+    expect(againstBullmq.measured).to.equal(`${(row("rsmq-next Worker C=1").perSecond / row("bullmq process C=1").perSecond).toFixed(2)}×`);
+    expect(againstBullmq.against!.label).to.equal(`BullMQ ${BULLMQ_VERSION}`);
+    // The earlier figures are read from the committed record, and kept in this run's record.
+    const reference = readReferenceRun()!;
+    expect(reference.file).to.equal(REFERENCE_RUN_FILE);
+    expect(results.reference).to.deep.equal(reference);
+    const committed = JSON.parse(readFileSync(join(__dirname, "..", "..", "..", REFERENCE_RUN_FILE), "utf8")) as BenchResults;
+    for (const [c, target] of [
+      [1, "≥ 1.50×"],
+      [50, "≥ 1.00×"],
+    ] as const) {
+      const before = committed.throughput.find((entry) => entry.key === `rsmq-next Worker C=${c}`)!;
+      const goal = goals.find((entry) => entry.goal.startsWith(`Worker, concurrency ${c}, against its own figure`))!;
+      expect(goal.goal).to.include(
+        `the run of ${committed.date.slice(0, 10)} (${Math.round(before.perSecond).toLocaleString("en-US")} msg/s)`,
+      );
+      expect(goal.target).to.equal(target);
+      expect(goal.measured).to.equal(`${(row(`rsmq-next Worker C=${c}`).perSecond / before.perSecond).toFixed(2)}×`);
+      expect(goal.against).to.deep.equal({
+        label: `run of ${committed.date.slice(0, 10)}`,
+        client: before.clientCpuMicrosPerMessage,
+        redis: before.cpuMicrosPerMessage,
+      });
+    }
   });
 
   it("samples a Worker's memory from start to its last message, after a forced GC", () => {
@@ -221,6 +293,7 @@ describe("bench (tiny run of bench:quick's code path)", function () {
     expect(results.connectionsPerClient).to.deep.equal({
       rsmq: 1,
       "rsmq-next": resolveConstructorOptions({}).connection.connections,
+      bullmq: { queue: 1, worker: 2 },
     });
   });
 
@@ -261,6 +334,8 @@ describe("bench (tiny run of bench:quick's code path)", function () {
   it("renders a run recorded before the floors and the memory part, saying what it did not measure", () => {
     const older = JSON.parse(JSON.stringify(results)) as BenchResults;
     delete older.memory;
+    delete older.reference;
+    delete older.connectionsPerClient!.bullmq;
     older.throughput = older.throughput.filter((row) => row.kind !== "floor");
     for (const row of older.throughput) {
       delete row.floor;
@@ -270,7 +345,12 @@ describe("bench (tiny run of bench:quick's code path)", function () {
     const markdown = markdownReport(older);
     expect(markdown).to.include(`"of floor": ${NOT_MEASURED}`).and.include(`A Worker's heap and RSS over many messages: ${NOT_MEASURED}.`);
     const unmeasured = goalRows(older).filter((goal) => goal.measured === NOT_MEASURED);
-    expect(unmeasured.map((goal) => goal.goal)).to.have.length(3);
+    // The floor goal, the two memory goals, and the two held against the run before issue 37.
+    expect(unmeasured.map((goal) => goal.goal)).to.have.length(5);
+    expect(unmeasured.map((goal) => goal.goal)).to.include(
+      `Worker, concurrency 1, against its own figure in the run before issue 37 (${REFERENCE_RUN_FILE})`,
+    );
+    expect(markdownReport(older)).to.not.include("'s Queue on");
     expect(headlineBlock(older)).to.include(NOT_MEASURED);
     expect(resultsBlock(older)).to.include(markdown);
   });

@@ -1,0 +1,216 @@
+--[[
+  Put by the loader (lib/scripts/script-files.ts) before each script that receives (receiveMessage,
+  deleteAndReceive), after now.lua, refused-command.lua and expiry.lua, whose functions it calls.
+  Its Redis calls touch only the two keys it is given, which each script takes from its KEYS.
+
+  receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes): receives up to `count` due
+  messages of the queue, as lua/receiveMessage-2.lua's header says (its ARGV, read: vtArg "" for the
+  queue's vt, details true for "d", maxBytes nil for no bound), and returns that script's reply:
+  -1 for a missing queue, a NOPERM error reply when the user may not write what a receive writes
+  (nothing written then), or the reply table.
+
+  An empty queue (no member in the sorted set) holds no message, so any per-message field left in
+  its hash is an orphan: an rsmq 0.12.4 delete or pop removes only `<id>`, `<id>:rc` and
+  `<id>:fr`, and leaves `<id>:tp` and `<id>:dl`. A receive that finds the queue empty removes up
+  to SWEEP_FIELDS of them (see sweepOrphans): bounded work, no extra command, and skipped for a
+  user that may not run HSCAN or HDEL.
+
+  Every read comes before the first write, so a command refused there (ACL) leaves nothing behind
+  and only the writes after the first need checking. A batch's writes are one command each where
+  Redis allows it (one ZADD, one HINCRBY of totalrecv, one HSET of the first receives): each
+  command a script calls costs the server more than the Lua around it. One message takes the
+  same steps without the argument tables, which would cost it more than they save.
+]]
+local rcall = redis.call
+local unpackAll = table.unpack or unpack
+
+-- How many fields one sweep looks at, at most: bounded work on a hash of any size.
+local SWEEP_FIELDS = 200
+local ORPHAN_SUFFIXES = { rc = true, fr = true, tp = true, dl = true }
+
+local function sweepOrphans(queueHash)
+  if refusedCommand("hscan", "hdel") then
+    return
+  end
+  local cursor, looked, orphans = "0", 0, {}
+  repeat
+    local page = rcall("HSCAN", queueHash, cursor, "COUNT", 100)
+    cursor = page[1]
+    local entries = page[2]
+    for i = 1, #entries, 2 do
+      local suffix = string.match(entries[i], "^%w+:(%a%a)$")
+      if suffix and ORPHAN_SUFFIXES[suffix] then
+        orphans[#orphans + 1] = entries[i]
+      end
+    end
+    looked = looked + #entries / 2
+  until cursor == "0" or looked >= SWEEP_FIELDS
+  if #orphans > 0 then
+    rcall("HDEL", queueHash, unpackAll(orphans))
+  end
+end
+
+local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
+  local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto")
+  if not (settings[1] and settings[2] and settings[3]) then
+    return -1
+  end
+  local vt = tonumber(settings[1])
+  if vtArg ~= "" then
+    vt = tonumber(vtArg)
+  end
+
+  local nowMs = serverNowMs()
+  local now = string.format("%d", nowMs)
+  local hiddenUntilMs = math.floor(nowMs + vt * 1000)
+  local hiddenUntil = string.format("%d", hiddenUntilMs)
+
+  local reply = { -2, vt }
+  if details then
+    reply[3] = nowMs
+  end
+  local ids, scores = nil, nil
+  local retention = tonumber(settings[4] or "0") or 0
+  local expiry = nil
+  if retention > 0 then
+    local refused
+    expiry = { 0, settings[5] or "" }
+    ids, scores, refused = takeLiveDue(queueSet, queueHash, nowMs, count, details, retention, settings[5], expiry)
+    if refused then
+      return refused
+    end
+    if expiry[1] == 0 and #expiry == 2 then
+      expiry = nil
+    end
+  elseif details then
+    local withScores = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "WITHSCORES", "LIMIT", 0, count)
+    ids, scores = {}, {}
+    for i = 1, #withScores, 2 do
+      ids[#ids + 1] = withScores[i]
+      scores[#scores + 1] = withScores[i + 1]
+    end
+  else
+    ids = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "LIMIT", 0, count)
+  end
+
+  -- Each message's body and first-receive time: id1, id1:fr, id2, id2:fr, ... (and its trace
+  -- context with details: id1, id1:fr, id1:tp, ...), one HMGET per slice of ids. One message
+  -- (receiveMessage) takes the same steps without the batch's argument tables.
+  local stored
+  local width = details and 3 or 2
+  if #ids == 1 and not details then
+    stored = rcall("HMGET", queueHash, ids[1], ids[1] .. ":fr")
+  elseif #ids > 0 then
+    stored = {}
+    local maxsize = tonumber(settings[3])
+    local taken, bytes = 0, 0
+    while taken < #ids do
+      local slice = #ids - taken
+      if maxBytes then
+        slice = 1
+        if maxsize ~= -1 then
+          slice = math.max(1, math.floor((maxBytes - bytes) / (3 * maxsize)))
+        end
+      end
+      local fields = {}
+      for i = taken + 1, math.min(#ids, taken + slice) do
+        fields[#fields + 1] = ids[i]
+        fields[#fields + 1] = ids[i] .. ":fr"
+        if details then
+          fields[#fields + 1] = ids[i] .. ":tp"
+        end
+      end
+      local values = rcall("HMGET", queueHash, unpackAll(fields))
+      local cut = false
+      for i = 1, #values, width do
+        local body = values[i]
+        bytes = bytes + (body and #body or 0)
+        if maxBytes and bytes > maxBytes and taken > 0 then
+          cut = true
+          break
+        end
+        for j = 0, width - 1 do
+          stored[#stored + 1] = values[i + j]
+        end
+        taken = taken + 1
+      end
+      if cut then
+        for i = #ids, taken + 1, -1 do
+          ids[i] = nil
+          if scores then
+            scores[i] = nil
+          end
+        end
+      end
+    end
+  end
+  local received = #ids
+
+  -- Fewer than `count` due means every due message is in `ids`, the first `received` by rank: the
+  -- earliest score once they are hidden is that of the next by rank, or their new one, whichever
+  -- comes first.
+  if received < count then
+    local after = rcall("ZRANGE", queueSet, received, received, "WITHSCORES")
+    local earliest = after[2] and tonumber(after[2])
+    if received > 0 and (not earliest or hiddenUntilMs < earliest) then
+      earliest = hiddenUntilMs
+    end
+    if earliest then
+      reply[1] = math.max(0, earliest - nowMs)
+    else
+      reply[1] = -1
+    end
+  end
+  if received == 0 then
+    if reply[1] == -1 then
+      sweepOrphans(queueHash)
+    end
+    reply[#reply + 1] = expiry
+    return reply
+  end
+
+  local refused = refusedCommand("hincrby", "hset")
+  if refused then
+    return refused
+  end
+  if received == 1 then
+    rcall("ZADD", queueSet, hiddenUntil, ids[1])
+  else
+    local hides = {}
+    for i, id in ipairs(ids) do
+      hides[2 * i - 1] = hiddenUntil
+      hides[2 * i] = id
+    end
+    rcall("ZADD", queueSet, unpackAll(hides))
+  end
+  rcall("HINCRBY", queueHash, "totalrecv", received)
+  local firstReceives = {}
+  for i, id in ipairs(ids) do
+    local rc = rcall("HINCRBY", queueHash, id .. ":rc", 1)
+    local fr = stored[width * i - width + 2]
+    if rc == 1 then
+      fr = now
+      firstReceives[#firstReceives + 1] = id .. ":fr"
+    end
+    reply[#reply + 1] = id
+    reply[#reply + 1] = stored[width * i - width + 1]
+    reply[#reply + 1] = rc
+    reply[#reply + 1] = fr
+    if details then
+      reply[#reply + 1] = scores[i]
+      reply[#reply + 1] = stored[width * i]
+    end
+  end
+  if #firstReceives == 1 then
+    rcall("HSET", queueHash, firstReceives[1], now)
+  elseif #firstReceives > 1 then
+    local frPairs = {}
+    for i, field in ipairs(firstReceives) do
+      frPairs[2 * i - 1] = field
+      frPairs[2 * i] = now
+    end
+    rcall("HSET", queueHash, unpackAll(frPairs))
+  end
+  reply[#reply + 1] = expiry
+  return reply
+end
