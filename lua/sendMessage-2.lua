@@ -5,21 +5,23 @@
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q
   ARGV[1] 22 random chars [A-Za-z0-9]
-  ARGV[2] delay in seconds, or "" for the queue's default
-  ARGV[3] message body
-  ARGV[4] body length in UTF-16 code units (what rsmq compares with maxsize); absent when it is at
-          most 1024, the smallest maxsize, so never too long
-  ARGV[5] the channel to notify: the realtime channel <ns>:rt:<qname> (with realtime), or the
+  ARGV[2] message body
+  ARGV[3] the channel to notify: the realtime channel <ns>:rt:<qname> (with realtime), or the
           wake channel <ns>:wake:<qname>; absent or "" for no notification
-  ARGV[6] how: "" (or absent) rsmq's realtime notification, the queue's ZCARD by PUBLISH after
-          every send; "wake" the message's id by PUBLISH, only when wakeWanted says a sleeping
-          consumer needs it (lua/shared/store-message.lua); "sharded" and "wake-sharded" the
-          same by SPUBLISH (Redis Cluster), falling back to PUBLISH on a server without it
+  ARGV[4] how: "wake" (or absent) the message's id by PUBLISH, only when wakeWanted says a
+          sleeping consumer needs it (lua/shared/store-message.lua); "" rsmq's realtime
+          notification, the queue's ZCARD by PUBLISH after every send; "wake-sharded" and
+          "sharded" the same by SPUBLISH (Redis Cluster), falling back to PUBLISH on a server
+          without it
+  ARGV[5] delay in seconds; absent or "" for the queue's default
+  ARGV[6] body length in UTF-16 code units (what rsmq compares with maxsize); absent or "" when
+          it is at most 1024, the smallest maxsize, so never too long
   ARGV[7] the trace context to carry (telemetry): stored as `<id>:tp`, a field rsmq 0.12.4 never
           reads; absent or "" for none
   ARGV[8] priority 0 to 9 (lua/shared/message-score.lua); absent or "" for 0
   Each argument costs the server a string to build, so the client leaves off trailing ones it
-  does not need.
+  does not need: a send at the defaults (a wake, no delay) passes three, one without any
+  notification two. The order puts the most often needed first.
 
   Returns the id, -1 when the queue does not exist, -3 when the message is longer than maxsize;
   { id, error, command } when the message was stored but a command of its realtime notification
@@ -27,11 +29,14 @@
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
-local randomPart, delayArg, body = ARGV[1], ARGV[2], ARGV[3]
-local length, channel = tonumber(ARGV[4] or "0"), ARGV[5] or ""
-local wake, sharded = notifyMode(ARGV[6] or "")
-local carried = ARGV[7] or ""
-local priority = tonumber(ARGV[8] or "") or 0
+local randomPart, body = ARGV[1], ARGV[2]
+local channel = ARGV[3] or ""
+local wake, sharded = notifyMode(ARGV[4] or "wake")
+local delayArg, carried = ARGV[5] or "", ARGV[7] or ""
+-- tonumber only when given: each C function call costs the server more than the Lua around it.
+local length, priority = ARGV[6], ARGV[8]
+length = length and length ~= "" and tonumber(length) or 0
+priority = priority and priority ~= "" and tonumber(priority) or 0
 
 -- refusedCommand(...) is lua/shared/refused-command.lua; sendDelay, newMessageId, storeMessage,
 -- notifyMode, notifySent, wakeWanted and notifyWake are lua/shared/store-message.lua (with messageScore, lua/shared/message-score.lua), which the
@@ -44,10 +49,11 @@ if not delay then
 end
 
 local id, nowMs = newMessageId(randomPart)
+local score = messageScore(nowMs, delay, priority)
 -- Asked before the message is stored: it would be the one it finds.
-local waking = wake and wakeWanted(queueSet, nowMs, nowMs + delay * 1000)
+local waking = wake and channel ~= "" and wakeWanted(queueSet, nowMs, nowMs + delay * 1000)
 
-local refused = storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority)
+local refused = storeMessage(queueSet, queueHash, id, body, carried, score)
 if refused then
   return refused
 end

@@ -8,7 +8,7 @@
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q
   KEYS[3] dedup key         <ns>:<qname>:dedup:<sha256 of the dedupId>
-  ARGV[1] to ARGV[8] as lua/sendMessage-2.lua's, all present ("" where unused; ARGV[4] the body
+  ARGV[1] to ARGV[8] as lua/sendMessage-2.lua's, all present ("" where unused; ARGV[6] the body
           length)
   ARGV[9] the window in ms, or "" for the queue's `dedupwindow`, else 300000
 
@@ -18,10 +18,9 @@
 ]]
 local rcall = redis.call
 local queueSet, queueHash, dedupKey = KEYS[1], KEYS[2], KEYS[3]
-local randomPart, delayArg, body = ARGV[1], ARGV[2], ARGV[3]
-local length, channel = tonumber(ARGV[4]), ARGV[5]
-local wake, sharded = notifyMode(ARGV[6])
-local carried = ARGV[7]
+local randomPart, body, channel = ARGV[1], ARGV[2], ARGV[3]
+local wake, sharded = notifyMode(ARGV[4])
+local delayArg, length, carried = ARGV[5], tonumber(ARGV[6]), ARGV[7]
 local priority = tonumber(ARGV[8]) or 0
 
 -- refusedCommand(...) is lua/shared/refused-command.lua; sendDelay, newMessageId, storeMessage,
@@ -51,10 +50,11 @@ if not rcall("SET", dedupKey, id, "NX", "PX", window) then
   local first = rcall("GET", dedupKey)
   return { first, "duplicate" }
 end
+local score = messageScore(nowMs, delay, priority)
 -- Asked before the message is stored: it would be the one it finds.
 local waking = wake and wakeWanted(queueSet, nowMs, nowMs + delay * 1000)
 -- Checked above already, before the claim: nothing is refused here.
-storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority)
+storeMessage(queueSet, queueHash, id, body, carried, score)
 if channel == "" then
   return id
 end

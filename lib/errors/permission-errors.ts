@@ -83,7 +83,8 @@ function namedCommand(message: string): string | undefined {
 export function commandOnScriptLine(message: string, script: Script | undefined): string | undefined {
   const where = /script: ([0-9a-f]{40}), on @user_script:(\d+)/.exec(message);
   if (!where || !script) return undefined;
-  const body: ScriptBody | undefined = [script, script.flagged].find((candidate) => candidate.sha1 === where[1]);
+  const bodies: ScriptBody[] = [script, script.flagged, ...(script.granted ? [script.granted.plain, script.granted.flagged] : [])];
+  const body = bodies.find((candidate) => candidate.sha1 === where[1]);
   const line = body?.source.split("\n")[Number(where[2]) - 1];
   return line === undefined ? undefined : /call\("([A-Za-z]+)"/.exec(line)?.[1];
 }

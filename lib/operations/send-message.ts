@@ -80,7 +80,7 @@ export function sendMessage(
   };
 }
 
-/** lua/sendMessageOnce-3.lua's ARGV: all nine, since the window comes last. */
+/** lua/sendMessageOnce-3.lua's ARGV: all nine, since the window comes last (the first eight in lua/sendMessage-2.lua's order). */
 function onceArgs(
   randomPart: string,
   delay: string,
@@ -94,11 +94,11 @@ function onceArgs(
   const carried = carrier !== undefined && carrier.length <= MAX_CARRIER_LENGTH ? carrier : "";
   return [
     randomPart,
-    delay,
     message,
-    String(message.length),
     channel,
     kind,
+    delay,
+    String(message.length),
     carried,
     String(priority),
     window === undefined ? "" : String(window),
@@ -107,9 +107,9 @@ function onceArgs(
 
 /**
  * The script's ARGV (see lua/sendMessage-2.lua), without the trailing arguments it does not need:
- * each argument costs the server a string to build on every send. The length is left off when it
- * is at most MIN_MAXSIZE, since no queue's maxsize is below that; the channel and its kind when
- * there is no notification.
+ * each argument costs the server a string to build on every send. A send at the defaults (a wake,
+ * no delay) passes three; the kind only when it is not a wake; the length only when it is above
+ * MIN_MAXSIZE, since no queue's maxsize is below that.
  */
 function sendArgs(
   randomPart: string,
@@ -120,13 +120,20 @@ function sendArgs(
   carrier: string | undefined,
   priority: number,
 ): string[] {
-  const args = [randomPart, delay, message];
   const carried = carrier !== undefined && carrier !== "" && carrier.length <= MAX_CARRIER_LENGTH;
   const prioritized = priority !== 0;
   const lengthNeeded = message.length > MIN_MAXSIZE;
-  if (lengthNeeded || channel !== "" || carried || prioritized) args.push(String(message.length));
-  if (channel !== "" || carried || prioritized) args.push(channel, kind);
-  if (carried || prioritized) args.push(carried ? carrier : "");
+  // Each argument is needed when it says something, or when a later one must follow it.
+  const fromCarried = carried || prioritized;
+  const fromLength = lengthNeeded || fromCarried;
+  const fromDelay = delay !== "" || fromLength;
+  const fromKind = (channel !== "" && kind !== "wake") || fromDelay;
+  const args = [randomPart, message];
+  if (channel !== "" || fromKind) args.push(channel);
+  if (fromKind) args.push(kind);
+  if (fromDelay) args.push(delay);
+  if (fromLength) args.push(lengthNeeded ? String(message.length) : "");
+  if (fromCarried) args.push(carried ? carrier : "");
   if (prioritized) args.push(String(priority));
   return args;
 }

@@ -28,6 +28,15 @@ export interface Script extends ScriptBody {
    * outside the slot of the declared keys instead of running on whatever node it was sent to.
    */
   readonly flagged: ScriptBody;
+  /**
+   * For a script that calls refusedCommand (lua/shared/refused-command.lua): its second text, plain
+   * and flagged, in which refusedCommand does nothing (lua/shared/refused-command-granted.lua), and
+   * the commands its refusedCommand calls name. The runner sends that text while its cached check
+   * (lua/commandsRefused-0.lua) says the connection's user may run all of them: the ACL lookups it
+   * saves cost Redis more than some of the commands they guard. Absent for a script that checks
+   * nothing.
+   */
+  readonly granted?: { readonly plain: ScriptBody; readonly flagged: ScriptBody; readonly checks: readonly string[] };
 }
 
 /**
@@ -54,6 +63,8 @@ export const SCRIPT_KINDS = {
   findMessages: "reads",
   deadLetterNotes: "reads",
   nextDue: "reads",
+  // The ScriptRunner's check of the user's rights (lib/scripts/script-runner.ts).
+  commandsRefused: "reads",
   receiveMessage: "drains",
   popMessage: "drains",
   deleteMessage: "drains",
@@ -139,9 +150,16 @@ const SHARED = [
   { file: "delete-ids.lua", calledAs: /\bdeleteIds\(/ },
 ];
 
-/** `source` with the shared Lua it calls put before it, as Redis runs it (and the key check reads it). */
-export function withShared(directory: string, source: string): string {
+/** Put in place of refused-command.lua in a script's second text (Script.granted). */
+const GRANTED_REFUSED_COMMAND = "refused-command-granted.lua";
+
+/**
+ * `source` with the shared Lua it calls put before it, as Redis runs it (and the key check reads
+ * it); with `granted`, its second text, in which refusedCommand does nothing (Script.granted).
+ */
+export function withShared(directory: string, source: string, granted = false): string {
   const texts = new Map(SHARED.map(({ file }) => [file, readFileSync(join(directory, "shared", file), "utf8")]));
+  if (granted) texts.set("refused-command.lua", readFileSync(join(directory, "shared", GRANTED_REFUSED_COMMAND), "utf8"));
   // What a used file calls counts too: walk the list from its end, so a file's callees come first.
   const used = new Set<string>();
   let calling = source;
@@ -153,14 +171,27 @@ export function withShared(directory: string, source: string): string {
   return [...SHARED.filter(({ file }) => used.has(file)).map(({ file }) => texts.get(file)), source].join("");
 }
 
+const REFUSED_COMMAND_CALL = /\brefusedCommand\(([^)]*)\)/g;
+
+/** The command names of the refusedCommand calls in `source` (string literals only, as the scripts write them). */
+function refusedCommandNames(source: string): string[] {
+  const code = source.replace(/--\[(=*)\[[\s\S]*?\]\1\]/g, "").replace(/--.*$/gm, "");
+  return [...code.matchAll(REFUSED_COMMAND_CALL)].flatMap(([, args]) => [...args.matchAll(/"([^"]+)"/g)].map(([, name]) => name));
+}
+
 function loadAll(): Map<string, Script> {
   const directory = findLuaDirectory();
   const loaded = new Map<string, Script>();
+  const checked = new Set<string>();
   for (const file of readdirSync(directory)) {
     const match = SCRIPT_FILE.exec(file);
     if (!match) continue;
-    const source = withShared(directory, readFileSync(join(directory, file), "utf8"));
+    const own = readFileSync(join(directory, file), "utf8");
+    const source = withShared(directory, own, false);
     const kind = kindOf(match[1]);
+    const names = [...new Set(refusedCommandNames(source).map((name) => name.toLowerCase()))];
+    for (const name of names) checked.add(name);
+    const grantedSource = names.length > 0 ? withShared(directory, own, true) : undefined;
     loaded.set(match[1], {
       name: match[1],
       ...body(source),
@@ -168,9 +199,25 @@ function loadAll(): Map<string, Script> {
       kind,
       readOnly: kind === "reads",
       flagged: body(SHEBANGS[kind] + source),
+      granted:
+        grantedSource === undefined
+          ? undefined
+          : { plain: body(grantedSource), flagged: body(SHEBANGS[kind] + grantedSource), checks: names },
     });
   }
+  preChecked = [...checked].sort();
   return loaded;
+}
+
+let preChecked: readonly string[] | undefined;
+
+/**
+ * Every command that a refusedCommand call of any script names: what lua/commandsRefused-0.lua asks
+ * the user's rights for before the runner sends the scripts' second texts (Script.granted).
+ */
+export function preCheckedCommands(): readonly string[] {
+  scripts ??= loadAll();
+  return preChecked ?? [];
 }
 
 function kindOf(name: string): ScriptKind {

@@ -34,7 +34,7 @@ local function sweepOrphans(queueHash)
   end
   local cursor, looked, orphans = "0", 0, {}
   repeat
-    local page = rcall("HSCAN", queueHash, cursor, "COUNT", 100)
+    local page = rcall("HSCAN", queueHash, cursor, "COUNT", "100")
     cursor = page[1]
     local entries = page[2]
     for i = 1, #entries, 2 do
@@ -65,6 +65,9 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
   local hiddenUntilMs = math.floor(nowMs + vt * 1000)
   local hiddenUntil = string.format("%d", hiddenUntilMs)
 
+  -- Numbers go to Redis as strings: Redis formats a Lua number argument with snprintf("%.17g"),
+  -- which costs more than the command it is for.
+  local countText = count == 1 and "1" or string.format("%d", count)
   local reply = { -2, vt }
   if details then
     reply[3] = nowMs
@@ -83,14 +86,14 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
       expiry = nil
     end
   elseif details then
-    local withScores = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "WITHSCORES", "LIMIT", 0, count)
+    local withScores = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "WITHSCORES", "LIMIT", "0", countText)
     ids, scores = {}, {}
     for i = 1, #withScores, 2 do
       ids[#ids + 1] = withScores[i]
       scores[#scores + 1] = withScores[i + 1]
     end
   else
-    ids = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "LIMIT", 0, count)
+    ids = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "LIMIT", "0", countText)
   end
 
   -- Each message's body and first-receive time: id1, id1:fr, id2, id2:fr, ... (and its trace
@@ -150,7 +153,8 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
   -- earliest score once they are hidden is that of the next by rank, or their new one, whichever
   -- comes first.
   if received < count then
-    local after = rcall("ZRANGE", queueSet, received, received, "WITHSCORES")
+    local rank = string.format("%d", received)
+    local after = rcall("ZRANGE", queueSet, rank, rank, "WITHSCORES")
     local earliest = after[2] and tonumber(after[2])
     if received > 0 and (not earliest or hiddenUntilMs < earliest) then
       earliest = hiddenUntilMs
@@ -183,10 +187,10 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
     end
     rcall("ZADD", queueSet, unpackAll(hides))
   end
-  rcall("HINCRBY", queueHash, "totalrecv", received)
+  rcall("HINCRBY", queueHash, "totalrecv", received == 1 and "1" or string.format("%d", received))
   local firstReceives = {}
   for i, id in ipairs(ids) do
-    local rc = rcall("HINCRBY", queueHash, id .. ":rc", 1)
+    local rc = rcall("HINCRBY", queueHash, id .. ":rc", "1")
     local fr = stored[width * i - width + 2]
     if rc == 1 then
       fr = now

@@ -11,8 +11,8 @@
   newMessageId(randomPart): reads TIME once (serverNowMs); returns the id (the server's
     microsecond TIME in base36, 10 chars until 2085, then the 22 random chars the client drew, as
     rsmq 0.12.4 builds it) and nowMs, the same time in ms.
-  storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority): ZADD with
-    messageScore(nowMs, delay, priority), HSET of the body (and `<id>:tp` = carried unless it is
+  storeMessage(queueSet, queueHash, id, body, carried, score): ZADD with score (the caller's
+    messageScore(nowMs, delay, priority)), HSET of the body (and `<id>:tp` = carried unless it is
     ""), HINCRBY totalsent 1. Returns nil, or, writing nothing, the NOPERM reply of
     refusedCommand("hset", "hincrby") (a caller that writes before it checks those too). The
     caller checks maxsize.
@@ -36,9 +36,12 @@ local function sendDelay(settings, length, delayArg)
   if not (settings[1] and settings[2] and settings[3]) then
     return nil, -1
   end
-  local maxsize = tonumber(settings[3])
-  if maxsize ~= -1 and length > maxsize then
-    return nil, -3
+  -- 0: a length the client left off, at most 1024, the smallest maxsize (no need to read it).
+  if length > 0 then
+    local maxsize = tonumber(settings[3])
+    if maxsize ~= -1 and length > maxsize then
+      return nil, -3
+    end
   end
   if delayArg ~= "" then
     return tonumber(delayArg)
@@ -46,13 +49,49 @@ local function sendDelay(settings, length, delayArg)
   return tonumber(settings[2])
 end
 
+-- 36^9 and 36^10: a microsecond stamp in between has exactly 10 base36 digits (1972 to 2085).
+local TEN_DIGITS_FROM, TEN_DIGITS_BELOW = 101559956668416, 3656158440062976
+
 local function newMessageId(randomPart)
   local nowMs, seconds, micros = serverNowMs()
   -- Below 2^53, so exact both as a Lua 5.1 double and as a Lua 5.4 integer.
   local stamp = seconds * 1000000 + micros
-  -- Lower-case base36, most significant digit first: the digits are collected as character codes
-  -- and made into one string (a string per digit, concatenated, costs the server more than the
-  -- rest of the script). (unpack is table.unpack on Lua 5.4.)
+  -- Lower-case base36, most significant digit first, made into one string by one string.char.
+  -- (stamp - d) / 36 is a whole number below 2^53, so exact without math.floor; ten digits as
+  -- locals, with no table: each C call and each table costs the server more than the arithmetic.
+  if stamp >= TEN_DIGITS_FROM and stamp < TEN_DIGITS_BELOW then
+    local d10 = stamp % 36
+    stamp = (stamp - d10) / 36
+    local d9 = stamp % 36
+    stamp = (stamp - d9) / 36
+    local d8 = stamp % 36
+    stamp = (stamp - d8) / 36
+    local d7 = stamp % 36
+    stamp = (stamp - d7) / 36
+    local d6 = stamp % 36
+    stamp = (stamp - d6) / 36
+    local d5 = stamp % 36
+    stamp = (stamp - d5) / 36
+    local d4 = stamp % 36
+    stamp = (stamp - d4) / 36
+    local d3 = stamp % 36
+    stamp = (stamp - d3) / 36
+    local d2 = stamp % 36
+    local d1 = (stamp - d2) / 36
+    return string.char(
+      d1 < 10 and 48 + d1 or 87 + d1,
+      d2 < 10 and 48 + d2 or 87 + d2,
+      d3 < 10 and 48 + d3 or 87 + d3,
+      d4 < 10 and 48 + d4 or 87 + d4,
+      d5 < 10 and 48 + d5 or 87 + d5,
+      d6 < 10 and 48 + d6 or 87 + d6,
+      d7 < 10 and 48 + d7 or 87 + d7,
+      d8 < 10 and 48 + d8 or 87 + d8,
+      d9 < 10 and 48 + d9 or 87 + d9,
+      d10 < 10 and 48 + d10 or 87 + d10
+    ) .. randomPart, nowMs
+  end
+  -- Any other length: digit by digit. (unpack is table.unpack on Lua 5.4.)
   local codes, first = {}, 17
   repeat
     local d = stamp % 36
@@ -63,18 +102,20 @@ local function newMessageId(randomPart)
   return string.char((table.unpack or unpack)(codes, first, 16)) .. randomPart, nowMs
 end
 
-local function storeMessage(queueSet, queueHash, id, body, carried, nowMs, delay, priority)
+local function storeMessage(queueSet, queueHash, id, body, carried, score)
   local refused = refusedCommand("hset", "hincrby")
   if refused then
     return refused
   end
-  redis.call("ZADD", queueSet, messageScore(nowMs, delay, priority), id)
+  redis.call("ZADD", queueSet, score, id)
   if carried == "" then
     redis.call("HSET", queueHash, id, body)
   else
     redis.call("HSET", queueHash, id, body, id .. ":tp", carried)
   end
-  redis.call("HINCRBY", queueHash, "totalsent", 1)
+  -- A string: Redis formats a Lua number argument with snprintf("%.17g"), which costs more than
+  -- the HINCRBY itself.
+  redis.call("HINCRBY", queueHash, "totalsent", "1")
   return nil
 end
 
@@ -112,7 +153,10 @@ local function notifyMode(kind)
 end
 
 local function wakeWanted(queueSet, nowMs, dueMs)
-  local first = redis.pcall("ZRANGE", queueSet, 0, 0, "WITHSCORES")
+  -- "0" and not 0: Redis formats a Lua number argument with snprintf("%.17g"), which costs more
+  -- than the ZRANGE itself. (ZRANGE and not a cheaper ZCOUNT: the producer ACL lines of
+  -- docs/acl.md grant +zrange, and a refused look would mean a wake on every send.)
+  local first = redis.pcall("ZRANGE", queueSet, "0", "0", "WITHSCORES")
   if first.err or first[2] == nil then
     return true
   end

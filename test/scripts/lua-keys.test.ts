@@ -230,7 +230,8 @@ describe("Lua scripts take every key from KEYS", () => {
           const code = source.replace(/--\[(=*)\[[\s\S]*?\]\1\]/g, "").replace(/--.*$/gm, "");
           const calls = code.match(/\b(redis\.p?call|rcall)\s*\(/g) ?? [];
           const { commands } = analyseScript(file, source);
-          expect(commands).to.not.be.empty;
+          // The runner's rights check asks redis.acl_check_cmd only: the one script without a call.
+          if (file !== "commandsRefused-0.lua") expect(commands).to.not.be.empty;
           expect(commands).to.have.length(calls.length);
         });
 

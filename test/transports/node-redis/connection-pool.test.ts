@@ -188,7 +188,11 @@ describe("connections: several command connections per instance", () => {
         await rsmq.sendMessageAsync({ qname: "q", message: `then${lane}` });
       }),
     );
-    await waitFor(() => monitor.seen.filter((command) => command.args[0] === "evalsha").length === 40, "the forty sends monitored");
+    // Counted by message: the runner's one question of the user's rights (an EVALSHA of its own, after
+    // 32 checking scripts) and a first run of a script's second text (NOSCRIPT) are not sends.
+    const sent = (): number =>
+      new Set(monitor.seen.flatMap(({ args }) => (args[0] === "evalsha" ? args.filter((arg) => /^(first|then)\d+$/.test(arg)) : []))).size;
+    await waitFor(() => sent() === 40, "the forty sends monitored");
     const perAddress = new Map<string, number>();
     for (const { address, args } of monitor.seen) {
       if (args[0] === "evalsha" && args.some((arg) => arg.startsWith("then"))) perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
