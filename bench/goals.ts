@@ -88,18 +88,23 @@ function referenceWords(results: BenchResults, key: string): string {
 }
 
 /**
- * A row's msg/s against its own figure in the run before issue 37, as this run recorded it. That
- * figure comes from another run (another day, maybe another machine and load), so the goals say
- * whose figure it is, and the CPU beside it is that run's.
+ * A row against its own figure in the run before issue 37, as this run recorded it. That figure
+ * comes from another run (another day, maybe another machine and load), so each is first taken
+ * against the same run's rsmq 0.12.4 doing the same (its baseline row): the value is this run's
+ * × rsmq over that run's × rsmq, in which the machine's speed on the day drops out. The CPU beside
+ * it is that run's.
  */
 function againstReference(key: string): Spec["measure"] {
   return (results) => {
     const row = throughputRow(results, key);
     const reference = results.reference;
     const before = reference?.rows.find((entry) => entry.key === key);
-    if (!row || !reference || !before) return undefined;
+    const baselineNow = row && throughputRow(results, row.baseline);
+    const baselineBefore = row && reference?.rows.find((entry) => entry.key === row.baseline);
+    if (!row || !reference || !before || !baselineNow || !baselineBefore) return undefined;
     const against = { ...row, ...before, samples: [] };
-    return { value: row.perSecond / before.perSecond, row, against, againstLabel: `run of ${reference.date.slice(0, 10)}` };
+    const value = row.perSecond / baselineNow.perSecond / (before.perSecond / baselineBefore.perSecond);
+    return { value, row, against, againstLabel: `run of ${reference.date.slice(0, 10)}` };
   };
 }
 
@@ -153,8 +158,9 @@ const SPECS: Spec[] = [
     { c: 1, target: 1.5 },
     { c: 50, target: 1 },
   ].map(({ c, target }): Spec => ({
-    goal: (results) => `Worker, concurrency ${c}, against its own figure in ${referenceWords(results, `rsmq-next Worker C=${c}`)}`,
-    short: (results) => `Worker, concurrency ${c}, × its figure in ${referenceWords(results, `rsmq-next Worker C=${c}`)}`,
+    goal: (results) =>
+      `Worker, concurrency ${c}, against its own figure in ${referenceWords(results, `rsmq-next Worker C=${c}`)}, each × rsmq 0.12.4 in its run`,
+    short: (results) => `Worker, concurrency ${c}, × its figure in ${referenceWords(results, `rsmq-next Worker C=${c}`)}, each × rsmq`,
     direction: "at least",
     target,
     unit: times,
