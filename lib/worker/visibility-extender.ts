@@ -2,6 +2,11 @@
  * Keeps messages hidden while their handlers run: halfway through each visibility timeout it hides
  * the message for another vt, so a slow handler is not delivered twice. It stops when the
  * handler ends, when the worker gives up on it at stop, or when the message is gone.
+ *
+ * Almost every handler ends long before half its vt, so a message in hand must cost next to
+ * nothing: one sleep serves all of them, armed for the earliest extension due. A message due after
+ * it adds a set entry and nothing else; the last message leaving cancels the sleep, so no timer
+ * keeps an idle or stopped worker's process alive.
  */
 import type { Clock } from "./clock";
 import type { WakeableSleep } from "./wakeable-sleep";
@@ -13,8 +18,42 @@ export interface Extension {
   hiddenUntil(): number;
 }
 
+/** While its hide is in flight a message waits for no sleep. */
+const IN_FLIGHT = Number.POSITIVE_INFINITY;
+
+/** One message in hand: its own schedule, with methods on the prototype rather than closures. */
+class HeldMessage implements Extension {
+  /** Local epoch ms at which it is next hidden for another vt; IN_FLIGHT while that hide runs. */
+  dueAt: number;
+  until: number;
+  stopped = false;
+
+  constructor(
+    private readonly leave: (message: HeldMessage) => void,
+    readonly id: string,
+    readonly vtMs: number,
+    now: number,
+  ) {
+    this.dueAt = now + vtMs / 2;
+    this.until = now + vtMs;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.leave(this);
+  }
+
+  hiddenUntil(): number {
+    return this.until;
+  }
+}
+
 export class VisibilityExtender {
-  private readonly active = new Set<Extension>();
+  private readonly held = new Set<HeldMessage>();
+  /** The one sleep, armed for `sleepEndsAt` (the earliest due extension when it was armed). */
+  private sleep: WakeableSleep | undefined;
+  private sleepEndsAt = IN_FLIGHT;
 
   /** @param hide hides a held message for `ms` from now; 0 when it is gone */
   constructor(
@@ -25,43 +64,71 @@ export class VisibilityExtender {
   ) {}
 
   keepHidden(id: string, vt: number): Extension {
-    const vtMs = vt * 1000;
-    let hiddenUntil = this.clock.now() + vtMs;
-    let pause: WakeableSleep | undefined;
-    let stopped = false;
-    const extension: Extension = {
-      stop: () => {
-        stopped = true;
-        pause?.wake();
-        this.active.delete(extension);
-      },
-      hiddenUntil: () => hiddenUntil,
-    };
-    const keep = async (): Promise<void> => {
-      while (!stopped) {
-        pause = this.clock.sleep(vtMs / 2);
-        await pause.done;
-        if (stopped) return;
-        try {
-          const found = await this.hide(id, vtMs);
-          if (stopped) return;
-          if (found === 0) return extension.stop();
-          hiddenUntil = this.clock.now() + vtMs;
-          this.onExtended();
-        } catch (error) {
-          this.onError(error);
-        }
-      }
-    };
+    const message = new HeldMessage(this.release, id, vt * 1000, this.clock.now());
     // vt 0 hides nothing, so there is nothing to extend.
     if (vt > 0) {
-      this.active.add(extension);
-      keep().catch(this.onError);
+      this.held.add(message);
+      this.wakeBy(message.dueAt);
     }
-    return extension;
+    return message;
   }
 
   stopAll(): void {
-    for (const extension of [...this.active]) extension.stop();
+    for (const message of [...this.held]) message.stop();
+  }
+
+  /** A message leaves; an armed sleep stays for the others (it may then find nothing due). */
+  private readonly release = (message: HeldMessage): void => {
+    this.held.delete(message);
+    if (this.held.size === 0) this.cancelSleep();
+  };
+
+  /** Makes sure the sleep ends by `at`: arms it, or brings it forward; later than the armed end costs nothing. */
+  private wakeBy(at: number): void {
+    if (at >= this.sleepEndsAt) return;
+    this.sleepEndsAt = at;
+    const ms = at - this.clock.now();
+    if (this.sleep) return this.sleep.shortenTo(ms);
+    const sleep = this.clock.sleep(ms);
+    this.sleep = sleep;
+    sleep.done.then(() => this.onSleepEnd(sleep), this.onError);
+  }
+
+  private cancelSleep(): void {
+    const sleep = this.sleep;
+    this.sleep = undefined;
+    this.sleepEndsAt = IN_FLIGHT;
+    sleep?.wake();
+  }
+
+  private onSleepEnd(sleep: WakeableSleep): void {
+    // A cancelled sleep ends too: by then another may be armed, or none is needed.
+    if (sleep !== this.sleep) return;
+    this.sleep = undefined;
+    this.sleepEndsAt = IN_FLIGHT;
+    const now = this.clock.now();
+    let next = IN_FLIGHT;
+    for (const message of this.held) {
+      if (message.dueAt <= now) this.extend(message).catch(this.onError);
+      else if (message.dueAt < next) next = message.dueAt;
+    }
+    if (next !== IN_FLIGHT) this.wakeBy(next);
+  }
+
+  /** Hides `message` for another vt; each runs on its own, and the next is due half a vt after it settles. */
+  private async extend(message: HeldMessage): Promise<void> {
+    message.dueAt = IN_FLIGHT;
+    try {
+      const found = await this.hide(message.id, message.vtMs);
+      if (message.stopped) return;
+      if (found === 0) return message.stop();
+      message.until = this.clock.now() + message.vtMs;
+      this.onExtended();
+    } catch (error) {
+      this.onError(error);
+    }
+    if (message.stopped) return;
+    message.dueAt = this.clock.now() + message.vtMs / 2;
+    this.wakeBy(message.dueAt);
   }
 }
