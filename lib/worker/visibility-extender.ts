@@ -5,8 +5,10 @@
  *
  * Almost every handler ends long before half its vt, so a message in hand must cost next to
  * nothing: one sleep serves all of them, armed for the earliest extension due. A message due after
- * it adds a set entry and nothing else; the last message leaving cancels the sleep, so no timer
- * keeps an idle or stopped worker's process alive.
+ * it adds a set entry and nothing else, and a message leaving leaves the sleep armed (cancelling and
+ * arming a timer for each message cost more than the rest of its extension's work): it ends once,
+ * finds nothing due, and is not armed again until a message is in hand. stopAll() cancels it, so
+ * no timer keeps a stopped worker's process alive.
  */
 import type { Clock } from "./clock";
 import type { WakeableSleep } from "./wakeable-sleep";
@@ -73,14 +75,15 @@ export class VisibilityExtender {
     return message;
   }
 
+  /** Stops every extension and cancels the sleep (the worker stops). */
   stopAll(): void {
     for (const message of [...this.held]) message.stop();
+    this.cancelSleep();
   }
 
-  /** A message leaves; an armed sleep stays for the others (it may then find nothing due). */
+  /** A message leaves; an armed sleep stays (it may then find nothing due, and is not armed again). */
   private readonly release = (message: HeldMessage): void => {
     this.held.delete(message);
-    if (this.held.size === 0) this.cancelSleep();
   };
 
   /** Makes sure the sleep ends by `at`: arms it, or brings it forward; later than the armed end costs nothing. */

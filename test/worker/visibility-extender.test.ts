@@ -1,8 +1,8 @@
 /**
  * The visibility extender without Redis, on a fake clock: each message in hand is hidden for
  * another vt at its own halfway point, however many are in hand and whatever their vts, while
- * one sleep at most serves them all; a message leaving cancels nothing of the others'; the last
- * one leaving leaves no sleep behind.
+ * one sleep at most serves them all; a message leaving cancels nothing of the others'; after the
+ * last one leaves, the sleep ends once with nothing due and is not armed again; stopAll cancels it.
  */
 import { expect } from "chai";
 import { VisibilityExtender } from "../../lib/worker/visibility-extender";
@@ -33,6 +33,15 @@ function recordingExtender() {
     (error) => errors.push(error),
   );
   return { clock, calls, replies, errors, extender, extensions: () => extensions };
+}
+
+/** The sleep left armed after the last message left ends with no hide, and no sleep follows it. */
+async function endsWithNothingDue(clock: FakeClock, calls: string[]): Promise<void> {
+  const hidesBefore = calls.length;
+  expect(clock.pending).to.have.length(1);
+  await clock.advance(clock.pending[0].endsAt - clock.now());
+  expect(calls).to.have.length(hidesBefore);
+  expect(clock.pending).to.deep.equal([]);
 }
 
 describe("VisibilityExtender (fake clock)", () => {
@@ -73,7 +82,7 @@ describe("VisibilityExtender (fake clock)", () => {
     a.stop();
     b.stop();
     c.stop();
-    expect(clock.pending).to.deep.equal([]);
+    await endsWithNothingDue(clock, calls);
   });
 
   it("a message leaving cancels nothing of the others', even when the sleep was armed for it", async () => {
@@ -89,7 +98,7 @@ describe("VisibilityExtender (fake clock)", () => {
     // The sleep armed for `short` ended with nothing due and was followed by one for `long`.
     expect(clock.sleeps.map((sleep) => sleep.endsAt - T0)).to.deep.equal([1000, 2000, 4000, 6000]);
     long.stop();
-    expect(clock.pending).to.deep.equal([]);
+    await endsWithNothingDue(clock, calls);
   });
 
   it("a message due after the armed sleep starts no sleep; an earlier one brings the same sleep forward", async () => {
@@ -103,6 +112,7 @@ describe("VisibilityExtender (fake clock)", () => {
     expect(clock.sleeps[0].endsAt - T0).to.equal(1000);
     first.stop();
     expect(clock.pending).to.have.length(1);
+    // stopAll (the worker stops) cancels the sleep at once: no timer keeps a stopped worker's process alive.
     extender.stopAll();
     expect(clock.pending).to.deep.equal([]);
   });
@@ -130,7 +140,7 @@ describe("VisibilityExtender (fake clock)", () => {
     expect(gone.hiddenUntil() - T0).to.equal(2000);
     expect(flaky.hiddenUntil() - T0).to.equal(4000);
     flaky.stop();
-    expect(clock.pending).to.deep.equal([]);
+    await endsWithNothingDue(clock, calls);
   });
 
   it("a message that leaves while its hide is in flight is not rescheduled or counted; the next one is still due on time", async () => {
@@ -149,6 +159,6 @@ describe("VisibilityExtender (fake clock)", () => {
     expect(calls).to.deep.equal(["1000 leaving 2000", "2000 staying 4000"]);
     expect(extensions()).to.equal(1);
     staying.stop();
-    expect(clock.pending).to.deep.equal([]);
+    await endsWithNothingDue(clock, calls);
   });
 });
