@@ -59,3 +59,8 @@ export class PendingAcks {
     for (const ack of acks) this.removeAlone(ack.id).then(ack.resolve, ack.reject);
   }
 }
+
+/** Hands each held delete its outcome from a combined call (1: the message was there). */
+export function settleAcks(acks: readonly PendingAck[], deleted: ReadonlyArray<0 | 1>): void {
+  for (let index = 0; index < acks.length; index += 1) acks[index].resolve(deleted[index] === 1 ? 1 : 0);
+}

@@ -20,14 +20,13 @@ import type { ReceivedBatch } from "../operations/receive-message";
 import type { Clock } from "./clock";
 import { KnownDue } from "./known-due";
 import { handleMessage } from "./handle-message";
-import { PendingAcks } from "./pending-acks";
-import type { PendingAck } from "./pending-acks";
+import { PendingAcks, settleAcks } from "./pending-acks";
 import type { Handling } from "./handle-message";
 import type { QueuePort } from "./queue-port";
 import { backOffLeftAfterWake, looksFirst, receiveRetryDelay } from "./sleep-policy";
 import { VisibilityExtender } from "./visibility-extender";
 import type { WakeReason, WakeableSleep } from "./wakeable-sleep";
-import { keepSubscribing } from "./wake-retry";
+import { listenForWakes } from "./wake-listening";
 import { FreshWakes } from "../wakes/fresh-wakes";
 import type { ResolvedWorkerOptions } from "./worker-option-table";
 import { WorkerReporter } from "./worker-reporter";
@@ -133,7 +132,17 @@ export class WorkerLoop {
     this.delist = this.queue.enlist(this);
     this.slotsRecordedBy = this.queue.telemetry?.recording;
     this.slotsRecordedBy?.concurrency(this.options.qname, this.options.concurrency);
-    this.listenForWakes();
+    listenForWakes({
+      queue: this.queue,
+      clock: this.clock,
+      signal: this.stopController.signal,
+      problems: this.reporter.problems,
+      maxIdleSleepMs: this.options.maxIdleSleepMs,
+      realtimeWakes: this.options.realtimeWakes,
+      heard: (id) => this.wakeFor(id),
+      lookNow: () => this.wake(),
+      keep: (unsubscribe) => this.unsubscribers.push(unsubscribe),
+    });
     this.loopDone = this.loop().catch((error: unknown) => this.reporter.error(error));
   }
 
@@ -363,45 +372,6 @@ export class WorkerLoop {
     this.sleep?.shortenTo(dueAt - this.clock.now());
   }
 
-  private listenForWakes(): void {
-    this.unsubscribers.push(this.queue.onWake((id) => this.wakeFor(id)));
-    if (!this.options.realtimeWakes) return;
-    // A send between the first receive and the subscriptions would otherwise wait for the cap: one
-    // look once each channel's first try is over (two confirmations make one look, not two).
-    let untried = this.queue.wakeChannels.length;
-    let subscribed = false;
-    const tried = (succeeded: boolean): void => {
-      subscribed ||= succeeded;
-      if (--untried === 0 && subscribed && !this.stopped) this.wake();
-    };
-    for (const channel of this.queue.wakeChannels) void this.subscribeForWakes(channel, tried);
-  }
-
-  /**
-   * Subscribes to one of the queue's wake channels, retrying until it works or the worker stops
-   * (see keepSubscribing); `tried` is told when the first try is over.
-   */
-  private async subscribeForWakes(channel: string, tried: (succeeded: boolean) => void): Promise<void> {
-    let firstSucceeded = false;
-    const unsubscribe = await keepSubscribing({
-      channel,
-      firstTry: (succeeded) => {
-        firstSucceeded = succeeded;
-        tried(succeeded);
-      },
-      subscribe: () => this.queue.subscribeWakes(channel, (message) => this.wakeFor(message)),
-      clock: this.clock,
-      signal: this.stopController.signal,
-      problems: this.reporter.problems,
-      maxIdleSleepMs: this.options.maxIdleSleepMs,
-    });
-    if (!unsubscribe) return;
-    if (this.stopped) return void unsubscribe();
-    this.unsubscribers.push(unsubscribe);
-    // Subscribed after a refusal or failure: a send meanwhile was heard by no one.
-    if (!firstSucceeded) this.wake();
-  }
-
   private dispatch(message: QueueMessage, vt: number): void {
     this.busySlots += 1;
     let slotHeld = true;
@@ -423,9 +393,4 @@ export class WorkerLoop {
     });
     this.running.add(task);
   }
-}
-
-/** Hands each held delete its outcome from a combined call (1: the message was there). */
-function settleAcks(acks: readonly PendingAck[], deleted: ReadonlyArray<0 | 1>): void {
-  for (let index = 0; index < acks.length; index += 1) acks[index].resolve(deleted[index] === 1 ? 1 : 0);
 }
