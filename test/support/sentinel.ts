@@ -25,7 +25,7 @@ export const MASTER_NAME = "mymaster";
 /** How long a settling step may take by default, ms. */
 const SETTLE_TIMEOUT_MS = 20_000;
 /** TILT mode lasts 30 s after the last late timer (Redis' SENTINEL_TILT_PERIOD). */
-const TILT_TIMEOUT_MS = 35_000;
+export const TILT_TIMEOUT_MS = 35_000;
 
 /** A host and port, as ioredis' `sentinels` option wants them. */
 export interface Address {

@@ -11,7 +11,8 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../../lib");
-import { startSentinelSetup } from "../../support/sentinel";
+import { startSentinelSetup, TILT_TIMEOUT_MS } from "../../support/sentinel";
+import { MAX_RETRY_MS } from "../../../lib/worker/sleep-policy";
 import type { SentinelSetup, SentinelSetupNode } from "../../support/sentinel";
 import { SentinelLoad, errorCounts, sentinelClient } from "../../support/sentinel-load";
 import type { Stream } from "../../support/sentinel-load";
@@ -26,9 +27,25 @@ const { Worker } = RedisSMQ;
 /** How many sends are made at once while the client is down, to meet the promoted replica's NOSCRIPT together. */
 const BURST = 300;
 
+/**
+ * How long replicated sends may take to resume after the failover: each needs a replica's
+ * acknowledgement, so the sentinels must first point the remaining replica at the new primary,
+ * which a sentinel in TILT mode (after a stall on a loaded machine) holds off for up to
+ * TILT_TIMEOUT_MS; then a stream makes 100 sends in well under 20 s.
+ */
+const SENDS_RESUME_WITHIN_MS = TILT_TIMEOUT_MS + 20_000;
+
+/**
+ * How long an acknowledged send may wait to be handled once sends resumed: a Worker that failed
+ * through the outage backs off up to MAX_RETRY_MS (a steady stream publishes no wake to cut it
+ * short), and a message whose receive reply the outage cut reappears after the queue's vt (3 s).
+ */
+const HANDLED_WITHIN_MS = MAX_RETRY_MS + 3_000 + 5_000;
+
 describe("sentinel: failover under load", function () {
-  // Each fault may first wait out a sentinel's TILT mode (up to 35 s, see support/sentinel.ts).
-  this.timeout(90_000);
+  // Each fault may first wait out a sentinel's TILT mode (up to 35 s, see support/sentinel.ts), and
+  // the recovery after it may meet another (SENDS_RESUME_WITHIN_MS).
+  this.timeout(150_000);
   let setup: SentinelSetup;
 
   before(async () => {
@@ -113,11 +130,15 @@ describe("sentinel: failover under load", function () {
       await waitFor(
         () => streams.every((stream) => stream.ledger.sentStartedBetween(settledAt, Date.now()) >= 100),
         "100 acknowledged sends per stream after the failover",
-        20_000,
+        SENDS_RESUME_WITHIN_MS,
       );
       for (const stream of streams) await stream.stopProducing();
       const withReplicas = streams.filter((stream) => stream.options.waitForReplicas > 0);
-      await waitFor(() => withReplicas.every((stream) => stream.ledger.lost().length === 0), "every acknowledged send handled", 20_000);
+      await waitFor(
+        () => withReplicas.every((stream) => stream.ledger.lost().length === 0),
+        "every acknowledged send handled",
+        HANDLED_WITHIN_MS,
+      );
       await waitFor(
         async () =>
           (await Promise.all([...streams, burster].map((stream) => consumer.getQueueAttributesAsync({ qname: stream.qname })))).every(
