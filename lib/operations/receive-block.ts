@@ -1,0 +1,43 @@
+/**
+ * Why a receive took nothing although messages may be due: the queue is paused (pauseQueue), or
+ * its rate limit (setRateLimit) or a block (rateLimitQueue) holds receives back. The receive
+ * scripts (lua/receiveMessage-2.lua, lua/deleteAndReceive-2.lua, lua/nextDue-2.lua) say so in the
+ * first element of their reply, a text where a number (the next due time) stands otherwise:
+ * `paused:<ms>` (ms until the pause ends by itself; -1: until a resume) or
+ * `limited:<ms>:<intervalMs>` (ms until a receive may take one again, exact on the server's clock,
+ * and the interval between two receives of the limit that holds it back; 0 for a block).
+ */
+
+/** A receive held back: by a pause, or by a rate limit or block. */
+export type ReceiveBlock =
+  /** Paused; `retryMs`: ms until the pause ends by itself (`until`), null: until a resume. */
+  | { reason: "paused"; retryMs: number | null }
+  /** Rate-limited; `retryMs`: ms until a receive may take a message again; `intervalMs`: the limit's spacing (0: a block). */
+  | { reason: "limited"; retryMs: number; intervalMs: number };
+
+/**
+ * Wakes whose text starts with this are a queue's control wakes (a resume), never a message id
+ * (32 characters of [A-Za-z0-9]) nor a realtime count (digits): a consumer held back by a pause
+ * or a rate limit ignores every other wake, and acts on these at once.
+ */
+export const CONTROL_WAKE_PREFIX = "~";
+
+/** The text a resume publishes on the queue's wake channel (and hands the in-process hub): `~resume:<server ms>`. */
+export const RESUME_WAKE_PREFIX = `${CONTROL_WAKE_PREFIX}resume:`;
+
+/** Whether a wake's text is a control wake (see CONTROL_WAKE_PREFIX). */
+export function isControlWake(text: string | undefined): boolean {
+  return text !== undefined && text.startsWith(CONTROL_WAKE_PREFIX);
+}
+
+/** The block a script's first reply element tells, or undefined when it is not one (a number: not held back). */
+export function parseReceiveBlock(value: unknown): ReceiveBlock | undefined {
+  if (typeof value !== "string") return undefined;
+  const [reason, ms, interval] = value.split(":");
+  if (reason === "paused") {
+    const retryMs = Number(ms);
+    return { reason, retryMs: retryMs < 0 ? null : retryMs };
+  }
+  if (reason === "limited") return { reason, retryMs: Number(ms), intervalMs: Number(interval ?? 0) };
+  return undefined;
+}
