@@ -102,6 +102,17 @@ export const SCRIPT_KINDS = {
   doctorRepairMembers: "drains",
   doctorRepairSettings: "fills",
   doctorRepairRegistry: "fills",
+  // The queue's controls (lib/operations/pause-queue.ts and the rest): each writes a field or two,
+  // or moves scores it does not add, so an operator can pause, resume, limit or block a queue of
+  // a server over maxmemory (the moment one most needs to stop consumers hammering a downstream).
+  pauseQueue: "drains",
+  resumeQueue: "drains",
+  pauseScores: "drains",
+  setRateLimit: "drains",
+  removeRateLimit: "drains",
+  rateLimitQueue: "drains",
+  // A Worker's handler met a downstream rate limit: the message goes back, as a retry's hide does.
+  rateLimitBounce: "drains",
 } as const satisfies Readonly<Record<string, ScriptKind>>;
 
 /** The name of a script in lua/ (its file name without `-<keys>.lua`): what an Operation runs. */
@@ -134,15 +145,19 @@ let scripts: Map<string, Script> | undefined;
  * Lua shared by several scripts, in lua/shared/: put before each script that calls it, so every
  * script is still one standalone text (and file, with its own KEYS/ARGV header) that Redis runs.
  * In this order: a file may call what an earlier one defines (expiry.lua calls refusedCommand,
- * store-message.lua serverNowMs, receive-due.lua takeLiveDue).
+ * store-message.lua serverNowMs, receive-due.lua takeLiveDue and queueGate).
  */
 const SHARED = [
   { file: "now.lua", calledAs: /\bserverNowMs\(/ },
   { file: "refused-command.lua", calledAs: /\brefusedCommand\(/ },
+  { file: "pause.lua", calledAs: /\b(pauseKind|pauseOffset|moveScores|publishControl)\(|\bPAUSE_CHUNK\b/ },
   { file: "expiry.lua", calledAs: /\b(isExpired|expireMessages|takeLiveDue)\(/ },
   { file: "dead-letter-expiry.lua", calledAs: /\bexpiredHead\(/ },
   { file: "queue-hash.lua", calledAs: /\bnewQueueHash\(/ },
   { file: "message-score.lua", calledAs: /\bmessageScore\(|\bPRIORITY_STEP_MS\b/ },
+  { file: "rate-limits.lua", calledAs: /\brateLimits\(/ },
+  { file: "queue-gate.lua", calledAs: /\bqueueGate\(/ },
+  { file: "send-gate.lua", calledAs: /\bsendGate\(/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
   { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },
   { file: "receive-due.lua", calledAs: /\breceiveDue\b/ },
