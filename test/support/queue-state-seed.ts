@@ -50,6 +50,9 @@ export function expectedSamples(prefix = ""): Record<string, number> {
     [`${prefix}rsmq_queue_expired_messages_total{queue="idle"}`]: 0,
     [`${prefix}rsmq_queue_expired_messages_total{queue="jobs"}`]: 0,
     [`${prefix}rsmq_queue_expired_messages_total{queue="jobs-dlq"}`]: 0,
+    [`${prefix}rsmq_queue_paused{queue="idle"}`]: 0,
+    [`${prefix}rsmq_queue_paused{queue="jobs"}`]: 0,
+    [`${prefix}rsmq_queue_paused{queue="jobs-dlq"}`]: 0,
   };
 }
 
