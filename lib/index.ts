@@ -50,6 +50,14 @@ declare namespace RedisSMQ {
   export type PurgeQueueOptions = Types.PurgeQueueOptions;
   export type GetQueueAttributesOptions = Types.GetQueueAttributesOptions;
   export type SetQueueAttributesOptions = Types.SetQueueAttributesOptions;
+  export type PauseQueueOptions = Types.PauseQueueOptions;
+  export type ResumeQueueOptions = Types.ResumeQueueOptions;
+  export type SetRateLimitOptions = Types.SetRateLimitOptions;
+  export type RemoveRateLimitOptions = Types.RemoveRateLimitOptions;
+  export type RateLimitQueueOptions = Types.RateLimitQueueOptions;
+  export type RateLimit = Types.RateLimit;
+  export type QueuePause = Types.QueuePause;
+  export type QueueRateLimit = Types.QueueRateLimit;
   export type SendMessageOptions = Types.SendMessageOptions;
   export type SendMessagesEntry = Types.SendMessagesEntry;
   export type SendMessagesOptions = Types.SendMessagesOptions;

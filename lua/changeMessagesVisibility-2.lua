@@ -1,6 +1,7 @@
 --[[
   Makes several messages of one queue visible vt seconds from now, as changeMessageVisibility
-  does for one. A message counts only when it is both a member of the sorted set and has its body
+  does for one (plus the hard pause's offset while the queue is hard-paused, lua/shared/pause.lua).
+  A message counts only when it is both a member of the sorted set and has its body
   in the hash: a member left without its body (or a body without its member) is never re-scored,
   so no deleted message comes back. Members that are not there are never added.
 
@@ -16,13 +17,13 @@ local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 local vt = tonumber(ARGV[1])
 
-local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "paused")
 if not (settings[1] and settings[2] and settings[3]) then
   return -1
 end
--- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
+-- serverNowMs() is lua/shared/now.lua, pauseOffset lua/shared/pause.lua: the loader puts both before this script.
 local nowMs = serverNowMs()
-local score = string.format("%d", math.floor(nowMs + vt * 1000))
+local score = string.format("%d", math.floor(nowMs + vt * 1000 + pauseOffset(settings[4])))
 -- ZADD is the only write, so an ACL refusal of it comes before anything was written.
 local results = {}
 for i = 2, #ARGV do

@@ -8,7 +8,7 @@
   ARGV    field, value pairs, each field one of vt, delay, maxsize, retention, expireto, dedupwindow (already
           validated)
 
-  Returns what getQueueAttributes returns, or -1 when the queue does not exist (nothing is written).
+  Returns what getQueueAttributes returns (lua/getQueueAttributes-2.lua), or -1 when the queue does not exist (nothing is written).
 ]]
 local rcall = redis.call
 local queueHash, queueSet = KEYS[1], KEYS[2]
@@ -41,7 +41,7 @@ for i = 1, #ARGV, 2 do
 end
 
 local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified",
-  "retention", "expireto", "totalexpired", "dedupwindow")
+  "retention", "expireto", "totalexpired", "dedupwindow", "paused", "ratelimit", "rlblock")
 local msgs = rcall("ZCARD", queueSet)
 local hidden = rcall("ZCOUNT", queueSet, "(" .. string.format("%d", nowMs), "+inf")
-return { fields, msgs, hidden }
+return { fields, msgs, hidden, nowMs }

@@ -22,6 +22,11 @@ import { receiveMessageOperation, receiveMessageOrNextDueOperation, receiveMessa
 import { sendMessageOperation } from "../operations/send-message";
 import { sendMessagesOperation } from "../operations/send-messages";
 import { setQueueAttributesOperation } from "../operations/set-queue-attributes";
+import { pauseQueueOperation } from "../operations/pause-queue";
+import { resumeQueueOperation } from "../operations/resume-queue";
+import { setRateLimitOperation } from "../operations/set-rate-limit";
+import { removeRateLimitOperation } from "../operations/remove-rate-limit";
+import { rateLimitQueueOperation } from "../operations/rate-limit-queue";
 import { redriveOperation } from "../dead-letters/redrive";
 import { doctorOperation } from "../doctor/doctor";
 import { sweepExpiredOperation } from "../retention/sweep";
@@ -33,6 +38,11 @@ export const OPERATIONS = {
   purgeQueue: purgeQueueOperation,
   getQueueAttributes: getQueueAttributesOperation,
   setQueueAttributes: setQueueAttributesOperation,
+  pauseQueue: pauseQueueOperation,
+  resumeQueue: resumeQueueOperation,
+  setRateLimit: setRateLimitOperation,
+  removeRateLimit: removeRateLimitOperation,
+  rateLimitQueue: rateLimitQueueOperation,
   sendMessage: sendMessageOperation,
   sendMessages: sendMessagesOperation,
   receiveMessage: receiveMessageOperation,

@@ -1,14 +1,16 @@
 import { failIfCode } from "./operation";
-import type { QueueAttributes } from "../types";
+import { parseRateLimitField } from "./control-rules";
+import type { QueueAttributes, QueuePause } from "../types";
 
 /**
  * Reads `{ {vt, delay, maxsize, totalrecv, totalsent, created, modified, retention, expireto,
- * totalexpired, dedupwindow}, msgs, hiddenmsgs }`. The retention and dedup fields are added only
- * when the queue uses them, so a queue without a retention reads exactly as under rsmq 0.12.4.
+ * totalexpired, dedupwindow, paused, ratelimit, rlblock}, msgs, hiddenmsgs, nowMs }`. The fields
+ * rsmq 0.12.4 does not have are added only when the queue uses them, so a queue without them
+ * reads exactly as under rsmq 0.12.4.
  */
 export function parseAttributes(reply: unknown): QueueAttributes {
   failIfCode(reply);
-  const [fields, msgs, hiddenmsgs] = reply as [Array<string | null>, number, number];
+  const [fields, msgs, hiddenmsgs, nowMs] = reply as [Array<string | null>, number, number, number?];
   const int = (index: number): number => parseInt(fields[index] as string, 10);
   const attributes: QueueAttributes = {
     vt: int(0),
@@ -28,5 +30,26 @@ export function parseAttributes(reply: unknown): QueueAttributes {
   if (retention > 0 || totalexpired > 0) attributes.totalexpired = totalexpired;
   const dedupWindowMs = int(10) || 0;
   if (dedupWindowMs > 0) attributes.dedupWindowMs = dedupWindowMs;
+  if (nowMs === undefined) return attributes;
+  const paused = pauseOf(fields[11], nowMs);
+  if (paused) attributes.paused = paused;
+  const rateLimit = fields[12] ? parseRateLimitField(fields[12]) : undefined;
+  if (rateLimit) attributes.rateLimit = rateLimit;
+  const blockedUntil = int(13);
+  if (blockedUntil > nowMs) attributes.rateLimitedUntil = blockedUntil;
   return attributes;
+}
+
+/**
+ * The pause a `paused` field holds (`<sinceMs>:<untilMs or empty>:<kind>`, see
+ * lib/operations/queue-fields.ts) at `nowMs`: undefined when there is none or its `until` passed.
+ */
+export function pauseOf(field: string | null | undefined, nowMs: number): QueuePause | undefined {
+  const match = /^(\d*):(\d*):([shr])$/.exec(field ?? "");
+  if (!match) return undefined;
+  const since = Number(match[1]);
+  const until = match[2] === "" ? undefined : Number(match[2]);
+  if (match[3] === "r") return { since, hard: true, restoring: true };
+  if (until !== undefined && until <= nowMs) return undefined;
+  return until === undefined ? { since, hard: match[3] === "h" } : { since, until, hard: match[3] === "h" };
 }

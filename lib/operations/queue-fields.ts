@@ -26,6 +26,35 @@ export const SWEPT_AT_FIELD = "sweptat";
 /** The queue's default deduplication window, in ms; absent: 300000. */
 export const DEDUP_WINDOW_FIELD = "dedupwindow";
 
+/**
+ * The queue's pause (pauseQueue): `<sinceMs>:<untilMs or empty>:<kind>`, kind `s` (soft: a flag),
+ * `h` (hard: every score shifted by HARD_PAUSE_OFFSET_MS) or `r` (a hard pause's resume still
+ * restoring: not paused). Paused while it exists, its kind is not `r`, and `until` is empty or
+ * later than the server's now; absent: not paused. Purge keeps it.
+ */
+export const PAUSED_FIELD = "paused";
+/**
+ * The queue's rate limit (setRateLimit): `<mode>;<max>/<perMs>/<burst>[,...]`, mode `r` (checked
+ * at receive) or `p` (pace: sends spaced), 1 to 8 limits. Purge keeps it.
+ */
+export const RATE_LIMIT_FIELD = "ratelimit";
+/**
+ * Each limit's GCRA theoretical arrival time, integer µs on the server's clock, in the limits'
+ * order (`<tat>[,<tat>...]`). Purge keeps it: a purge removes messages, not the receives (or, in
+ * pace mode, the sends) the limit already counted.
+ */
+export const RATE_LIMIT_TAT_FIELD = "rltat";
+/**
+ * Receives blocked until then, epoch ms on the server's clock (rateLimitQueue, a handler's
+ * RateLimitError). Purge keeps it: the downstream that asked for the pause is not purged.
+ */
+export const RATE_LIMIT_BLOCK_FIELD = "rlblock";
+
+/** A hard pause adds this to every score of the queue (lua/shared/pause.lua). */
+export const HARD_PAUSE_OFFSET_MS = 1e14;
+/** A score at or above this is one a hard pause shifted (no real score reaches it). */
+export const SHIFTED_FROM = 5e13;
+
 /** Every field of `:Q` that is not a message's, in rsmq's order first. */
 export const QUEUE_FIELDS = [
   ...RSMQ_SETTINGS,
@@ -36,6 +65,10 @@ export const QUEUE_FIELDS = [
   SWEEP_LOCK_FIELD,
   SWEPT_AT_FIELD,
   DEDUP_WINDOW_FIELD,
+  PAUSED_FIELD,
+  RATE_LIMIT_FIELD,
+  RATE_LIMIT_TAT_FIELD,
+  RATE_LIMIT_BLOCK_FIELD,
 ] as const;
 
 /**

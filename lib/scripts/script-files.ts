@@ -102,6 +102,17 @@ export const SCRIPT_KINDS = {
   doctorRepairMembers: "drains",
   doctorRepairSettings: "fills",
   doctorRepairRegistry: "fills",
+  // The queue's controls (lib/operations/pause-queue.ts and the rest): each writes a field or two,
+  // or moves scores it does not add, so an operator can pause, resume, limit or block a queue of
+  // a server over maxmemory (the moment one most needs to stop consumers hammering a downstream).
+  pauseQueue: "drains",
+  resumeQueue: "drains",
+  pauseScores: "drains",
+  setRateLimit: "drains",
+  removeRateLimit: "drains",
+  rateLimitQueue: "drains",
+  // A Worker's handler met a downstream rate limit: the message goes back, as a retry's hide does.
+  rateLimitBounce: "drains",
 } as const satisfies Readonly<Record<string, ScriptKind>>;
 
 /** The name of a script in lua/ (its file name without `-<keys>.lua`): what an Operation runs. */
@@ -139,6 +150,7 @@ let scripts: Map<string, Script> | undefined;
 const SHARED = [
   { file: "now.lua", calledAs: /\bserverNowMs\(/ },
   { file: "refused-command.lua", calledAs: /\brefusedCommand\(/ },
+  { file: "pause.lua", calledAs: /\b(pauseKind|pauseOffset|moveScores|publishControl)\(|\bPAUSE_CHUNK\b/ },
   { file: "expiry.lua", calledAs: /\b(isExpired|expireMessages|takeLiveDue)\(/ },
   { file: "dead-letter-expiry.lua", calledAs: /\bexpiredHead\(/ },
   { file: "queue-hash.lua", calledAs: /\bnewQueueHash\(/ },

@@ -5,6 +5,7 @@
 export * from "./callback";
 export * from "./options";
 export * from "./queues";
+export * from "./controls";
 export * from "./messages";
 export * from "./peeking";
 export * from "./dead-letters";

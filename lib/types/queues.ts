@@ -96,6 +96,16 @@ export interface QueueAttributes {
   totalexpired?: number;
   /** The queue's deduplication window in ms; present only when set. */
   dedupWindowMs?: number;
+  /**
+   * The queue's pause ({@link RedisSMQ.pauseQueue}); absent when not paused (a pause whose `until`
+   * passed included). While a hard pause's resume still restores scores: `{ restoring: true }`
+   * with its `since` and `hard`, and the queue is not paused.
+   */
+  paused?: QueuePause;
+  /** The queue's rate limit ({@link RedisSMQ.setRateLimit}); absent when it has none. */
+  rateLimit?: QueueRateLimit;
+  /** Until when receives are blocked ({@link RedisSMQ.rateLimitQueue}), epoch ms; absent when no block is in force. */
+  rateLimitedUntil?: number;
 }
 
 /** For {@link RedisSMQ.sweepExpired}: which queue to sweep. */
@@ -116,4 +126,38 @@ export interface SweepResult {
   chunks: number;
   /** Another sweeper held the queue's sweep lock: this call did nothing; that sweeper covers the queue. */
   busy: boolean;
+}
+
+/** One limit of a queue's rate limit: at most `max` per `perMs` milliseconds, with `burst` more at once after a quiet spell. */
+export interface RateLimit {
+  /** Messages per `perMs`, a whole number from 1 to 1000000. */
+  max: number;
+  /** The limit's window, in milliseconds, a whole number from 1 to 86400000 (a day). */
+  perMs: number;
+  /**
+   * How many more may go at once after a quiet spell, a whole number from 0 up to 1000000; no
+   * window of `perMs` ever sees more than `max + burst`.
+   * @default 0
+   */
+  burst?: number;
+}
+
+/** A queue's pause, as {@link QueueAttributes} reports it. */
+export interface QueuePause {
+  /** When it was paused, epoch ms (server clock). */
+  since: number;
+  /** When it ends by itself, epoch ms; absent: until a resume. */
+  until?: number;
+  /** Whether every score is shifted (rsmq 0.12.4 consumers paused too). */
+  hard: boolean;
+  /** Set while a hard pause's resume still restores scores: the queue is not paused, and this is the only field then. */
+  restoring?: true;
+}
+
+/** A queue's rate limit, as {@link QueueAttributes} reports it. */
+export interface QueueRateLimit {
+  /** Its limits, each with its `burst`. */
+  limits: Array<Required<RateLimit>>;
+  /** Where they are checked. */
+  mode: "receive" | "pace";
 }

@@ -69,6 +69,10 @@ describe("purgeQueue", () => {
       sweeplock: "someone:1796000000000",
       sweptat: "1796000000000",
       dedupwindow: "60000",
+      paused: "1796000000000::h",
+      ratelimit: "r;10/1000/0",
+      rltat: "1796000000000000",
+      rlblock: "1796000000000",
       [`${inFlight}:tp`]: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
       "hop3o10ebnmLDK0QMrdZujaKrUfZLZhp:dl": '{"reason":"poison"}',
     });

@@ -185,7 +185,15 @@ describe("Worker: retries and dead letters", () => {
   it("a retry hides the message until now + delay (server clock) with one hideMessage EVALSHA, and the worker wakes for it by itself", async () => {
     await rsmq.createQueueAsync({ qname: "q", vt: 45 });
     // Cached on the server, so each call is exactly one EVALSHA (no NOSCRIPT + EVAL).
-    await loadScripts(client, ["receiveMessage", "hideMessage", "deleteMessage", "deleteMessages", "sendMessage", "getQueueAttributes"]);
+    await loadScripts(client, [
+      "receiveMessage",
+      "deleteAndReceive",
+      "hideMessage",
+      "deleteMessage",
+      "deleteMessages",
+      "sendMessage",
+      "getQueueAttributes",
+    ]);
     // Looked up before watching: the cluster harness asks the nodes (CLUSTER NODES) for it.
     const home = await nodeOfQueue(ns, "q");
     const watch = await CommandWatch.open();
@@ -225,7 +233,7 @@ describe("Worker: retries and dead letters", () => {
     expect(score! - 400).to.be.within(failedAt!, readAt);
 
     const hides = await watch.scriptCalls("hideMessage");
-    expect(hides.map((command) => command.args.slice(2))).to.deep.equal([["1", keysOf(ns, "q").messages, id, "400"]]);
+    expect(hides.map((command) => command.args.slice(2))).to.deep.equal([["2", keysOf(ns, "q").messages, keysOf(ns, "q").hash, id, "400"]]);
     expect(hides[0].node).to.equal(home.port);
     const commands = await watch.commands();
     // No other way of hiding (changeMessageVisibility, a plain ZADD) and no send besides the test's.
