@@ -7,7 +7,7 @@
 import type { DeadLetterInfo } from "../types";
 import type { BrowsedMessage } from "../operations/browse-messages";
 import type { DueWithin } from "../operations/queue-states";
-import type { PauseState, RateLimitSetting } from "../operations/queue-controls-read";
+import type { QueuePause, QueueRateLimit } from "../types";
 
 /** One queue of the namespace, as one reading of all queues saw it (`GET api/queues`). */
 export interface QueueRow {
@@ -51,9 +51,9 @@ export interface QueueRow {
    * The queue's pause when one is in force (or a hard pause's restore still runs, `restoring`);
    * null when it is not paused (docs/fleet-controls.md).
    */
-  paused: PauseState | null;
+  paused: QueuePause | null;
   /** The queue's rate limit; null when it has none. */
-  rateLimit: RateLimitSetting | null;
+  rateLimit: QueueRateLimit | null;
   /** When a block of receives (rateLimitQueue, a handler's RateLimitError) ends, epoch ms; null when none is in force. */
   rateLimitedUntil: number | null;
   /** Epoch seconds, as rsmq stores them. */

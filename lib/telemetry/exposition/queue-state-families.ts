@@ -5,7 +5,7 @@
  * all make their figures here, so they agree to the sample.
  */
 import type { QueueRow } from "../../queue-state/read-shapes";
-import { tightestPerSecond } from "../../operations/queue-controls-read";
+import { isPaused, tightestPerSecond } from "../../operations/queue-controls-read";
 import { QUEUE_STATE_METRICS } from "../metric-names";
 import type { MetricDefinition } from "../metric-names";
 import type { FamilyType, MetricFamily, Sample } from "./exposition";
@@ -49,9 +49,9 @@ function samplesOf(metric: QueueStateMetric, row: QueueRow): Sample[] {
     case "expired":
       return [{ labels: { queue }, value: row.totalexpired }];
     case "paused":
-      return [{ labels: { queue }, value: row.paused !== null && row.paused.restoring !== true ? 1 : 0 }];
+      return [{ labels: { queue }, value: isPaused(row.paused) ? 1 : 0 }];
     case "rateLimit": {
-      const perSecond = tightestPerSecond(row.rateLimit ?? undefined);
+      const perSecond = tightestPerSecond(row.rateLimit);
       return perSecond === undefined ? [] : [{ labels: { queue }, value: perSecond }];
     }
     case "rateLimitedUntil":
