@@ -17,6 +17,8 @@ import { redriveAtomically } from "../../lib/operations/redrive-atomically";
 import { redriveClaim } from "../../lib/operations/redrive-claim";
 import { redriveCopy } from "../../lib/operations/redrive-copy";
 import { deleteQueue } from "../../lib/operations/delete-queue";
+import { resumeQueue } from "../../lib/operations/resume-queue";
+import { rateLimitBounce } from "../../lib/operations/rate-limit-bounce";
 import { internalsOf } from "../../lib/internals";
 import { commandsOf, forTest, PASSWORD, documentedRules } from "../support/acl-rules";
 import type { Role } from "../support/acl-rules";
@@ -192,6 +194,36 @@ const PROBES: Probe[] = [
     call: ({ plain }, qname) => {
       const { layout, run } = internalsOf(plain);
       return run(() => scriptOnly(deleteQueue(layout, { qname })));
+    },
+  },
+  {
+    // A hard pause's resume: the restore's ZADD and the field's HDEL.
+    name: "resumeQueue",
+    roles: ["admin"],
+    prepare: async (setup, qname) => {
+      const ids = await twoMessages(setup, qname);
+      await setup.pauseQueueAsync({ qname, hard: true });
+      return ids;
+    },
+    call: ({ plain }, qname) => {
+      const { layout, run } = internalsOf(plain);
+      return run(() => resumeQueue(layout, qname));
+    },
+  },
+  {
+    name: "setRateLimit",
+    roles: ["admin"],
+    prepare: (setup, qname) => twoMessages(setup, qname),
+    call: ({ plain }, qname) => plain.setRateLimitAsync({ qname, limits: [{ max: 5, perMs: 1000 }] }),
+  },
+  {
+    // A handler's RateLimitError: the message's ZADD, the block's HSET, its rc's HINCRBY.
+    name: "rateLimitBounce",
+    roles: CONSUMERS,
+    prepare: (setup, qname) => twoMessages(setup, qname),
+    call: ({ plain }, qname, _dlq, [first]) => {
+      const { layout, run } = internalsOf(plain);
+      return run(() => rateLimitBounce(layout, qname, first, 5000));
     },
   },
   {

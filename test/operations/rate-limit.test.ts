@@ -125,6 +125,17 @@ describe("rate limit controls", () => {
     expect(await internals.run(() => rateLimitBounce(internals.layout, "q", id, 5000)), "gone").to.equal(-1);
   });
 
+  it("the doctor knows the controls' fields: a paused, limited, blocked queue has nothing out of place", async () => {
+    await rsmq.sendMessageAsync({ qname: "q", message: "m" });
+    await rsmq.pauseQueueAsync({ qname: "q", hard: true });
+    await rsmq.setRateLimitAsync({ qname: "q", limits: [{ max: 1, perMs: 1000 }] });
+    await client.hSet(keysOf(ns, "q").hash, "rltat", "1");
+    await rsmq.rateLimitQueueAsync({ qname: "q", ms: 60_000 });
+    const report = await rsmq.doctorAsync({ qnames: ["q"] });
+    expect(report.findings).to.deep.equal([]);
+    expect(report.left).to.equal(0);
+  });
+
   it("rejects queueNotFound for a missing queue, writing nothing", async () => {
     for (const call of [
       () => rsmq.setRateLimitAsync({ qname: "missing", limits: [{ max: 1, perMs: 1 }] }),
