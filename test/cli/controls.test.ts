@@ -70,7 +70,7 @@ describe("CLI: pause, resume, rate-limit, and stats showing them", () => {
   const attributes = () => rsmq.getQueueAttributesAsync({ qname: "q" });
 
   describe("pause and resume", () => {
-    it("pause, then resume (twice): each says what it did (human), and the queue holds the pause in between", async () => {
+    it("pause: rsmq-next receives take nothing; resume: they take again; each says what it did (human)", async () => {
       await rsmq.sendMessageAsync({ qname: "q", message: "held" });
       const paused = await cli("pause", "q");
       expect([paused.code, paused.stdout], paused.stderr).to.deep.equal([
@@ -80,6 +80,7 @@ describe("CLI: pause, resume, rate-limit, and stats showing them", () => {
       expect((await attributes()).paused)
         .to.deep.include({ hard: false })
         .and.not.have.property("until");
+      expect(await rsmq.receiveMessageAsync({ qname: "q" })).to.deep.equal({});
       const resumed = await cli("resume", "q");
       expect([resumed.code, resumed.stdout], resumed.stderr).to.deep.equal([0, "resumed queue q\n"]);
       expect(await attributes()).not.to.have.property("paused");
@@ -182,6 +183,7 @@ describe("CLI: pause, resume, rate-limit, and stats showing them", () => {
       const until = (await attributes()).rateLimitedUntil!;
       // The server's clock and this one agree within the test's bounds: same machine.
       expect(until).to.be.within(before + 29_000, Date.now() + 31_000);
+      expect(await rsmq.receiveMessageAsync({ qname: "q" })).to.deep.equal({});
       expect(json(await cli("--json", "rate-limit", "q", "--block", "1m"))).to.deep.equal({ qname: "q", blockedMs: 60_000 });
     });
 

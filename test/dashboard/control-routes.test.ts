@@ -66,6 +66,7 @@ describe("dashboard control routes", function () {
     await rsmq.sendMessageAsync({ qname, message: "held" });
     const paused = await post(at(rw, `api/queues/${qname}/pause`), {});
     expect([paused.status, paused.json], paused.text).to.deep.equal([200, { qname, paused: true }]);
+    expect(await rsmq.receiveMessageAsync({ qname })).to.deep.equal({});
     const shown = await row();
     expect(shown.paused).to.deep.equal((await attributes()).paused);
     expect(shown.paused).to.include({ hard: false });
