@@ -218,6 +218,24 @@ describe("CLI: pause, resume, rate-limit, and stats showing them", () => {
     });
   });
 
+  describe("receive held back", () => {
+    it("says why it took nothing: the pause, then a block; --json carries `blocked`", async () => {
+      await rsmq.sendMessageAsync({ qname: "q", message: "held" });
+      await rsmq.pauseQueueAsync({ qname: "q" });
+      const paused = await cli("receive", "q");
+      expect([paused.code, paused.stdout], paused.stderr).to.deep.equal([0, "no message: queue q is paused until resumed\n"]);
+      expect(json(await cli("--json", "receive", "q")).blocked).to.deep.equal({ reason: "paused", retryMs: null });
+      await rsmq.resumeQueueAsync({ qname: "q" });
+      await rsmq.rateLimitQueueAsync({ qname: "q", ms: 600_000 });
+      const blocked = await cli("receive", "q");
+      expect(blocked.stdout).to.match(
+        /^no message: queue q is held back \(its receives are blocked\); the next receive may take one in (9m\d+s|10m0s)\n$/,
+      );
+      expect(json(await cli("--json", "receive", "q")).blocked).to.include({ reason: "limited", intervalMs: 0 });
+      expect(await rsmq.getQueueAttributesAsync({ qname: "q" })).to.include({ msgs: 1, totalrecv: 0 });
+    });
+  });
+
   describe("stats", () => {
     it("an untouched queue shows no control (human) and has none of their fields (--json)", async () => {
       const [human, machine] = await Promise.all([cli("stats", "q"), cli("--json", "stats", "q")]);
