@@ -12,7 +12,8 @@
 
   Returns { nowMs, members, queue1, queue2, ... }: the server's time (epoch ms), the registry's
   members (false without the registry), then per queue, in the order of KEYS, -1 when it does not
-  exist, else { {vt, delay, maxsize, totalrecv, totalsent, created, modified, totalexpired, retention, expireto},
+  exist, else { {vt, delay, maxsize, totalrecv, totalsent, created, modified, totalexpired, retention, expireto,
+  paused, ratelimit, rlblock},
   msgs, visible,
   inFlight, delayed, looked, nextDueAt, headId, headScore, dueIn1m, dueIn10m, dueIn1h }.
   visible: due now (score <= now). A hidden message is in flight when it has an `<id>:rc` field
@@ -20,7 +21,8 @@
   were looked at (fewer than all: the split covers the earliest only). nextDueAt: the earliest
   hidden score (-1: none hidden). headId, headScore: the oldest visible message, by its id's send
   time, among the first of each priority level (false, -1: none visible); see oldestHead. dueIn*:
-  hidden messages due within 1 min, 10 min and 1 h of now.
+  hidden messages due within 1 min, 10 min and 1 h of now. paused, ratelimit and rlblock are the
+  queue's controls as stored (the reader tells by nowMs whether a pause or a block is in force).
 ]]
 local rcall = redis.call
 local lookAtMost = tonumber(ARGV[1])
@@ -76,7 +78,7 @@ for i = first, #KEYS, 2 do
   local queueSet = KEYS[i]
   local queueHash = KEYS[i + 1]
   local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified", "totalexpired",
-    "retention", "expireto")
+    "retention", "expireto", "paused", "ratelimit", "rlblock")
   if not fields[1] then
     reply[#reply + 1] = -1
   else

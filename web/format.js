@@ -32,3 +32,30 @@ export function fmtBytes(n) {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
+
+/** A rate limit as `10/1s+5, 300/1m` (the command line's `--limit` syntax), and where it is checked. */
+export function fmtRateLimit(rateLimit) {
+  const per = (ms) => {
+    for (const [unit, size] of [
+      ["d", 86400000],
+      ["h", 3600000],
+      ["m", 60000],
+      ["s", 1000],
+    ])
+      if (ms % size === 0) return `${ms / size}${unit}`;
+    return `${ms}ms`;
+  };
+  const limits = rateLimit.limits.map((l) => `${l.max}/${per(l.perMs)}${l.burst > 0 ? `+${l.burst}` : ""}`);
+  return `${limits.join(", ")} (${rateLimit.mode === "pace" ? T.controls.paced : T.controls.atReceive})`;
+}
+
+/** A pause as `since <time>, until <time> | until resumed, hard`; a restore says the queue is not paused. */
+export function fmtPause(paused) {
+  if (paused.restoring) return T.controls.restoring;
+  const parts = [T.controls.since(fmtTime(paused.since)), paused.until ? T.controls.until(fmtTime(paused.until)) : T.controls.untilResumed];
+  if (paused.hard) parts.push(T.controls.hardNote);
+  return parts.join(", ");
+}
+
+/** Whether a queue row is paused now (a hard pause's restore is not a pause). */
+export const isPaused = (q) => Boolean(q.paused && !q.paused.restoring);

@@ -1,7 +1,10 @@
-/** The overview (#/): every queue of the namespace live, in table#queues, and the create-queue form. */
+/**
+ * The overview (#/): every queue of the namespace live, in table#queues (a paused queue and a
+ * rate-limited one marked by a badge beside its name), and the create-queue form.
+ */
 import { el } from "./dom.js";
 import { createQueueForm } from "./create-queue.js";
-import { fmtDue, fmtDuration, fmtNumber, fmtRate, fmtTime } from "./format.js";
+import { fmtDue, fmtDuration, fmtNumber, fmtPause, fmtRate, fmtRateLimit, fmtTime, isPaused } from "./format.js";
 import { queueLink } from "./routes.js";
 import { readOnly } from "./state.js";
 import { T } from "./text.js";
@@ -65,6 +68,10 @@ function overviewRow(q, now) {
       { "data-col": "qname" },
       el("a", { href: queueLink(q.qname) }, q.qname),
       q.isDeadLetterQueue ? el("span", { class: "badge dlq" }, T.dlqBadge) : null,
+      isPaused(q) ? el("span", { class: "badge paused", "data-badge": "paused", title: fmtPause(q.paused) }, T.controls.pausedBadge) : null,
+      q.rateLimit
+        ? el("span", { class: "badge limit", "data-badge": "rate-limit", title: fmtRateLimit(q.rateLimit) }, limitBadge(q.rateLimit))
+        : null,
     ),
     numCell("visible", q.visible),
     numCell("inFlight", q.inFlight, approx),
@@ -86,6 +93,12 @@ function overviewRow(q, now) {
         : T.none,
     ),
   );
+}
+
+/** The tightest limit, as messages per second: `≤ 5/s`. */
+function limitBadge(rateLimit) {
+  const perSecond = Math.min(...rateLimit.limits.map((l) => (l.max * 1000) / l.perMs));
+  return `≤ ${Number(perSecond.toPrecision(3))}/s`;
 }
 
 function numCell(col, value, extra) {

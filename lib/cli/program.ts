@@ -30,6 +30,8 @@ Examples:
   $ rsmq-next purge jobs --yes
   $ echo '{"to":"ada"}' | rsmq-next send jobs
   $ rsmq-next stats jobs --watch
+  $ rsmq-next pause jobs --until 10m
+  $ rsmq-next rate-limit jobs --limit 10/1s+5 --limit 300/1m
   $ rsmq-next worker jobs --exec './handle-job.sh' --concurrency 4
   $ rsmq-next dlq list jobs-dlq
   $ rsmq-next redrive jobs-dlq

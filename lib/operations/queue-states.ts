@@ -9,6 +9,8 @@ import { sentAt } from "./message-reply";
 import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
+import { readControls } from "./queue-controls-read";
+import type { QueueControls } from "./queue-controls-read";
 
 /** How many hidden messages become visible within the next minute, ten minutes and hour. */
 export interface DueWithin {
@@ -17,8 +19,12 @@ export interface DueWithin {
   "1h": number;
 }
 
-/** A queue's settings and counters, and where its messages are: what `stats` shows too. */
-export interface QueueCounts {
+/**
+ * A queue's settings and counters, and where its messages are: what `stats` shows too. Its
+ * controls (a pause, a rate limit, a block) are there only when set, as getQueueAttributesAsync
+ * reports them.
+ */
+export interface QueueCounts extends QueueControls {
   qname: string;
   vt: number;
   delay: number;
@@ -96,14 +102,14 @@ export function queueStates(
       entries.forEach((entry, index) => {
         const qname = qnames[index];
         if (!Array.isArray(entry)) states.missing.push(qname);
-        else states.queues.push(queueState(qname, entry));
+        else states.queues.push(queueState(qname, entry, states.now));
       });
       return states;
     },
   };
 }
 
-function queueState(qname: string, entry: unknown[]): QueueState {
+function queueState(qname: string, entry: unknown[], now: number): QueueState {
   const [fields, total, visible, inFlight, delayed, looked, nextDueAt, headId, headScore, due1m, due10m, due1h] = entry as [
     Array<string | null>,
     ...number[],
@@ -122,6 +128,7 @@ function queueState(qname: string, entry: unknown[]): QueueState {
     totalexpired: int(7),
     retention: int(8),
     ...(expireTo ? { expireTo } : {}),
+    ...readControls(fields[10], fields[11], fields[12], now),
     total,
     visible,
     inFlight,

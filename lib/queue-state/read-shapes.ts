@@ -7,6 +7,7 @@
 import type { DeadLetterInfo } from "../types";
 import type { BrowsedMessage } from "../operations/browse-messages";
 import type { DueWithin } from "../operations/queue-states";
+import type { QueuePause, QueueRateLimit } from "../types";
 
 /** One queue of the namespace, as one reading of all queues saw it (`GET api/queues`). */
 export interface QueueRow {
@@ -46,6 +47,15 @@ export interface QueueRow {
   retention: number;
   /** The queue expired messages move to; null when they are deleted (or nothing expires). */
   expireTo: string | null;
+  /**
+   * The queue's pause when one is in force (or a hard pause's restore still runs, `restoring`);
+   * null when it is not paused (docs/fleet-controls.md).
+   */
+  paused: QueuePause | null;
+  /** The queue's rate limit; null when it has none. */
+  rateLimit: QueueRateLimit | null;
+  /** When a block of receives (rateLimitQueue, a handler's RateLimitError) ends, epoch ms; null when none is in force. */
+  rateLimitedUntil: number | null;
   /** Epoch seconds, as rsmq stores them. */
   created: number;
   modified: number;

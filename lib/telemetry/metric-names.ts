@@ -201,4 +201,30 @@ export const QUEUE_STATE_METRICS = {
     description: "Messages that ever outlived the queue's retention, deleted or moved to its expireTo (the queue's totalexpired).",
     labels: [],
   },
+  // The queue's controls (docs/fleet-controls.md): one series per queue each, so cardinality stays the queues'.
+  paused: {
+    otel: "rsmq.queue.paused",
+    prometheus: "rsmq_queue_paused",
+    instrument: "gauge",
+    unit: "1",
+    description: "1 while the queue is paused (rsmq-next consumers receive nothing), else 0.",
+    labels: [],
+  },
+  rateLimit: {
+    otel: "rsmq.queue.rate_limit",
+    prometheus: "rsmq_queue_rate_limit_per_second",
+    instrument: "gauge",
+    unit: "{message}/s",
+    description: "The queue's rate limit: messages per second of its tightest limit (max / perMs, without the burst); absent without one.",
+    labels: [],
+  },
+  rateLimitedUntil: {
+    otel: "rsmq.queue.rate_limited_until",
+    prometheus: "rsmq_queue_rate_limited_until_timestamp_seconds",
+    instrument: "gauge",
+    unit: "s",
+    description:
+      "When the block of the queue's receives (rateLimitQueue, a RateLimitError) ends (Unix time); absent when none is in force.",
+    labels: [],
+  },
 } as const satisfies Record<string, MetricDefinition>;

@@ -2,7 +2,8 @@
  * The queue-state metrics of a real namespace (lib/queue-state/'s reading, made into
  * families): every state counted as Redis holds it, dead-letter queues included; the age of the
  * oldest visible message from its id and the server's clock; the next due time the earliest
- * hidden score; rsmq's totalsent and totalrecv. A list of queues reads only those. One reading
+ * hidden score; rsmq's totalsent and totalrecv; the controls (pause, rate limit, block) as stored
+ * in each queue's `:Q`. A list of queues reads only those. One reading
  * for all queues is one read-only script call on one server; reads asked for together share one.
  */
 import { expect } from "chai";
@@ -57,6 +58,46 @@ describe("metrics: the queue state read from Redis", () => {
     expect([...samples.keys()].filter((name) => name.includes("next_due"))).to.deep.equal([
       'rsmq_queue_next_due_timestamp_seconds{queue="jobs"}',
     ]);
+  });
+
+  it("the controls as stored in :Q: a pause in force, one whose until passed, a restore; a limit; a block in force and one past", async () => {
+    const now = (await new QueueStateReader(rsmq).read()).now;
+    const fields = (qname: string, values: Record<string, string>) => client.hSet(keysOf(ns, qname).hash, values);
+    await fields("jobs", { paused: `${now - 5000}::s`, ratelimit: "r;10/1000/5,300/60000/0", rlblock: String(now + 3_600_000) });
+    await fields("jobs-dlq", { paused: `${now - 5000}:${now - 1}:s`, ratelimit: "p;3/1000/0", rlblock: String(now - 1) });
+    await fields("idle", { paused: `${now - 5000}::r` });
+    const reading = await new QueueStateReader(rsmq).read();
+    const controls = reading.queues.map(({ qname, paused, rateLimit, rateLimitedUntil }) => ({
+      qname,
+      paused,
+      rateLimit,
+      rateLimitedUntil,
+    }));
+    expect(controls).to.deep.equal([
+      { qname: "idle", paused: { since: now - 5000, hard: true, restoring: true }, rateLimit: null, rateLimitedUntil: null },
+      {
+        qname: "jobs",
+        paused: { since: now - 5000, hard: false },
+        rateLimit: {
+          mode: "receive",
+          limits: [
+            { max: 10, perMs: 1000, burst: 5 },
+            { max: 300, perMs: 60000, burst: 0 },
+          ],
+        },
+        rateLimitedUntil: now + 3_600_000,
+      },
+      { qname: "jobs-dlq", paused: null, rateLimit: { mode: "pace", limits: [{ max: 3, perMs: 1000, burst: 0 }] }, rateLimitedUntil: null },
+    ]);
+    const samples = parseExposition(renderExposition(queueStateFamilies(reading)));
+    expect(Object.fromEntries([...samples].filter(([name]) => /_paused|_rate_limit/.test(name)))).to.deep.equal({
+      'rsmq_queue_paused{queue="idle"}': 0,
+      'rsmq_queue_paused{queue="jobs"}': 1,
+      'rsmq_queue_paused{queue="jobs-dlq"}': 0,
+      'rsmq_queue_rate_limit_per_second{queue="jobs"}': 5,
+      'rsmq_queue_rate_limit_per_second{queue="jobs-dlq"}': 3,
+      'rsmq_queue_rate_limited_until_timestamp_seconds{queue="jobs"}': (now + 3_600_000) / 1000,
+    });
   });
 
   it("a list of queues: only those that exist of them", async () => {

@@ -1,7 +1,8 @@
 /**
  * A namespace whose queues hold every state the queue-state metrics tell apart, for the metrics
  * tests: `jobs` with 2 visible messages, 1 in flight (received, vt 60 s) and 1 delayed (120 s);
- * `jobs-dlq` (a dead-letter queue is a queue) with 1 visible; `idle`, empty. What the metrics
+ * `jobs-dlq` (a dead-letter queue is a queue) with 1 visible; `idle`, empty and paused. `jobs`
+ * has a rate limit of 10/s (burst 5) and 300/min: 5 per second at the tightest. What the metrics
  * must show follows from it (expectedSamples), except the age of the oldest visible message and
  * the next due time, which depend on the server's clock: the tests bound those.
  */
@@ -25,6 +26,14 @@ export async function seedQueues(rsmq: RedisSMQ): Promise<SeededQueues> {
   if (!("id" in received) || received.id !== first) throw new Error("the seed expected to receive the first message");
   await rsmq.sendMessageAsync({ qname: "jobs", message: "later", delay: 120 });
   const deadLetter = await rsmq.sendMessageAsync({ qname: "jobs-dlq", message: "dead" });
+  await rsmq.setRateLimitAsync({
+    qname: "jobs",
+    limits: [
+      { max: 10, perMs: 1000, burst: 5 },
+      { max: 300, perMs: 60_000 },
+    ],
+  });
+  await rsmq.pauseQueueAsync({ qname: "idle" });
   return { jobsHead, jobsInFlight: first, deadLetter };
 }
 
@@ -50,6 +59,10 @@ export function expectedSamples(prefix = ""): Record<string, number> {
     [`${prefix}rsmq_queue_expired_messages_total{queue="idle"}`]: 0,
     [`${prefix}rsmq_queue_expired_messages_total{queue="jobs"}`]: 0,
     [`${prefix}rsmq_queue_expired_messages_total{queue="jobs-dlq"}`]: 0,
+    [`${prefix}rsmq_queue_paused{queue="idle"}`]: 1,
+    [`${prefix}rsmq_queue_paused{queue="jobs"}`]: 0,
+    [`${prefix}rsmq_queue_paused{queue="jobs-dlq"}`]: 0,
+    [`${prefix}rsmq_queue_rate_limit_per_second{queue="jobs"}`]: 5,
   };
 }
 

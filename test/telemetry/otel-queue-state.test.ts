@@ -75,6 +75,9 @@ describe("telemetry: the queue-state metrics through OpenTelemetry", () => {
     });
     expect(points.get("rsmq.queue.sent.messages")).to.deep.equal({ idle: 0, jobs: 4, "jobs-dlq": 1 });
     expect(points.get("rsmq.queue.received.messages")).to.deep.equal({ idle: 0, jobs: 1, "jobs-dlq": 0 });
+    expect(points.get("rsmq.queue.paused")).to.deep.equal({ idle: 1, jobs: 0, "jobs-dlq": 0 });
+    expect(points.get("rsmq.queue.rate_limit")).to.deep.equal({ jobs: 5 });
+    expect(points.get("rsmq.queue.rate_limited_until")).to.deep.equal({});
     const age = points.get("rsmq.queue.oldest_visible.age")!;
     expect(age.idle).to.equal(0);
     expect(age.jobs).to.be.within((before - sentAt(seeded.jobsHead)) / 1000 - 0.001, (after - sentAt(seeded.jobsHead)) / 1000 + 0.001);

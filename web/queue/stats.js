@@ -1,10 +1,11 @@
 /*
  * The live figures of a queue's page (#queue-live): counts by state, what becomes visible soon
  * (#queue-stats [data-stat]), the rate chart and the settings (#settings [data-setting]), the
- * retention and where expired messages go among them.
+ * retention and where expired messages go among them, and the controls: the pause, the rate limit
+ * and a block of receives (docs/fleet-controls.md).
  */
 import { $, el } from "../dom.js";
-import { fmtBytes, fmtDue, fmtDuration, fmtNumber, fmtRate, fmtTime } from "../format.js";
+import { fmtBytes, fmtDue, fmtDuration, fmtNumber, fmtPause, fmtRate, fmtRateLimit, fmtTime } from "../format.js";
 import { T } from "../text.js";
 import { rateChart } from "./rate-chart.js";
 
@@ -77,10 +78,18 @@ function showSettings(settings, q) {
     ["maxsize", q.maxsize === -1 ? T.unlimited : fmtBytes(q.maxsize)],
     ["retention", q.retention > 0 ? retentionText(q.retention) : T.keptForever],
     ["expireTo", q.expireTo || (q.retention > 0 ? T.expiredDeleted : T.none)],
+    ["paused", q.paused ? fmtPause(q.paused) : T.controls.notPaused],
+    ["rateLimit", limitText(q)],
     ["created", fmtTime(q.created * 1000)],
     ["modified", fmtTime(q.modified * 1000)],
   ];
   settings.replaceChildren(
     ...entries.flatMap(([key, text]) => [el("dt", {}, T.settingNames[key]), el("dd", { "data-setting": key }, text)]),
   );
+}
+
+/** The rate limit, and a block of receives in force after it. */
+function limitText(q) {
+  const limit = q.rateLimit ? fmtRateLimit(q.rateLimit) : T.controls.noLimit;
+  return q.rateLimitedUntil ? `${limit}; ${T.controls.blockedUntil(fmtTime(q.rateLimitedUntil))}` : limit;
 }

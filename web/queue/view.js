@@ -3,6 +3,7 @@ import { el } from "../dom.js";
 import { readOnly, state } from "../state.js";
 import { T } from "../text.js";
 import { actionsArea } from "./actions.js";
+import { controlForms } from "./controls.js";
 import { deadLetterSection } from "./dead-letters.js";
 import { messageBrowser } from "./messages.js";
 import { liveFigures } from "./stats.js";
@@ -28,7 +29,7 @@ export function queueView(qname) {
   const actions = actionsArea(
     qname,
     () => messages.load(),
-    (q) => triageForms(qname, q, refresh),
+    (q) => [...controlForms(qname, q), ...triageForms(qname, q, refresh)],
   );
   const finder = findSection(qname, refresh);
   const badge = el("span", { class: "badge dlq", hidden: true, id: "dlq-badge" }, T.dlqBadge);

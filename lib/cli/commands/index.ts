@@ -9,6 +9,8 @@ import * as set from "./set";
 import * as deleteQueue from "./delete-queue";
 import * as purge from "./purge";
 import * as stats from "./stats";
+import * as pause from "./pause";
+import * as rateLimit from "./rate-limit";
 import * as send from "./send";
 import * as receive from "./receive";
 import * as deleteMessages from "./delete";
@@ -33,6 +35,8 @@ export const COMMANDS: readonly CommandModule[] = [
   deleteQueue,
   purge,
   stats,
+  pause,
+  rateLimit,
   send,
   receive,
   deleteMessages,

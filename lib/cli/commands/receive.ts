@@ -6,6 +6,7 @@ import { run } from "../context";
 import { withQueue } from "../connect";
 import { duration } from "../format";
 import type { QueueMessage } from "../../types";
+import type { ReceiveBlock } from "../../operations/receive-block";
 import { printMessages } from "./messages";
 
 interface ReceiveOptions {
@@ -16,6 +17,15 @@ interface ReceiveOptions {
 
 /** --wait: whole seconds, bounded by the API's longest wait. */
 const waitSeconds = integer(0, MAX_WAIT_MS / 1000);
+
+/** Why a receive took nothing while messages may be due: the queue's pause, rate limit or block. */
+function heldBack(qname: string, blocked: ReceiveBlock): string {
+  if (blocked.reason === "paused") {
+    return `no message: queue ${qname} is paused${blocked.retryMs === null ? " until resumed" : ` for ${duration(blocked.retryMs)} more`}`;
+  }
+  const why = blocked.intervalMs === 0 ? "its receives are blocked" : "its rate limit is reached";
+  return `no message: queue ${qname} is held back (${why}); the next receive may take one in ${duration(blocked.retryMs)}`;
+}
 
 function isMessage(value: QueueMessage | {}): value is QueueMessage {
   return "id" in value;
@@ -45,6 +55,7 @@ export function register(program: Command): void {
         });
         if (out.json) return out.data(received);
         if (received.messages.length > 0) return printMessages(out, received.messages, { qname, vt });
+        if (received.blocked) return out.line(heldBack(qname, received.blocked));
         const next = received.nextDueMs;
         out.line(
           next === null || next === undefined

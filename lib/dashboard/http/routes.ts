@@ -4,13 +4,14 @@
  * another method is a 405 naming the methods it takes, and anything else a 404. The page's files
  * are matched first, apart (static-assets.ts).
  */
+import { CONTROL_ROUTES } from "./control-routes";
 import { HttpError } from "./http-error";
 import { READ_ROUTES } from "./read-routes";
 import type { Method, Route, RouteParams } from "./route";
 import { TRIAGE_ROUTES } from "./triage-routes";
 import { WRITE_ROUTES } from "./write-routes";
 
-export const ROUTES: readonly Route[] = [...READ_ROUTES, ...WRITE_ROUTES, ...TRIAGE_ROUTES];
+export const ROUTES: readonly Route[] = [...READ_ROUTES, ...WRITE_ROUTES, ...TRIAGE_ROUTES, ...CONTROL_ROUTES];
 
 /** A route found for a path and method. */
 export interface Match {

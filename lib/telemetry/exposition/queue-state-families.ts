@@ -5,6 +5,7 @@
  * all make their figures here, so they agree to the sample.
  */
 import type { QueueRow } from "../../queue-state/read-shapes";
+import { isPaused, tightestPerSecond } from "../../operations/queue-controls-read";
 import { QUEUE_STATE_METRICS } from "../metric-names";
 import type { MetricDefinition } from "../metric-names";
 import type { FamilyType, MetricFamily, Sample } from "./exposition";
@@ -47,6 +48,14 @@ function samplesOf(metric: QueueStateMetric, row: QueueRow): Sample[] {
       return [{ labels: { queue }, value: row.totalrecv }];
     case "expired":
       return [{ labels: { queue }, value: row.totalexpired }];
+    case "paused":
+      return [{ labels: { queue }, value: isPaused(row.paused) ? 1 : 0 }];
+    case "rateLimit": {
+      const perSecond = tightestPerSecond(row.rateLimit);
+      return perSecond === undefined ? [] : [{ labels: { queue }, value: perSecond }];
+    }
+    case "rateLimitedUntil":
+      return row.rateLimitedUntil === null ? [] : [{ labels: { queue }, value: row.rateLimitedUntil / 1000 }];
   }
 }
 

@@ -2,7 +2,8 @@
  * The text format as written by hand (lib/telemetry/exposition/exposition.ts) and the queue-state families of
  * a reading (lib/telemetry/exposition/queue-state-families.ts), on made-up readings: escaping of label values
  * and HELP text, the special values, the `hidden_unsplit` state past the hidden messages a reading
- * splits, the next due time absent when nothing is hidden. promtool parses what is written.
+ * splits, the next due time absent when nothing is hidden, the controls (paused 0/1, the tightest
+ * rate limit, a block's end). promtool parses what is written.
  */
 import { expect } from "chai";
 import { escapeLabelValue, formatValue, renderExposition } from "../../../lib/telemetry/exposition/exposition";
@@ -34,6 +35,9 @@ function row(qname: string, figures: Partial<QueueRow>): QueueRow {
     maxsize: 65536,
     retention: 0,
     expireTo: null,
+    paused: null,
+    rateLimit: null,
+    rateLimitedUntil: null,
     created: 0,
     modified: 0,
     deadLetterQueue: null,
@@ -92,6 +96,37 @@ describe("metrics: the text exposition format", () => {
       'rsmq_queue_received_messages_total{queue="b"}': 0,
       'rsmq_queue_expired_messages_total{queue="a"}': 7,
       'rsmq_queue_expired_messages_total{queue="b"}': 0,
+      'rsmq_queue_paused{queue="a"}': 0,
+      'rsmq_queue_paused{queue="b"}': 0,
+    });
+  });
+
+  it("the controls: paused 1 (0 while a hard pause's restore runs), the tightest limit per second, a block's end in Unix seconds", () => {
+    const rateLimit = {
+      mode: "receive" as const,
+      limits: [
+        { max: 10, perMs: 1000, burst: 5 },
+        { max: 300, perMs: 60_000, burst: 0 },
+      ],
+    };
+    const reading = {
+      now: 1_700_000_000_000,
+      queues: [
+        row("a", { paused: { since: 1, hard: false }, rateLimit, rateLimitedUntil: 1_700_000_002_500 }),
+        row("b", {
+          paused: { since: 1, hard: true, restoring: true },
+          rateLimit: { mode: "pace", limits: [{ max: 3, perMs: 1000, burst: 0 }] },
+        }),
+      ],
+    };
+    const samples = parseExposition(renderExposition(queueStateFamilies(reading)));
+    const controls = [...samples].filter(([name]) => /_paused|_rate_limit/.test(name));
+    expect(Object.fromEntries(controls)).to.deep.equal({
+      'rsmq_queue_paused{queue="a"}': 1,
+      'rsmq_queue_paused{queue="b"}': 0,
+      'rsmq_queue_rate_limit_per_second{queue="a"}': 5,
+      'rsmq_queue_rate_limit_per_second{queue="b"}': 3,
+      'rsmq_queue_rate_limited_until_timestamp_seconds{queue="a"}': 1_700_000_002.5,
     });
   });
 
@@ -109,7 +144,13 @@ describe("metrics: the text exposition format", () => {
   it("promtool check metrics parses it and finds nothing to say", async function () {
     const missing = prometheusMissing();
     if (missing) throw new Error(missing);
-    const reading = { now: 0, queues: [row("a", { visible: 1, total: 1, oldestAgeMs: 10, totalsent: 1 }), row("b-dlq", { nextDueAt: 5 })] };
+    const reading = {
+      now: 0,
+      queues: [
+        row("a", { visible: 1, total: 1, oldestAgeMs: 10, totalsent: 1, paused: { since: 0, hard: false } }),
+        row("b-dlq", { nextDueAt: 5, rateLimit: { mode: "receive", limits: [{ max: 1, perMs: 3000, burst: 0 }] }, rateLimitedUntil: 9 }),
+      ],
+    };
     const checked = await promtoolCheck(renderExposition(queueStateFamilies(reading)));
     expect(checked, checked.output).to.deep.equal({ code: 0, output: "" });
   });

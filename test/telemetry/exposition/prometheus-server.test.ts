@@ -2,7 +2,8 @@
  * A real Prometheus server (Debian's 2.42) scraping `rsmq-next metrics`: both run as child
  * processes, the exporter against a redis-server of this suite's own, Prometheus with a
  * temporary configuration (scrape every second) and storage. Queries through its HTTP API return
- * the queues' counts by state and the age of the oldest visible message: the age implied by the
+ * the queues' counts by state, which queue is paused and its tightest rate limit, and the age of
+ * the oldest visible message: the age implied by the
  * message's id and the clock at the scrape, within the scrape's own delay.
  */
 import { expect } from "chai";
@@ -69,6 +70,13 @@ describe("a real Prometheus scraping rsmq-next metrics", function () {
     expect(await valueOf('sum by (queue) (rsmq_queue_messages{queue="jobs"})')).to.equal(4);
     expect(await valueOf('rsmq_queue_sent_messages_total{queue="jobs"}')).to.equal(4);
     expect(await valueOf('up{job="rsmq"}')).to.equal(1);
+  });
+
+  it("a query returns the queues' controls: which is paused, the tightest rate limit per second", async () => {
+    expect(await valueOf('rsmq_queue_paused{queue="idle"}')).to.equal(1);
+    expect(await valueOf("sum(rsmq_queue_paused)")).to.equal(1);
+    expect(await valueOf('rsmq_queue_rate_limit_per_second{queue="jobs"}')).to.equal(5);
+    expect(await valueOf("count(rsmq_queue_rate_limit_per_second)")).to.equal(1);
   });
 
   it("the oldest visible message's age: the scrape's time minus the send time in its id, within the scrape's delay", async () => {
