@@ -13,23 +13,41 @@
   (`sweptat`) is SWEEP_EVERY_MS old or more, gets { nextDue, 1 }: a sweep is wanted, and the
   Worker's next look is a chunk of lua/sweepExpired-2.lua instead (docs/retention.md). Any other
   queue gets the reply it always got.
+
+  Held back (lua/shared/queue-gate.lua): { "paused:<ms>" } while the queue is paused, and
+  { "limited:<ms>:<intervalMs>" } when a message is due now but its rate limit has no token left
+  or a block holds receives; the receive would take nothing then either.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 
-local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "sweeplock", "sweptat")
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "sweeplock", "sweptat", "paused", "ratelimit", "rltat", "rlblock")
 if not (settings[1] and settings[2] and settings[3]) then
   return -1
 end
 
 -- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
-local nowMs = serverNowMs()
+local nowMs, seconds, micros = serverNowMs()
+
+-- queueGate is lua/shared/queue-gate.lua: a pause answers whatever is due; a limit or a block
+-- only when a message is due now and no token is left.
+local held
+if settings[7] or settings[8] or settings[10] then
+  local _
+  _, held = queueGate(settings[7], settings[8], settings[9], settings[10], nowMs, seconds, micros, 1)
+  if held and string.byte(held, 1) == 112 then -- "p": paused
+    return { held }
+  end
+end
 
 local first = rcall("ZRANGE", queueSet, 0, 0, "WITHSCORES")
 if #first == 0 then
   return { -1 }
 end
 local dueMs = math.max(0, tonumber(first[2]) - nowMs)
+if held and dueMs == 0 then
+  return { held }
+end
 
 -- How often an idle Worker sweeps its queue, at most.
 local SWEEP_EVERY_MS = 60000

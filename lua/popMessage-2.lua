@@ -13,6 +13,10 @@
   first are deleted or parked, as receiveMessage-2.lua does (at most EXPIRE_PER_CALL per call),
   and the reply then ends with the same table of what was expired: { id, body, rc, fr, expired }
   or { expired } when no live message was due.
+
+  A paused queue, or one whose rate limit or block (lua/shared/queue-gate.lua) holds receives
+  back, answers {} as when nothing is due, and writes nothing; a pop under a limit spends its
+  token in `rltat`.
 ]]
 local rcall = redis.call
 local unpackAll = table.unpack or unpack
@@ -24,13 +28,24 @@ local details = ARGV[1] == "d"
 -- isExpired, expireMessages and takeLiveDue (and EXPIRE_PER_CALL, PARK_MS) are
 -- lua/shared/expiry.lua, which the loader puts before this script.
 
-local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto")
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto", "paused", "ratelimit", "rltat", "rlblock")
 if not (settings[1] and settings[2] and settings[3]) then
   return -1
 end
 -- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
-local nowMs = serverNowMs()
+local nowMs, seconds, micros = serverNowMs()
 local now = string.format("%d", nowMs)
+
+-- queueGate is lua/shared/queue-gate.lua: held back by a pause, a limit or a block, a pop takes
+-- nothing and writes nothing, and answers as when nothing is due.
+local gate
+if settings[6] or settings[7] or settings[9] then
+  local take, held
+  take, held, gate = queueGate(settings[6], settings[7], settings[8], settings[9], nowMs, seconds, micros, 1)
+  if held or take == 0 then
+    return {}
+  end
+end
 
 local ids
 local retention = tonumber(settings[4] or "0") or 0
@@ -56,6 +71,9 @@ if #ids == 0 then
 end
 local id = ids[1]
 local refused = refusedCommand("hget", "zrem", "hdel")
+if not refused and gate then
+  refused = refusedCommand("hset")
+end
 if refused then
   return refused
 end
@@ -69,6 +87,9 @@ end
 local carried = details and rcall("HGET", queueHash, id .. ":tp")
 rcall("ZREM", queueSet, id)
 rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+if gate then
+  rcall("HSET", queueHash, "rltat", gateSpent(gate, 1))
+end
 if details then
   return { id, body, rc, fr, now, ids[2], carried, expiry }
 end

@@ -23,6 +23,9 @@
   does not need: a send at the defaults (a wake, no delay) passes three, one without any
   notification two. The order puts the most often needed first.
 
+  A hard pause shifts the score, a rate limit in pace mode spaces it (lua/shared/queue-gate.lua):
+  the fields `paused`, `ratelimit` and `rltat` are read in the settings' HMGET.
+
   Returns the id, -1 when the queue does not exist, -3 when the message is longer than maxsize;
   { id, error, command } when the message was stored but a command of its realtime notification
   (ZCARD, then PUBLISH or SPUBLISH) or its wake (PUBLISH or SPUBLISH) was refused.
@@ -42,18 +45,26 @@ priority = priority and priority ~= "" and tonumber(priority) or 0
 -- notifyMode, notifySent, wakeWanted and notifyWake are lua/shared/store-message.lua (with messageScore, lua/shared/message-score.lua), which the
 -- loader puts before this script.
 
-local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize")
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "paused", "ratelimit", "rltat")
 local delay, code = sendDelay(settings, length, delayArg)
 if not delay then
   return code
 end
 
-local id, nowMs = newMessageId(randomPart)
-local score = messageScore(nowMs, delay, priority)
+local id, nowMs, nowUs = newMessageId(randomPart)
+-- A hard pause or a paced rate limit (sendGate, lua/shared/queue-gate.lua) changes the score.
+local send = (settings[4] or settings[5]) and sendGate(settings[4], settings[5], settings[6])
+local score, dueMs, rltat
+if send then
+  score, dueMs = gatedScore(send, nowMs, nowUs, delay, priority)
+  rltat = send.pace and gateText(send.pace)
+else
+  score, dueMs = messageScore(nowMs, delay, priority), nowMs + delay * 1000
+end
 -- Asked before the message is stored: it would be the one it finds.
-local waking = wake and channel ~= "" and wakeWanted(queueSet, nowMs, nowMs + delay * 1000)
+local waking = wake and channel ~= "" and wakeWanted(queueSet, nowMs, dueMs)
 
-local refused = storeMessage(queueSet, queueHash, id, body, carried, score)
+local refused = storeMessage(queueSet, queueHash, id, body, carried, score, rltat)
 if refused then
   return refused
 end

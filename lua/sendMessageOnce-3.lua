@@ -28,7 +28,7 @@ local priority = tonumber(ARGV[8]) or 0
 
 local DEFAULT_WINDOW_MS = "300000"
 
-local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "dedupwindow")
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "dedupwindow", "paused", "ratelimit", "rltat")
 local delay, code = sendDelay(settings, length, delayArg)
 if not delay then
   return code
@@ -38,7 +38,7 @@ if window == "" then
   window = settings[4] or DEFAULT_WINDOW_MS
 end
 
-local id, nowMs = newMessageId(randomPart)
+local id, nowMs, nowUs = newMessageId(randomPart)
 
 -- The claim is the first write: every command after it (storeMessage's ZADD included) is checked
 -- before it, or a refused ZADD would leave the key claimed for a message never stored.
@@ -50,11 +50,20 @@ if not rcall("SET", dedupKey, id, "NX", "PX", window) then
   local first = rcall("GET", dedupKey)
   return { first, "duplicate" }
 end
-local score = messageScore(nowMs, delay, priority)
+-- A hard pause or a paced rate limit (sendGate, lua/shared/queue-gate.lua) changes the score; a
+-- duplicate (above) spends no slot.
+local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7])
+local score, dueMs, rltat
+if send then
+  score, dueMs = gatedScore(send, nowMs, nowUs, delay, priority)
+  rltat = send.pace and gateText(send.pace)
+else
+  score, dueMs = messageScore(nowMs, delay, priority), nowMs + delay * 1000
+end
 -- Asked before the message is stored: it would be the one it finds.
-local waking = wake and wakeWanted(queueSet, nowMs, nowMs + delay * 1000)
+local waking = wake and wakeWanted(queueSet, nowMs, dueMs)
 -- Checked above already, before the claim: nothing is refused here.
-storeMessage(queueSet, queueHash, id, body, carried, score)
+storeMessage(queueSet, queueHash, id, body, carried, score, rltat)
 if channel == "" then
   return id
 end

@@ -20,6 +20,10 @@
               body length in UTF-16 code units (what maxsize counts); priority 0 to 9; "1" when
               the entry has a dedup key (the next unused one of KEYS[3...]), else ""
 
+  A hard pause shifts the scores, a rate limit in pace mode spaces them (lua/shared/queue-gate.lua;
+  `paused`, `ratelimit` and `rltat` read in the settings' HMGET): the paced tokens are written in
+  one HSET after the entries.
+
   Returns -1 when the queue does not exist; else { results, error, command } where results has
   one item per entry, in order: -3 (longer than maxsize, nothing stored), or { id, duplicate }
   (duplicate 1: an entry with the same dedupId was sent within the window, whose id this is, and
@@ -38,7 +42,7 @@ local FIELDS, FIRST = 6, 6
 -- lua/shared/store-message.lua, which the loader puts before this script. The writes of each
 -- entry are not storeMessage's: a batch checks the ACL once and counts totalsent in one HINCRBY.
 
-local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "dedupwindow")
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "dedupwindow", "paused", "ratelimit", "rltat")
 if not (settings[1] and settings[2] and settings[3]) then
   return -1
 end
@@ -63,7 +67,10 @@ for i = 1, count do
 end
 
 -- The id's time part (the server's TIME, read once: the whole batch shares it), and now in ms.
-local stampText, nowMs = newMessageId("")
+local stampText, nowMs, nowUs = newMessageId("")
+-- A hard pause or a paced rate limit (sendGate, lua/shared/queue-gate.lua) changes the scores:
+-- each stored entry takes the next slot, in entry order.
+local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7])
 -- Asked before anything is stored: it would be what it finds.
 local waking = wake and soonest and wakeWanted(queueSet, nowMs, nowMs + soonest * 1000)
 
@@ -102,7 +109,13 @@ for i = 1, count do
       if ARGV[base + 1] ~= "" then
         delay = tonumber(ARGV[base + 1])
       end
-      rcall("ZADD", queueSet, messageScore(nowMs, delay, tonumber(ARGV[base + 4])), id)
+      local score
+      if send then
+        score = gatedScore(send, nowMs, nowUs, delay, tonumber(ARGV[base + 4]))
+      else
+        score = messageScore(nowMs, delay, tonumber(ARGV[base + 4]))
+      end
+      rcall("ZADD", queueSet, score, id)
       if carried == "" then
         rcall("HSET", queueHash, id, ARGV[base + 2])
       else
@@ -116,6 +129,9 @@ for i = 1, count do
 end
 if stored > 0 then
   rcall("HINCRBY", queueHash, "totalsent", string.format("%d", stored))
+  if send and send.pace then
+    rcall("HSET", queueHash, "rltat", gateText(send.pace))
+  end
 end
 if channel == "" or stored == 0 or (wake and not waking) then
   return { results }

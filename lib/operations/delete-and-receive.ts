@@ -8,7 +8,7 @@ import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateIds } from "./rsmq-input-rules";
-import { receiveDone, receiveMessages } from "./receive-message";
+import { receiveDone, receivedMessages, receiveMessages } from "./receive-message";
 import type { ReceivedBatch } from "./receive-message";
 import { explainRefusal } from "../errors/refusals";
 import { script } from "../scripts/script-files";
@@ -139,10 +139,12 @@ export const deleteAndReceiveOperation = defineOperation<DeleteAndReceiveOptions
     forCallPath(deleteAndReceiveMessages(layout, { qname: options.qname, ids: [options.id], vt: options.vt }, 1, observed)),
   observe: observeDeleteAndReceive(true),
   events: reportReceiveError,
-  result: ({ deleted, batch, receiveError }) =>
-    receiveError === undefined
-      ? { deleted: deleted[0], message: batch.messages[0] ?? {} }
-      : { deleted: deleted[0], message: {}, receiveError },
+  result: ({ deleted, batch, receiveError }) => {
+    if (receiveError !== undefined) return { deleted: deleted[0], message: {}, receiveError };
+    const answer: DeletedAndReceivedMessage = { deleted: deleted[0], message: batch.messages[0] ?? {} };
+    if (batch.blocked) answer.blocked = batch.blocked;
+    return answer;
+  },
 });
 
 /** deleteAndReceiveMessagesAsync: deletes messages and receives up to `count`, in one call. */
@@ -151,8 +153,8 @@ export const deleteAndReceiveMessagesOperation = defineOperation<DeleteAndReceiv
   build: ({ layout, observed }, options) => forCallPath(deleteAndReceiveMessages(layout, options, options.count, observed)),
   observe: observeDeleteAndReceive(false),
   events: reportReceiveError,
-  result: ({ deleted, batch: { messages, nextDueMs }, receiveError }) => {
-    const answer: DeletedAndReceivedMessages = nextDueMs === undefined ? { deleted, messages } : { deleted, messages, nextDueMs };
+  result: ({ deleted, batch: { messages, nextDueMs, blocked }, receiveError }) => {
+    const answer: DeletedAndReceivedMessages = { deleted, ...receivedMessages(messages, nextDueMs, blocked) };
     if (receiveError !== undefined) answer.receiveError = receiveError;
     return answer;
   },

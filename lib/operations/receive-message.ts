@@ -16,6 +16,8 @@ import type { ReceivedDetail } from "../telemetry/delivery";
 import type { CallSpan } from "../telemetry/tracing";
 import type { Recorder } from "../telemetry/recorder";
 import type { ReceivedMessages, ReceiveMessagesOptions, ReceiveOrNextDue } from "../types";
+import { parseReceiveBlock } from "./receive-block";
+import type { ReceiveBlock } from "./receive-block";
 
 /** What the receive script found: the messages, and when fewer than asked, when the next is due. */
 export interface ReceivedBatch {
@@ -30,6 +32,11 @@ export interface ReceivedBatch {
   now?: number;
   /** The expired messages the script met on the way (a queue with a retention); undefined when none. */
   expired?: ExpiredReport;
+  /**
+   * Why it took nothing, or fewer than asked, although messages were due: a pause, a rate limit or
+   * a block (lua/shared/queue-gate.lua). `nextDueMs` is then `blocked.retryMs`.
+   */
+  blocked?: ReceiveBlock;
 }
 
 const EMPTY_QUEUE = -1;
@@ -59,9 +66,11 @@ export function receiveMessages(
       failIfCode(reply);
       const { rest: fields, expired } = splitExpired(reply as unknown[]);
       const [nextDue, appliedVt, ...rest] = fields;
+      const blocked = parseReceiveBlock(nextDue);
       const code = Number(nextDue);
-      const nextDueMs = code === EMPTY_QUEUE ? null : code === NOT_LOOKED_UP ? undefined : code;
+      const nextDueMs = blocked ? blocked.retryMs : code === EMPTY_QUEUE ? null : code === NOT_LOOKED_UP ? undefined : code;
       const batch = details ? withDetails(rest, nextDueMs, Number(appliedVt)) : plainBatch(rest, nextDueMs, Number(appliedVt));
+      if (blocked) batch.blocked = blocked;
       return expired === undefined ? batch : { ...batch, expired };
     },
   };
@@ -145,8 +154,11 @@ export const receiveMessageOrNextDueOperation = defineOperation<ReceiveMessageOp
   build: receiveOne,
   waits: true,
   observe: observeReceive(true),
-  result: ({ messages, nextDueMs }) => {
+  result: ({ messages, nextDueMs, blocked }) => {
     if (messages.length > 0) return { status: "received", message: messages[0] };
+    if (blocked?.reason === "paused")
+      return blocked.retryMs === null ? { status: "paused" } : { status: "paused", retryMs: blocked.retryMs };
+    if (blocked) return { status: "limited", retryMs: blocked.retryMs };
     if (nextDueMs === null || nextDueMs === undefined) return { status: "empty" };
     return { status: "waiting", nextDueMs };
   },
@@ -158,5 +170,16 @@ export const receiveMessagesOperation = defineOperation<ReceiveMessagesOptions, 
   build: ({ layout, observed }, options) => receiveMessages(layout, options, options.count, observed),
   waits: true,
   observe: observeReceive(false),
-  result: ({ messages, nextDueMs }) => (nextDueMs === undefined ? { messages } : { messages, nextDueMs }),
+  result: ({ messages, nextDueMs, blocked }) => receivedMessages(messages, nextDueMs, blocked),
 });
+
+/** receiveMessages' public answer: `nextDueMs` when it was looked up, `blocked` when held back. */
+export function receivedMessages(
+  messages: QueueMessage[],
+  nextDueMs: number | null | undefined,
+  blocked: ReceiveBlock | undefined,
+): ReceivedMessages {
+  const answer: ReceivedMessages = nextDueMs === undefined ? { messages } : { messages, nextDueMs };
+  if (blocked) answer.blocked = blocked;
+  return answer;
+}

@@ -11,6 +11,7 @@ import { sweepExpiredChunk } from "../operations/sweep-expired";
 import { moveExpired } from "./expired-moves";
 import type { ExpiryOwner } from "./expired-moves";
 import { sweeperToken } from "./sweep";
+import type { ReceiveBlock } from "../operations/receive-block";
 
 export class IdleSweeper {
   private readonly token = sweeperToken();
@@ -27,8 +28,11 @@ export class IdleSweeper {
     private readonly lockMs: number,
   ) {}
 
-  /** One command: a look, or a chunk of the sweep when one is wanted; resolves the look's answer. */
-  async look(): Promise<number | null> {
+  /**
+   * One command: a look, or a chunk of the sweep when one is wanted; resolves the look's answer
+   * (a ReceiveBlock while a pause, or a rate limit with a message due, holds receives back).
+   */
+  async look(): Promise<number | null | ReceiveBlock> {
     const { owner, qname } = this;
     if (this.cursor === undefined) {
       const { nextDueMs, sweepWanted } = await owner.run(() => idleLook(owner.layout, qname));

@@ -145,7 +145,7 @@ let scripts: Map<string, Script> | undefined;
  * Lua shared by several scripts, in lua/shared/: put before each script that calls it, so every
  * script is still one standalone text (and file, with its own KEYS/ARGV header) that Redis runs.
  * In this order: a file may call what an earlier one defines (expiry.lua calls refusedCommand,
- * store-message.lua serverNowMs, receive-due.lua takeLiveDue).
+ * store-message.lua serverNowMs, receive-due.lua takeLiveDue and queueGate).
  */
 const SHARED = [
   { file: "now.lua", calledAs: /\bserverNowMs\(/ },
@@ -155,6 +155,10 @@ const SHARED = [
   { file: "dead-letter-expiry.lua", calledAs: /\bexpiredHead\(/ },
   { file: "queue-hash.lua", calledAs: /\bnewQueueHash\(/ },
   { file: "message-score.lua", calledAs: /\bmessageScore\(|\bPRIORITY_STEP_MS\b/ },
+  {
+    file: "queue-gate.lua",
+    calledAs: /\b(queueGate|gateSpent|gateWait|gateText|hardPaused|paceGate|paceSlot|sendGate|gatedScore)\(|\bHARD_PAUSE_OFFSET_MS\b/,
+  },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
   { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },
   { file: "receive-due.lua", calledAs: /\breceiveDue\b/ },

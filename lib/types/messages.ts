@@ -1,5 +1,8 @@
 /** The options of the calls on messages (send, receive, delete, change visibility), and what they answer. */
 import type { BaseOptions } from "./queues";
+import type { ReceiveBlock } from "../operations/receive-block";
+
+export type { ReceiveBlock } from "../operations/receive-block";
 
 /**
  * For {@link RedisSMQ.sendMessage}.
@@ -156,6 +159,18 @@ export type ReceiveOrNextDue =
   | {
       /** The queue holds no message at all. */
       status: "empty";
+    }
+  | {
+      /** The queue is paused (pauseQueue): nothing is received until it resumes. */
+      status: "paused";
+      /** Milliseconds until the pause ends by itself (its `until`); absent: until a resume. */
+      retryMs?: number;
+    }
+  | {
+      /** A message is due, but the queue's rate limit (setRateLimit) or a block (rateLimitQueue) holds receives back. */
+      status: "limited";
+      /** Milliseconds from now (server clock) until a receive may take a message again. */
+      retryMs: number;
     };
 
 /** What {@link RedisSMQ.receiveMessages} received. */
@@ -167,6 +182,12 @@ export interface ReceivedMessages {
    * the earliest remaining message becomes visible, or null when the queue is empty.
    */
   nextDueMs?: number | null;
+  /**
+   * Present when the queue held the receive back although messages were due: paused
+   * (pauseQueue), or rate-limited (setRateLimit, rateLimitQueue), with when to retry. A batch the
+   * limit cut short has its messages and `blocked` both.
+   */
+  blocked?: ReceiveBlock;
 }
 
 /**
@@ -206,6 +227,8 @@ export interface DeletedAndReceivedMessage {
   deleted: 0 | 1;
   /** The next due message, hidden for vt seconds; `{}` when none is due (or the receive part failed). */
   message: QueueMessage | {};
+  /** Present when the receive part was held back by a pause or a rate limit (the delete was done all the same). */
+  blocked?: ReceiveBlock;
   /**
    * Set when the receive part failed after the delete was done (a `noPermission` refusal): the
    * error receiveMessage alone would have rejected with. It is also reported once through the

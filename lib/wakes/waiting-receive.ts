@@ -10,6 +10,12 @@
  * - the due time the last look reported (a delayed or in-flight message), when within the wait.
  * Wakes are coalesced: any number of them during a sleep or a look make one more look.
  *
+ * A look the queue held back (paused, rate-limited: ReceivedBatch.blocked) sleeps until the retry
+ * time it told (a pause without `until`: to the end of the wait) and heeds only control wakes
+ * meanwhile (a resume's `~resume:...`, isControlWake): sends cannot be taken before then, so their
+ * wakes would only cost looks. A resume makes it look at once, so a receive waiting when the queue
+ * was paused gets a message as soon as the queue resumes, within its waitMs.
+ *
  * Each look is one receive script call (one command). An empty wait costs exactly two: the first
  * look and one final look when the wait ends, which finds a message sent by a producer that
  * publishes nothing (rsmq 0.12.4's at its default `realtime: false`). The first waiting call on a
@@ -29,6 +35,8 @@ import type { Hold } from "./lingering-subscription";
 import type { RealtimeWakes } from "./realtime-wakes";
 import { onQueueActivity } from "./wake-hub";
 import { FreshWakes } from "./fresh-wakes";
+import { isControlWake } from "../operations/receive-block";
+import type { ReceiveBlock } from "../operations/receive-block";
 
 /** The longest wait a receive may ask for, in ms (SQS's WaitTimeSeconds allows 20 s). */
 export const MAX_WAIT_MS = 60_000;
@@ -114,8 +122,14 @@ class WaitingCall implements StoppableWorker {
   private quit = false;
   private finished: Promise<unknown> = Promise.resolve();
   private readonly freshWakes = new FreshWakes();
-  /** From the hub or a channel: the second wake of one send (both carry its id) is dropped. */
+  /** What held the last look back (a pause, a rate limit); undefined when it was not held back. */
+  private blocked: ReceiveBlock | undefined;
+  /**
+   * From the hub or a channel: the second wake of one send (both carry its id) is dropped, and
+   * while the last look was held back, every wake but a control wake (a resume).
+   */
   private readonly wake = (id?: string): void => {
+    if (this.blocked !== undefined && !isControlWake(id)) return;
     if (!this.freshWakes.fresh(id)) return;
     this.woken = true;
     this.sleep?.wake();
@@ -185,9 +199,11 @@ class WaitingCall implements StoppableWorker {
     if (this.quit) throw quitWhileWaitingError();
   }
 
-  private lookNow(): Promise<ReceivedBatch> {
+  private async lookNow(): Promise<ReceivedBatch> {
     this.woken = false;
-    return this.look();
+    const batch = await this.look();
+    this.blocked = batch.blocked;
+    return batch;
   }
 
   /**
@@ -231,7 +247,10 @@ class WaitingCall implements StoppableWorker {
     }
   }
 
-  /** Sleeps until a wake, the next due time (when sooner) or the end of the wait. */
+  /**
+   * Sleeps until a wake, the next due time (when sooner) or the end of the wait. A held-back look's
+   * nextDueMs is its retry time (null for a pause without `until`: the end of the wait).
+   */
   private async sleepFor(remaining: number, nextDueMs: number | null | undefined): Promise<string> {
     if (this.quit) return QUIT;
     const due = typeof nextDueMs === "number" && nextDueMs < remaining;

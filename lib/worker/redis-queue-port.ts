@@ -64,7 +64,8 @@ export function redisQueuePort(
     nextDue: () => {
       tick();
       // The look, or a chunk of the queue's sweep when the last look said one is wanted: one command either way.
-      return sweeper.look();
+      // A block (ReceiveBlock) comes through as it is: the Worker's loop reads it (QueuePort.nextDue).
+      return sweeper.look() as Promise<number | null>;
     },
     remove: (id) => deletes.remove(id),
     hide: (id, ms) => internals.run(() => hideMessage(layout, qname, id, ms)),

@@ -15,6 +15,12 @@
   to SWEEP_FIELDS of them (see sweepOrphans): bounded work, no extra command, and skipped for a
   user that may not run HSCAN or HDEL.
 
+  A pause, a rate limit or a block (lua/shared/queue-gate.lua, fields read in the same HMGET as
+  the settings) holds the receive back: the reply's first element is then `paused:<ms>` or
+  `limited:<ms>:<intervalMs>` in place of the next due time, and nothing is written; a limit that
+  allows fewer than `count` cuts the batch, whose tokens are spent in the HSET of its first
+  receives (field `rltat`), and a batch so cut while more was due says `limited:...` too.
+
   Every read comes before the first write, so a command refused there (ACL) leaves nothing behind
   and only the writes after the first need checking. A batch's writes are one command each where
   Redis allows it (one ZADD, one HINCRBY of totalrecv, one HSET of the first receives): each
@@ -50,8 +56,26 @@ local function sweepOrphans(queueHash)
   end
 end
 
+-- The reply of a receive the gate held back (lua/shared/queue-gate.lua) before it took anything:
+-- paused, whatever is due; limited only when a message is due now, else the normal reply (the
+-- queue's next due time). Nothing is written either way.
+local function heldReply(queueSet, held, reply, nowMs)
+  if string.byte(held, 1) == 112 then -- "p": paused
+    reply[1] = held
+    return reply
+  end
+  local head = rcall("ZRANGE", queueSet, "0", "0", "WITHSCORES")
+  if head[2] == nil then
+    reply[1] = -1
+  else
+    local dueMs = tonumber(head[2]) - nowMs
+    reply[1] = dueMs <= 0 and held or dueMs
+  end
+  return reply
+end
+
 local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
-  local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto")
+  local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto", "paused", "ratelimit", "rltat", "rlblock")
   if not (settings[1] and settings[2] and settings[3]) then
     return -1
   end
@@ -60,18 +84,29 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
     vt = tonumber(vtArg)
   end
 
-  local nowMs = serverNowMs()
+  local nowMs, seconds, micros = serverNowMs()
   local now = string.format("%d", nowMs)
   local hiddenUntilMs = math.floor(nowMs + vt * 1000)
   local hiddenUntil = string.format("%d", hiddenUntilMs)
 
-  -- Numbers go to Redis as strings: Redis formats a Lua number argument with snprintf("%.17g"),
-  -- which costs more than the command it is for.
-  local countText = count == 1 and "1" or string.format("%d", count)
   local reply = { -2, vt }
   if details then
     reply[3] = nowMs
   end
+  -- A pause, a rate limit or a block (queueGate) may hold the receive back or cut its count; a
+  -- queue with none of them pays only the four fields of the HMGET above.
+  local asked, gate = count, nil
+  if settings[6] or settings[7] or settings[9] then
+    local held
+    count, held, gate = queueGate(settings[6], settings[7], settings[8], settings[9], nowMs, seconds, micros, count)
+    if held then
+      return heldReply(queueSet, held, reply, nowMs)
+    end
+  end
+
+  -- Numbers go to Redis as strings: Redis formats a Lua number argument with snprintf("%.17g"),
+  -- which costs more than the command it is for.
+  local countText = count == 1 and "1" or string.format("%d", count)
   local ids, scores = nil, nil
   local retention = tonumber(settings[4] or "0") or 0
   local expiry = nil
@@ -152,10 +187,14 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
   -- Fewer than `count` due means every due message is in `ids`, the first `received` by rank: the
   -- earliest score once they are hidden is that of the next by rank, or their new one, whichever
   -- comes first.
-  if received < count then
+  -- A batch the limit cut (count < asked, all `count` taken) whose next message is due now says
+  -- so: `limited:...`, once its tokens are spent below.
+  local cut = false
+  if received < asked then
     local rank = string.format("%d", received)
     local after = rcall("ZRANGE", queueSet, rank, rank, "WITHSCORES")
     local earliest = after[2] and tonumber(after[2])
+    cut = received == count and earliest ~= nil and earliest <= nowMs
     if received > 0 and (not earliest or hiddenUntilMs < earliest) then
       earliest = hiddenUntilMs
     end
@@ -205,7 +244,20 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
       reply[#reply + 1] = stored[width * i]
     end
   end
-  if #firstReceives == 1 then
+  if gate then
+    -- The tokens spent go in the same HSET as the first receives (one command either way).
+    local frPairs = {}
+    for i, field in ipairs(firstReceives) do
+      frPairs[2 * i - 1] = field
+      frPairs[2 * i] = now
+    end
+    frPairs[#frPairs + 1] = "rltat"
+    frPairs[#frPairs + 1] = gateSpent(gate, received)
+    rcall("HSET", queueHash, unpackAll(frPairs))
+    if cut then
+      reply[1] = gateWait(gate)
+    end
+  elseif #firstReceives == 1 then
     rcall("HSET", queueHash, firstReceives[1], now)
   elseif #firstReceives > 1 then
     local frPairs = {}

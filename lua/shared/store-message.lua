@@ -10,10 +10,11 @@
     and the reply code: -1 when the queue does not exist, -3 when it is longer than maxsize.
   newMessageId(randomPart): reads TIME once (serverNowMs); returns the id (the server's
     microsecond TIME in base36, 10 chars until 2085, then the 22 random chars the client drew, as
-    rsmq 0.12.4 builds it) and nowMs, the same time in ms.
-  storeMessage(queueSet, queueHash, id, body, carried, score): ZADD with score (the caller's
-    messageScore(nowMs, delay, priority)), HSET of the body (and `<id>:tp` = carried unless it is
-    ""), HINCRBY totalsent 1. Returns nil, or, writing nothing, the NOPERM reply of
+    rsmq 0.12.4 builds it), nowMs, the same time in ms, and nowUs, in us (a paced send's clock).
+  storeMessage(queueSet, queueHash, id, body, carried, score, rltat): ZADD with score (the
+    caller's messageScore(nowMs, delay, priority), or gatedScore's), HSET of the body (and
+    `<id>:tp` = carried unless it is "", and `rltat` when given: a paced send's tokens, in the
+    same command), HINCRBY totalsent 1. Returns nil, or, writing nothing, the NOPERM reply of
     refusedCommand("hset", "hincrby") (a caller that writes before it checks those too). The
     caller checks maxsize.
   notifySent(queueSet, channel, sharded, id): the realtime notification (ZCARD, then SPUBLISH
@@ -56,6 +57,7 @@ local function newMessageId(randomPart)
   local nowMs, seconds, micros = serverNowMs()
   -- Below 2^53, so exact both as a Lua 5.1 double and as a Lua 5.4 integer.
   local stamp = seconds * 1000000 + micros
+  local nowUs = stamp
   -- Lower-case base36, most significant digit first, made into one string by one string.char.
   -- (stamp - d) / 36 is a whole number below 2^53, so exact without math.floor; ten digits as
   -- locals, with no table: each C call and each table costs the server more than the arithmetic.
@@ -89,7 +91,7 @@ local function newMessageId(randomPart)
       d8 < 10 and 48 + d8 or 87 + d8,
       d9 < 10 and 48 + d9 or 87 + d9,
       d10 < 10 and 48 + d10 or 87 + d10
-    ) .. randomPart, nowMs
+    ) .. randomPart, nowMs, nowUs
   end
   -- Any other length: digit by digit. (unpack is table.unpack on Lua 5.4.)
   local codes, first = {}, 17
@@ -99,16 +101,22 @@ local function newMessageId(randomPart)
     codes[first] = d < 10 and 48 + d or 87 + d
     stamp = math.floor(stamp / 36)
   until stamp == 0
-  return string.char((table.unpack or unpack)(codes, first, 16)) .. randomPart, nowMs
+  return string.char((table.unpack or unpack)(codes, first, 16)) .. randomPart, nowMs, nowUs
 end
 
-local function storeMessage(queueSet, queueHash, id, body, carried, score)
+local function storeMessage(queueSet, queueHash, id, body, carried, score, rltat)
   local refused = refusedCommand("hset", "hincrby")
   if refused then
     return refused
   end
   redis.call("ZADD", queueSet, score, id)
-  if carried == "" then
+  if rltat then
+    if carried == "" then
+      redis.call("HSET", queueHash, id, body, "rltat", rltat)
+    else
+      redis.call("HSET", queueHash, id, body, id .. ":tp", carried, "rltat", rltat)
+    end
+  elseif carried == "" then
     redis.call("HSET", queueHash, id, body)
   else
     redis.call("HSET", queueHash, id, body, id .. ":tp", carried)

@@ -33,7 +33,7 @@ async function everyRead(rsmq: RedisSMQ): Promise<string[]> {
     `peekDeadLetters ${(await rsmq.peekDeadLettersAsync({ qname: "q" })).length}`,
     `stats ${(await readQueueStats(rsmq, "q")).msgs}`,
     `peek ${(await readPeek(rsmq, "q", 10)).messages.length}`,
-    `nextDue ${await queue.run(() => nextDue(queue.layout, "q"))}`,
+    `nextDue ${JSON.stringify(await queue.run(() => nextDue(queue.layout, "q")))}`,
   ];
 }
 

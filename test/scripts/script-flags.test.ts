@@ -183,7 +183,7 @@ describe("Redis 7 script flags: a full server and a write pause", () => {
         rsmq.peekDeadLettersAsync({ qname: "q" }).then((peeked) => order.push(`peekDeadLetters ${peeked.length}`)),
         readQueueStats(rsmq, "q").then((stats) => order.push(`stats ${stats.msgs}`)),
         readPeek(rsmq, "q", 10).then((peeked) => order.push(`peek ${peeked.messages.length}`)),
-        queue.run(() => nextDue(queue.layout, "q")).then((ms) => order.push(`nextDue ${ms}`)),
+        queue.run(() => nextDue(queue.layout, "q")).then((ms) => order.push(`nextDue ${JSON.stringify(ms)}`)),
         rsmq.listQueuesAsync().then((names) => order.push(`listQueues ${names.join()}`)),
       ];
       // Each read once, so that the connection is open and what it learns of the server is learnt.
