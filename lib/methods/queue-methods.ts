@@ -58,8 +58,9 @@ export interface QueueMethods {
   readonly deleteQueueAsync: (options: DeleteQueueOptions) => Promise<1>;
   /**
    * Removes every message of a queue, visible, in flight and delayed, in one atomic call, and
-   * keeps the queue with its settings (vt, delay, maxsize and the rest) and its counters
-   * (totalsent, totalrecv, created, modified). Resolves how many messages were removed; rejects
+   * keeps the queue with its settings (vt, delay, maxsize and the rest), its counters
+   * (totalsent, totalrecv, created, modified) and its controls (a pause, a rate limit with what it
+   * has spent, a block): a purge removes messages, not what was decided about the queue. Resolves how many messages were removed; rejects
    * `queueNotFound`. The old data is freed in Redis' background thread, so a queue of millions
    * does not block the server. Workers are not woken: a purge makes no message due.
    *

@@ -17,6 +17,9 @@ import { redriveAtomically } from "../../lib/operations/redrive-atomically";
 import { redriveClaim } from "../../lib/operations/redrive-claim";
 import { redriveCopy } from "../../lib/operations/redrive-copy";
 import { deleteQueue } from "../../lib/operations/delete-queue";
+import { resumeQueue } from "../../lib/operations/resume-queue";
+import { pauseScores } from "../../lib/operations/pause-queue";
+import { rateLimitBounce } from "../../lib/operations/rate-limit-bounce";
 import { internalsOf } from "../../lib/internals";
 import { commandsOf, forTest, PASSWORD, documentedRules } from "../support/acl-rules";
 import type { Role } from "../support/acl-rules";
@@ -192,6 +195,54 @@ const PROBES: Probe[] = [
     call: ({ plain }, qname) => {
       const { layout, run } = internalsOf(plain);
       return run(() => scriptOnly(deleteQueue(layout, { qname })));
+    },
+  },
+  {
+    // A hard pause's resume: the restore's ZADD and the field's HDEL.
+    name: "resumeQueue",
+    roles: ["admin"],
+    prepare: async (setup, qname) => {
+      const ids = await twoMessages(setup, qname);
+      await setup.pauseQueueAsync({ qname, hard: true });
+      return ids;
+    },
+    call: ({ plain }, qname) => {
+      const { layout, run } = internalsOf(plain);
+      return run(() => resumeQueue(layout, qname));
+    },
+  },
+  {
+    // A hard pause's restore, past the resume's own first chunk: the rest's ZADD and the field's HDEL.
+    name: "pauseScores",
+    roles: ["admin"],
+    prepare: async (setup, qname) => {
+      const ids = await twoMessages(setup, qname);
+      const batch = Array.from({ length: 1000 }, (_, i) => ({ message: `m${i}` }));
+      await setup.sendMessagesAsync({ qname, messages: batch });
+      await setup.pauseQueueAsync({ qname, hard: true });
+      const { layout, run } = internalsOf(setup);
+      expect((await run(() => resumeQueue(layout, qname))).state, "the restore goes on").to.equal(2);
+      return ids;
+    },
+    call: ({ plain }, qname) => {
+      const { layout, run } = internalsOf(plain);
+      return run(() => pauseScores(layout, qname, "restore"));
+    },
+  },
+  {
+    name: "setRateLimit",
+    roles: ["admin"],
+    prepare: (setup, qname) => twoMessages(setup, qname),
+    call: ({ plain }, qname) => plain.setRateLimitAsync({ qname, limits: [{ max: 5, perMs: 1000 }] }),
+  },
+  {
+    // A handler's RateLimitError: the message's ZADD, the block's HSET, its rc's HINCRBY.
+    name: "rateLimitBounce",
+    roles: CONSUMERS,
+    prepare: (setup, qname) => twoMessages(setup, qname),
+    call: ({ plain }, qname, _dlq, [first]) => {
+      const { layout, run } = internalsOf(plain);
+      return run(() => rateLimitBounce(layout, qname, first, 5000));
     },
   },
   {

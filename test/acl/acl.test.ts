@@ -140,7 +140,7 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
     }
   }
 
-  /** What each role does, in one quick pass; admin also creates, purges and deletes its queues and redrives. */
+  /** What each role does, in one quick pass; admin also creates, purges and deletes its queues, redrives, and pauses and limits them. */
   const operations: Record<Role, (names: { qname: string; dlq: string }) => Promise<void>> = {
     producer: async ({ qname }) => {
       await setup.createQueueAsync({ qname });
@@ -166,6 +166,13 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
       await attempt(() => asUser.peekMessagesAsync({ qname: dlq }));
       await attempt(() => asUser.peekDeadLettersAsync({ qname: dlq }));
       await attempt(() => asUser.redriveAsync({ from: dlq }));
+      // The controls: a hard pause and its resume move scores and publish the resume's wake.
+      await setup.sendMessageAsync({ qname, message: "paused" }).catch(() => undefined);
+      await attempt(() => asUser.pauseQueueAsync({ qname, hard: true }));
+      await attempt(() => asUser.resumeQueueAsync({ qname }));
+      await attempt(() => asUser.setRateLimitAsync({ qname, limits: [{ max: 1000, perMs: 1000 }] }));
+      await attempt(() => asUser.rateLimitQueueAsync({ qname, ms: 1 }));
+      await attempt(() => asUser.removeRateLimitAsync({ qname }));
       await attempt(() => asUser.purgeQueueAsync({ qname }));
       await attempt(() => asUser.deleteQueueAsync({ qname: dlq }));
       await attempt(() => asUser.deleteQueueAsync({ qname }));

@@ -104,6 +104,11 @@ const MISSPELT: Record<string, { options: Record<string, unknown>; key: string; 
   changeMessageVisibility: { options: { qname: "q", id: "<id>", vt: 30, vT: 5 }, key: "vT", suggestion: "vt" },
   changeMessagesVisibility: { options: { qname: "q", ids: ["<id>"], vt: 30, id: "x" }, key: "id", suggestion: "ids" },
   doctor: { options: { qnames: ["q"], qname: "q" }, key: "qname", suggestion: "qnames" },
+  pauseQueue: { options: { qname: "k", untill: 5 }, key: "untill", suggestion: "until" },
+  resumeQueue: { options: { qname: "k", qnmae: "q" }, key: "qnmae", suggestion: "qname" },
+  setRateLimit: { options: { qname: "k", limits: [{ max: 1000, perMs: 1000 }], mod: "pace" }, key: "mod", suggestion: "mode" },
+  removeRateLimit: { options: { qname: "k", qnmae: "q" }, key: "qnmae", suggestion: "qname" },
+  rateLimitQueue: { options: { qname: "k", ms: 1, mss: 5 }, key: "mss", suggestion: "ms" },
 };
 
 /** Per method: every key it takes (rsmq 0.12.4's among them), each with a value it accepts. */
@@ -132,6 +137,11 @@ const KNOWN: Record<string, Record<string, unknown> | undefined> = {
   changeMessageVisibility: { qname: "q", id: "<id>", vt: 0 },
   changeMessagesVisibility: { qname: "q", ids: ["<id>"], vt: 0 },
   doctor: { fix: false, qnames: ["q"], chunk: 100 },
+  pauseQueue: { qname: "k", until: Date.now() + 3_600_000, hard: false },
+  resumeQueue: { qname: "k" },
+  setRateLimit: { qname: "k", limits: [{ max: 1000, perMs: 1000, burst: 0 }], mode: "receive" },
+  removeRateLimit: { qname: "k" },
+  rateLimitQueue: { qname: "k", ms: 1 },
 };
 
 describe("method options: a key a method does not take is told once, and ignored", () => {
