@@ -23,7 +23,7 @@
   does not need: a send at the defaults (a wake, no delay) passes three, one without any
   notification two. The order puts the most often needed first.
 
-  A hard pause shifts the score, a rate limit in pace mode spaces it (lua/shared/queue-gate.lua):
+  A hard pause shifts the score, a rate limit in pace mode spaces it (lua/shared/send-gate.lua):
   the fields `paused`, `ratelimit` and `rltat` are read in the settings' HMGET.
 
   Returns the id, -1 when the queue does not exist, -3 when the message is longer than maxsize;
@@ -52,12 +52,12 @@ if not delay then
 end
 
 local id, nowMs, nowUs = newMessageId(randomPart)
--- A hard pause or a paced rate limit (sendGate, lua/shared/queue-gate.lua) changes the score.
-local send = (settings[4] or settings[5]) and sendGate(settings[4], settings[5], settings[6])
+-- A hard pause or a paced rate limit (sendGate, lua/shared/send-gate.lua) changes the score.
+local send = (settings[4] or settings[5]) and sendGate(settings[4], settings[5], settings[6], nowUs)
 local score, dueMs, rltat
 if send then
-  score, dueMs = gatedScore(send, nowMs, nowUs, delay, priority)
-  rltat = send.pace and gateText(send.pace)
+  score, dueMs = send.score(nowMs, delay, priority)
+  rltat = send.rltat()
 else
   score, dueMs = messageScore(nowMs, delay, priority), nowMs + delay * 1000
 end

@@ -50,13 +50,13 @@ if not rcall("SET", dedupKey, id, "NX", "PX", window) then
   local first = rcall("GET", dedupKey)
   return { first, "duplicate" }
 end
--- A hard pause or a paced rate limit (sendGate, lua/shared/queue-gate.lua) changes the score; a
+-- A hard pause or a paced rate limit (sendGate, lua/shared/send-gate.lua) changes the score; a
 -- duplicate (above) spends no slot.
-local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7])
+local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7], nowUs)
 local score, dueMs, rltat
 if send then
-  score, dueMs = gatedScore(send, nowMs, nowUs, delay, priority)
-  rltat = send.pace and gateText(send.pace)
+  score, dueMs = send.score(nowMs, delay, priority)
+  rltat = send.rltat()
 else
   score, dueMs = messageScore(nowMs, delay, priority), nowMs + delay * 1000
 end

@@ -20,7 +20,7 @@
               body length in UTF-16 code units (what maxsize counts); priority 0 to 9; "1" when
               the entry has a dedup key (the next unused one of KEYS[3...]), else ""
 
-  A hard pause shifts the scores, a rate limit in pace mode spaces them (lua/shared/queue-gate.lua;
+  A hard pause shifts the scores, a rate limit in pace mode spaces them (lua/shared/send-gate.lua;
   `paused`, `ratelimit` and `rltat` read in the settings' HMGET): the paced tokens are written in
   one HSET after the entries.
 
@@ -68,9 +68,9 @@ end
 
 -- The id's time part (the server's TIME, read once: the whole batch shares it), and now in ms.
 local stampText, nowMs, nowUs = newMessageId("")
--- A hard pause or a paced rate limit (sendGate, lua/shared/queue-gate.lua) changes the scores:
+-- A hard pause or a paced rate limit (sendGate, lua/shared/send-gate.lua) changes the scores:
 -- each stored entry takes the next slot, in entry order.
-local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7])
+local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7], nowUs)
 -- Asked before anything is stored: it would be what it finds.
 local waking = wake and soonest and wakeWanted(queueSet, nowMs, nowMs + soonest * 1000)
 
@@ -111,7 +111,7 @@ for i = 1, count do
       end
       local score
       if send then
-        score = gatedScore(send, nowMs, nowUs, delay, tonumber(ARGV[base + 4]))
+        score = send.score(nowMs, delay, tonumber(ARGV[base + 4]))
       else
         score = messageScore(nowMs, delay, tonumber(ARGV[base + 4]))
       end
@@ -129,8 +129,9 @@ for i = 1, count do
 end
 if stored > 0 then
   rcall("HINCRBY", queueHash, "totalsent", string.format("%d", stored))
-  if send and send.pace then
-    rcall("HSET", queueHash, "rltat", gateText(send.pace))
+  local paced = send and send.rltat()
+  if paced then
+    rcall("HSET", queueHash, "rltat", paced)
   end
 end
 if channel == "" or stored == 0 or (wake and not waking) then

@@ -155,10 +155,9 @@ const SHARED = [
   { file: "dead-letter-expiry.lua", calledAs: /\bexpiredHead\(/ },
   { file: "queue-hash.lua", calledAs: /\bnewQueueHash\(/ },
   { file: "message-score.lua", calledAs: /\bmessageScore\(|\bPRIORITY_STEP_MS\b/ },
-  {
-    file: "queue-gate.lua",
-    calledAs: /\b(queueGate|gateSpent|gateWait|gateText|hardPaused|paceGate|paceSlot|sendGate|gatedScore)\(|\bHARD_PAUSE_OFFSET_MS\b/,
-  },
+  { file: "rate-limits.lua", calledAs: /\brateLimits\(/ },
+  { file: "queue-gate.lua", calledAs: /\bqueueGate\(/ },
+  { file: "send-gate.lua", calledAs: /\bsendGate\(/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
   { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },
   { file: "receive-due.lua", calledAs: /\breceiveDue\b/ },

@@ -252,10 +252,10 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
       frPairs[2 * i] = now
     end
     frPairs[#frPairs + 1] = "rltat"
-    frPairs[#frPairs + 1] = gateSpent(gate, received)
+    frPairs[#frPairs + 1] = gate.spend(received)
     rcall("HSET", queueHash, unpackAll(frPairs))
     if cut then
-      reply[1] = gateWait(gate)
+      reply[1] = gate.wait()
     end
   elseif #firstReceives == 1 then
     rcall("HSET", queueHash, firstReceives[1], now)

@@ -12,7 +12,7 @@
     microsecond TIME in base36, 10 chars until 2085, then the 22 random chars the client drew, as
     rsmq 0.12.4 builds it), nowMs, the same time in ms, and nowUs, in us (a paced send's clock).
   storeMessage(queueSet, queueHash, id, body, carried, score, rltat): ZADD with score (the
-    caller's messageScore(nowMs, delay, priority), or gatedScore's), HSET of the body (and
+    caller's messageScore(nowMs, delay, priority), or its sendGate's score), HSET of the body (and
     `<id>:tp` = carried unless it is "", and `rltat` when given: a paced send's tokens, in the
     same command), HINCRBY totalsent 1. Returns nil, or, writing nothing, the NOPERM reply of
     refusedCommand("hset", "hincrby") (a caller that writes before it checks those too). The
