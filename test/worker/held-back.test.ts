@@ -179,6 +179,19 @@ describe("Worker held back by a pause or a rate limit (fake queue, fake clock)",
       expect(queue.calls).to.deep.equal(["receive 1", "receive 1", "remove m1", "receive 1"]);
     });
 
+    it("a changed or removed limit's control wake (`~limit:<ms>`) ends the sleep at once", async () => {
+      const { queue, events, start } = fakeWorker({ maxIdleSleepMs: CAP }, undefined, () => 0);
+      queue.receives.push(blockedBatch(limited(5000, 0)), batch([message("m1")]));
+      await start();
+      queue.wake("a".repeat(32));
+      await settle();
+      expect(queue.calls).to.deep.equal(["receive 1"]);
+      queue.wake("~limit:1700000000456");
+      await settle();
+      expect(queue.calls).to.deep.equal(["receive 1", "receive 1", "remove m1", "receive 1"]);
+      expect(outline(events).slice(0, 5)).to.deep.equal(["receive", "heldBack limited", "sleep 5000", "wake woken", "receive"]);
+    });
+
     it("a batch the limit cut short: its messages are handled, then it sleeps as limited", async () => {
       const { queue, clock, events, loop, start } = fakeWorker({ concurrency: 5, batchSize: 5, maxIdleSleepMs: CAP }, undefined, () => 0);
       queue.receives.push(blockedBatch(limited(80, 100), [message("m1"), message("m2")]));
