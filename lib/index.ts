@@ -29,7 +29,6 @@ import type * as WorkerTypes from "./worker/worker-options";
 import type { WorkerEvents as WorkerEventMap } from "./worker/worker";
 import type * as WorkerEventTypes from "./worker/worker-events";
 import type { WorkerStats as WorkerCounters } from "./worker/worker-stats";
-import type { ReceiveBlock as Block } from "./operations/receive-block";
 import type * as Types from "./types";
 import type { RedisSMQEvents as Events } from "./redis-smq-events";
 import type * as Emitter from "./typed-emitter";
@@ -74,6 +73,7 @@ declare namespace RedisSMQ {
   export type QueueMessage = Types.QueueMessage;
   export type QueueAttributes = Types.QueueAttributes;
   export type ReceiveOrNextDue = Types.ReceiveOrNextDue;
+  export type ReceiveBlock = Types.ReceiveBlock;
   export type RedisSMQEvents = Events;
   export type TypedEventEmitter<Events extends { [E in keyof Events]: unknown[] }> = Emitter.TypedEventEmitter<Events>;
   export type ReceiveMessagesOptions = Types.ReceiveMessagesOptions;
@@ -92,8 +92,6 @@ declare namespace RedisSMQ {
   export type GaveUpInfo = WorkerEventTypes.GaveUpInfo;
   export type AbandonedOutcome = WorkerEventTypes.AbandonedOutcome;
   export type WorkerStats = WorkerCounters;
-  /** Why a receive took nothing although messages may be due: a pause, or a rate limit or block (a Worker's `heldBack`, a receive's `blocked`). */
-  export type ReceiveBlock = Block;
   /** The RetryPolicy class as a type. */
   export type RetryPolicy = RetryPolicyClass;
   /** The PoisonError class as a type. */

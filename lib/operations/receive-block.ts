@@ -17,11 +17,11 @@ export type ReceiveBlock =
       retryMs: number | null;
     }
   | {
-      /** Held back by the queue's rate limit (setRateLimit) or a block (rateLimitQueue). */
+      /** Rate-limited (setRateLimit), or blocked (rateLimitQueue, a handler's RateLimitError). */
       reason: "limited";
-      /** Ms until a receive may take a message again (exact, on the server's clock). */
+      /** Ms until a receive may take a message again, exact on the server's clock. */
       retryMs: number;
-      /** The spacing of the limit that holds it back, ms (0: a block). */
+      /** The limit's spacing between two receives, in ms; 0 for a block. */
       intervalMs: number;
     };
 
