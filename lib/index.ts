@@ -2,7 +2,8 @@
  * The package entry. `require("rsmq-next")` returns the {@link RedisSMQ} class itself, as
  * `require("rsmq")` does; `import RedisSMQ from "rsmq-next"` works from TypeScript and ESM, and the
  * public types are importable by name or as `RedisSMQ.QueueMessage`, as with rsmq. The class also
- * carries {@link Worker}, {@link RetryPolicy} and {@link PoisonError} as static properties.
+ * carries {@link Worker}, {@link RetryPolicy}, {@link PoisonError} and {@link RateLimitError} as static
+ * properties.
  *
  * @example
  * ```ts
@@ -21,6 +22,7 @@
 import { RedisSMQ as RedisSMQClass } from "./redis-smq";
 import { Worker as WorkerClass } from "./worker/worker";
 import { PoisonError as PoisonErrorClass } from "./retry/poison-error";
+import { RateLimitError as RateLimitErrorClass } from "./retry/rate-limit-error";
 import { RetryPolicy as RetryPolicyClass } from "./retry/retry-policy";
 import type * as RetryTypes from "./retry/retry-policy";
 import type * as WorkerTypes from "./worker/worker-options";
@@ -38,6 +40,7 @@ Object.defineProperty(RedisSMQClass, "RedisSMQ", { value: RedisSMQClass });
 Object.defineProperty(RedisSMQClass, "Worker", { value: WorkerClass });
 Object.defineProperty(RedisSMQClass, "RetryPolicy", { value: RetryPolicyClass });
 Object.defineProperty(RedisSMQClass, "PoisonError", { value: PoisonErrorClass });
+Object.defineProperty(RedisSMQClass, "RateLimitError", { value: RateLimitErrorClass });
 
 declare namespace RedisSMQ {
   /** The class as a type, for `import { RedisSMQ } from "rsmq-next"`. */
@@ -93,6 +96,8 @@ declare namespace RedisSMQ {
   export type RetryPolicy = RetryPolicyClass;
   /** The PoisonError class as a type. */
   export type PoisonError = PoisonErrorClass;
+  /** The RateLimitError class as a type. */
+  export type RateLimitError = RateLimitErrorClass;
   export type RetryPolicyOptions = RetryTypes.RetryPolicyOptions;
   export type RetryDecision = RetryTypes.RetryDecision;
   export type StopReason = RetryTypes.StopReason;
@@ -128,6 +133,8 @@ const RedisSMQ = RedisSMQClass as typeof RedisSMQClass & {
   readonly RetryPolicy: typeof RetryPolicyClass;
   /** Throw it from a handler to stop retrying at once. */
   readonly PoisonError: typeof PoisonErrorClass;
+  /** Throw it from a handler on a downstream 429: the message comes back after the block, its delivery not spent. */
+  readonly RateLimitError: typeof RateLimitErrorClass;
 };
 
 export = RedisSMQ;

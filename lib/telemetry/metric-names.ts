@@ -71,7 +71,8 @@ export const IN_PROCESS_METRICS = {
     prometheus: "rsmq_worker_outcomes_total",
     instrument: "counter",
     unit: "{message}",
-    description: "How a Worker settled each message: ack, retry, dead_letter or drop.",
+    description:
+      "How a Worker settled each message: ack, retry, dead_letter, drop or rate_limited (put back by a RateLimitError, not a failure).",
     labels: ["outcome"],
   },
   visibilityExpired: {

@@ -12,8 +12,8 @@
 /** The client calls, as `messaging.operation.name` names them. */
 export type OperationName = "send" | "receive" | "pop" | "delete" | "change_visibility" | "dead_letter" | "redrive";
 
-/** How a Worker settled a message its handler was given. */
-export type WorkerOutcome = "ack" | "retry" | "dead_letter" | "drop";
+/** How a Worker settled a message its handler was given (`rate_limited`: its handler threw a RateLimitError, the message was put back). */
+export type WorkerOutcome = "ack" | "retry" | "dead_letter" | "drop" | "rate_limited";
 
 /** Why a Worker woke: a send or realtime notification, its own timer (a due time), or the look at the end of a cap-long sleep. */
 export type WakeupCause = "notification" | "timer" | "cap";

@@ -2,12 +2,15 @@
  * One received message, from handler to outcome: the message is kept hidden while its handler
  * runs; a handler that resolves gets its message deleted; one that throws gets the retry policy:
  * the message is hidden for the backoff, or it stops (moved to the dead-letter queue, or deleted).
+ * A RateLimitError is no failure: the message is bounced back until the block it asks for ends.
  * A handler that ends after the worker has stopped gets nothing done: its message is abandoned.
  */
 import type { QueueMessage } from "../types";
 import type { AbandonedOutcome } from "./worker-events";
 import { observeHandling, observing } from "./worker-telemetry";
 import type { Handling } from "./handling-needs";
+import { isRateLimitError } from "../retry/rate-limit-error";
+import type { RateLimitError } from "../retry/rate-limit-error";
 
 export type { Handling } from "./handling-needs";
 
@@ -40,6 +43,10 @@ async function handle(message: QueueMessage, vt: number, handling: Handling, ack
   if (handling.hasStopped()) {
     // A stopped worker sends nothing (its connection may be closed): the message reappears after its vt.
     reporter.abandoned(message, ended);
+    return;
+  }
+  if (ended.outcome === "threw" && isRateLimitError(ended.error)) {
+    await afterRateLimit(message, ended.error, extension.hiddenUntil(), handling);
     return;
   }
   if (ended.outcome === "threw") {
@@ -91,6 +98,25 @@ async function afterFailure(message: QueueMessage, error: unknown, hiddenUntil: 
     reporter.stats.deadLettered += 1;
     reporter.tell("deadLettered", message, { reason: decision.reason, error });
     reporter.tell("stop", message, { reason: decision.reason, error, action: "deadLettered" });
+  } catch (redisError) {
+    reporter.error(redisError);
+    handling.dueAgainAt(hiddenUntil);
+  }
+}
+
+/**
+ * A handler's RateLimitError: one call blocks the queue's receives for its `ms`, hides the message
+ * until the block ends and gives its delivery back. If the call fails, the message reappears when
+ * its visibility timeout ends, as after any failure here: nothing is lost.
+ */
+async function afterRateLimit(message: QueueMessage, error: RateLimitError, hiddenUntil: number, handling: Handling): Promise<void> {
+  const { queue, reporter } = handling;
+  try {
+    const ms = await queue.rateLimitBounce(message.id, error.ms);
+    if (ms < 0) return;
+    reporter.stats.rateLimited += 1;
+    handling.dueAgainAt(handling.clock.now() + ms);
+    reporter.tell("rateLimited", message, { ms, error });
   } catch (redisError) {
     reporter.error(redisError);
     handling.dueAgainAt(hiddenUntil);

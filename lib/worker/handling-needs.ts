@@ -14,7 +14,7 @@ import type { Carrier } from "../telemetry/tracing";
 /** What handling a message needs from its worker. */
 export interface Handling {
   options: Pick<ResolvedWorkerOptions, "qname" | "handler" | "retry" | "onStop" | "deadLetterQueue">;
-  queue: Pick<QueuePort, "remove" | "hide" | "moveToDlq">;
+  queue: Pick<QueuePort, "remove" | "hide" | "moveToDlq" | "rateLimitBounce">;
   /**
    * Deletes the message of a handler that resolved; 0 when it was gone. Resolves once the delete
    * answered, which may be the worker's next receive carrying it (see pending-acks.ts).

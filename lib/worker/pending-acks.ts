@@ -6,6 +6,8 @@
  * once (the port still coalesces a burst into one deleteMessages), so none waits behind a sleep.
  */
 import { MAX_BATCH } from "../operations/rsmq-input-rules";
+import type { ReceivedBatch } from "../operations/receive-message";
+import type { QueuePort } from "./queue-port";
 
 /** A delete waiting for the next receive: its id, and how its handler learns the outcome. */
 export interface PendingAck {
@@ -63,4 +65,33 @@ export class PendingAcks {
 /** Hands each held delete its outcome from a combined call (1: the message was there). */
 export function settleAcks(acks: readonly PendingAck[], deleted: ReadonlyArray<0 | 1>): void {
   for (let index = 0; index < acks.length; index += 1) acks[index].resolve(deleted[index] === 1 ? 1 : 0);
+}
+
+/**
+ * A receive that carries the deletes held (one call for both), or a receive alone when none are
+ * held. The deletes' outcomes are settled from the call itself, whatever the loop does with its
+ * reply (a stop may have left it): a call that fails as a whole sends them again on their own,
+ * so no delete is lost; a refused receive part (`receiveError`) fails the poll, its deletes done.
+ */
+export function receiveCarrying(
+  acks: PendingAcks,
+  queue: Pick<QueuePort, "receive" | "deleteAndReceive">,
+  count: number,
+): Promise<ReceivedBatch> {
+  const taken = acks.take();
+  if (taken.length === 0) return queue.receive(count);
+  return queue.deleteAndReceive!(
+    taken.map((ack) => ack.id),
+    count,
+  ).then(
+    ({ deleted, batch, receiveError }) => {
+      settleAcks(taken, deleted);
+      if (receiveError !== undefined) throw receiveError;
+      return batch;
+    },
+    (error: unknown) => {
+      acks.sendAlone(taken);
+      throw error;
+    },
+  );
 }

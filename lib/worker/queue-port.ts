@@ -4,6 +4,7 @@
  * redis-queue-port.ts builds the real one.
  */
 import type { ReceivedBatch } from "../operations/receive-message";
+import type { ReceiveBlock } from "../operations/receive-block";
 import type { DeletedAndReceived } from "../operations/delete-and-receive";
 import type { StopRecord } from "../operations/dead-letter";
 import type { QueueMessage } from "../types";
@@ -12,7 +13,11 @@ import type { Carrier } from "../telemetry/tracing";
 
 /** One worker's queue: the calls its loop makes, and the wakes it listens for. */
 export interface QueuePort {
-  /** Receives up to `count` messages (hidden for the worker's vt); when fewer come back, also when the next is due. */
+  /**
+   * Receives up to `count` messages (hidden for the worker's vt); when fewer come back, also when
+   * the next is due. `blocked` when a pause or the queue's rate limit held the receive back (a
+   * receive cut short by the limit returns its messages and `blocked`).
+   */
   receive(count: number): Promise<ReceivedBatch>;
   /**
    * Deletes `ids`, then receives up to `count`, in one call (see deleteAndReceiveMessages): how a
@@ -24,12 +29,22 @@ export interface QueuePort {
    * delete spans are each the call they time.
    */
   readonly combinesDeletes?: boolean;
-  /** Read-only: ms until the earliest message is visible (0: one is due now), null for an empty queue. */
-  nextDue(): Promise<number | null>;
+  /**
+   * Read-only: ms until the earliest message is visible (0: one is due now), null for an empty
+   * queue, or the block that holds receives back (a pause; a rate limit while a message is due).
+   */
+  nextDue(): Promise<number | null | ReceiveBlock>;
   /** Deletes a message; 0 when it was no longer there. */
   remove(id: string): Promise<0 | 1>;
   /** Hides a held message for `ms` from now; 0 when it was no longer there. */
   hide(id: string, ms: number): Promise<0 | 1>;
+  /**
+   * A handler's RateLimitError: with `ms`, blocks the queue's receives until now + `ms` (or a
+   * later block in force); hides the message until the block ends (1 s without one) and gives
+   * back the delivery its receive counted. Resolves with the ms until it is visible again, -1
+   * when it was no longer in the queue.
+   */
+  rateLimitBounce(id: string, ms: number | undefined): Promise<number>;
   /** Moves a stopped message to the dead-letter queue; false when it was no longer in the queue. */
   moveToDlq(message: QueueMessage, why: StopRecord): Promise<boolean>;
   /** Calls `listener` whenever this process makes a message of the queue visible sooner; returns the unsubscribe. */

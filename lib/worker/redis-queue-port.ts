@@ -8,6 +8,7 @@
 import { deleteMessages } from "../operations/delete-messages";
 import { deleteAndReceiveMessages } from "../operations/delete-and-receive";
 import { hideMessage } from "../operations/hide-message";
+import { rateLimitBounce } from "../operations/rate-limit-bounce";
 import { receiveMessages } from "../operations/receive-message";
 import type { ReceivedBatch } from "../operations/receive-message";
 import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
@@ -65,10 +66,11 @@ export function redisQueuePort(
       tick();
       // The look, or a chunk of the queue's sweep when the last look said one is wanted: one command either way.
       // A block (ReceiveBlock) comes through as it is: the Worker's loop reads it (QueuePort.nextDue).
-      return sweeper.look() as Promise<number | null>;
+      return sweeper.look();
     },
     remove: (id) => deletes.remove(id),
     hide: (id, ms) => internals.run(() => hideMessage(layout, qname, id, ms)),
+    rateLimitBounce: (id, ms) => internals.run(() => rateLimitBounce(layout, qname, id, ms)),
     moveToDlq: async (message, why) => {
       if (deadLetterQueue === undefined) throw new Error(`rsmq-next: the Worker of "${qname}" has no dead-letter queue (onStop: "delete")`);
       return mover.move(qname, deadLetterQueue, message, why);

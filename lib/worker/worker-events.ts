@@ -5,6 +5,8 @@
 import type { QueueMessage } from "../types";
 import type { StopReason } from "../retry/retry-policy";
 import type { PoisonError } from "../retry/poison-error";
+import type { RateLimitError } from "../retry/rate-limit-error";
+import type { ReceiveBlock } from "../operations/receive-block";
 
 /** Why a failed message stopped being retried: the payload of `deadLettered` and `dropped`. */
 export interface GaveUpInfo {
@@ -56,6 +58,27 @@ export interface WorkerEvents {
       error: unknown;
     },
   ];
+  /**
+   * The handler threw a {@link RateLimitError}: the queue's receives are blocked for its `ms` (on
+   * every process) and the message is hidden until `info.ms` from now, its delivery given back
+   * (`rc` unchanged). Not a failure: no `failed` or `retry` event, never dead-lettered. The worker
+   * then sleeps as rate-limited.
+   */
+  rateLimited: [
+    message: QueueMessage,
+    info: {
+      /** Milliseconds until the message is visible again. */
+      ms: number;
+      /** What the handler threw. */
+      error: RateLimitError;
+    },
+  ];
+  /**
+   * A poll was held back (a pause, or the queue's rate limit or block): the worker takes nothing
+   * and sleeps until the block's end, at most maxIdleSleepMs; only a control wake (a resume) ends
+   * that sleep sooner. Running handlers go on, and their deletes go out.
+   */
+  heldBack: [block: ReceiveBlock];
   /**
    * A failed message stopped being retried (`poison`: the handler said so; `exhausted`: no
    * deliveries left) and was moved to the dead-letter queue.

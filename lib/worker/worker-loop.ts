@@ -9,6 +9,8 @@
  *   next due time the same reply carried, held between minIdleSleepMs and maxIdleSleepMs).
  * - A send in this process, a realtime publish from another, a retry this worker scheduled, or
  *   stop() cuts the sleep short.
+ * - Held back by a pause or a rate limit, it sleeps until the block ends (held-back.ts), heeding
+ *   only control wakes (a resume); running handlers go on, their deletes go out on their own.
  * - After a failed call it backs off (100 ms doubling to 15 s), which the same wakes cut short
  *   too, but no sooner than 100 ms after the failure.
  * - It reaches the queue only through a QueuePort and time only through a Clock, both passed in,
@@ -16,27 +18,29 @@
  */
 import type { EventEmitter } from "events";
 import type { QueueMessage } from "../types";
-import type { ReceivedBatch } from "../operations/receive-message";
+import type { ReceiveBlock } from "../operations/receive-block";
 import type { Clock } from "./clock";
 import { KnownDue } from "./known-due";
 import { handleMessage } from "./handle-message";
-import { PendingAcks, settleAcks } from "./pending-acks";
+import { PendingAcks, receiveCarrying } from "./pending-acks";
 import type { Handling } from "./handle-message";
 import type { QueuePort } from "./queue-port";
+import { heldBackSleep, isBlock } from "./held-back";
 import { backOffLeftAfterWake, looksFirst, receiveRetryDelay } from "./sleep-policy";
 import { VisibilityExtender } from "./visibility-extender";
 import type { WakeReason, WakeableSleep } from "./wakeable-sleep";
 import { listenForWakes } from "./wake-listening";
-import { FreshWakes } from "../wakes/fresh-wakes";
+import { WakeFilter } from "./wake-filter";
 import type { ResolvedWorkerOptions } from "./worker-option-table";
 import { WorkerReporter } from "./worker-reporter";
 import type { WorkerStats } from "./worker-stats";
 import type { Recorder, WakeupCause, WakeupResult } from "../telemetry/recorder";
 
-/** The loop's two ports: the queue's I/O, and the clock. */
+/** The loop's ports: the queue's I/O, the clock, and randomness (uniform in [0, 1); Math.random by default). */
 export interface WorkerPorts {
   queue: QueuePort;
   clock: Clock;
+  random?: () => number;
 }
 
 /** What a loop call that failed (and was reported and backed off) resolves to. */
@@ -50,6 +54,7 @@ export class WorkerLoop {
   private readonly reporter: WorkerReporter;
   private readonly queue: QueuePort;
   private readonly clock: Clock;
+  private readonly random: () => number;
   private readonly stopController = new AbortController();
   /** Each message's handling until it is settled (its delete answered): what stop() waits for. */
   private readonly running = new Set<Promise<void>>();
@@ -70,8 +75,10 @@ export class WorkerLoop {
   private sleep: WakeableSleep | undefined;
   /** Ends the error back-off running, as a wake does (see backOffLeftAfterWake). */
   private wakeBackOff: (() => void) | undefined;
-  private readonly freshWakes = new FreshWakes();
+  private readonly wakes = new WakeFilter();
   private wokenWhileBusy = false;
+  /** A control wake (a resume) came while no sleep ran: a block the poll in flight reports may be over. */
+  private controlWokenWhileBusy = false;
   /** When a message this worker let go (a retry it scheduled) is due: it shortens the idle sleep. */
   private readonly knownDue = new KnownDue();
   private slotFreed: (() => void) | undefined;
@@ -95,6 +102,7 @@ export class WorkerLoop {
   ) {
     this.queue = ports.queue;
     this.clock = ports.clock;
+    this.random = ports.random ?? Math.random;
     this.reporter = new WorkerReporter(events, options.qname);
     this.acks = new PendingAcks((id) => this.queue.remove(id));
     const { stats } = this.reporter;
@@ -195,6 +203,7 @@ export class WorkerLoop {
         continue;
       }
       this.wokenWhileBusy = false;
+      this.controlWokenWhileBusy = false;
       const looked: NextPoll | "due" = next === "look" ? await this.look() : "due";
       next = looked === "due" ? await this.receive(Math.min(this.options.batchSize, free)) : looked;
     }
@@ -214,6 +223,10 @@ export class WorkerLoop {
     if (dueMs === FAILED) return "receive";
     this.reporter.stats.looks += 1;
     if (this.wokeBy !== undefined) this.wokenUp(dueMs === 0 ? "message" : "empty");
+    if (isBlock(dueMs)) {
+      this.reporter.tell("look", dueMs.retryMs);
+      return this.holdBack(dueMs);
+    }
     this.reporter.tell("look", dueMs);
     if (dueMs === 0 || this.stopped || this.wokenWhileBusy) return "due";
     return this.idle(dueMs);
@@ -223,7 +236,9 @@ export class WorkerLoop {
   private async receive(count: number): Promise<NextPoll> {
     // Also after a look: deletes queued while this receive is out ride on the next one.
     if (this.combines) this.acks.hold();
-    const batch = await this.poll(() => this.receiveWithAcks(count));
+    // Telemetry may have started observing since they were held: then they go on their own.
+    if (!this.combines) this.acks.release();
+    const batch = await this.poll(() => receiveCarrying(this.acks, this.queue, count));
     if (batch === undefined) return "stop";
     if (batch === FAILED) return "receive";
     const { stats } = this.reporter;
@@ -232,36 +247,11 @@ export class WorkerLoop {
     if (this.wokeBy !== undefined) this.wokenUp(batch.messages.length > 0 ? "message" : "empty");
     this.reporter.tell("receive", batch.messages.length, batch.nextDueMs);
     for (const message of batch.messages) this.dispatch(message, batch.vt);
+    // Held back (a batch the limit cut short included): no more until the block ends.
+    if (batch.blocked !== undefined) return this.holdBack(batch.blocked);
     // A full batch means more may be due: receive again at once.
     if (batch.messages.length === count || this.stopped || this.wokenWhileBusy) return "receive";
     return this.idle(batch.nextDueMs ?? null);
-  }
-
-  /**
-   * A receive that carries the deletes held (one call for both), or a receive alone when none are
-   * held. The deletes' outcomes are settled from the call itself, whatever the loop does with its
-   * reply (a stop may have left it): a call that fails as a whole sends them again on their own,
-   * so no delete is lost; a refused receive part (`receiveError`) fails the poll, its deletes done.
-   */
-  private receiveWithAcks(count: number): Promise<ReceivedBatch> {
-    // Telemetry may have started observing since they were held: then they go on their own.
-    if (!this.combines) this.acks.release();
-    const taken = this.acks.take();
-    if (taken.length === 0) return this.queue.receive(count);
-    return this.queue.deleteAndReceive!(
-      taken.map((ack) => ack.id),
-      count,
-    ).then(
-      ({ deleted, batch, receiveError }) => {
-        settleAcks(taken, deleted);
-        if (receiveError !== undefined) throw receiveError;
-        return batch;
-      },
-      (error: unknown) => {
-        this.acks.sendAlone(taken);
-        throw error;
-      },
-    );
   }
 
   /** Sleeps as planned for `nextDueMs`; resolves with the poll to make next. */
@@ -276,6 +266,20 @@ export class WorkerLoop {
       this.wokeBy = reason === "woken" ? "notification" : looks ? "cap" : "timer";
     }
     return looks ? "look" : "receive";
+  }
+
+  /** Sleeps while `block` holds receives back (held-back.ts); after a sleep of the full cap, a look. */
+  private async holdBack(block: ReceiveBlock): Promise<NextPoll> {
+    this.reporter.stats.heldBack += 1;
+    this.reporter.tell("heldBack", block);
+    // A resume heard while the poll was out: its block may already be over.
+    if (this.controlWokenWhileBusy || this.stopped) return "receive";
+    const { maxIdleSleepMs: maxMs } = this.options;
+    const ms = heldBackSleep(block, maxMs, this.random);
+    this.wakes.held = true;
+    const reason = await this.pause(ms, "idle");
+    this.wakes.held = false;
+    return looksFirst({ nextDueMs: block.retryMs, plannedMs: ms, maxMs, reason, knownDueReached: false }) ? "look" : "receive";
   }
 
   /** Counts the wakeup with what the poll after it found. */
@@ -355,21 +359,26 @@ export class WorkerLoop {
   }
 
   /** Wakes the worker now (a back-off, soon); wakes that arrive while it is receiving make it receive once more. */
-  private wake(): void {
+  private wake(control = false): void {
     if (this.sleep) this.sleep.wake();
     else if (this.wakeBackOff) this.wakeBackOff();
-    else this.wokenWhileBusy = true;
+    else {
+      this.wokenWhileBusy = true;
+      this.controlWokenWhileBusy ||= control;
+    }
   }
 
-  /** A wake from the hub or a channel: the second wake of one send (both carry its id) is dropped. */
+  /** A wake from the hub or a channel, as the filter judges it (see wake-filter.ts). */
   private wakeFor(id: string | undefined): void {
-    if (this.freshWakes.fresh(id)) this.wake();
+    const verdict = this.wakes.verdict(id);
+    if (verdict !== "drop") this.wake(verdict === "control");
   }
 
   /** Wakes the worker when a message it let go becomes due again. */
   private wakeAt(dueAt: number): void {
     this.knownDue.note(dueAt);
-    this.sleep?.shortenTo(dueAt - this.clock.now());
+    // Held back, the message could not be taken before the block ends anyway.
+    if (!this.wakes.held) this.sleep?.shortenTo(dueAt - this.clock.now());
   }
 
   private dispatch(message: QueueMessage, vt: number): void {

@@ -15,6 +15,16 @@ export interface WorkerStats {
   failed: number;
   /** Failures retried after a backoff. */
   retried: number;
+  /**
+   * Messages whose handler threw a RateLimitError: put back until the block ended, their delivery
+   * not spent (the `rateLimited` event); not counted as failures.
+   */
+  rateLimited: number;
+  /**
+   * Polls (receives and looks) that a pause or the queue's rate limit held back; the worker then
+   * slept until the block's end (at most maxIdleSleepMs), heeding only control wakes (a resume).
+   */
+  heldBack: number;
   /** Messages that stopped and were moved to the dead-letter queue. */
   deadLettered: number;
   /** Messages that stopped and were deleted (`onStop: "delete"`). */
@@ -42,6 +52,8 @@ export function createWorkerStats(): WorkerStats {
     handled: 0,
     failed: 0,
     retried: 0,
+    rateLimited: 0,
+    heldBack: 0,
     deadLettered: 0,
     dropped: 0,
     abandoned: 0,

@@ -6,7 +6,7 @@
  * - each handler call runs in a `process <queue>` span (its parent the context the message
  *   carries, as `processContext` says, and a link to it), with its duration and the handlers in flight;
  * - the settlement after it (`delete`, `change_visibility`, `dead_letter`) is a child span of it,
- *   and how it ended is counted: ack, retry, dead_letter or drop, and a handler that outlived its
+ *   and how it ended is counted: ack, retry, dead_letter, drop or rate_limited, and a handler that outlived its
  *   message's visibility timeout.
  */
 import type { QueueMessage } from "../types";
@@ -181,6 +181,16 @@ function observedQueuePort(message: QueueMessage, handling: Handling, observatio
         () => queue.hide(hidden, ms),
         (found, recorder) => {
           if (found === 1) recorder.outcome(qname, "retry");
+        },
+      ),
+    rateLimitBounce: (bounced, ms) =>
+      settle(
+        "change_visibility",
+        qname,
+        {},
+        () => queue.rateLimitBounce(bounced, ms),
+        (visibleInMs, recorder) => {
+          if (visibleInMs >= 0) recorder.outcome(qname, "rate_limited");
         },
       ),
     moveToDlq: (moved: QueueMessage, why: StopRecord) =>

@@ -25,7 +25,10 @@ export type { WorkerEvents } from "./worker-events";
  * and for its own retries; with a backlog it receives in batches up to its free handler slots
  * without sleeping. A handler that resolves has its message deleted; one that throws has it
  * retried by the {@link RetryPolicy}, or moved to a dead-letter queue once it stops (a
- * {@link PoisonError}, or no deliveries left). Redis outages are ridden out with a back-off of
+ * {@link PoisonError}, or no deliveries left); one that throws a {@link RateLimitError} has it put
+ * back until the block ends, its delivery not spent. A paused or rate-limited queue holds it back
+ * (`heldBack`): it takes nothing more, sleeps until the pause or the limit lets it (at most
+ * `maxIdleSleepMs`) and wakes at once for a resume. Redis outages are ridden out with a back-off of
  * 100 ms to 15 s; Redis errors are emitted as `error`, never thrown.
  *
  * `require("rsmq-next").Worker`, or `import { Worker } from "rsmq-next"`.

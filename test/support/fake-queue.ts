@@ -5,10 +5,11 @@
  * exactly what the loop did, call by call.
  */
 import { EventEmitter } from "events";
-import type { ReceivedBatch } from "../../lib/operations/receive-message";
+import type { ReceiveBlock } from "../../lib/operations/receive-block";
 import type { DeletedAndReceived } from "../../lib/operations/delete-and-receive";
 import type { StopRecord } from "../../lib/operations/dead-letter";
 import type { QueueMessage } from "../../lib/types";
+import type { ReceivedBatch } from "../../lib/operations/receive-message";
 import type { QueuePort } from "../../lib/worker/queue-port";
 import { WorkerLoop } from "../../lib/worker/worker-loop";
 import { resolveWorkerOptions } from "../../lib/worker/worker-option-table";
@@ -38,23 +39,40 @@ export function batch(messages: QueueMessage[], nextDueMs: number | null | undef
   return { messages, nextDueMs, vt };
 }
 
+/** A receive's reply held back by `blocked` (with the messages a batch cut short by the limit took). */
+export function blockedBatch(blocked: ReceiveBlock, messages: QueueMessage[] = [], vt = 30): ReceivedBatch {
+  return { messages, nextDueMs: blocked.retryMs, vt, blocked };
+}
+
+/** A pause's block: `retryMs` until its `until`, null until a resume. */
+export function paused(retryMs: number | null = null): ReceiveBlock {
+  return { reason: "paused", retryMs };
+}
+
+/** A rate limit's block: `retryMs` until a receive may take one again; `intervalMs` the limit's spacing (0: a block). */
+export function limited(retryMs: number, intervalMs = 100): ReceiveBlock {
+  return { reason: "limited", retryMs, intervalMs };
+}
+
 function answer<T>(reply: Reply<T>): Promise<T> {
   return reply instanceof Error ? Promise.reject(reply) : Promise.resolve(reply);
 }
 
 export class FakeQueue implements QueuePort {
-  /** Every call, in order: "receive 2", "nextDue", "remove m1", "hide m1 400", "moveToDlq m1". */
+  /** Every call, in order: "receive 2", "nextDue", "remove m1", "hide m1 400", "moveToDlq m1", "rateLimitBounce m1 500". */
   readonly calls: string[] = [];
   /** What moveToDlq was told, in order. */
   readonly deadLettered: Array<{ message: QueueMessage; why: StopRecord }> = [];
   /** Replies to the next receives, in order; then an empty queue. */
   readonly receives: Array<Reply<ReceivedBatch>> = [];
   /** Replies to the next looks, in order; then an empty queue. */
-  readonly looks: Array<Reply<number | null>> = [];
+  readonly looks: Array<Reply<number | null | ReceiveBlock>> = [];
   /** Replies to the next hides (the visibility extender's and retries'), in order; then 1. */
   readonly hides: Array<Reply<0 | 1>> = [];
   /** Replies to the next removes, in order; then 1. */
   readonly removes: Array<Reply<0 | 1>> = [];
+  /** Replies to the next rate-limit bounces (ms until visible, -1: gone), in order; then the ms given, or 1000. */
+  readonly bounces: Array<Reply<number>> = [];
   /** Replies to the next moves to the dead-letter queue, in order; then true. */
   readonly moves: Array<Reply<boolean>> = [];
   /** Replies to the next realtime subscriptions, in order; then a subscription. */
@@ -64,15 +82,15 @@ export class FakeQueue implements QueuePort {
   connected = true;
   /** Workers listed, as with a RedisSMQ instance. */
   readonly enlisted = new Set<{ stop(): Promise<void> }>();
-  private readonly wakeListeners = new Set<() => void>();
-  private readonly realtimeListeners = new Set<() => void>();
+  private readonly wakeListeners = new Set<(text?: string) => void>();
+  private readonly realtimeListeners = new Set<(text?: string) => void>();
 
   receive(count: number): Promise<ReceivedBatch> {
     this.calls.push(`receive ${count}`);
     return answer(this.receives.shift() ?? batch([]));
   }
 
-  nextDue(): Promise<number | null> {
+  nextDue(): Promise<number | null | ReceiveBlock> {
     this.calls.push("nextDue");
     return answer(this.looks.length > 0 ? this.looks.shift()! : null);
   }
@@ -85,6 +103,11 @@ export class FakeQueue implements QueuePort {
   hide(id: string, ms: number): Promise<0 | 1> {
     this.calls.push(`hide ${id} ${ms}`);
     return answer(this.hides.shift() ?? 1);
+  }
+
+  rateLimitBounce(id: string, ms: number | undefined): Promise<number> {
+    this.calls.push(`rateLimitBounce ${id} ${String(ms)}`);
+    return answer(this.bounces.length > 0 ? this.bounces.shift()! : (ms ?? 1000));
   }
 
   moveToDlq(message: QueueMessage, why: StopRecord): Promise<boolean> {
@@ -110,14 +133,14 @@ export class FakeQueue implements QueuePort {
     return () => void this.enlisted.delete(worker);
   }
 
-  /** A send in this process: wakes the in-process listeners. */
-  wake(): void {
-    for (const listener of [...this.wakeListeners]) listener();
+  /** A send in this process (or a resume's control text, `~resume:<ms>`): wakes the in-process listeners. */
+  wake(text?: string): void {
+    for (const listener of [...this.wakeListeners]) listener(text);
   }
 
-  /** A publish on the realtime channel. */
-  publish(): void {
-    for (const listener of [...this.realtimeListeners]) listener();
+  /** A publish on the realtime channel, carrying `text` if given. */
+  publish(text?: string): void {
+    for (const listener of [...this.realtimeListeners]) listener(text);
   }
 
   /** How many listen for wakes: in this process, and on the realtime channel. */
@@ -157,6 +180,8 @@ const EVENT_NAMES = [
   "handled",
   "failed",
   "retry",
+  "rateLimited",
+  "heldBack",
   "deadLettered",
   "dropped",
   "stop",
@@ -172,13 +197,17 @@ const EVENT_NAMES = [
  * with every event it emits recorded. Options are the Worker's; realtimeWakes is off unless given.
  * Not started.
  */
-export function fakeWorker<Q extends FakeQueue = FakeQueue>(options: Partial<WorkerOptions> = {}, queue: Q = new FakeQueue() as Q) {
+export function fakeWorker<Q extends FakeQueue = FakeQueue>(
+  options: Partial<WorkerOptions> = {},
+  queue: Q = new FakeQueue() as Q,
+  random: () => number = Math.random,
+) {
   const clock = new FakeClock();
   const emitter = new EventEmitter();
   const events: LoopEvent[] = [];
   for (const name of EVENT_NAMES) emitter.on(name, (...args: unknown[]) => void events.push([name, ...args]));
   const resolved = resolveWorkerOptions({ qname: "q", handler: () => undefined, realtimeWakes: false, ...options });
-  const loop = new WorkerLoop(resolved, { queue, clock }, emitter);
+  const loop = new WorkerLoop(resolved, { queue, clock, random }, emitter);
   return {
     loop,
     queue,

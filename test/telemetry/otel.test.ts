@@ -280,6 +280,30 @@ describe("telemetry: OpenTelemetry spans and metrics", () => {
     expect((await rsmq.getQueueAttributesAsync({ qname: "q-dlq" })).msgs).to.equal(1);
   });
 
+  it("a handler's RateLimitError: its bounce is a change_visibility span of the process span, counted as outcome rate_limited", async () => {
+    await rsmq.sendMessageAsync({ qname: "q", message: "429" });
+    let deliveries = 0;
+    const worker = new Worker(rsmq, {
+      qname: "q",
+      realtimeWakes: false,
+      maxIdleSleepMs: 200,
+      handler: () => {
+        deliveries += 1;
+        if (deliveries === 1) throw new RedisSMQ.RateLimitError(50);
+      },
+    });
+    workers.push(worker);
+    worker.start();
+    await waitFor(() => worker.counters.handled === 1, "the second delivery handled");
+    const processes = spansNamed(sdk.spans(), "process q");
+    const bounce = only("change_visibility q");
+    expect(bounce.parentSpanId).to.equal(processes[0].spanContext().spanId);
+    const outcomes = (await sdk.metrics()).get(IN_PROCESS_METRICS.outcomes.otel);
+    expect(sumWhere(outcomes, { "messaging.rsmq.outcome": "rate_limited" })).to.equal(1);
+    expect(sumWhere(outcomes, { "messaging.rsmq.outcome": "retry" })).to.equal(0);
+    expect(sumWhere(outcomes, { "messaging.rsmq.outcome": "ack" })).to.equal(1);
+  });
+
   it("metrics: names, units, bucket advice and values against what the queue went through", async () => {
     for (let i = 0; i < 3; i += 1) await rsmq.sendMessageAsync({ qname: "q", message: `m${i}` });
     await rsmq.sendMessageAsync({ qname: "nope", message: "x" }).catch(() => undefined);

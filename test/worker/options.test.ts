@@ -78,6 +78,8 @@ describe("Worker options", () => {
         handled: 0,
         failed: 0,
         retried: 0,
+        rateLimited: 0,
+        heldBack: 0,
         deadLettered: 0,
         dropped: 0,
         abandoned: 0,
