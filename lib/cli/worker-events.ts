@@ -37,6 +37,20 @@ export function reportWorkerEvents(worker: Worker, rsmq: RedisSMQ, { out }: Cont
     if (out.json) out.event({ event: "deadLettered", id: message.id, rc: message.rc, reason, error: errorText(error) });
     else say(`${c.red("✗")} ${message.id} failed (delivery ${message.rc}): ${preview(errorText(error), 200)}; ${reason}, dead-lettered`);
   });
+  // Told once when the queue starts holding the worker back, and again only once it has taken a
+  // message since: a limited worker is held back at every token, which would be a line per poll.
+  let heldBy: string | undefined;
+  worker.on("heldBack", (block) => {
+    if (block.reason === heldBy) return;
+    heldBy = block.reason;
+    if (out.json) out.event({ event: "heldBack", reason: block.reason, retryMs: block.retryMs });
+    else if (block.reason === "paused")
+      say(c.yellow(`the queue is paused: waiting for a resume${block.retryMs === null ? "" : ` (ends in ${duration(block.retryMs)})`}`));
+    else say(c.yellow("the queue's rate limit holds receives back: taking messages as it allows"));
+  });
+  worker.on("receive", (count) => {
+    if (count > 0) heldBy = undefined;
+  });
   worker.on("error", (error) => {
     if (out.json) out.event({ event: "error", error: error.message });
     else say(`${c.yellow("warning:")} ${error.message}`);

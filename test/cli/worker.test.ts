@@ -102,6 +102,19 @@ describe("CLI: worker --exec", () => {
     expect(events[2].counters).to.include({ handled: 0, failed: 1, deadLettered: 1 });
   });
 
+  it("--until-empty waits while the queue is paused (saying so once), and ends after the resume let it handle what was there", async () => {
+    await rsmq.sendMessageAsync({ qname: "q", message: "held" });
+    await rsmq.pauseQueueAsync({ qname: "q" });
+    const running = startCli([...at(ns), "worker", "q", "--exec", "cat; echo", "--until-empty"]);
+    await waitFor(() => running.output().stderr.includes("the queue is paused: waiting for a resume"), "the worker to be held back");
+    await rsmq.resumeQueueAsync({ qname: "q" });
+    const result = await running.finished;
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.equal("held\n");
+    expect(result.stderr.split("the queue is paused")).to.have.length(2);
+    expect(result.stderr).to.include("stopped: 1 message handled");
+  });
+
   it("runs until Ctrl-C, woken by realtime sends from other processes, then stops cleanly and ends by SIGINT (status 130)", async () => {
     const running = startCli([...at(ns), "worker", "q", "--exec", "cat; echo"]);
     const producer = new RedisSMQ({ ...connectionOptions(ns), realtime: true });

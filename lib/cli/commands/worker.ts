@@ -170,8 +170,14 @@ function stopWhenEmpty(worker: Worker, rsmq: RedisSMQ, qname: string, exec: Exec
     if (msgs === 0) await worker.stop();
   };
   const checkSoon = (): void => void check().catch(() => undefined);
+  // A receive a pause held back says nothing about what the queue holds (its next due time is
+  // the pause's end, null for none): only an empty receive that was not held back ends the run.
+  // The worker tells `heldBack` right after such a receive, in the same tick.
+  let heldBack = false;
+  worker.on("heldBack", () => (heldBack = true));
   worker.on("receive", (received, nextDueMs) => {
-    if (received === 0 && nextDueMs === null) void worker.stop();
+    heldBack = false;
+    if (received === 0 && nextDueMs === null) queueMicrotask(() => void (heldBack || worker.stop()));
   });
   worker.on("handled", checkSoon);
   worker.on("deadLettered", checkSoon);
