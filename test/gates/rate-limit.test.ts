@@ -160,6 +160,17 @@ describe("rate limit at receive (GCRA)", function () {
     expect(await rsmq.receiveMessageAsync({ qname: "q" })).to.have.property("id");
   });
 
+  it("makes a waiting receive held back by the limit take its message at the retry time, not at the end of its wait", async () => {
+    await setQueueFields(client, ns, "q", { ratelimit: "r;1/600/0" });
+    await sendMany(2);
+    expect(await rsmq.receiveMessageAsync({ qname: "q" })).to.have.property("id");
+    const tatMs = Math.floor(Number(await queueField(client, ns, "q", "rltat")) / 1000);
+    const got = (await rsmq.receiveMessageAsync({ qname: "q", waitMs: 20_000 })) as Message;
+    expect(got).to.have.property("id");
+    // Taken once the token was there (its fr is the server's time then), within a few polls of it.
+    expect(got.fr).to.be.within(tatMs, tatMs + 500);
+  });
+
   it("holds popMessage back, and deleteAndReceive's receive part after its delete", async () => {
     await setQueueFields(client, ns, "q", { ratelimit: "r;1/60000/0" });
     await sendMany(3);
