@@ -56,8 +56,8 @@ local id, nowMs, nowUs = newMessageId(randomPart)
 local send = (settings[4] or settings[5]) and sendGate(settings[4], settings[5], settings[6])
 local score, dueMs, rltat
 if send then
-  score, dueMs = gatedScore(send, nowMs, nowUs, delay, priority)
-  rltat = send.pace and limitsText(send.pace)
+  score, dueMs = send.score(nowMs, nowUs, delay, priority)
+  rltat = send.paced and send.rltat()
 else
   score, dueMs = messageScore(nowMs, delay, priority), nowMs + delay * 1000
 end

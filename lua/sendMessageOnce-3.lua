@@ -55,8 +55,8 @@ end
 local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7])
 local score, dueMs, rltat
 if send then
-  score, dueMs = gatedScore(send, nowMs, nowUs, delay, priority)
-  rltat = send.pace and limitsText(send.pace)
+  score, dueMs = send.score(nowMs, nowUs, delay, priority)
+  rltat = send.paced and send.rltat()
 else
   score, dueMs = messageScore(nowMs, delay, priority), nowMs + delay * 1000
 end

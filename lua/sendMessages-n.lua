@@ -111,7 +111,7 @@ for i = 1, count do
       end
       local score
       if send then
-        score = gatedScore(send, nowMs, nowUs, delay, tonumber(ARGV[base + 4]))
+        score = send.score(nowMs, nowUs, delay, tonumber(ARGV[base + 4]))
       else
         score = messageScore(nowMs, delay, tonumber(ARGV[base + 4]))
       end
@@ -129,8 +129,8 @@ for i = 1, count do
 end
 if stored > 0 then
   rcall("HINCRBY", queueHash, "totalsent", string.format("%d", stored))
-  if send and send.pace then
-    rcall("HSET", queueHash, "rltat", limitsText(send.pace))
+  if send and send.paced then
+    rcall("HSET", queueHash, "rltat", send.rltat())
   end
 end
 if channel == "" or stored == 0 or (wake and not waking) then

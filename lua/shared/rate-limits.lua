@@ -7,20 +7,17 @@
   theoretical arrival time, integer microseconds on the server clock, in the limits' order;
   missing: 0). Returns nil for a value it cannot read, else { mode, n, periods, taus, tats }:
   mode "r" (checked at receive) or "p" (paced at send); per limit i, periods[i] = T =
-  ceil(perMs * 1000 / max) us, taus[i] = tau = burst * T, tats[i] its tat.
-  limitsAllowed(limits, nowUs): how many every limit lets through at nowUs (the least of them),
-  and when that is 0, the ms until one may be taken and the interval (ms) of the limit that holds
-  it back longest.
-  limitsText(limits): the `rltat` text of the tats as they are.
+  ceil(perMs * 1000 / max) us, taus[i] = tau = burst * T, tats[i] its tat. What is done with
+  them is queue-gate.lua's (receives) and send-gate.lua's (paced sends).
 
   GCRA, per limit: at nowUs a receive may take floor((nowUs - max(tat, nowUs) + tau) / T) + 1 (0
   when negative), and taking k moves tat to max(tat, nowUs) + k * T (queue-gate.lua). Nothing is
   spent when nothing is taken, so empty polls cost no token, and no window of perMs ever sees
   more than max + burst: the bucket is one number per limit, with no window boundary to double at.
 
-  Plain tables and no closures: a function defined inside a call costs the server more than the
-  arithmetic of a limit, and a queue with a limit pays this on every receive. One limit (the
-  common case) is read with one match.
+  One top-level function per shared file, and none defined inside a call: each definition costs
+  the server about a thousand instructions on every call of every script that includes it,
+  whether the queue has a limit or not. One limit (the common case) is read with one match.
 ]]
 local function rateLimits(ratelimit, rltat)
   local mode, max, perMs, burst = string.match(ratelimit, "^(%a);(%d+)/(%d+)/(%d+)$")
@@ -54,37 +51,4 @@ local function rateLimits(ratelimit, rltat)
     end
   end
   return { mode = mode, n = n, periods = periods, taus = taus, tats = tats }
-end
-
-local function limitsAllowed(limits, nowUs)
-  local allowed, waitUs, interval = nil, 0, 0
-  local periods, taus, tats = limits.periods, limits.taus, limits.tats
-  for i = 1, limits.n do
-    local tat = tats[i]
-    if tat < nowUs then
-      tat = nowUs
-    end
-    local room = nowUs - tat + taus[i]
-    local mine = 0
-    if room >= 0 then
-      mine = math.floor(room / periods[i]) + 1
-    elseif -room > waitUs then
-      waitUs, interval = -room, periods[i]
-    end
-    if allowed == nil or mine < allowed then
-      allowed = mine
-    end
-  end
-  return allowed, math.ceil(waitUs / 1000), math.ceil(interval / 1000)
-end
-
-local function limitsText(limits)
-  if limits.n == 1 then
-    return string.format("%d", limits.tats[1])
-  end
-  local texts = {}
-  for i = 1, limits.n do
-    texts[i] = string.format("%d", limits.tats[i])
-  end
-  return table.concat(texts, ",")
 end

@@ -251,7 +251,7 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
       frPairs[2 * i - 1] = field
       frPairs[2 * i] = now
     end
-    local spent, wait = gateSpend(gate, received, cut)
+    local spent, wait = gate.spend(received, cut)
     frPairs[#frPairs + 1] = "rltat"
     frPairs[#frPairs + 1] = spent
     rcall("HSET", queueHash, unpackAll(frPairs))

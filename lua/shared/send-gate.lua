@@ -5,15 +5,16 @@
 
   sendGate(paused, ratelimit, rltat): from the `:Q` fields the send's HMGET read (see
   queue-gate.lua): nil when the scores are messageScore's (no hard pause, no pace: the common
-  case costs the send this one call); else the state gatedScore scores with.
-  gatedScore(send, nowMs, nowUs, delaySeconds, priority): the score (text) of the next message
-  and when it is due (ms). Paced (`ratelimit` mode `p`), the message is visible at its slot,
+  case costs the send this one call); else a table:
+  - send.score(nowMs, nowUs, delaySeconds, priority): the score (text) of the next message and
+    when it is due (ms). Paced (`ratelimit` mode `p`), the message is visible at its slot,
   floor(slot / 1000) ms: slot = max(now + delay, max over limits of tat - tau), and each tat then
   moves to max(tat, slot) + T, so no window of perMs makes more than max + burst visible, and
   every consumer, rsmq 0.12.4's included, takes only what is visible. Priority does not
   back-date a paced message, and a delayed one takes its slot at its due time (sends after it
   queue behind it). A hard pause (kind `h`) then adds HARD_PAUSE_OFFSET_MS, whatever the score.
-  The caller writes limitsText(send.pace) to `rltat` when send.pace (it paced something).
+  - send.paced: whether it paces; then send.rltat() is the `rltat` text to write once all are
+    scored.
 ]]
 local HARD_PAUSE_OFFSET_MS = 100000000000000
 
@@ -27,30 +28,37 @@ local function sendGate(paused, ratelimit, rltat)
   if shift == 0 and not pace then
     return nil
   end
-  return { shift = shift, pace = pace }
-end
-
-local function gatedScore(send, nowMs, nowUs, delaySeconds, priority)
-  local pace, shift = send.pace, send.shift
-  if not pace then
-    local shifted = tonumber(messageScore(nowMs, delaySeconds, priority)) + shift
-    return string.format("%d", shifted), math.floor(nowMs + delaySeconds * 1000) + shift
-  end
-  local slot = nowUs + delaySeconds * 1000000
-  local periods, taus, tats = pace.periods, pace.taus, pace.tats
-  for i = 1, pace.n do
-    local earliest = tats[i] - taus[i]
-    if earliest > slot then
-      slot = earliest
+  -- Defined here: only a hard-paused or paced queue pays for the closures.
+  local send = { paced = pace and true or false }
+  function send.score(nowMs, nowUs, delaySeconds, priority)
+    if not pace then
+      local shifted = tonumber(messageScore(nowMs, delaySeconds, priority)) + shift
+      return string.format("%d", shifted), math.floor(nowMs + delaySeconds * 1000) + shift
     end
-  end
-  for i = 1, pace.n do
-    local tat = tats[i]
-    if tat < slot then
-      tat = slot
+    local slot = nowUs + delaySeconds * 1000000
+    local periods, taus, tats = pace.periods, pace.taus, pace.tats
+    for i = 1, pace.n do
+      local earliest = tats[i] - taus[i]
+      if earliest > slot then
+        slot = earliest
+      end
     end
-    tats[i] = tat + periods[i]
+    for i = 1, pace.n do
+      local tat = tats[i]
+      if tat < slot then
+        tat = slot
+      end
+      tats[i] = tat + periods[i]
+    end
+    local dueMs = math.floor(slot / 1000) + shift
+    return string.format("%d", dueMs), dueMs
   end
-  local dueMs = math.floor(slot / 1000) + shift
-  return string.format("%d", dueMs), dueMs
+  function send.rltat()
+    local texts = {}
+    for i = 1, pace.n do
+      texts[i] = string.format("%d", pace.tats[i])
+    end
+    return table.concat(texts, ",")
+  end
+  return send
 end

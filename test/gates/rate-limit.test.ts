@@ -7,6 +7,8 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
+import { internalsOf } from "../../lib/internals";
+import { nextDue } from "../../lib/operations/next-due";
 import { connectionOptions, plainClient, uniqueNs } from "../support/server";
 import { serverNowUs } from "../support/inspect";
 import { runsOn } from "../support/targets";
@@ -177,6 +179,9 @@ describe("rate limit at receive (GCRA)", function () {
     const taken = await rsmq.receiveMessageAsync({ qname: "q" });
     expect(taken).to.have.property("id");
     expect(await rsmq.popMessageAsync({ qname: "q" })).to.deep.equal({});
+    // The Worker's read-only look says so too (a message is due, no token is left).
+    const internals = internalsOf(rsmq);
+    expect(await internals.run(() => nextDue(internals.layout, "q"))).to.include({ reason: "limited", intervalMs: 60000 });
     const result = await rsmq.deleteAndReceiveAsync({ qname: "q", id: (taken as Message).id });
     expect(result.deleted).to.equal(1);
     expect(result.message).to.deep.equal({});
