@@ -70,6 +70,7 @@ declare namespace RedisSMQ {
   export type QueueMessage = Types.QueueMessage;
   export type QueueAttributes = Types.QueueAttributes;
   export type ReceiveOrNextDue = Types.ReceiveOrNextDue;
+  export type ReceiveBlock = Types.ReceiveBlock;
   export type RedisSMQEvents = Events;
   export type TypedEventEmitter<Events extends { [E in keyof Events]: unknown[] }> = Emitter.TypedEventEmitter<Events>;
   export type ReceiveMessagesOptions = Types.ReceiveMessagesOptions;

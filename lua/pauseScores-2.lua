@@ -25,20 +25,22 @@ local kind = pauseKind(rcall("HGET", queueHash, "paused"))
 if kind ~= (shift and "h" or "r") then
   return -6
 end
-local refused = (not shift) and refusedCommand("zadd", "hdel")
+if shift then
+  local moved = moveScores(queueSet, true)
+  return { moved, moved == PAUSE_CHUNK and 0 or 1 }
+end
+-- serverNowMs() is lua/shared/now.lua, which the loader puts before this script: TIME is read
+-- before the first write, and HDEL checked, so a user refused either writes nothing.
+local wake = "~resume:" .. string.format("%d", serverNowMs())
+local refused = refusedCommand("hdel")
 if refused then
   return refused
 end
-local moved = moveScores(queueSet, shift)
+local moved = moveScores(queueSet, false)
 if moved == PAUSE_CHUNK then
   return { moved, 0 }
 end
-if shift then
-  return { moved, 1 }
-end
 rcall("HDEL", queueHash, "paused")
--- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
-local wake = "~resume:" .. string.format("%d", serverNowMs())
 if ARGV[2] ~= "" then
   publishControl(ARGV[2], ARGV[3] == "1", wake)
 end

@@ -10,7 +10,7 @@
   Returns 1, or -1 when the queue does not exist (nothing written).
 ]]
 local rcall = redis.call
-local queueHash = KEYS[2]
+local queueSet, queueHash = KEYS[1], KEYS[2]
 
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "rlblock")
 if not (settings[1] and settings[2] and settings[3]) then

@@ -33,7 +33,7 @@ local now = string.format("%d", nowMs)
 local kind = pauseKind(current)
 local state = 1
 if kind == "h" or kind == "r" then
-  local refused = refusedCommand("zadd", "hdel")
+  local refused = refusedCommand("zadd", "hset", "hdel")
   if refused then
     return refused
   end

@@ -10,10 +10,20 @@
 
 /** A receive held back: by a pause, or by a rate limit or block. */
 export type ReceiveBlock =
-  /** Paused; `retryMs`: ms until the pause ends by itself (`until`), null: until a resume. */
-  | { reason: "paused"; retryMs: number | null }
-  /** Rate-limited; `retryMs`: ms until a receive may take a message again; `intervalMs`: the limit's spacing (0: a block). */
-  | { reason: "limited"; retryMs: number; intervalMs: number };
+  | {
+      /** Paused (pauseQueue). */
+      reason: "paused";
+      /** Ms until the pause ends by itself (its `until`); null: until a resume. */
+      retryMs: number | null;
+    }
+  | {
+      /** Rate-limited (setRateLimit), or blocked (rateLimitQueue, a handler's RateLimitError). */
+      reason: "limited";
+      /** Ms until a receive may take a message again, exact on the server's clock. */
+      retryMs: number;
+      /** The limit's spacing between two receives, in ms; 0 for a block. */
+      intervalMs: number;
+    };
 
 /**
  * Wakes whose text starts with this are a queue's control wakes (a resume), never a message id

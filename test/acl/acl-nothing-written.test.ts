@@ -18,6 +18,7 @@ import { redriveClaim } from "../../lib/operations/redrive-claim";
 import { redriveCopy } from "../../lib/operations/redrive-copy";
 import { deleteQueue } from "../../lib/operations/delete-queue";
 import { resumeQueue } from "../../lib/operations/resume-queue";
+import { pauseScores } from "../../lib/operations/pause-queue";
 import { rateLimitBounce } from "../../lib/operations/rate-limit-bounce";
 import { internalsOf } from "../../lib/internals";
 import { commandsOf, forTest, PASSWORD, documentedRules } from "../support/acl-rules";
@@ -208,6 +209,24 @@ const PROBES: Probe[] = [
     call: ({ plain }, qname) => {
       const { layout, run } = internalsOf(plain);
       return run(() => resumeQueue(layout, qname));
+    },
+  },
+  {
+    // A hard pause's restore, past the resume's own first chunk: the rest's ZADD and the field's HDEL.
+    name: "pauseScores",
+    roles: ["admin"],
+    prepare: async (setup, qname) => {
+      const ids = await twoMessages(setup, qname);
+      const batch = Array.from({ length: 1000 }, (_, i) => ({ message: `m${i}` }));
+      await setup.sendMessagesAsync({ qname, messages: batch });
+      await setup.pauseQueueAsync({ qname, hard: true });
+      const { layout, run } = internalsOf(setup);
+      expect((await run(() => resumeQueue(layout, qname))).state, "the restore goes on").to.equal(2);
+      return ids;
+    },
+    call: ({ plain }, qname) => {
+      const { layout, run } = internalsOf(plain);
+      return run(() => pauseScores(layout, qname, "restore"));
     },
   },
   {

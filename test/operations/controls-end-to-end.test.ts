@@ -12,12 +12,12 @@ import { internalsOf } from "../../lib/internals";
 import { rateLimitBounce } from "../../lib/operations/rate-limit-bounce";
 import { HARD_PAUSE_OFFSET_MS, SHIFTED_FROM } from "../../lib/operations/queue-fields";
 import { asMessage } from "../support/old-rsmq";
-import { subscribersOf } from "../support/inspect";
+import { serverNowMs, subscribersOf } from "../support/inspect";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { Cleanup, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single", "cluster", "ioredis");
 
 describe("controls end to end", () => {
   let ns: string;
@@ -45,6 +45,18 @@ describe("controls end to end", () => {
     expect(await rsmq.popMessageAsync({ qname: "q" })).to.deep.equal({});
     expect(await rsmq.resumeQueueAsync({ qname: "q" })).to.equal(1);
     expect(asMessage(await rsmq.receiveMessageAsync({ qname: "q" })).id).to.equal(id);
+  });
+
+  it("a pause with until ends by itself on the server's clock, telling how long it has left", async () => {
+    const id = await rsmq.sendMessageAsync({ qname: "q", message: "m" });
+    const until = Date.now() + 400;
+    await rsmq.pauseQueueAsync({ qname: "q", until });
+    const held = await rsmq.receiveMessageOrNextDueAsync({ qname: "q" });
+    expect(held.status).to.equal("paused");
+    expect((held as { retryMs?: number }).retryMs).to.be.within(1, 400);
+    await waitFor(async () => (await serverNowMs(client)) > until, "the until on the server's clock");
+    expect(asMessage(await rsmq.receiveMessageAsync({ qname: "q" })).id).to.equal(id);
+    expect(await rsmq.getQueueAttributesAsync({ qname: "q" })).to.not.have.property("paused");
   });
 
   it("a waiting receive pending at the pause takes nothing, and gets its message at the resume (another process's wake)", async () => {

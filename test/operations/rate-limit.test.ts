@@ -16,10 +16,11 @@ import { loadScripts } from "../support/retry";
 import { exactState } from "../support/state";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";
-import { Cleanup } from "../support/worker";
+import { onQueueActivity } from "../../lib/wakes/wake-hub";
+import { Cleanup, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single", "cluster", "ioredis");
 
 describe("rate limit controls", () => {
   let ns: string;
@@ -76,6 +77,24 @@ describe("rate limit controls", () => {
     expect(await field("rlblock")).to.not.equal(undefined);
     expect(await rsmq.removeRateLimitAsync({ qname: "q" })).to.equal(0);
     expect(await rsmq.getQueueAttributesAsync({ qname: "q" })).to.not.have.property("rateLimit");
+  });
+
+  it("setRateLimit, and removeRateLimit of a limit, wake held-back consumers here and in other processes (a control wake)", async () => {
+    const heard: string[] = [];
+    const inProcess: Array<string | undefined> = [];
+    const unsubscribe = await internalsOf(rsmq)
+      .realtimeWakes()
+      .subscribe(keysOf(ns, "q").wakeChannel, (text) => heard.push(String(text)));
+    cleanup.add(unsubscribe);
+    const stop = onQueueActivity(ns, "q", (text) => inProcess.push(text));
+    cleanup.add(async () => stop());
+    await rsmq.setRateLimitAsync({ qname: "q", limits: [{ max: 1, perMs: 1000 }] });
+    expect(await rsmq.removeRateLimitAsync({ qname: "q" })).to.equal(1);
+    expect(await rsmq.removeRateLimitAsync({ qname: "q" }), "no limit: no wake").to.equal(0);
+    await rsmq.rateLimitQueueAsync({ qname: "q", ms: 10 });
+    await waitFor(() => heard.length === 2, "both wakes on the channel");
+    expect(inProcess).to.deep.equal(heard);
+    for (const text of heard) expect(text).to.match(/^~limit:\d+$/);
   });
 
   it("rateLimitQueue blocks until now + ms on the server's clock; a shorter block keeps the longer one; attributes report it while in force", async () => {
