@@ -88,7 +88,7 @@ local carried = details and rcall("HGET", queueHash, id .. ":tp")
 rcall("ZREM", queueSet, id)
 rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
 if gate then
-  rcall("HSET", queueHash, "rltat", gate.spend(1))
+  rcall("HSET", queueHash, "rltat", (gate.spend(1, false)))
 end
 if details then
   return { id, body, rc, fr, now, ids[2], carried, expiry }

@@ -53,11 +53,11 @@ end
 
 local id, nowMs, nowUs = newMessageId(randomPart)
 -- A hard pause or a paced rate limit (sendGate, lua/shared/send-gate.lua) changes the score.
-local send = (settings[4] or settings[5]) and sendGate(settings[4], settings[5], settings[6], nowUs)
+local send = (settings[4] or settings[5]) and sendGate(settings[4], settings[5], settings[6])
 local score, dueMs, rltat
 if send then
-  score, dueMs = send.score(nowMs, delay, priority)
-  rltat = send.rltat()
+  score, dueMs = send.score(nowMs, nowUs, delay, priority)
+  rltat = send.paced and send.rltat()
 else
   score, dueMs = messageScore(nowMs, delay, priority), nowMs + delay * 1000
 end

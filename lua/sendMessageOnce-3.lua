@@ -52,11 +52,11 @@ if not rcall("SET", dedupKey, id, "NX", "PX", window) then
 end
 -- A hard pause or a paced rate limit (sendGate, lua/shared/send-gate.lua) changes the score; a
 -- duplicate (above) spends no slot.
-local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7], nowUs)
+local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7])
 local score, dueMs, rltat
 if send then
-  score, dueMs = send.score(nowMs, delay, priority)
-  rltat = send.rltat()
+  score, dueMs = send.score(nowMs, nowUs, delay, priority)
+  rltat = send.paced and send.rltat()
 else
   score, dueMs = messageScore(nowMs, delay, priority), nowMs + delay * 1000
 end

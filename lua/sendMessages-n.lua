@@ -70,7 +70,7 @@ end
 local stampText, nowMs, nowUs = newMessageId("")
 -- A hard pause or a paced rate limit (sendGate, lua/shared/send-gate.lua) changes the scores:
 -- each stored entry takes the next slot, in entry order.
-local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7], nowUs)
+local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7])
 -- Asked before anything is stored: it would be what it finds.
 local waking = wake and soonest and wakeWanted(queueSet, nowMs, nowMs + soonest * 1000)
 
@@ -111,7 +111,7 @@ for i = 1, count do
       end
       local score
       if send then
-        score = send.score(nowMs, delay, tonumber(ARGV[base + 4]))
+        score = send.score(nowMs, nowUs, delay, tonumber(ARGV[base + 4]))
       else
         score = messageScore(nowMs, delay, tonumber(ARGV[base + 4]))
       end
@@ -129,9 +129,8 @@ for i = 1, count do
 end
 if stored > 0 then
   rcall("HINCRBY", queueHash, "totalsent", string.format("%d", stored))
-  local paced = send and send.rltat()
-  if paced then
-    rcall("HSET", queueHash, "rltat", paced)
+  if send and send.paced then
+    rcall("HSET", queueHash, "rltat", send.rltat())
   end
 end
 if channel == "" or stored == 0 or (wake and not waking) then

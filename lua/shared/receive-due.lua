@@ -251,11 +251,12 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
       frPairs[2 * i - 1] = field
       frPairs[2 * i] = now
     end
+    local spent, wait = gate.spend(received, cut)
     frPairs[#frPairs + 1] = "rltat"
-    frPairs[#frPairs + 1] = gate.spend(received)
+    frPairs[#frPairs + 1] = spent
     rcall("HSET", queueHash, unpackAll(frPairs))
-    if cut then
-      reply[1] = gate.wait()
+    if wait then
+      reply[1] = wait
     end
   elseif #firstReceives == 1 then
     rcall("HSET", queueHash, firstReceives[1], now)

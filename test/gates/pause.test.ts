@@ -10,7 +10,9 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
 import { internalsOf } from "../../lib/internals";
 import { nextDue } from "../../lib/operations/next-due";
-import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
+import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
+import { commandStatsDuring } from "../support/wire";
+import { loadPollScripts } from "../support/worker";
 import { serverNowMs, subscribersOf } from "../support/inspect";
 import { exactState } from "../support/state";
 import { runsOn } from "../support/targets";
@@ -36,17 +38,6 @@ describe("pause at every receive path", function () {
     await rsmq.quitAsync();
     await client.quit();
   });
-
-  /** A resume as resumeQueue makes it: HDEL `paused`, then `~resume:<ms>` on the wake channel. */
-  async function resume(): Promise<void> {
-    await deleteQueueFields(client, ns, "q", "paused");
-    const { hash, wakeChannel } = keysOf(ns, "q");
-    const command = onCluster() ? "SPUBLISH" : "PUBLISH";
-    await client.eval(`return redis.call("${command}", ARGV[1], ARGV[2])`, {
-      keys: [hash],
-      arguments: [wakeChannel, `~resume:${await serverNowMs(client)}`],
-    });
-  }
 
   const look = (): Promise<unknown> => internalsOf(rsmq).run(() => nextDue(internalsOf(rsmq).layout, "q"));
 
@@ -82,6 +73,30 @@ describe("pause at every receive path", function () {
     });
   }
 
+  it("makes a waiting receive held back by a pause ignore the wakes of sends: its looks are exactly its usual ones", async () => {
+    await rsmq.sendMessageAsync({ qname: "q", message: "loads the send script" });
+    await loadPollScripts(ns, "q");
+    await rsmq.pauseQueueAsync({ qname: "q" });
+    const sender = new RedisSMQ(connectionOptions(ns));
+    try {
+      const stats = await commandStatsDuring(async () => {
+        const waiting = rsmq.receiveMessageAsync({ qname: "q", waitMs: 1500 });
+        const { wakeChannel } = keysOf(ns, "q");
+        await waitFor("the waiting call's subscription", async () => (await subscribersOf(client, wakeChannel)) > 0);
+        for (let i = 0; i < 3; i++) {
+          await rsmq.sendMessageAsync({ qname: "q", message: `in process ${i}` });
+          await sender.sendMessageAsync({ qname: "q", message: `from another instance ${i}` });
+          await pause(50);
+        }
+        expect(await waiting).to.deep.equal({});
+      });
+      // 6 sends; the call's first look, its look once subscribed, and its final look: none for a wake.
+      expect(stats.evalsha).to.equal(6 + 3);
+    } finally {
+      await sender.quitAsync();
+    }
+  });
+
   it("reads as not paused while a hard pause's restore runs (kind r)", async () => {
     await rsmq.sendMessageAsync({ qname: "q", message: "m" });
     await setQueueFields(client, ns, "q", { paused: `${await serverNowMs(client)}::r` });
@@ -107,7 +122,7 @@ describe("pause at every receive path", function () {
   });
 
   it("gives a waiting receive pending at pause time the message sent during the pause, at the resume", async () => {
-    await setQueueFields(client, ns, "q", { paused: `${await serverNowMs(client)}::s` });
+    await rsmq.pauseQueueAsync({ qname: "q" });
     const waiting = rsmq.receiveMessageAsync({ qname: "q", waitMs: 60_000 });
     let settled = false;
     void waiting.then(() => (settled = true));
@@ -121,7 +136,8 @@ describe("pause at every receive path", function () {
       expect(settled).to.equal(false);
       expect((await rsmq.getQueueAttributesAsync({ qname: "q" })).totalrecv).to.equal(0);
       const resumedAt = Date.now();
-      await resume();
+      // From another instance: its in-process wake does not reach this one, only the channel's.
+      expect(await sender.resumeQueueAsync({ qname: "q" })).to.equal(1);
       const got = (await waiting) as Message;
       expect(got.id).to.equal(id);
       // At once (the wake), not at the end of the 60 s wait.

@@ -7,6 +7,8 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
+import { internalsOf } from "../../lib/internals";
+import { nextDue } from "../../lib/operations/next-due";
 import { connectionOptions, plainClient, uniqueNs } from "../support/server";
 import { serverNowUs } from "../support/inspect";
 import { runsOn } from "../support/targets";
@@ -160,12 +162,26 @@ describe("rate limit at receive (GCRA)", function () {
     expect(await rsmq.receiveMessageAsync({ qname: "q" })).to.have.property("id");
   });
 
+  it("makes a waiting receive held back by the limit take its message at the retry time, not at the end of its wait", async () => {
+    await setQueueFields(client, ns, "q", { ratelimit: "r;1/600/0" });
+    await sendMany(2);
+    expect(await rsmq.receiveMessageAsync({ qname: "q" })).to.have.property("id");
+    const tatMs = Math.floor(Number(await queueField(client, ns, "q", "rltat")) / 1000);
+    const got = (await rsmq.receiveMessageAsync({ qname: "q", waitMs: 20_000 })) as Message;
+    expect(got).to.have.property("id");
+    // Taken once the token was there (its fr is the server's time then), within a few polls of it.
+    expect(got.fr).to.be.within(tatMs, tatMs + 500);
+  });
+
   it("holds popMessage back, and deleteAndReceive's receive part after its delete", async () => {
     await setQueueFields(client, ns, "q", { ratelimit: "r;1/60000/0" });
     await sendMany(3);
     const taken = await rsmq.receiveMessageAsync({ qname: "q" });
     expect(taken).to.have.property("id");
     expect(await rsmq.popMessageAsync({ qname: "q" })).to.deep.equal({});
+    // The Worker's read-only look says so too (a message is due, no token is left).
+    const internals = internalsOf(rsmq);
+    expect(await internals.run(() => nextDue(internals.layout, "q"))).to.include({ reason: "limited", intervalMs: 60000 });
     const result = await rsmq.deleteAndReceiveAsync({ qname: "q", id: (taken as Message).id });
     expect(result.deleted).to.equal(1);
     expect(result.message).to.deep.equal({});

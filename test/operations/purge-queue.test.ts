@@ -93,7 +93,9 @@ describe("purgeQueue", () => {
     );
     expect(again).to.equal(0);
     expect(await client.hGetAll(keys.hash)).to.deep.equal(settingsOf(before));
-    // The queue works on: a new message goes in and comes out.
+    // The queue works on once resumed (the purge kept its hard pause, which holds receives back):
+    // a new message goes in and comes out.
+    expect(await rsmq.resumeQueueAsync({ qname: "q" })).to.equal(1);
     const id = await rsmq.sendMessageAsync({ qname: "q", message: "after" });
     expect(asMessage(await rsmq.popMessageAsync({ qname: "q" }))).to.include({ id, message: "after" });
   });
