@@ -8,11 +8,11 @@
   case costs the send this one call); else a table:
   - send.score(nowMs, nowUs, delaySeconds, priority): the score (text) of the next message and
     when it is due (ms). Paced (`ratelimit` mode `p`), the message is visible at its slot,
-  floor(slot / 1000) ms: slot = max(now + delay, max over limits of tat - tau), and each tat then
-  moves to max(tat, slot) + T, so no window of perMs makes more than max + burst visible, and
+  floor(slot / 1000) ms: slot = max(now, max over limits of tat - tau), and each tat then moves
+  to max(tat, slot) + T, so no window of perMs makes more than max + burst of them visible, and
   every consumer, rsmq 0.12.4's included, takes only what is visible. Priority does not
-  back-date a paced message, and a delayed one takes its slot at its due time (sends after it
-  queue behind it). A hard pause (kind `h`) then adds HARD_PAUSE_OFFSET_MS, whatever the score.
+  back-date a paced message. A delayed message is not paced (it is due at its delay and takes no
+  slot). A hard pause (kind `h`) then adds HARD_PAUSE_OFFSET_MS, whatever the score.
   - send.paced: whether it paces; then send.rltat() is the `rltat` text to write once all are
     scored.
 ]]
@@ -31,7 +31,9 @@ local function sendGate(paused, ratelimit, rltat)
   -- Defined here: only a hard-paused or paced queue pays for the closures.
   local send = { paced = pace and true or false }
   function send.score(nowMs, nowUs, delaySeconds, priority)
-    if not pace then
+    -- A delayed message is not paced: its slot would be its due time, and every send after it
+    -- would queue behind that (one message delayed an hour would hold the queue's sends an hour).
+    if not pace or delaySeconds > 0 then
       local shifted = tonumber(messageScore(nowMs, delaySeconds, priority)) + shift
       return string.format("%d", shifted), math.floor(nowMs + delaySeconds * 1000) + shift
     end

@@ -91,6 +91,20 @@ describe("sends under a hard pause and a paced limit", function () {
     expect((await rsmq.receiveMessagesAsync({ qname: "q", count: 10 })).messages.length).to.be.at.least(1);
   });
 
+  it("does not pace a delayed send: it is due at its delay, and the sends after it keep their slots", async () => {
+    await setQueueFields(client, ns, "q", { ratelimit: "p;10/1000/0" });
+    const delayed = await rsmq.sendMessageAsync({ qname: "q", message: "later", delay: 60 });
+    const next = await rsmq.sendMessageAsync({ qname: "q", message: "now" });
+    const batch = await rsmq.sendMessagesAsync({ qname: "q", messages: [{ message: "later too", delay: 60 }, { message: "now too" }] });
+    const sentAtMs = (id: string): number => Math.floor(parseInt(id.slice(0, 10), 36) / 1000);
+    expect(await scoreOf(delayed)).to.equal(sentAtMs(delayed) + 60_000);
+    expect(await scoreOf(next)).to.equal(sentAtMs(next));
+    const [laterToo, nowToo] = batch.map((result) => (result as { id: string }).id);
+    expect(await scoreOf(laterToo)).to.equal(sentAtMs(laterToo) + 60_000);
+    // Paced behind `next` only: its slot is 100 ms after next's, not after the delayed ones.
+    expect(await scoreOf(nowToo)).to.be.within(sentAtMs(nowToo), (await scoreOf(next)) + 100);
+  });
+
   it("holds the limit for rsmq 0.12.4 consumers receiving as fast as they can (pace mode)", async function () {
     singleServerOnly(this, "rsmq 0.12.4 runs on one server");
     const single = await singleServerClient();
