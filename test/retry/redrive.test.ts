@@ -233,7 +233,14 @@ describe("redrive", () => {
 
     // The two-step move: held and deleted on the source's master, copied on the other one; never the one-script move.
     const [hold] = await watch.scriptCalls("hideMessage");
-    expect([hold.node, ...hold.args.slice(2)]).to.deep.equal([home.port, "1", keysOf(ns, "src").messages, id, "60000"]);
+    expect([hold.node, ...hold.args.slice(2)]).to.deep.equal([
+      home.port,
+      "2",
+      keysOf(ns, "src").messages,
+      keysOf(ns, "src").hash,
+      id,
+      "60000",
+    ]);
     const copies = await watch.scriptCalls("deadLetterCopy");
     expect(copies.map((command) => [command.node, ...command.args.slice(2, 6)])).to.deep.equal([
       [dead.port, "2", keysOf(ns, dlq).messages, keysOf(ns, dlq).hash, id],
