@@ -231,7 +231,13 @@ class LocalSentinelSetup implements SentinelSetup {
     // started as it was it would serve its old data as a primary until they convert it (8 s or more).
     process.nextStartArgs = ["--replicaof", HOST, String(primary.port)];
     await process.start();
-    await this.waitUntilSettled(primary, `the restarted node ${node.port} to become a linked replica of ${primary.port}`);
+    // A kill and a restart on a loaded machine may stall a sentinel into TILT mode, in which it
+    // keeps its old view of the set-up until the TILT ends: wait that out, then the settling.
+    await this.waitUntil(
+      () => this.settled(primary),
+      `the restarted node ${node.port} to become a linked replica of ${primary.port}`,
+      TILT_TIMEOUT_MS + SETTLE_TIMEOUT_MS,
+    );
   }
 
   async run(node: Address, args: string[]): Promise<unknown> {
