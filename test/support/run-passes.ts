@@ -18,8 +18,9 @@
  * run, with the reason (pass-summary.ts).
  */
 import { spawn } from "child_process";
+import type { ChildProcess } from "child_process";
 import * as path from "path";
-import { emptyPassReason } from "./pass-summary";
+import { emptyPassReason, readSummary } from "./pass-summary";
 import { selectSuites } from "./suite-targets";
 import { TARGETS } from "./targets";
 import type { Target } from "./targets";
@@ -103,13 +104,54 @@ async function run(pass: Pass, held: boolean): Promise<{ code: number; output: B
   };
   child.stdout.on("data", collect(process.stdout));
   child.stderr.on("data", collect(process.stderr));
-  const code = await new Promise<number>((resolve) => child.on("close", (exit, signal) => resolve(exit ?? (signal ? 1 : 0))));
+  const stuck = killIfStuck(child, output);
+  const exited = await new Promise<number>((resolve) => child.on("close", (exit, signal) => resolve(exit ?? (signal ? 1 : 0))));
+  stuck.clear();
+  if (stuck.killed) {
+    const line = Buffer.from(
+      `\n  npm test fails: the ${pass.name} pass printed its summary but had not exited ${EXIT_GRACE_MS} ms later: ` +
+        "a test left something running (a client, a server, a timer); the pass was killed\n",
+    );
+    if (held) output.push(line);
+    else process.stderr.write(line);
+    return { code: 1, output };
+  }
+  const code = exited;
   const empty = code === 0 ? emptyPassReason(pass.name, Buffer.concat(output).toString("utf8")) : undefined;
   if (empty === undefined) return { code, output };
   const line = Buffer.from(`\n  npm test fails: ${empty}\n`);
   if (held) output.push(line);
   else process.stderr.write(line);
   return { code: 1, output };
+}
+
+/**
+ * How long a pass may run on once mocha printed its summary (RSMQ_TEST_EXIT_GRACE_MS, default 60 s):
+ * mocha then only waits for the process to have nothing left to do, so a pass still running after
+ * it was kept alive by something a test left behind, and would keep npm test waiting for ever.
+ */
+const EXIT_GRACE_MS = Number(process.env.RSMQ_TEST_EXIT_GRACE_MS ?? 60_000);
+
+/** Kills `child` EXIT_GRACE_MS after its output first shows mocha's summary (`N passing (...)`). */
+function killIfStuck(child: ChildProcess, output: Buffer[]): { readonly killed: boolean; clear(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const state = {
+    killed: false,
+    clear: () => {
+      clearTimeout(timer);
+      child.stdout?.off("data", watch);
+    },
+  };
+  // The summary may come split across chunks: read what arrived so far.
+  const watch = (): void => {
+    if (timer !== undefined || readSummary(Buffer.concat(output).toString("utf8")) === undefined) return;
+    timer = setTimeout(() => {
+      state.killed = true;
+      child.kill("SIGKILL");
+    }, EXIT_GRACE_MS);
+  };
+  child.stdout?.on("data", watch);
+  return state;
 }
 
 async function main(): Promise<number> {
