@@ -101,7 +101,7 @@ describe("a pass in which no test ran fails npm test", () => {
       const runPasses = path.join(root, "build/test/support/run-passes.js");
       const { code, output } = await runNode([runPasses, "--grep", "no test has this title"], sideBySide);
       expect(code, output).to.equal(1);
-      for (const pass of ["single-server", "command-line (single-server)", "cluster", "ioredis"]) {
+      for (const pass of ["single-server", "processes (single-server)", "cluster", "ioredis"]) {
         expect(output, output).to.include(`npm test fails: the ${pass} pass ran no test (0 passing, 0 pending)`);
       }
     });

@@ -15,7 +15,9 @@ import { at, json, runCli } from "../support/cli";
 import { exactState } from "../support/state";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+// One server: the controls' scripts run on the cluster in test/operations/ and test/gates/, and
+// the command's cluster connection in the other CLI suites; here it would only repeat 40 s of processes.
+runsOn("single");
 
 describe("CLI: the arguments of pause and rate-limit", () => {
   it("--until: a duration from now, epoch ms, or an ISO time; anything else is refused", () => {

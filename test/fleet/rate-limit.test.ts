@@ -16,7 +16,9 @@ import { connectionOptions, uniqueNs } from "../support/server";
 import { waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+// One server: the limit's scripts run on the cluster in test/gates/rate-limit.test.ts; this file is
+// about Workers in several processes, whose 30 s of waiting the cluster pass would only repeat.
+runsOn("single");
 
 const MAX = 10;
 const PER_MS = 1000;

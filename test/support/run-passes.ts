@@ -1,10 +1,10 @@
 /**
  * `npm test`: the mocha passes (one redis-server; the Redis Cluster target; the ioredis target)
- * in three tracks at the same time: the single-server pass without the command line's suites;
- * beside it those suites (test/cli/, on one server too: they spend their time in the child
- * processes they start); and the cluster pass then the ioredis pass. Each pass starts servers of
- * its own on free ports (see server.ts), so none sees another's commands, counters, CONFIG SET or
- * restarts; and most of each pass is spent waiting on child processes and servers, not computing,
+ * in three tracks at the same time: the single-server pass without the suites that spend their
+ * time in the processes they start; beside it those suites (the command line's, test/cli/, and the
+ * fleet's Workers in several processes, test/fleet/; on one server too); and the cluster pass
+ * then the ioredis pass. Each pass starts servers of its own on free ports (see server.ts), so
+ * none sees another's commands, counters, CONFIG SET or restarts; and most of each pass is spent waiting on child processes and servers, not computing,
  * so on 2 cores the tracks overlap well.
  *
  * The single-server pass prints as it runs; the other passes' output is held and printed whole
@@ -59,15 +59,15 @@ const ioredis: Pass = {
   args: [...slowerTarget, ...suites.files.ioredis, ...extra],
   env: { ...process.env, RSMQ_TEST_TARGET: "ioredis" },
 };
-// Side by side, the single-server pass runs as two: the command line's suites apart.
-const isCommandLine = (file: string): boolean => /[\\/]test[\\/]cli[\\/]/.test(file);
+// Side by side, the single-server pass runs as two: the suites that mostly wait on processes apart.
+const runsProcesses = (file: string): boolean => /[\\/]test[\\/](cli|fleet)[\\/]/.test(file);
 const singleWithoutCommandLine: Pass = {
   ...single,
-  args: ["--config", ".mocharc.json", ...suites.files.single.filter((file) => !isCommandLine(file)), ...extra],
+  args: ["--config", ".mocharc.json", ...suites.files.single.filter((file) => !runsProcesses(file)), ...extra],
 };
-const commandLine: Pass = {
-  name: "command-line (single-server)",
-  args: ["--config", ".mocharc.json", ...suites.files.single.filter(isCommandLine), ...extra],
+const processes: Pass = {
+  name: "processes (single-server)",
+  args: ["--config", ".mocharc.json", ...suites.files.single.filter(runsProcesses), ...extra],
   env: process.env,
 };
 const passes: Record<Target, Pass> = { single, cluster, ioredis };
@@ -170,18 +170,18 @@ async function main(): Promise<number> {
     const ioredisPass = await run(ioredis, true);
     return { clusterPass, ioredisPass };
   })().finally(() => (besideDone = true));
-  const commandLineRun = run(commandLine, true);
+  const processesRun = run(processes, true);
   const first = await run(singleWithoutCommandLine, false);
-  const commandLinePass = await commandLineRun;
-  process.stdout.write("\n  The command line's suites (test/cli/, one redis-server), run alongside:\n");
-  for (const chunk of commandLinePass.output) process.stdout.write(chunk);
+  const processesPass = await processesRun;
+  process.stdout.write("\n  The suites that run processes (test/cli/, test/fleet/, one redis-server), run alongside:\n");
+  for (const chunk of processesPass.output) process.stdout.write(chunk);
   if (!besideDone) process.stdout.write("\n  (waiting for the Redis Cluster and ioredis passes, which run alongside)\n");
   const { clusterPass, ioredisPass } = await besideRun;
   process.stdout.write("\n  Redis Cluster target (RSMQ_TEST_TARGET=cluster), run alongside:\n");
   for (const chunk of clusterPass.output) process.stdout.write(chunk);
   process.stdout.write("\n  ioredis clients (RSMQ_TEST_TARGET=ioredis), run alongside after the cluster pass:\n");
   for (const chunk of ioredisPass.output) process.stdout.write(chunk);
-  return [first.code, commandLinePass.code, clusterPass.code, ioredisPass.code].find((code) => code !== 0) ?? 0;
+  return [first.code, processesPass.code, clusterPass.code, ioredisPass.code].find((code) => code !== 0) ?? 0;
 }
 
 void main().then((code) => {
