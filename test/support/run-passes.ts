@@ -4,8 +4,8 @@
  * time in the processes they start; beside it those suites (the command line's, test/cli/, and the
  * fleet's Workers in several processes, test/fleet/; on one server too); and the cluster pass
  * then the ioredis pass. Each pass starts servers of its own on free ports (see server.ts), so
- * none sees another's commands, counters, CONFIG SET or restarts; and most of each pass is spent waiting on child processes and servers, not computing,
- * so on 2 cores the tracks overlap well.
+ * none sees another's commands, counters, CONFIG SET or restarts; and most of each pass is spent
+ * waiting on child processes and servers, not computing, so on 2 cores the tracks overlap well.
  *
  * The single-server pass prints as it runs; the other passes' output is held and printed whole
  * after it, so each pass's lines (and its "N passing" summary, which .ci/run adds up) stay intact.
