@@ -1,8 +1,10 @@
 /**
  * A consumer in the process of a send hears it twice: through the in-process hub (wake-hub.ts)
- * and on the queue's wake channel, whose publish carries the same message id, in either order.
- * Each consumer keeps the ids of the last few wakes so the second makes no second look.
+ * and on the queue's wake channel, whose publish carries the same message id, in either order; a
+ * resume or a limit change likewise, with the same control text (`~resume:<ms>`). Each consumer
+ * keeps the texts of the last few wakes so the second makes no second look.
  */
+import { isControlWake } from "../operations/receive-block";
 
 /** The length of every message id (10 characters of server time, 22 random ones). */
 const MESSAGE_ID_LENGTH = 32;
@@ -11,8 +13,8 @@ const MESSAGE_ID_LENGTH = 32;
 const REMEMBERED = 64;
 
 /**
- * One consumer's filter of its wakes: a send in this process reaches it twice, through the hub
- * and on the wake channel (the same id, in either order); the second is dropped. Any other wake
+ * One consumer's filter of its wakes: a send or a control change in this process reaches it twice,
+ * through the hub and on the wake channel (the same text, in either order); the second is dropped. Any other wake
  * (no id, a realtime count) always passes.
  */
 export class FreshWakes {
@@ -20,8 +22,9 @@ export class FreshWakes {
 
   /** Whether this wake should make a look: false for the second wake of the same send. */
   fresh(id: string | undefined): boolean {
-    // Only a message id is matched: a realtime notification's count (digits) is never one.
-    if (id === undefined || id.length !== MESSAGE_ID_LENGTH) return true;
+    // Only a message id or a control text is matched: a realtime notification's count (digits),
+    // which two different sends can share, is never one.
+    if (id === undefined || (id.length !== MESSAGE_ID_LENGTH && !isControlWake(id))) return true;
     if (this.seen.delete(id)) return false;
     this.seen.add(id);
     // Oldest first: a Set keeps insertion order.

@@ -125,7 +125,7 @@ class WaitingCall implements StoppableWorker {
   /** What held the last look back (a pause, a rate limit); undefined when it was not held back. */
   private blocked: ReceiveBlock | undefined;
   /**
-   * From the hub or a channel: the second wake of one send (both carry its id) is dropped, and
+   * From the hub or a channel: the second wake of one send or resume (both carry its text) is dropped, and
    * while the last look was held back, every wake but a control wake (a resume).
    */
   private readonly wake = (id?: string): void => {

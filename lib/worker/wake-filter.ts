@@ -13,17 +13,12 @@ export type WakeVerdict = "drop" | "wake" | "control";
 /** One worker's filter of its wakes. */
 export class WakeFilter {
   private readonly freshWakes = new FreshWakes();
-  private lastControl: string | undefined;
   /** Set while the worker sleeps held back: only a control wake counts. */
   held = false;
 
   /** What the wake whose text is `id` (a message id, a realtime count, a control text, none) does. */
   verdict(id: string | undefined): WakeVerdict {
-    if (isControlWake(id)) {
-      if (id === this.lastControl) return "drop";
-      this.lastControl = id;
-      return "control";
-    }
+    if (isControlWake(id)) return this.freshWakes.fresh(id) ? "control" : "drop";
     return !this.held && this.freshWakes.fresh(id) ? "wake" : "drop";
   }
 }
