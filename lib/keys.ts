@@ -19,6 +19,13 @@ export interface QueueKeys {
    * see it. In the queue's slot in Redis Cluster.
    */
   readonly wakeChannel: string;
+  /**
+   * Sorted set of the messages in flight with rsmq-next consumers while the queue has a
+   * concurrency limit (setConcurrency): member = message id, score = the epoch ms its lease ends
+   * (its vt's end). Its TTL never outlasts the latest lease, so an rsmq 0.12.4 deleteQueue leaves
+   * it for at most one vt. In the queue's slot in Redis Cluster.
+   */
+  readonly leases: string;
 }
 
 /** Whether `text` holds a Redis Cluster hash tag: a `{`, later a `}`, and something between. */
@@ -70,6 +77,7 @@ export class KeyLayout {
       registry: this.registry,
       realtimeChannel: `${this.ns}:rt:${name}`,
       wakeChannel: `${this.ns}:wake:${name}`,
+      leases: `${this.ns}:${name}:leases`,
     };
   }
 

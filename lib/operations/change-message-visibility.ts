@@ -24,7 +24,7 @@ export function changeMessageVisibility(layout: KeyLayout, options: Partial<Chan
 
 /** changeMessageVisibilityAsync: `1` if the message exists, else `0`; it may now be due sooner than a sleeping Worker's wake. */
 export const changeMessageVisibilityOperation = defineOperation<ChangeMessageVisibilityOptions, 0 | 1>({
-  optionKeys: { qname: true, id: true, vt: true },
+  optionKeys: { qname: true, id: true, vt: true, rc: true },
   build: ({ layout }, options) => changeMessageVisibility(layout, options),
   observe: {
     operation: "change_visibility",

@@ -40,7 +40,7 @@ export function nothingToChange(options: Partial<ChangeMessagesVisibilityOptions
 
 /** changeMessagesVisibilityAsync: `1` or `0` per id, in order; `[]` for no ids, with no round trip. */
 export const changeMessagesVisibilityOperation = defineOperation<ChangeMessagesVisibilityOptions, Array<0 | 1>>({
-  optionKeys: { qname: true, ids: true, vt: true },
+  optionKeys: { qname: true, ids: true, vt: true, rcs: true },
   build: ({ layout }, options) => changeMessagesVisibility(layout, options),
   answerWithout: (options) => (nothingToChange(options) ? [] : undefined),
   observe: {

@@ -134,7 +134,7 @@ function reportReceiveError<O extends { qname?: unknown }>(result: Settled, opti
  * when none is due. No `waitMs`: the call that deletes answers at once.
  */
 export const deleteAndReceiveOperation = defineOperation<DeleteAndReceiveOptions, Settled, DeletedAndReceivedMessage>({
-  optionKeys: { qname: true, id: true, vt: true },
+  optionKeys: { qname: true, id: true, vt: true, rc: true },
   build: ({ layout, observed }, options) =>
     forCallPath(deleteAndReceiveMessages(layout, { qname: options.qname, ids: [options.id], vt: options.vt }, 1, observed)),
   observe: observeDeleteAndReceive(true),
@@ -149,7 +149,7 @@ export const deleteAndReceiveOperation = defineOperation<DeleteAndReceiveOptions
 
 /** deleteAndReceiveMessagesAsync: deletes messages and receives up to `count`, in one call. */
 export const deleteAndReceiveMessagesOperation = defineOperation<DeleteAndReceiveMessagesOptions, Settled, DeletedAndReceivedMessages>({
-  optionKeys: { qname: true, ids: true, count: true, vt: true },
+  optionKeys: { qname: true, ids: true, count: true, vt: true, rcs: true },
   build: ({ layout, observed }, options) => forCallPath(deleteAndReceiveMessages(layout, options, options.count, observed)),
   observe: observeDeleteAndReceive(false),
   events: reportReceiveError,

@@ -23,7 +23,7 @@ export function deleteMessage(layout: KeyLayout, options: Partial<DeleteMessageO
 
 /** deleteMessageAsync: resolves `1` if the message existed, else `0`. */
 export const deleteMessageOperation = defineOperation<DeleteMessageOptions, 0 | 1>({
-  optionKeys: { qname: true, id: true },
+  optionKeys: { qname: true, id: true, rc: true },
   build: ({ layout }, options) => deleteMessage(layout, options),
   observe: {
     operation: "delete",

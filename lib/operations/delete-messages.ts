@@ -28,7 +28,7 @@ export function nothingToDelete(options: Partial<DeleteMessagesOptions>): boolea
 
 /** deleteMessagesAsync: `1` or `0` per id, in order; `[]` for no ids, with no round trip. */
 export const deleteMessagesOperation = defineOperation<DeleteMessagesOptions, Array<0 | 1>>({
-  optionKeys: { qname: true, ids: true },
+  optionKeys: { qname: true, ids: true, rcs: true },
   build: ({ layout }, options) => deleteMessages(layout, options),
   answerWithout: (options) => (nothingToDelete(options) ? [] : undefined),
   observe: {

@@ -50,6 +50,30 @@ export const RATE_LIMIT_TAT_FIELD = "rltat";
  */
 export const RATE_LIMIT_BLOCK_FIELD = "rlblock";
 
+/**
+ * The queue's concurrency limit (setConcurrency): the most messages in flight at once with
+ * rsmq-next consumers, a decimal integer. Purge keeps it.
+ */
+export const CONCURRENCY_FIELD = "concurrency";
+/**
+ * `1` while a receive was held back at the concurrency limit and no slot has freed since: the
+ * delete (or release) that frees one then removes it and publishes `~free:<ms>`, so a queue no one
+ * waits on pays no publish. Purge drops it (a purge frees every slot).
+ */
+export const MAXED_FIELD = "maxed";
+/**
+ * The ids of the Workers that keep a heartbeat entry in the hash, space-separated: how a beat
+ * finds the stale entries to sweep, and purge the entries to keep. Purge keeps it.
+ */
+export const CONSUMERS_FIELD = "consumers";
+/**
+ * The family of heartbeat entries, one per Worker: `~w:<workerId>` =
+ * `<expiresAtMs>:<lastSeenMs>:<json>` (server clock; json: host, pid, concurrency, startedAt).
+ * `~` keeps the family clear of the orphan sweep's `^%w+:(%a%a)$` and of every message's fields.
+ * Purge keeps the entries its CONSUMERS_FIELD lists; the doctor knows the family.
+ */
+export const CONSUMER_FIELD_PREFIX = "~w:";
+
 /** A hard pause adds this to every score of the queue (lua/shared/pause.lua). */
 export const HARD_PAUSE_OFFSET_MS = 1e14;
 /** A score at or above this is one a hard pause shifted (no real score reaches it). */
@@ -69,6 +93,8 @@ export const QUEUE_FIELDS = [
   RATE_LIMIT_FIELD,
   RATE_LIMIT_TAT_FIELD,
   RATE_LIMIT_BLOCK_FIELD,
+  CONCURRENCY_FIELD,
+  CONSUMERS_FIELD,
 ] as const;
 
 /**

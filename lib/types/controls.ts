@@ -55,3 +55,40 @@ export interface RateLimitQueueOptions extends BaseOptions {
   /** Milliseconds from now (server clock), a whole number from 1 to 86400000; a later block in force stays. */
   ms: number;
 }
+
+/**
+ * For {@link RedisSMQ.setConcurrency}: at most `max` messages of the queue in flight at once
+ * across every rsmq-next consumer, in every process (rsmq 0.12.4 consumers do not obey it).
+ *
+ * @example
+ * // The payments API takes 3 requests at a time, whatever the number of Workers:
+ * await rsmq.setConcurrencyAsync({ qname: "payments", max: 3 });
+ */
+export interface SetConcurrencyOptions extends BaseOptions {
+  /** Messages in flight at most, a whole number from 1 to 10000. */
+  max: number;
+}
+
+/** For {@link RedisSMQ.removeConcurrency}: the queue whose concurrency limit goes. */
+export interface RemoveConcurrencyOptions extends BaseOptions {}
+
+/** For {@link RedisSMQ.listConsumers}: the queue whose Workers to list. */
+export interface ListConsumersOptions extends BaseOptions {}
+
+/** A Worker consuming a queue, as its heartbeat tells it ({@link RedisSMQ.listConsumers}). */
+export interface ConsumerInfo {
+  /** The Worker's id, drawn when it started (unique per Worker, 16 characters of [A-Za-z0-9]). */
+  id: string;
+  /** The host it runs on (os.hostname()). */
+  host: string;
+  /** Its process id. */
+  pid: number;
+  /** How many messages it handles at once (its `concurrency` option). */
+  concurrency: number;
+  /** When it started, epoch ms (its own clock). */
+  startedAt: number;
+  /** When its last heartbeat reached the server, epoch ms (server clock). */
+  lastSeenAt: number;
+  /** When the entry lapses unless the Worker beats again, epoch ms (server clock): it is not listed after. */
+  expiresAt: number;
+}

@@ -98,12 +98,20 @@ export interface PopMessageOptions extends BaseOptions {}
 export interface DeleteMessageOptions extends BaseOptions {
   /** The message id (32 characters). */
   id: string;
+  /**
+   * The receipt: the `rc` of the delivery this holder received. The delete then happens only
+   * while the message's receive count still is `rc` (no later receive took it), and answers 0
+   * otherwise. Left out: deletes whoever holds it, as rsmq 0.12.4 does.
+   */
+  rc?: number;
 }
 
 /** For {@link RedisSMQ.deleteMessages}: the queue and the ids to delete. */
 export interface DeleteMessagesOptions extends BaseOptions {
   /** The message ids (32 characters each), at most 1000 of them; an empty list resolves `[]` with no round trip. */
   ids: string[];
+  /** The receipts, one per id in the same order (see {@link DeleteMessageOptions.rc}); left out: none. */
+  rcs?: number[];
 }
 
 /**
@@ -115,6 +123,8 @@ export interface ChangeMessageVisibilityOptions extends BaseOptions {
   id: string;
   /** Seconds from now until the message is visible again, 0 to 9999999. */
   vt: number;
+  /** The receipt (see {@link DeleteMessageOptions.rc}): changes it only while its receive count still is `rc`, else answers 0. */
+  rc?: number;
 }
 
 /** For {@link RedisSMQ.changeMessagesVisibility}: up to 1000 ids of one queue and their new vt. */
@@ -123,6 +133,8 @@ export interface ChangeMessagesVisibilityOptions extends BaseOptions {
   ids: string[];
   /** Seconds from now until the messages are visible again, 0 to 9999999. */
   vt: number;
+  /** The receipts, one per id in the same order (see {@link DeleteMessageOptions.rc}); left out: none. */
+  rcs?: number[];
 }
 
 /** A received message, as rsmq returns it. */
@@ -171,6 +183,15 @@ export type ReceiveOrNextDue =
       status: "limited";
       /** Milliseconds from now (server clock) until a receive may take a message again. */
       retryMs: number;
+    }
+  | {
+      /**
+       * A message is due, but the queue's concurrency limit (setConcurrency) is reached: as many
+       * of its messages as it allows are in flight with rsmq-next consumers.
+       */
+      status: "maxed";
+      /** Milliseconds until the first of them reaches the end of its vt (a slot frees by itself then at the latest); a delete frees one sooner. */
+      retryMs: number;
     };
 
 /** What {@link RedisSMQ.receiveMessages} received. */
@@ -204,6 +225,8 @@ export interface ReceivedMessages {
 export interface DeleteAndReceiveOptions extends BaseOptions {
   /** The id of the message to delete (32 characters). */
   id: string;
+  /** The receipt of the message to delete (see {@link DeleteMessageOptions.rc}). */
+  rc?: number;
   /** Seconds the received message stays invisible, 0 to 9999999. @default the queue's vt */
   vt?: number;
 }
@@ -212,6 +235,8 @@ export interface DeleteAndReceiveOptions extends BaseOptions {
 export interface DeleteAndReceiveMessagesOptions extends BaseOptions {
   /** The ids to delete (32 characters each), at most 1000; an empty list deletes nothing and only receives. */
   ids: string[];
+  /** The receipts, one per id in the same order (see {@link DeleteMessageOptions.rc}); left out: none. */
+  rcs?: number[];
   /** Most messages to receive, 1 to 1000. */
   count: number;
   /** Seconds each received message stays invisible, 0 to 9999999. @default the queue's vt */

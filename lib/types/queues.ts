@@ -106,6 +106,10 @@ export interface QueueAttributes {
   rateLimit?: QueueRateLimit;
   /** Until when receives are blocked ({@link RedisSMQ.rateLimitQueue}), epoch ms; absent when no block is in force. */
   rateLimitedUntil?: number;
+  /** The queue's concurrency limit ({@link RedisSMQ.setConcurrency}): most messages in flight at once; absent when it has none. */
+  concurrency?: number;
+  /** With a concurrency limit: how many messages rsmq-next consumers hold now (live leases); absent without one. */
+  leased?: number;
 }
 
 /** For {@link RedisSMQ.sweepExpired}: which queue to sweep. */

@@ -27,6 +27,7 @@ export function isBlock(answer: number | null | ReceiveBlock): answer is Receive
  */
 export function heldBackSleep(block: ReceiveBlock, maxMs: number, random: () => number): number {
   if (block.reason === "paused") return block.retryMs === null ? maxMs : Math.min(Math.max(block.retryMs, 1), maxMs);
-  const jitter = Math.floor(random() * Math.min(Math.max(block.intervalMs, 0), MAX_LIMIT_JITTER_MS));
+  const interval = block.reason === "limited" ? block.intervalMs : 0;
+  const jitter = Math.floor(random() * Math.min(Math.max(interval, 0), MAX_LIMIT_JITTER_MS));
   return Math.min(Math.max(block.retryMs + jitter, 1), maxMs);
 }

@@ -23,6 +23,9 @@ function heldBack(qname: string, blocked: ReceiveBlock): string {
   if (blocked.reason === "paused") {
     return `no message: queue ${qname} is paused${blocked.retryMs === null ? " until resumed" : ` for ${duration(blocked.retryMs)} more`}`;
   }
+  if (blocked.reason === "maxed") {
+    return `no message: queue ${qname} is at its concurrency limit; a slot frees within ${duration(blocked.retryMs)} at the latest`;
+  }
   const why = blocked.intervalMs === 0 ? "its receives are blocked" : "its rate limit is reached";
   return `no message: queue ${qname} is held back (${why}); the next receive may take one in ${duration(blocked.retryMs)}`;
 }
