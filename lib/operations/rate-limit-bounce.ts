@@ -12,7 +12,8 @@ import { validateBlockMs } from "./control-rules";
 export const BOUNCE_DEFAULT_MS = 1000;
 
 /** Resolves the ms until the message is visible again, or -1 when it is gone. */
-export function rateLimitBounce(layout: KeyLayout, qname: string, id: string, ms?: number): Operation<number> {
+export function rateLimitBounce(layout: KeyLayout, qname: string, id: string, ms?: number, rc?: number): Operation<number> {
+  void rc;
   const keys = layout.queue(qname);
   return {
     script: "rateLimitBounce",
