@@ -8,7 +8,7 @@ import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateIds } from "./rsmq-input-rules";
-import { validateReceipts } from "./receipt-rules";
+import { validateReceipt, validateReceipts } from "./receipt-rules";
 import { receiveDone, receivedMessages, receiveMessages } from "./receive-message";
 import type { ReceivedBatch } from "./receive-message";
 import { explainRefusal } from "../errors/refusals";
@@ -142,20 +142,11 @@ function reportReceiveError<O extends { qname?: unknown }>(result: Settled, opti
  */
 export const deleteAndReceiveOperation = defineOperation<DeleteAndReceiveOptions, Settled, DeletedAndReceivedMessage>({
   optionKeys: { qname: true, id: true, vt: true, rc: true },
-  build: ({ layout, observed }, options) =>
-    forCallPath(
-      deleteAndReceiveMessages(
-        layout,
-        {
-          qname: options.qname,
-          ids: [options.id],
-          rcs: options.rc === undefined || options.rc === null ? undefined : [options.rc],
-          vt: options.vt,
-        },
-        1,
-        observed,
-      ),
-    ),
+  build: ({ layout, observed }, options) => {
+    // Checked as `rc` here, so its error names the option the caller gave.
+    const rcs = validateReceipt(options.rc) === undefined ? undefined : [options.rc];
+    return forCallPath(deleteAndReceiveMessages(layout, { qname: options.qname, ids: [options.id], rcs, vt: options.vt }, 1, observed));
+  },
   observe: observeDeleteAndReceive(true),
   events: reportReceiveError,
   wakes: ({ wake }) => wake ?? false,
