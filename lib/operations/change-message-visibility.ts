@@ -19,8 +19,9 @@ export function changeMessageVisibility(layout: KeyLayout, options: Partial<Chan
   const vt = validateSeconds("vt", options.vt);
   const rc = validateReceipt(options.rc);
   const keys = layout.queue(qname);
-  const args = [id, integerArg(vt), keys.wakeChannel, layout.cluster ? "1" : ""];
-  if (rc !== undefined) args.push(rc);
+  // Trailing arguments the script does not need are left off: each costs the server a string.
+  const args = [id, integerArg(vt), layout.cluster ? "1" : "", rc ?? ""];
+  while (args[args.length - 1] === "") args.pop();
   return {
     script: "changeMessageVisibility",
     commandKind: "settle",

@@ -4,7 +4,7 @@ import type { KeyLayout } from "../keys";
 import { validateIds, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { ChangeMessagesVisibilityOptions } from "../types";
 import { defineOperation } from "./descriptor";
-import { validateReceipts } from "./receipt-rules";
+import { receiptFlags, validateReceipts } from "./receipt-rules";
 import { splitFreeWake } from "./delete-message";
 import type { Deleted } from "./delete-message";
 
@@ -25,7 +25,7 @@ export function changeMessagesVisibility(
     script: "changeMessagesVisibility",
     commandKind: "settle",
     keys: [keys.messages, keys.hash, keys.leases],
-    args: [integerArg(vt), keys.wakeChannel, layout.cluster ? "1" : "", rcs ? "r" : "", ...ids, ...(rcs ?? [])],
+    args: [integerArg(vt), receiptFlags(rcs, layout.cluster), ...ids, ...(rcs ?? [])],
     parse(raw) {
       failIfCode(raw);
       const { reply, wake } = splitFreeWake(raw);

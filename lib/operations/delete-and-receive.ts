@@ -8,7 +8,7 @@ import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateIds } from "./rsmq-input-rules";
-import { validateReceipt, validateReceipts } from "./receipt-rules";
+import { receiptFlags, validateReceipt, validateReceipts } from "./receipt-rules";
 import { receiveDone, receivedMessages, receiveMessages } from "./receive-message";
 import type { ReceivedBatch } from "./receive-message";
 import { explainRefusal } from "../errors/refusals";
@@ -58,13 +58,11 @@ export function deleteAndReceiveMessages(
   const receive = receiveMessages(layout, options, count, details);
   const ids = Array.isArray(options.ids) && options.ids.length === 0 ? [] : validateIds(options.ids);
   const rcs = validateReceipts(options.rcs, ids.length);
-  const keys = layout.queue(String(options.qname));
-  const receipts = rcs === undefined ? [""] : ["r", ...rcs];
   return {
     script: "deleteAndReceive",
     commandKind: "receive",
     keys: receive.keys,
-    args: [integerArg(ids.length), receipts[0], ...ids, ...receipts.slice(1), keys.wakeChannel, layout.cluster ? "1" : "", ...receive.args],
+    args: [integerArg(ids.length), receiptFlags(rcs, layout.cluster), ...ids, ...(rcs ?? []), ...receive.args],
     parse(reply) {
       failIfCode(reply);
       const [flags, received, wake] = reply as [unknown[], unknown, string?];

@@ -42,9 +42,9 @@ export function deleteMessageFreeing(
   const id = validateId(options.id);
   const rc = validateReceipt(options.rc);
   const keys = layout.queue(qname);
-  const args = [id, keys.wakeChannel, layout.cluster ? "1" : ""];
-  if (rc !== undefined || expired) args.push(rc ?? "");
-  if (expired) args.push("x");
+  // Trailing arguments the script does not need are left off: each costs the server a string.
+  const args = [id, layout.cluster ? "1" : "", rc ?? "", expired ? "x" : ""];
+  while (args[args.length - 1] === "") args.pop();
   return {
     script: "deleteMessage",
     commandKind: "settle",

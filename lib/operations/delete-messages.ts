@@ -1,7 +1,7 @@
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateIds, validateQname } from "./rsmq-input-rules";
-import { validateReceipts } from "./receipt-rules";
+import { receiptFlags, validateReceipts } from "./receipt-rules";
 import type { DeleteMessagesOptions } from "../types";
 import { defineOperation } from "./descriptor";
 import { splitFreeWake, withoutWake } from "./delete-message";
@@ -22,7 +22,7 @@ export function deleteMessagesFreeing(layout: KeyLayout, options: Partial<Delete
     script: "deleteMessages",
     commandKind: "settle",
     keys: [keys.messages, keys.hash, keys.leases],
-    args: [keys.wakeChannel, layout.cluster ? "1" : "", rcs ? "r" : "", ...ids, ...(rcs ?? [])],
+    args: [receiptFlags(rcs, layout.cluster), ...ids, ...(rcs ?? [])],
     parse: (raw) => {
       const { reply, wake } = splitFreeWake(raw);
       return { deleted: (reply as unknown[]).map((found) => (found === 1 ? 1 : 0)), wake };
