@@ -51,7 +51,8 @@ if settings[5] then
       end
     end
   elseif rcall("ZADD", leasesKey, "XX", "CH", string.format("%d", endMs), id) == 1 then
-    leaseKit().extendTtl(leasesKey, endMs, nowMs)
+    local _, settleLeases = leaseKit()
+    settleLeases(leasesKey, nil, nil, endMs, nowMs)
   end
 end
 return 1

@@ -79,7 +79,8 @@ if settings[5] and #changed > 0 then
       moves[#moves + 1] = id
     end
     if rcall("ZADD", leasesKey, unpackAll(moves)) > 0 then
-      leaseKit().extendTtl(leasesKey, endMs, nowMs)
+      local _, settleLeases = leaseKit()
+      settleLeases(leasesKey, nil, nil, endMs, nowMs)
     end
   end
 end

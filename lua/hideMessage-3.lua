@@ -49,7 +49,8 @@ if state[2] then
   if ARGV[4] == "1" then
     rcall("ZREM", leasesKey, id)
   elseif rcall("ZADD", leasesKey, "XX", "CH", string.format("%d", endMs), id) == 1 then
-    leaseKit().extendTtl(leasesKey, endMs, nowMs)
+    local _, settleLeases = leaseKit()
+    settleLeases(leasesKey, nil, nil, endMs, nowMs)
   end
 end
 return 1

@@ -1,7 +1,7 @@
 --[[
   Put by the loader (lib/scripts/script-files.ts) before every script that reads or writes a
-  queue's concurrency leases, after now.lua and refused-command.lua, whose functions it calls.
-  Its Redis calls touch only the keys it is given.
+  queue's concurrency leases, after refused-command.lua, whose refusedCommand it calls. Its Redis
+  calls touch only the keys it is given.
 
   While a queue's hash has `concurrency` (lib/operations/queue-fields.ts), rsmq-next receives with
   a vt hold a lease per message: `<ns>:<q>:leases`, a sorted set, member = message id, score = the
@@ -10,46 +10,44 @@
   visible again (its vt lapsed) is stale, and the receive that needs the room removes it. No
   counter: nothing a forgotten path could leave wrong outlives one vt.
 
-  leaseKit() returns the functions below in a table. One function here, whose closures are made
-  only when called: a script defines every function of its shared Lua on each run, about a
-  thousand instructions each, and only a queue with a limit needs these.
+  leaseKit() returns three functions, room, settle and heldAtLimit, made only when called: a script makes every
+  function of its shared Lua on each run (about a thousand instructions each, more with
+  upvalues), and only a queue with a limit needs these, so a queue without one pays for one.
   - room(leasesKey, queueSet, limit, count, nowMs): how many of `count` a receive may take. Reads
-    only. Cheap first: one ZCOUNT of the leases still running; only when that would not leave
-    room for all `count` does it look at every member's message (ZMSCORE, in chunks) and count
-    exactly. Returns room, heal: heal is nil after the cheap look, else { stale = { ids },
-    earliest = the earliest in-flight message score or nil }.
-  - hold(leasesKey, pairs, endMs, nowMs): ZADD of `pairs` (score, id, ...) and the key's TTL
-    (extendTtl). A write.
-  - extendTtl(leasesKey, endMs, nowMs): the key's TTL reaches endMs + LEASE_GRACE_MS and never
-    shrinks (PTTL read, PEXPIRE only when larger), so it never outlasts the latest lease by more.
-  - dropStale(leasesKey, heal): removes the stale members a heal found. A write.
-  - maxedText(heal, nowMs, hiddenUntilMs): `maxed:<ms>`, ms until the earliest in-flight message
-    (or the ones just taken, hidden until hiddenUntilMs) is visible again: a slot frees then.
-  - heldReply(queueSet, queueHash, leasesKey, heal, alreadyMaxed, reply, nowMs): the reply of a
-    receive held at the limit before it took anything: `maxed:<ms>` only when a message is due
-    now, else the normal reply (the queue's next due time, -1 when empty). The stale leases
-    found go, and `maxed` is set (when not already) for the freeing delete to announce.
+    only. Cheap first: one ZCARD, every lease whether running or stale (at least as many as are
+    in flight; two arguments where ZCOUNT's range takes four, and each costs the server more
+    than the Lua around it); only when that would not leave room for all `count` does it look at
+    every member's message (ZMSCORE, in chunks) and count exactly. Returns room, heal: heal is
+    nil after the cheap look, else { stale = { ids }, earliest = the earliest in-flight message
+    score, or nil when none is in flight }.
+  - settle(leasesKey, heal, pairs, endMs, nowMs): the writes, each only when given: removes the
+    stale members a heal found (first: a message taken again may be one of them and keeps its
+    new lease), ZADDs `pairs` (score, id, ...), and makes the key's TTL cover endMs: when it does
+    not (PTTL read), PEXPIRE sets it to endMs + LEASE_GRACE_MS. So the key never outlasts the
+    latest lease by more than the grace, and a stream of receives with one vt pays the PEXPIRE
+    once per grace, not on each. Returns nil, or a NOPERM error reply, with nothing written, when
+    the user may not run one of them.
+  - heldAtLimit(queueSet, queueHash, leasesKey, heal, alreadyMaxed, reply, nowMs): the reply of a
+    receive the limit held before it took anything (room 0, so a heal ran and found one in
+    flight): `maxed:<ms>` (ms until the earliest in flight is visible again, when its slot frees)
+    only when a message is due now, else the normal reply (the next due time, -1 when empty). The
+    stale leases go, and `maxed` is set (when not already) for the freeing delete to announce.
 ]]
-local LEASE_GRACE_MS = 1000
--- Members per ZMSCORE or ZREM: a bounded argument list however many leases a heal looks at.
-local HEAL_CHUNK = 500
-
 local function leaseKit()
-  local rcall = redis.call
+  local HEAL_CHUNK, LEASE_GRACE_MS = 500, 1000
   local unpackLeases = table.unpack or unpack
-  local kit = {}
 
-  function kit.room(leasesKey, queueSet, limit, count, nowMs)
-    local running = rcall("ZCOUNT", leasesKey, "(" .. string.format("%d", nowMs), "+inf")
-    if running + count <= limit then
+  local function room(leasesKey, queueSet, limit, count, nowMs)
+    if redis.call("ZCARD", leasesKey) + count <= limit then
       return count, nil
     end
-    local members = rcall("ZRANGE", leasesKey, "0", "-1")
+    local members = redis.call("ZRANGE", leasesKey, "0", "-1")
     local heal = { stale = {}, earliest = nil }
     local inFlight = 0
+    -- Members per ZMSCORE: a bounded argument list however many leases there are.
     for first = 1, #members, HEAL_CHUNK do
       local last = math.min(#members, first + HEAL_CHUNK - 1)
-      local scores = rcall("ZMSCORE", queueSet, unpackLeases(members, first, last))
+      local scores = redis.call("ZMSCORE", queueSet, unpackLeases(members, first, last))
       for i = first, last do
         local score = scores[i - first + 1] and tonumber(scores[i - first + 1])
         if score and score > nowMs then
@@ -65,52 +63,46 @@ local function leaseKit()
     return math.max(0, math.min(count, limit - inFlight)), heal
   end
 
-  function kit.extendTtl(leasesKey, endMs, nowMs)
-    local wanted = endMs - nowMs + LEASE_GRACE_MS
-    if rcall("PTTL", leasesKey) < wanted then
-      rcall("PEXPIRE", leasesKey, string.format("%d", wanted))
+  local function settle(leasesKey, heal, pairs, endMs, nowMs)
+    -- Every caller checked these before its own first write; named here too, so this function
+    -- stands on its own (a refusal answers before it writes anything).
+    local refused = refusedCommand("zrem", "zadd", "pexpire")
+    if refused then
+      return refused
     end
-  end
-
-  function kit.hold(leasesKey, pairs, endMs, nowMs)
-    rcall("ZADD", leasesKey, unpackLeases(pairs))
-    kit.extendTtl(leasesKey, endMs, nowMs)
-  end
-
-  function kit.dropStale(leasesKey, heal)
+    -- Read before the writes: a key the ZADD makes has no TTL yet (-1), and none at all (-2) is as short.
+    local ttl = endMs and redis.call("PTTL", leasesKey)
     if heal then
       for first = 1, #heal.stale, HEAL_CHUNK do
-        rcall("ZREM", leasesKey, unpackLeases(heal.stale, first, math.min(#heal.stale, first + HEAL_CHUNK - 1)))
+        redis.call("ZREM", leasesKey, unpackLeases(heal.stale, first, math.min(#heal.stale, first + HEAL_CHUNK - 1)))
       end
     end
-  end
-
-  function kit.maxedText(heal, nowMs, hiddenUntilMs)
-    local earliest = heal and heal.earliest
-    if hiddenUntilMs and (not earliest or hiddenUntilMs < earliest) then
-      earliest = hiddenUntilMs
+    if pairs then
+      redis.call("ZADD", leasesKey, unpackLeases(pairs))
     end
-    return "maxed:" .. string.format("%d", math.max(0, (earliest or nowMs) - nowMs))
+    if endMs and ttl < endMs - nowMs then
+      redis.call("PEXPIRE", leasesKey, string.format("%d", endMs - nowMs + LEASE_GRACE_MS))
+    end
   end
 
-  function kit.heldReply(queueSet, queueHash, leasesKey, heal, alreadyMaxed, reply, nowMs)
-    local head = rcall("ZRANGE", queueSet, "0", "0", "WITHSCORES")
+  local function heldAtLimit(queueSet, queueHash, leasesKey, heal, alreadyMaxed, reply, nowMs)
+    local head = redis.call("ZRANGE", queueSet, "0", "0", "WITHSCORES")
     local due = head[2] ~= nil and tonumber(head[2]) <= nowMs
-    if head[2] == nil then
-      reply[1] = -1
+    if due then
+      reply[1] = "maxed:" .. string.format("%d", math.max(0, heal.earliest - nowMs))
     else
-      reply[1] = due and kit.maxedText(heal, nowMs, nil) or tonumber(head[2]) - nowMs
+      reply[1] = head[2] and tonumber(head[2]) - nowMs or -1
     end
     local refused = refusedCommand("zrem", "hset")
     if refused then
       return refused
     end
-    kit.dropStale(leasesKey, heal)
+    settle(leasesKey, heal)
     if due and not alreadyMaxed then
-      rcall("HSET", queueHash, "maxed", "1")
+      redis.call("HSET", queueHash, "maxed", "1")
     end
     return reply
   end
 
-  return kit
+  return room, settle, heldAtLimit
 end

@@ -112,14 +112,15 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
     end
   end
   -- The concurrency limit cuts the count to the free slots (lua/shared/leases.lua); held at 0.
-  local leases, heal, limitCut = nil, nil, false
+  local leaseRoom, settleLeases, heal, limitCut = nil, nil, nil, false
   if settings[10] and vt > 0 then
-    leases = leaseKit()
+    local heldAtLimit
+    leaseRoom, settleLeases, heldAtLimit = leaseKit()
     local room
-    room, heal = leases.room(leasesKey, queueSet, tonumber(settings[10]), count, nowMs)
+    room, heal = leaseRoom(leasesKey, queueSet, tonumber(settings[10]), count, nowMs)
     limitCut = room < count
     if room == 0 then
-      return leases.heldReply(queueSet, queueHash, leasesKey, heal, settings[11] == "1", reply, nowMs), true
+      return heldAtLimit(queueSet, queueHash, leasesKey, heal, settings[11] == "1", reply, nowMs), true
     end
     count = room
   end
@@ -234,7 +235,7 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
   end
 
   local refused = refusedCommand("hincrby", "hset")
-  if not refused and leases then
+  if not refused and leaseRoom then
     refused = refusedCommand("zadd", "zrem", "pexpire")
   end
   if refused then
@@ -251,15 +252,15 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
     end
     rcall("ZADD", queueSet, unpackAll(hides))
   end
-  if leases then
-    -- Stale first: a message taken again may be one of them, and keeps its new lease.
-    leases.dropStale(leasesKey, heal)
-    leases.hold(leasesKey, hides or { hiddenUntil, ids[1] }, hiddenUntilMs, nowMs)
+  if leaseRoom then
+    settleLeases(leasesKey, heal, hides or { hiddenUntil, ids[1] }, hiddenUntilMs, nowMs)
     if limitCut then
       if settings[11] ~= "1" then
         rcall("HSET", queueHash, "maxed", "1")
       end
-      reply[1] = leases.maxedText(heal, nowMs, hiddenUntilMs)
+      -- A slot frees when the earliest in flight, these included, is visible again.
+      local earliest = math.min(heal and heal.earliest or hiddenUntilMs, hiddenUntilMs)
+      reply[1] = "maxed:" .. string.format("%d", math.max(0, earliest - nowMs))
     end
   end
   rcall("HINCRBY", queueHash, "totalrecv", received == 1 and "1" or string.format("%d", received))
