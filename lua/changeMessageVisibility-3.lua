@@ -12,7 +12,8 @@
 
   Returns 1 when the message exists, 0 when it does not (or the receipt is not its own: nothing
   written), -1 when the queue does not exist. When vt 0 freed a lease of a queue a receive was
-  held at (`maxed`): { 1, `~free:<server ms>` }, the wake it published.
+  held at (`maxed`): { 1, `~free:<server ms>` }, the wake it published (and a refused publish's
+  error and command after it, lua/shared/free-slot.lua).
 ]]
 local rcall = redis.call
 local queueSet, queueHash, leasesKey = KEYS[1], KEYS[2], KEYS[3]
@@ -45,8 +46,10 @@ if settings[5] then
   -- The lease ends with vt 0, else moves to the new end (XX: only a message that holds one).
   if vt == 0 then
     if rcall("ZREM", leasesKey, id) == 1 then
-      local wake = announceFree(queueHash, leasesKey, ARGV[3] == "1")
-      if wake then
+      local wake, refusal = announceFree(queueHash, leasesKey, ARGV[3] == "1")
+      if refusal then
+        return { 1, wake, refusal[1], refusal[2] }
+      elseif wake then
         return { 1, wake }
       end
     end

@@ -16,7 +16,8 @@
 
   Returns -1 when the queue does not exist, else one integer per id, in order: 1 when that message
   exists (its visibility changed), 0 when it does not (or its receipt is not its own: left alone).
-  When vt 0 freed a lease of a queue a receive was held at (`maxed`): { results, `~free:<ms>` }.
+  When vt 0 freed a lease of a queue a receive was held at (`maxed`): { results, `~free:<ms>` }
+  (and a refused publish's error and command after it, lua/shared/free-slot.lua).
 ]]
 local rcall = redis.call
 local unpackAll = table.unpack or unpack
@@ -67,8 +68,10 @@ if settings[5] and #changed > 0 then
   -- The leases end with vt 0, else move to the new end (XX: only messages that hold one).
   if vt == 0 then
     if rcall("ZREM", leasesKey, unpackAll(changed)) > 0 then
-      local wake = announceFree(queueHash, leasesKey, sharded)
-      if wake then
+      local wake, refusal = announceFree(queueHash, leasesKey, sharded)
+      if refusal then
+        return { results, wake, refusal[1], refusal[2] }
+      elseif wake then
         return { results, wake }
       end
     end

@@ -22,7 +22,8 @@
   two cannot be confused, and both node-redis and ioredis read a nested string alike (a nested
   error reply they do not). `wake` is `~free:<server ms>`, published when the deletes freed a
   concurrency lease of a queue a receive was held at (`maxed`) and the receive part left a slot
-  free (it took what it could; held again, it announces nothing).
+  free (it took what it could; held again, it announces nothing); a refused publish's error and
+  command follow it (lua/shared/free-slot.lua).
 
   The deletes come first and are never undone: a receive part that fails (a user allowed ZREM and
   HDEL but not HINCRBY, or not the reads of a receive) comes back in the reply beside them, never
@@ -58,8 +59,10 @@ elseif type(received) == "table" and received.err then
 end
 if freed > 0 and ran and not held then
   -- announceFree is lua/shared/free-slot.lua: `~free:` only when a receive was held at the limit.
-  local wake = announceFree(queueHash, leasesKey, sharded)
-  if wake then
+  local wake, refusal = announceFree(queueHash, leasesKey, sharded)
+  if refusal then
+    return { deleted, received, wake, refusal[1], refusal[2] }
+  elseif wake then
     return { deleted, received, wake }
   end
 end

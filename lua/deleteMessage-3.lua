@@ -13,7 +13,8 @@
 
   Returns 1 when the message existed (in the set and the hash), else 0 (also for a receipt that is
   not the message's: nothing written then). When it freed a lease of a queue a receive was held
-  at (`maxed`): { 1 or 0, `~free:<server ms>` }, the wake it published.
+  at (`maxed`): { 1 or 0, `~free:<server ms>` }, the wake it published, and when Redis refused
+  that publish its error and command after it (lua/shared/free-slot.lua).
 ]]
 local rcall = redis.call
 local queueSet, queueHash, leasesKey = KEYS[1], KEYS[2], KEYS[3]
@@ -38,8 +39,10 @@ if deleted == 1 and expired then
 end
 if freed == 1 then
   -- announceFree is lua/shared/free-slot.lua: `~free:` only when a receive was held at the limit.
-  local wake = announceFree(queueHash, leasesKey, ARGV[2] == "1")
-  if wake then
+  local wake, refusal = announceFree(queueHash, leasesKey, ARGV[2] == "1")
+  if refusal then
+    return { deleted, wake, refusal[1], refusal[2] }
+  elseif wake then
     return { deleted, wake }
   end
 end

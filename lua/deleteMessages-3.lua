@@ -10,7 +10,8 @@
 
   Returns one integer per id, in order: 1 when that message existed, else 0 (also for an id whose
   receipt is not the message's: left alone). When it freed a lease of a queue a receive was held
-  at (`maxed`): { results, `~free:<server ms>` }, the wake it published.
+  at (`maxed`): { results, `~free:<server ms>` }, the wake it published (and a refused publish's
+  error and command after it, lua/shared/free-slot.lua).
 ]]
 local queueSet, queueHash, leasesKey = KEYS[1], KEYS[2], KEYS[3]
 local last, rcs = #ARGV, nil
@@ -25,8 +26,10 @@ end
 local results, freed = deleteIds(queueSet, queueHash, leasesKey, ARGV, 2, last, rcs)
 if freed > 0 and not results.err then
   -- announceFree is lua/shared/free-slot.lua: `~free:` only when a receive was held at the limit.
-  local wake = announceFree(queueHash, leasesKey, sharded)
-  if wake then
+  local wake, refusal = announceFree(queueHash, leasesKey, sharded)
+  if refusal then
+    return { results, wake, refusal[1], refusal[2] }
+  elseif wake then
     return { results, wake }
   end
 end

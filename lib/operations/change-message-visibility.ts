@@ -5,7 +5,7 @@ import { validateId, validateQname, validateSeconds } from "./rsmq-input-rules";
 import { validateReceipt } from "./receipt-rules";
 import type { ChangeMessageVisibilityOptions } from "../types";
 import { defineOperation } from "./descriptor";
-import { splitFreeWake } from "./delete-message";
+import { reportRefusedFree, splitFreeWake } from "./delete-message";
 import type { Deleted } from "./delete-message";
 
 /**
@@ -29,8 +29,8 @@ export function changeMessageVisibility(layout: KeyLayout, options: Partial<Chan
     args,
     parse(raw) {
       failIfCode(raw);
-      const { reply, wake } = splitFreeWake(raw);
-      return { deleted: reply === 1 ? 1 : 0, wake };
+      const { reply, ...freed } = splitFreeWake(raw, keys.wakeChannel);
+      return { deleted: reply === 1 ? 1 : 0, ...freed };
     },
   };
 }
@@ -48,5 +48,6 @@ export const changeMessageVisibilityOperation = defineOperation<ChangeMessageVis
   },
   // The `~free:` text when it freed a slot a receive waits for: a control wake reaches held consumers too.
   wakes: ({ wake }) => wake ?? true,
+  events: reportRefusedFree("changeMessageVisibility"),
   result: ({ deleted }) => deleted,
 });
