@@ -231,6 +231,16 @@ describe("concurrency limits", () => {
     expect(await leased()).to.deep.equal([]);
   });
 
+  it("the doctor knows the limit's fields: a queue held at its limit has nothing out of place", async () => {
+    await rsmq.setConcurrencyAsync({ qname: "q", max: 1 });
+    await send(2);
+    await rsmq.receiveMessageAsync({ qname: "q" });
+    expect(await rsmq.receiveMessageAsync({ qname: "q" })).to.deep.equal({});
+    expect(await field("maxed")).to.equal("1");
+    const report = await rsmq.doctorAsync({ qnames: ["q"] });
+    expect(report.findings).to.deep.equal([]);
+  });
+
   it("rejects queueNotFound for a missing queue, writing nothing", async () => {
     for (const call of [
       () => rsmq.setConcurrencyAsync({ qname: "missing", max: 2 }),
