@@ -24,7 +24,9 @@ local unpackAll = table.unpack or unpack
 local queueSet, queueHash, leasesKey = KEYS[1], KEYS[2], KEYS[3]
 local vt = tonumber(ARGV[1])
 local FIRST = 3
-local last, withReceipts, sharded = #ARGV, string.find(ARGV[2], "r", 1, true) ~= nil, string.find(ARGV[2], "s", 1, true) ~= nil
+local last = #ARGV
+local withReceipts = string.find(ARGV[2], "r", 1, true) ~= nil
+local sharded = string.find(ARGV[2], "s", 1, true) ~= nil
 if withReceipts then
   last = FIRST - 1 + (#ARGV - FIRST + 1) / 2
 end

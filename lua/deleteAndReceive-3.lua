@@ -22,8 +22,8 @@
   two cannot be confused, and both node-redis and ioredis read a nested string alike (a nested
   error reply they do not). `wake` is `~free:<server ms>`, published when the deletes freed a
   concurrency lease of a queue a receive was held at (`maxed`) and the receive part left a slot
-  free (it took what it could; held again, it announces nothing); a refused publish's error and
-  command follow it (lua/shared/free-slot.lua).
+  free (taking the freed slot itself, or held again, it announces nothing); a refused publish's
+  error and command follow it (lua/shared/free-slot.lua).
 
   The deletes come first and are never undone: a receive part that fails (a user allowed ZREM and
   HDEL but not HINCRBY, or not the reads of a receive) comes back in the reply beside them, never
@@ -48,7 +48,7 @@ local deleted, freed = deleteIds(queueSet, queueHash, leasesKey, ARGV, 3, idCoun
 if deleted.err then
   return deleted
 end
-local ran, received, held = pcall(receiveDue, queueSet, queueHash, leasesKey, ARGV[at] or "", tonumber(ARGV[at + 1] or "1"), ARGV[at + 2] == "d", tonumber(ARGV[at + 3] or ""))
+local ran, received, slotsLeft = pcall(receiveDue, queueSet, queueHash, leasesKey, ARGV[at] or "", tonumber(ARGV[at + 1] or "1"), ARGV[at + 2] == "d", tonumber(ARGV[at + 3] or ""))
 if not ran then
   -- Redis 7 raises a table { err = message }, earlier ones the message itself.
   if type(received) == "table" then
@@ -57,7 +57,7 @@ if not ran then
 elseif type(received) == "table" and received.err then
   received = received.err
 end
-if freed > 0 and ran and not held then
+if freed > 0 and ran and (slotsLeft == nil or slotsLeft > 0) then
   -- announceFree is lua/shared/free-slot.lua: `~free:` only when a receive was held at the limit.
   local wake, refusal = announceFree(queueHash, leasesKey, sharded)
   if refusal then

@@ -17,9 +17,10 @@
     only. Cheap first: one ZCARD, every lease whether running or stale (at least as many as are
     in flight; two arguments where ZCOUNT's range takes four, and each costs the server more
     than the Lua around it); only when that would not leave room for all `count` does it look at
-    every member's message (ZMSCORE, in chunks) and count exactly. Returns room, heal: heal is
-    nil after the cheap look, else { stale = { ids }, earliest = the earliest in-flight message
-    score, or nil when none is in flight }.
+    every member's message (ZMSCORE, in chunks) and count exactly. Returns room, heal, free: heal
+    is nil after the cheap look, else { stale = { ids }, earliest = the earliest in-flight message
+    score, or nil when none is in flight }; free is how many slots are free before the receive
+    (at least room; after the cheap look, at least as many as it says).
   - settle(leasesKey, heal, pairs, endMs, nowMs): the writes, each only when given: removes the
     stale members a heal found (first: a message taken again may be one of them and keeps its
     new lease), ZADDs `pairs` (score, id, ...), and makes the key's TTL cover endMs: when it does
@@ -38,8 +39,9 @@ local function leaseKit()
   local unpackLeases = table.unpack or unpack
 
   local function room(leasesKey, queueSet, limit, count, nowMs)
-    if redis.call("ZCARD", leasesKey) + count <= limit then
-      return count, nil
+    local leased = redis.call("ZCARD", leasesKey)
+    if leased + count <= limit then
+      return count, nil, limit - leased
     end
     local members = redis.call("ZRANGE", leasesKey, "0", "-1")
     local heal = { stale = {}, earliest = nil }
@@ -60,7 +62,7 @@ local function leaseKit()
         end
       end
     end
-    return math.max(0, math.min(count, limit - inFlight)), heal
+    return math.max(0, math.min(count, limit - inFlight)), heal, math.max(0, limit - inFlight)
   end
 
   local function settle(leasesKey, heal, pairs, endMs, nowMs)

@@ -7,8 +7,9 @@
   `count` due messages of the queue, as lua/receiveMessage-3.lua's header says (its ARGV, read:
   vtArg "" for the queue's vt, details true for "d", maxBytes nil for no bound), and returns that
   script's reply: -1 for a missing queue, a NOPERM error reply when the user may not write what a
-  receive writes (nothing written then), or the reply table; then whether the concurrency limit
-  held it back or cut it (true), so deleteAndReceive knows whether its deletes left a slot free.
+  receive writes (nothing written then), or the reply table; then, under a concurrency limit, how
+  many slots it left free (nil without one): deleteAndReceive announces a slot its deletes freed
+  only when one is left.
 
   An empty queue (no member in the sorted set) holds no message, so any per-message field left in
   its hash is an orphan: an rsmq 0.12.4 delete or pop removes only `<id>`, `<id>:rc` and
@@ -112,15 +113,15 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
     end
   end
   -- The concurrency limit cuts the count to the free slots (lua/shared/leases.lua); held at 0.
-  local leaseRoom, settleLeases, heal, limitCut = nil, nil, nil, false
+  local leaseRoom, settleLeases, heal, limitCut, free = nil, nil, nil, false, nil
   if settings[10] and vt > 0 then
     local heldAtLimit
     leaseRoom, settleLeases, heldAtLimit = leaseKit()
     local room
-    room, heal = leaseRoom(leasesKey, queueSet, tonumber(settings[10]), count, nowMs)
+    room, heal, free = leaseRoom(leasesKey, queueSet, tonumber(settings[10]), count, nowMs)
     limitCut = room < count
     if room == 0 then
-      return heldAtLimit(queueSet, queueHash, leasesKey, heal, settings[11] == "1", reply, nowMs), true
+      return heldAtLimit(queueSet, queueHash, leasesKey, heal, settings[11] == "1", reply, nowMs), 0
     end
     count = room
   end
@@ -231,7 +232,7 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
       sweepOrphans(queueHash)
     end
     reply[#reply + 1] = expiry
-    return reply, false
+    return reply, free
   end
 
   local refused = refusedCommand("hincrby", "hset")
@@ -306,5 +307,5 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
     rcall("HSET", queueHash, unpackAll(frPairs))
   end
   reply[#reply + 1] = expiry
-  return reply, limitCut
+  return reply, free and free - received
 end

@@ -149,6 +149,22 @@ describe("concurrency limits", () => {
     expect(inProcess).to.deep.equal(heard);
   });
 
+  it("deleteAndReceive that takes the slot it freed announces nothing; the delete that leaves one free does", async () => {
+    const { heard } = await listen();
+    await rsmq.setConcurrencyAsync({ qname: "q", max: 1 });
+    await send(3);
+    const first = asMessage(await rsmq.receiveMessageAsync({ qname: "q" }));
+    expect(await rsmq.receiveMessageAsync({ qname: "q" })).to.deep.equal({});
+    const settled = await rsmq.deleteAndReceiveAsync({ qname: "q", id: first.id });
+    const second = asMessage(settled.message);
+    expect(await field("maxed"), "still held: the next freeing delete tells").to.equal("1");
+    expect(await rsmq.deleteMessageAsync({ qname: "q", id: second.id })).to.equal(1);
+    expect(await field("maxed")).to.equal(undefined);
+    await rsmq.setConcurrencyAsync({ qname: "q", max: 1 });
+    await waitFor(() => heard.length >= 3, "the delete's wake and the marker");
+    expect(heard).to.have.length(3);
+  });
+
   it("the leases key's TTL reaches the latest lease end plus 1 s and no further", async () => {
     await rsmq.setConcurrencyAsync({ qname: "q", max: 5 });
     await send(3);
