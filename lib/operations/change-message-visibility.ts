@@ -6,14 +6,14 @@ import { validateReceipt } from "./receipt-rules";
 import type { ChangeMessageVisibilityOptions } from "../types";
 import { defineOperation } from "./descriptor";
 import { reportRefusedFree, splitFreeWake } from "./delete-message";
-import type { Deleted } from "./delete-message";
+import type { MayFree } from "./delete-message";
 
 /**
  * Makes a message visible vt seconds from now; with `rc` only while its receive count still is
- * that receipt (else 0, nothing written). `deleted` here is whether it changed; vt 0 of a leased
+ * that receipt (else 0, nothing written). Vt 0 of a leased
  * message of a queue a receive is held at publishes `~free:` (lua/changeMessageVisibility-3.lua).
  */
-export function changeMessageVisibility(layout: KeyLayout, options: Partial<ChangeMessageVisibilityOptions>): Operation<Deleted<0 | 1>> {
+export function changeMessageVisibility(layout: KeyLayout, options: Partial<ChangeMessageVisibilityOptions>): Operation<MayFree<0 | 1>> {
   const qname = validateQname(options.qname);
   const id = validateId(options.id);
   const vt = validateSeconds("vt", options.vt);
@@ -30,13 +30,13 @@ export function changeMessageVisibility(layout: KeyLayout, options: Partial<Chan
     parse(raw) {
       failIfCode(raw);
       const { reply, ...freed } = splitFreeWake(raw, keys.wakeChannel);
-      return { deleted: reply === 1 ? 1 : 0, ...freed };
+      return { answer: reply === 1 ? 1 : 0, ...freed };
     },
   };
 }
 
 /** changeMessageVisibilityAsync: `1` if the message exists, else `0`; it may now be due sooner than a sleeping Worker's wake. */
-export const changeMessageVisibilityOperation = defineOperation<ChangeMessageVisibilityOptions, Deleted<0 | 1>, 0 | 1>({
+export const changeMessageVisibilityOperation = defineOperation<ChangeMessageVisibilityOptions, MayFree<0 | 1>, 0 | 1>({
   optionKeys: { qname: true, id: true, vt: true, rc: true },
   build: ({ layout }, options) => changeMessageVisibility(layout, options),
   observe: {
@@ -49,5 +49,5 @@ export const changeMessageVisibilityOperation = defineOperation<ChangeMessageVis
   // The `~free:` text when it freed a slot a receive waits for: a control wake reaches held consumers too.
   wakes: ({ wake }) => wake ?? true,
   events: reportRefusedFree("changeMessageVisibility"),
-  result: ({ deleted }) => deleted,
+  result: ({ answer }) => answer,
 });

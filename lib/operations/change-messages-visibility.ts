@@ -6,7 +6,7 @@ import type { ChangeMessagesVisibilityOptions } from "../types";
 import { defineOperation } from "./descriptor";
 import { receiptFlags, validateReceipts } from "./receipt-rules";
 import { reportRefusedFree, splitFreeWake } from "./delete-message";
-import type { Deleted } from "./delete-message";
+import type { MayFree } from "./delete-message";
 
 /**
  * changeMessageVisibility for up to 1000 ids of one queue in one script: `1` per id whose message
@@ -15,7 +15,7 @@ import type { Deleted } from "./delete-message";
 export function changeMessagesVisibility(
   layout: KeyLayout,
   options: Partial<ChangeMessagesVisibilityOptions>,
-): Operation<Deleted<Array<0 | 1>>> {
+): Operation<MayFree<Array<0 | 1>>> {
   const qname = validateQname(options.qname);
   const ids = validateIds(options.ids);
   const vt = validateSeconds("vt", options.vt);
@@ -29,7 +29,7 @@ export function changeMessagesVisibility(
     parse(raw) {
       failIfCode(raw);
       const { reply, ...freed } = splitFreeWake(raw, keys.wakeChannel);
-      return { deleted: (reply as unknown[]).map((changed) => (changed === 1 ? 1 : 0)), ...freed };
+      return { answer: (reply as unknown[]).map((changed) => (changed === 1 ? 1 : 0)), ...freed };
     },
   };
 }
@@ -48,7 +48,7 @@ export function nothingToChange(options: Partial<ChangeMessagesVisibilityOptions
 }
 
 /** changeMessagesVisibilityAsync: `1` or `0` per id, in order; `[]` for no ids, with no round trip. */
-export const changeMessagesVisibilityOperation = defineOperation<ChangeMessagesVisibilityOptions, Deleted<Array<0 | 1>>, Array<0 | 1>>({
+export const changeMessagesVisibilityOperation = defineOperation<ChangeMessagesVisibilityOptions, MayFree<Array<0 | 1>>, Array<0 | 1>>({
   optionKeys: { qname: true, ids: true, vt: true, rcs: true },
   build: ({ layout }, options) => changeMessagesVisibility(layout, options),
   answerWithout: (options) => (nothingToChange(options) ? [] : undefined),
@@ -60,7 +60,7 @@ export const changeMessagesVisibilityOperation = defineOperation<ChangeMessagesV
     }),
   },
   // Any changed message may now be due sooner than a sleeping Worker's wake (vt 0: at once).
-  wakes: ({ deleted, wake }) => wake ?? deleted.includes(1),
+  wakes: ({ answer, wake }) => wake ?? answer.includes(1),
   events: reportRefusedFree("changeMessagesVisibility"),
-  result: ({ deleted }) => deleted,
+  result: ({ answer }) => answer,
 });

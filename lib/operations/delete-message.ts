@@ -8,10 +8,13 @@ import type { Outlets } from "./descriptor";
 import { reportRefusedNotification } from "./refused-notification";
 import type { RefusedNotification } from "./refused-notification";
 
-/** What a delete did: whether the message existed, and the `~free:` wake it published when it freed a slot a receive waits for. */
-export interface Deleted<T> {
-  readonly deleted: T;
-  /** `~free:<server ms>` (lua/shared/leases.lua); undefined when it published none. */
+/**
+ * What a call that may free a concurrency slot did (a delete, a visibility change): its public
+ * answer, and the `~free:` wake it published when it freed a slot a receive waits for.
+ */
+export interface MayFree<T> {
+  readonly answer: T;
+  /** `~free:<server ms>` (lua/shared/free-slot.lua); undefined when it published none. */
   readonly wake?: string;
   /** Set when Redis refused that publish (an ACL user without the channel): the slot is free all the same. */
   readonly refused?: RefusedNotification;
@@ -39,8 +42,8 @@ export function reportRefusedFree(call: string): (result: { refused?: RefusedNot
 }
 
 /** The operation without the wake: what the Worker and the dead-letter moves read. */
-export function withoutWake<T>(operation: Operation<Deleted<T>>): Operation<T> {
-  return { ...operation, parse: (reply) => operation.parse(reply).deleted };
+export function withoutWake<T>(operation: Operation<MayFree<T>>): Operation<T> {
+  return { ...operation, parse: (reply) => operation.parse(reply).answer };
 }
 
 /**
@@ -57,7 +60,7 @@ export function deleteMessageFreeing(
   layout: KeyLayout,
   options: Partial<DeleteMessageOptions>,
   expired = false,
-): Operation<Deleted<0 | 1>> {
+): Operation<MayFree<0 | 1>> {
   const qname = validateQname(options.qname);
   const id = validateId(options.id);
   const rc = validateReceipt(options.rc);
@@ -72,13 +75,13 @@ export function deleteMessageFreeing(
     args,
     parse: (raw) => {
       const { reply, ...freed } = splitFreeWake(raw, keys.wakeChannel);
-      return { deleted: reply === 1 ? 1 : 0, ...freed };
+      return { answer: reply === 1 ? 1 : 0, ...freed };
     },
   };
 }
 
 /** deleteMessageAsync: resolves `1` if the message existed (and `rc`, when given, was its receipt), else `0`. */
-export const deleteMessageOperation = defineOperation<DeleteMessageOptions, Deleted<0 | 1>, 0 | 1>({
+export const deleteMessageOperation = defineOperation<DeleteMessageOptions, MayFree<0 | 1>, 0 | 1>({
   optionKeys: { qname: true, id: true, rc: true },
   build: ({ layout }, options) => deleteMessageFreeing(layout, options),
   observe: {
@@ -88,5 +91,5 @@ export const deleteMessageOperation = defineOperation<DeleteMessageOptions, Dele
   // A freed slot of a queue at its concurrency limit: this process's held consumers look again.
   wakes: ({ wake }) => wake ?? false,
   events: reportRefusedFree("deleteMessage"),
-  result: ({ deleted }) => deleted,
+  result: ({ answer }) => answer,
 });

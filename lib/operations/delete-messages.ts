@@ -5,7 +5,7 @@ import { receiptFlags, validateReceipts } from "./receipt-rules";
 import type { DeleteMessagesOptions } from "../types";
 import { defineOperation } from "./descriptor";
 import { reportRefusedFree, splitFreeWake, withoutWake } from "./delete-message";
-import type { Deleted } from "./delete-message";
+import type { MayFree } from "./delete-message";
 
 /** Deletes `ids`; with `rcs` (one receipt per id) each only while its receive count still is its receipt. */
 export function deleteMessages(layout: KeyLayout, options: Partial<DeleteMessagesOptions>): Operation<Array<0 | 1>> {
@@ -13,7 +13,7 @@ export function deleteMessages(layout: KeyLayout, options: Partial<DeleteMessage
 }
 
 /** deleteMessages, telling the `~free:` wake it published. */
-export function deleteMessagesFreeing(layout: KeyLayout, options: Partial<DeleteMessagesOptions>): Operation<Deleted<Array<0 | 1>>> {
+export function deleteMessagesFreeing(layout: KeyLayout, options: Partial<DeleteMessagesOptions>): Operation<MayFree<Array<0 | 1>>> {
   const qname = validateQname(options.qname);
   const ids = validateIds(options.ids);
   const rcs = validateReceipts(options.rcs, ids.length);
@@ -25,7 +25,7 @@ export function deleteMessagesFreeing(layout: KeyLayout, options: Partial<Delete
     args: [receiptFlags(rcs, layout.cluster), ...ids, ...(rcs ?? [])],
     parse: (raw) => {
       const { reply, ...freed } = splitFreeWake(raw, keys.wakeChannel);
-      return { deleted: (reply as unknown[]).map((found) => (found === 1 ? 1 : 0)), ...freed };
+      return { answer: (reply as unknown[]).map((found) => (found === 1 ? 1 : 0)), ...freed };
     },
   };
 }
@@ -43,7 +43,7 @@ export function nothingToDelete(options: Partial<DeleteMessagesOptions>): boolea
 }
 
 /** deleteMessagesAsync: `1` or `0` per id, in order; `[]` for no ids, with no round trip. */
-export const deleteMessagesOperation = defineOperation<DeleteMessagesOptions, Deleted<Array<0 | 1>>, Array<0 | 1>>({
+export const deleteMessagesOperation = defineOperation<DeleteMessagesOptions, MayFree<Array<0 | 1>>, Array<0 | 1>>({
   optionKeys: { qname: true, ids: true, rcs: true },
   build: ({ layout }, options) => deleteMessagesFreeing(layout, options),
   answerWithout: (options) => (nothingToDelete(options) ? [] : undefined),
@@ -53,5 +53,5 @@ export const deleteMessagesOperation = defineOperation<DeleteMessagesOptions, De
   },
   wakes: ({ wake }) => wake ?? false,
   events: reportRefusedFree("deleteMessages"),
-  result: ({ deleted }) => deleted,
+  result: ({ answer }) => answer,
 });
