@@ -58,6 +58,8 @@ declare namespace RedisSMQ {
   export type SetRateLimitOptions = Types.SetRateLimitOptions;
   export type RemoveRateLimitOptions = Types.RemoveRateLimitOptions;
   export type RateLimitQueueOptions = Types.RateLimitQueueOptions;
+  export type SetConcurrencyOptions = Types.SetConcurrencyOptions;
+  export type RemoveConcurrencyOptions = Types.RemoveConcurrencyOptions;
   export type RateLimit = Types.RateLimit;
   export type QueuePause = Types.QueuePause;
   export type QueueRateLimit = Types.QueueRateLimit;

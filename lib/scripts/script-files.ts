@@ -69,7 +69,7 @@ export const SCRIPT_KINDS = {
   popMessage: "drains",
   deleteMessage: "drains",
   deleteMessages: "drains",
-  // A Worker's settle-and-take-the-next: it deletes, then receives (lua/deleteAndReceive-2.lua).
+  // A Worker's settle-and-take-the-next: it deletes, then receives (lua/deleteAndReceive-3.lua).
   deleteAndReceive: "drains",
   changeMessageVisibility: "drains",
   hideMessage: "drains",
@@ -113,6 +113,9 @@ export const SCRIPT_KINDS = {
   rateLimitQueue: "drains",
   // A Worker's handler met a downstream rate limit: the message goes back, as a retry's hide does.
   rateLimitBounce: "drains",
+  // Concurrency limits (lib/operations/set-concurrency.ts): one field, the leases key, a wake.
+  setConcurrency: "drains",
+  removeConcurrency: "drains",
 } as const satisfies Readonly<Record<string, ScriptKind>>;
 
 /** The name of a script in lua/ (its file name without `-<keys>.lua`): what an Operation runs. */
@@ -145,7 +148,7 @@ let scripts: Map<string, Script> | undefined;
  * Lua shared by several scripts, in lua/shared/: put before each script that calls it, so every
  * script is still one standalone text (and file, with its own KEYS/ARGV header) that Redis runs.
  * In this order: a file may call what an earlier one defines (expiry.lua calls refusedCommand,
- * store-message.lua serverNowMs, receive-due.lua takeLiveDue and queueGate).
+ * store-message.lua serverNowMs, receive-due.lua takeLiveDue, queueGate and leaseKit).
  */
 const SHARED = [
   { file: "now.lua", calledAs: /\bserverNowMs\(/ },
@@ -157,6 +160,8 @@ const SHARED = [
   { file: "message-score.lua", calledAs: /\bmessageScore\(|\bPRIORITY_STEP_MS\b/ },
   { file: "rate-limits.lua", calledAs: /\brateLimits\(/ },
   { file: "queue-gate.lua", calledAs: /\bqueueGate\(/ },
+  { file: "leases.lua", calledAs: /\bleaseKit\(/ },
+  { file: "free-slot.lua", calledAs: /\bannounceFree\(/ },
   { file: "send-gate.lua", calledAs: /\bsendGate\(/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
   { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },
