@@ -56,6 +56,12 @@ export interface QueueRow {
   rateLimit: QueueRateLimit | null;
   /** When a block of receives (rateLimitQueue, a handler's RateLimitError) ends, epoch ms; null when none is in force. */
   rateLimitedUntil: number | null;
+  /** The queue's concurrency limit (most messages in flight at once with rsmq-next consumers); null when it has none. */
+  concurrency: number | null;
+  /** With a concurrency limit: the messages rsmq-next consumers hold now (live leases); null without one. */
+  leased: number | null;
+  /** The Workers consuming the queue now (live heartbeat entries; `GET api/queues/:q/consumers` lists them). */
+  consumers: number;
   /** Epoch seconds, as rsmq stores them. */
   created: number;
   modified: number;

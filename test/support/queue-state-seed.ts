@@ -4,9 +4,13 @@
  * `jobs-dlq` (a dead-letter queue is a queue) with 1 visible; `idle`, empty and paused. `jobs`
  * has a rate limit of 10/s (burst 5) and 300/min: 5 per second at the tightest. What the metrics
  * must show follows from it (expectedSamples), except the age of the oldest visible message and
- * the next due time, which depend on the server's clock: the tests bound those.
+ * the next due time, which depend on the server's clock: the tests bound those. One Worker's
+ * heartbeat is on `jobs` (a consumer), beside a second one's that expires at once (swept or not by
+ * the first one's beat, it is never counted).
  */
 import type RedisSMQ = require("../../lib/index");
+import { internalsOf } from "../../lib/internals";
+import { beatJson, lookAndBeat } from "../../lib/operations/consumer-beat";
 
 export interface SeededQueues {
   /** The id of the message the next receive on `jobs` gets (the oldest visible one). */
@@ -34,6 +38,11 @@ export async function seedQueues(rsmq: RedisSMQ): Promise<SeededQueues> {
     ],
   });
   await rsmq.pauseQueueAsync({ qname: "idle" });
+  const { layout, run } = internalsOf(rsmq);
+  const beat = (workerId: string, ttlMs: number): Promise<unknown> =>
+    run(() => lookAndBeat(layout, "jobs", { workerId, json: beatJson("seed", 1, 1, 0), ttlMs }));
+  await beat("seedWorkerGone00", 1);
+  await beat("seedWorkerLive00", 3_600_000);
   return { jobsHead, jobsInFlight: first, deadLetter };
 }
 
@@ -63,6 +72,9 @@ export function expectedSamples(prefix = ""): Record<string, number> {
     [`${prefix}rsmq_queue_paused{queue="jobs"}`]: 0,
     [`${prefix}rsmq_queue_paused{queue="jobs-dlq"}`]: 0,
     [`${prefix}rsmq_queue_rate_limit_per_second{queue="jobs"}`]: 5,
+    [`${prefix}rsmq_queue_consumers{queue="idle"}`]: 0,
+    [`${prefix}rsmq_queue_consumers{queue="jobs"}`]: 1,
+    [`${prefix}rsmq_queue_consumers{queue="jobs-dlq"}`]: 0,
   };
 }
 
