@@ -41,21 +41,34 @@ export function parseConsumer(id: string, entry: string): ConsumerInfo {
   };
 }
 
-/** The live entries, sorted by when their Worker started, then by id. */
-export function listConsumers(layout: KeyLayout, options: Partial<ListConsumersOptions>): Operation<ConsumerInfo[]> {
-  const keys = layout.queue(validateQname(options.qname));
+/** What one reading of the entries saw: the server's time (epoch ms) and the live consumers. */
+export interface ConsumersReading {
+  now: number;
+  consumers: ConsumerInfo[];
+}
+
+/** The live entries with the server's time they were read at, sorted by when their Worker started, then by id. */
+export function readConsumers(layout: KeyLayout, qname: unknown): Operation<ConsumersReading> {
+  const keys = layout.queue(validateQname(qname));
   return {
     script: "listConsumers",
     keys: [keys.messages, keys.hash],
     args: [],
     parse(reply) {
       failIfCode(reply);
-      const fields = (reply as unknown[]).slice(1).map(String);
+      const [now, ...fields] = (reply as unknown[]).map(String);
       const consumers: ConsumerInfo[] = [];
       for (let i = 0; i + 1 < fields.length; i += 2) consumers.push(parseConsumer(fields[i], fields[i + 1]));
-      return consumers.sort((a, b) => a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      consumers.sort((a, b) => a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return { now: Number(now), consumers };
     },
   };
+}
+
+/** The live consumers alone (listConsumersAsync). */
+export function listConsumers(layout: KeyLayout, options: Partial<ListConsumersOptions>): Operation<ConsumerInfo[]> {
+  const reading = readConsumers(layout, options.qname);
+  return { ...reading, parse: (reply) => reading.parse(reply).consumers };
 }
 
 /** listConsumersAsync: resolves the live consumers; rejects `queueNotFound` for a missing queue. */

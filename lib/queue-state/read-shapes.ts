@@ -4,7 +4,7 @@
  * by the Redis server's clock; queue settings keep rsmq's units (vt and delay in seconds, created
  * and modified in epoch seconds).
  */
-import type { DeadLetterInfo } from "../types";
+import type { ConsumerInfo, DeadLetterInfo } from "../types";
 import type { BrowsedMessage } from "../operations/browse-messages";
 import type { DueWithin } from "../operations/queue-states";
 import type { QueuePause, QueueRateLimit } from "../types";
@@ -128,6 +128,14 @@ export interface DeadLetterGroup {
 }
 
 /** `GET api/queues/:qname/dead-letters`: why the messages of a dead-letter queue stopped. */
+/** `GET api/queues/:qname/consumers`: the Workers consuming the queue (live heartbeat entries), at the server's time `now`. */
+export interface ConsumersResponse {
+  now: number;
+  qname: string;
+  /** Sorted by when each started, then by id. */
+  consumers: ConsumerInfo[];
+}
+
 export interface DeadLettersResponse {
   qname: string;
   total: number;

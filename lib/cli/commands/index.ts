@@ -11,6 +11,7 @@ import * as purge from "./purge";
 import * as stats from "./stats";
 import * as pause from "./pause";
 import * as rateLimit from "./rate-limit";
+import * as consumers from "./consumers";
 import * as send from "./send";
 import * as receive from "./receive";
 import * as deleteMessages from "./delete";
@@ -37,6 +38,7 @@ export const COMMANDS: readonly CommandModule[] = [
   stats,
   pause,
   rateLimit,
+  consumers,
   send,
   receive,
   deleteMessages,
