@@ -7,16 +7,17 @@
   KEYS[2] queue hash        <ns>:<qname>:Q
   KEYS[3] leases            <ns>:<qname>:leases
   ARGV[1] message id   ARGV[2] vt in seconds
-  ARGV[3] the queue's wake channel ("": none)   ARGV[4] "1" when sharded (SPUBLISH)
-  ARGV[5] the receipt: change it only while `<id>:rc` is this; absent for none
+  ARGV[3] "1" when sharded (a `~free:` goes by SPUBLISH, lua/shared/free-slot.lua); "" or absent
+  ARGV[4] the receipt: change it only while `<id>:rc` is this; absent for none
 
   Returns 1 when the message exists, 0 when it does not (or the receipt is not its own: nothing
   written), -1 when the queue does not exist. When vt 0 freed a lease of a queue a receive was
-  held at (`maxed`): { 1, `~free:<server ms>` }, the wake it published.
+  held at (`maxed`): { 1, `~free:<server ms>` }, the wake it published (and a refused publish's
+  error and command after it, lua/shared/free-slot.lua).
 ]]
 local rcall = redis.call
 local queueSet, queueHash, leasesKey = KEYS[1], KEYS[2], KEYS[3]
-local id, vt, rc = ARGV[1], tonumber(ARGV[2]), ARGV[5]
+local id, vt, rc = ARGV[1], tonumber(ARGV[2]), ARGV[4]
 
 local settings
 if rc then
@@ -45,13 +46,16 @@ if settings[5] then
   -- The lease ends with vt 0, else moves to the new end (XX: only a message that holds one).
   if vt == 0 then
     if rcall("ZREM", leasesKey, id) == 1 then
-      local wake = announceFree(queueHash, ARGV[3], ARGV[4] == "1")
-      if wake then
+      local wake, refusal = announceFree(queueHash, leasesKey, ARGV[3] == "1")
+      if refusal then
+        return { 1, wake, refusal[1], refusal[2] }
+      elseif wake then
         return { 1, wake }
       end
     end
   elseif rcall("ZADD", leasesKey, "XX", "CH", string.format("%d", endMs), id) == 1 then
-    extendLeaseTtl(leasesKey, endMs, nowMs)
+    local _, settleLeases = leaseKit()
+    settleLeases(leasesKey, nil, nil, endMs, nowMs)
   end
 end
 return 1

@@ -10,21 +10,23 @@
   KEYS[2] queue hash        <ns>:<qname>:Q
   KEYS[3] leases            <ns>:<qname>:leases
   ARGV[1] vt in seconds
-  ARGV[2] the queue's wake channel ("": none)   ARGV[3] "1" when sharded (SPUBLISH)
-  ARGV[4] "r" when receipts follow the ids, else ""
-  ARGV[5..] message ids, then (with "r") one receipt per id, in the same order
+  ARGV[2] flags: "r" when receipts follow the ids, "s" when sharded (a `~free:` goes by SPUBLISH,
+          lua/shared/free-slot.lua), both, or ""
+  ARGV[3..] message ids, then (with "r") one receipt per id, in the same order
 
   Returns -1 when the queue does not exist, else one integer per id, in order: 1 when that message
   exists (its visibility changed), 0 when it does not (or its receipt is not its own: left alone).
-  When vt 0 freed a lease of a queue a receive was held at (`maxed`): { results, `~free:<ms>` }.
+  When vt 0 freed a lease of a queue a receive was held at (`maxed`): { results, `~free:<ms>` }
+  (and a refused publish's error and command after it, lua/shared/free-slot.lua).
 ]]
 local rcall = redis.call
 local unpackAll = table.unpack or unpack
 local queueSet, queueHash, leasesKey = KEYS[1], KEYS[2], KEYS[3]
 local vt = tonumber(ARGV[1])
-local last, withReceipts = #ARGV, ARGV[4] == "r"
+local FIRST = 3
+local last, withReceipts, sharded = #ARGV, string.find(ARGV[2], "r", 1, true) ~= nil, string.find(ARGV[2], "s", 1, true) ~= nil
 if withReceipts then
-  last = 4 + (#ARGV - 4) / 2
+  last = FIRST - 1 + (#ARGV - FIRST + 1) / 2
 end
 
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "paused", "concurrency")
@@ -34,7 +36,7 @@ end
 local current
 if withReceipts then
   local fields = {}
-  for i = 5, last do
+  for i = FIRST, last do
     fields[#fields + 1] = ARGV[i] .. ":rc"
   end
   current = rcall("HMGET", queueHash, unpackAll(fields))
@@ -49,24 +51,27 @@ if refused then
 end
 -- ZADD is the only write without a limit, so an ACL refusal of it comes before anything was written.
 local results, changed = {}, {}
-for i = 5, last do
+for i = FIRST, last do
   local id = ARGV[i]
+  local at = i - FIRST + 1
   -- One command per line: a refusal names the command from the script's line number.
-  local isMember = (not current or current[i - 4] == ARGV[i + last - 4]) and rcall("ZSCORE", queueSet, id)
+  local isMember = (not current or current[at] == ARGV[last + at]) and rcall("ZSCORE", queueSet, id)
   if isMember and rcall("HEXISTS", queueHash, id) == 1 then
     rcall("ZADD", queueSet, "XX", score, id)
-    results[i - 4] = 1
+    results[at] = 1
     changed[#changed + 1] = id
   else
-    results[i - 4] = 0
+    results[at] = 0
   end
 end
 if settings[5] and #changed > 0 then
   -- The leases end with vt 0, else move to the new end (XX: only messages that hold one).
   if vt == 0 then
     if rcall("ZREM", leasesKey, unpackAll(changed)) > 0 then
-      local wake = announceFree(queueHash, ARGV[2], ARGV[3] == "1")
-      if wake then
+      local wake, refusal = announceFree(queueHash, leasesKey, sharded)
+      if refusal then
+        return { results, wake, refusal[1], refusal[2] }
+      elseif wake then
         return { results, wake }
       end
     end
@@ -77,7 +82,8 @@ if settings[5] and #changed > 0 then
       moves[#moves + 1] = id
     end
     if rcall("ZADD", leasesKey, unpackAll(moves)) > 0 then
-      extendLeaseTtl(leasesKey, endMs, nowMs)
+      local _, settleLeases = leaseKit()
+      settleLeases(leasesKey, nil, nil, endMs, nowMs)
     end
   end
 end

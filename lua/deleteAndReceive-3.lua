@@ -8,10 +8,10 @@
   KEYS[2] queue hash        <ns>:<qname>:Q
   KEYS[3] leases            <ns>:<qname>:leases (lua/shared/leases.lua)
   ARGV[1] n, how many ids follow (0 or more)
-  ARGV[2] "r" when the ids' receipts follow them, else ""
+  ARGV[2] flags: "r" when the ids' receipts follow them, "s" when sharded (a `~free:` goes by
+          SPUBLISH, lua/shared/free-slot.lua), both, or ""
   ARGV[3] to ARGV[n + 2]  the message ids to delete, as deleteMessages takes them
   then, with "r", n receipts, one per id in the same order (deleteMessages' rule)
-  then the queue's wake channel ("": none) and "1" when sharded (SPUBLISH), "" otherwise
   then                    receiveMessage's ARGV (vt, count, "d", the batch's byte bound), with
                           the same trailing ones left off
 
@@ -22,7 +22,8 @@
   two cannot be confused, and both node-redis and ioredis read a nested string alike (a nested
   error reply they do not). `wake` is `~free:<server ms>`, published when the deletes freed a
   concurrency lease of a queue a receive was held at (`maxed`) and the receive part left a slot
-  free (it took what it could; held again, it announces nothing).
+  free (it took what it could; held again, it announces nothing); a refused publish's error and
+  command follow it (lua/shared/free-slot.lua).
 
   The deletes come first and are never undone: a receive part that fails (a user allowed ZREM and
   HDEL but not HINCRBY, or not the reads of a receive) comes back in the reply beside them, never
@@ -35,12 +36,11 @@ local queueSet, queueHash, leasesKey = KEYS[1], KEYS[2], KEYS[3]
 local idCount = tonumber(ARGV[1])
 local rcs = nil
 local at = idCount + 3
-if ARGV[2] == "r" then
+if string.find(ARGV[2], "r", 1, true) then
   rcs = { (table.unpack or unpack)(ARGV, at, at + idCount - 1) }
   at = at + idCount
 end
-local channel, sharded = ARGV[at], ARGV[at + 1] == "1"
-at = at + 2
+local sharded = string.find(ARGV[2], "s", 1, true) ~= nil
 
 -- deleteIds is lua/shared/delete-ids.lua and receiveDue lua/shared/receive-due.lua, which the
 -- loader puts before this script with the shared Lua they call.
@@ -58,9 +58,11 @@ elseif type(received) == "table" and received.err then
   received = received.err
 end
 if freed > 0 and ran and not held then
-  -- announceFree is lua/shared/leases.lua: `~free:` only when a receive was held at the limit.
-  local wake = announceFree(queueHash, channel, sharded)
-  if wake then
+  -- announceFree is lua/shared/free-slot.lua: `~free:` only when a receive was held at the limit.
+  local wake, refusal = announceFree(queueHash, leasesKey, sharded)
+  if refusal then
+    return { deleted, received, wake, refusal[1], refusal[2] }
+  elseif wake then
     return { deleted, received, wake }
   end
 end

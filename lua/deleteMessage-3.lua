@@ -6,22 +6,23 @@
   KEYS[2] queue hash        <ns>:<qname>:Q
   KEYS[3] leases            <ns>:<qname>:leases (lua/shared/leases.lua)
   ARGV[1] message id
-  ARGV[2] the queue's wake channel ("": none)   ARGV[3] "1" when sharded (SPUBLISH)
-  ARGV[4] the receipt: delete only while `<id>:rc` is this; "" or absent for none
-  ARGV[5] "x" when it is removed because it expired (the last step of moving an expired message
+  ARGV[2] "1" when sharded (a `~free:` goes by SPUBLISH, lua/shared/free-slot.lua); "" or absent
+  ARGV[3] the receipt: delete only while `<id>:rc` is this; "" or absent for none
+  ARGV[4] "x" when it is removed because it expired (the last step of moving an expired message
           to the queue's expireTo, docs/retention.md): then `totalexpired` counts it; absent otherwise
 
   Returns 1 when the message existed (in the set and the hash), else 0 (also for a receipt that is
   not the message's: nothing written then). When it freed a lease of a queue a receive was held
-  at (`maxed`): { 1 or 0, `~free:<server ms>` }, the wake it published.
+  at (`maxed`): { 1 or 0, `~free:<server ms>` }, the wake it published, and when Redis refused
+  that publish its error and command after it (lua/shared/free-slot.lua).
 ]]
 local rcall = redis.call
 local queueSet, queueHash, leasesKey = KEYS[1], KEYS[2], KEYS[3]
-local rc = ARGV[4]
+local rc = ARGV[3]
 if rc == "" then
   rc = nil
 end
-local expired = ARGV[5] == "x"
+local expired = ARGV[4] == "x"
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, and deleteOne (which checks HDEL itself)
 -- lua/shared/delete-one.lua: the loader puts both before this script. HDEL is named here too, first,
@@ -37,9 +38,11 @@ if deleted == 1 and expired then
   rcall("HINCRBY", queueHash, "totalexpired", 1)
 end
 if freed == 1 then
-  -- announceFree is lua/shared/leases.lua: `~free:` only when a receive was held at the limit.
-  local wake = announceFree(queueHash, ARGV[2], ARGV[3] == "1")
-  if wake then
+  -- announceFree is lua/shared/free-slot.lua: `~free:` only when a receive was held at the limit.
+  local wake, refusal = announceFree(queueHash, leasesKey, ARGV[2] == "1")
+  if refusal then
+    return { deleted, wake, refusal[1], refusal[2] }
+  elseif wake then
     return { deleted, wake }
   end
 end

@@ -45,11 +45,12 @@ if refused then
 end
 rcall("ZADD", queueSet, string.format("%d", endMs + pauseOffset(state[1])), id)
 if state[2] then
-  -- leases.lua's extendLeaseTtl: the key outlives the moved lease by its grace, no more.
+  -- leaseKit is lua/shared/leases.lua: the key outlives the moved lease by its grace, no more.
   if ARGV[4] == "1" then
     rcall("ZREM", leasesKey, id)
   elseif rcall("ZADD", leasesKey, "XX", "CH", string.format("%d", endMs), id) == 1 then
-    extendLeaseTtl(leasesKey, endMs, nowMs)
+    local _, settleLeases = leaseKit()
+    settleLeases(leasesKey, nil, nil, endMs, nowMs)
   end
 end
 return 1

@@ -51,8 +51,9 @@ if settings[6] or settings[7] or settings[9] then
     return {}
   end
 end
--- leaseRoom is lua/shared/leases.lua: read only; the stale leases it finds wait for a receive.
-if settings[10] and leaseRoom(leasesKey, queueSet, tonumber(settings[10]), 1, nowMs) == 0 then
+-- leaseKit is lua/shared/leases.lua: its room (the first function) only reads; the stale leases
+-- it finds wait for a receive.
+if settings[10] and (leaseKit())(leasesKey, queueSet, tonumber(settings[10]), 1, nowMs) == 0 then
   return {}
 end
 

@@ -5,7 +5,7 @@ import { validateId, validateQname, validateSeconds } from "./rsmq-input-rules";
 import { validateReceipt } from "./receipt-rules";
 import type { ChangeMessageVisibilityOptions } from "../types";
 import { defineOperation } from "./descriptor";
-import { splitFreeWake } from "./delete-message";
+import { reportRefusedFree, splitFreeWake } from "./delete-message";
 import type { Deleted } from "./delete-message";
 
 /**
@@ -19,8 +19,9 @@ export function changeMessageVisibility(layout: KeyLayout, options: Partial<Chan
   const vt = validateSeconds("vt", options.vt);
   const rc = validateReceipt(options.rc);
   const keys = layout.queue(qname);
-  const args = [id, integerArg(vt), keys.wakeChannel, layout.cluster ? "1" : ""];
-  if (rc !== undefined) args.push(rc);
+  // Trailing arguments the script does not need are left off: each costs the server a string.
+  const args = [id, integerArg(vt), layout.cluster ? "1" : "", rc ?? ""];
+  while (args[args.length - 1] === "") args.pop();
   return {
     script: "changeMessageVisibility",
     commandKind: "settle",
@@ -28,8 +29,8 @@ export function changeMessageVisibility(layout: KeyLayout, options: Partial<Chan
     args,
     parse(raw) {
       failIfCode(raw);
-      const { reply, wake } = splitFreeWake(raw);
-      return { deleted: reply === 1 ? 1 : 0, wake };
+      const { reply, ...freed } = splitFreeWake(raw, keys.wakeChannel);
+      return { deleted: reply === 1 ? 1 : 0, ...freed };
     },
   };
 }
@@ -47,5 +48,6 @@ export const changeMessageVisibilityOperation = defineOperation<ChangeMessageVis
   },
   // The `~free:` text when it freed a slot a receive waits for: a control wake reaches held consumers too.
   wakes: ({ wake }) => wake ?? true,
+  events: reportRefusedFree("changeMessageVisibility"),
   result: ({ deleted }) => deleted,
 });

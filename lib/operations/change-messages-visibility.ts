@@ -4,8 +4,8 @@ import type { KeyLayout } from "../keys";
 import { validateIds, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { ChangeMessagesVisibilityOptions } from "../types";
 import { defineOperation } from "./descriptor";
-import { validateReceipts } from "./receipt-rules";
-import { splitFreeWake } from "./delete-message";
+import { receiptFlags, validateReceipts } from "./receipt-rules";
+import { reportRefusedFree, splitFreeWake } from "./delete-message";
 import type { Deleted } from "./delete-message";
 
 /**
@@ -25,11 +25,11 @@ export function changeMessagesVisibility(
     script: "changeMessagesVisibility",
     commandKind: "settle",
     keys: [keys.messages, keys.hash, keys.leases],
-    args: [integerArg(vt), keys.wakeChannel, layout.cluster ? "1" : "", rcs ? "r" : "", ...ids, ...(rcs ?? [])],
+    args: [integerArg(vt), receiptFlags(rcs, layout.cluster), ...ids, ...(rcs ?? [])],
     parse(raw) {
       failIfCode(raw);
-      const { reply, wake } = splitFreeWake(raw);
-      return { deleted: (reply as unknown[]).map((changed) => (changed === 1 ? 1 : 0)), wake };
+      const { reply, ...freed } = splitFreeWake(raw, keys.wakeChannel);
+      return { deleted: (reply as unknown[]).map((changed) => (changed === 1 ? 1 : 0)), ...freed };
     },
   };
 }
@@ -61,5 +61,6 @@ export const changeMessagesVisibilityOperation = defineOperation<ChangeMessagesV
   },
   // Any changed message may now be due sooner than a sleeping Worker's wake (vt 0: at once).
   wakes: ({ deleted, wake }) => wake ?? deleted.includes(1),
+  events: reportRefusedFree("changeMessagesVisibility"),
   result: ({ deleted }) => deleted,
 });

@@ -8,7 +8,9 @@ import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateIds } from "./rsmq-input-rules";
-import { validateReceipt, validateReceipts } from "./receipt-rules";
+import { reportRefusedFree, splitFreeWake } from "./delete-message";
+import type { RefusedNotification } from "./refused-notification";
+import { receiptFlags, validateReceipt, validateReceipts } from "./receipt-rules";
 import { receiveDone, receivedMessages, receiveMessages } from "./receive-message";
 import type { ReceivedBatch } from "./receive-message";
 import { explainRefusal } from "../errors/refusals";
@@ -33,6 +35,8 @@ export interface DeletedAndReceived {
   receiveError?: Error;
   /** `~free:<server ms>` when the deletes freed a slot a receive was held at and the receive part left one free. */
   wake?: string;
+  /** Set when Redis refused that publish (an ACL user without the channel): the slot is free all the same. */
+  refused?: RefusedNotification;
 }
 
 /** How an error of the receive part names the call (the runner names a receive alone `receiveMessage`). */
@@ -56,20 +60,19 @@ export function deleteAndReceiveMessages(
   details = false,
 ): Operation<DeletedAndReceived> {
   const receive = receiveMessages(layout, options, count, details);
+  const wakeChannel = layout.queue(String(options.qname)).wakeChannel;
   const ids = Array.isArray(options.ids) && options.ids.length === 0 ? [] : validateIds(options.ids);
   const rcs = validateReceipts(options.rcs, ids.length);
-  const keys = layout.queue(String(options.qname));
-  const receipts = rcs === undefined ? [""] : ["r", ...rcs];
   return {
     script: "deleteAndReceive",
     commandKind: "receive",
     keys: receive.keys,
-    args: [integerArg(ids.length), receipts[0], ...ids, ...receipts.slice(1), keys.wakeChannel, layout.cluster ? "1" : "", ...receive.args],
+    args: [integerArg(ids.length), receiptFlags(rcs, layout.cluster), ...ids, ...(rcs ?? []), ...receive.args],
     parse(reply) {
       failIfCode(reply);
-      const [flags, received, wake] = reply as [unknown[], unknown, string?];
+      const [flags, received, ...rest] = reply as [unknown[], unknown, ...unknown[]];
       const deleted = flags.map((found): 0 | 1 => (found === 1 ? 1 : 0));
-      const freed = wake === undefined ? {} : { wake };
+      const { reply: _, ...freed } = rest.length === 0 ? { reply: undefined } : splitFreeWake([undefined, ...rest], wakeChannel);
       if (typeof received === "string") {
         return { deleted, batch: emptyBatch(), receiveError: receiveErrorOf(received, receive.keys), ...freed };
       }
@@ -148,7 +151,10 @@ export const deleteAndReceiveOperation = defineOperation<DeleteAndReceiveOptions
     return forCallPath(deleteAndReceiveMessages(layout, { qname: options.qname, ids: [options.id], rcs, vt: options.vt }, 1, observed));
   },
   observe: observeDeleteAndReceive(true),
-  events: reportReceiveError,
+  events: (result, options, outlets) => {
+    reportReceiveError(result, options, outlets);
+    reportRefusedFree("deleteAndReceive")(result, options, outlets);
+  },
   wakes: ({ wake }) => wake ?? false,
   result: ({ deleted, batch, receiveError }) => {
     if (receiveError !== undefined) return { deleted: deleted[0], message: {}, receiveError };
@@ -163,7 +169,10 @@ export const deleteAndReceiveMessagesOperation = defineOperation<DeleteAndReceiv
   optionKeys: { qname: true, ids: true, count: true, vt: true, rcs: true },
   build: ({ layout, observed }, options) => forCallPath(deleteAndReceiveMessages(layout, options, options.count, observed)),
   observe: observeDeleteAndReceive(false),
-  events: reportReceiveError,
+  events: (result, options, outlets) => {
+    reportReceiveError(result, options, outlets);
+    reportRefusedFree("deleteAndReceiveMessages")(result, options, outlets);
+  },
   wakes: ({ wake }) => wake ?? false,
   result: ({ deleted, batch: { messages, nextDueMs, blocked }, receiveError }) => {
     const answer: DeletedAndReceivedMessages = { deleted, ...receivedMessages(messages, nextDueMs, blocked) };

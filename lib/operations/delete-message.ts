@@ -4,18 +4,38 @@ import { validateId, validateQname } from "./rsmq-input-rules";
 import { validateReceipt } from "./receipt-rules";
 import type { DeleteMessageOptions } from "../types";
 import { defineOperation } from "./descriptor";
+import type { Outlets } from "./descriptor";
+import { reportRefusedNotification } from "./refused-notification";
+import type { RefusedNotification } from "./refused-notification";
 
 /** What a delete did: whether the message existed, and the `~free:` wake it published when it freed a slot a receive waits for. */
 export interface Deleted<T> {
   readonly deleted: T;
   /** `~free:<server ms>` (lua/shared/leases.lua); undefined when it published none. */
   readonly wake?: string;
+  /** Set when Redis refused that publish (an ACL user without the channel): the slot is free all the same. */
+  readonly refused?: RefusedNotification;
 }
 
-/** A delete script's reply: its result, or `{ result, wake }` when it published `~free:`. */
-export function splitFreeWake(reply: unknown): { reply: unknown; wake?: string } {
-  if (Array.isArray(reply) && reply.length === 2 && typeof reply[1] === "string") return { reply: reply[0], wake: reply[1] };
-  return { reply };
+/**
+ * A freeing script's reply (lua/shared/free-slot.lua): its result, or `{ result, wake }` when it
+ * published `~free:`, `{ result, wake, error, command }` when Redis refused that publish.
+ */
+export function splitFreeWake(raw: unknown, channel: string): { reply: unknown; wake?: string; refused?: RefusedNotification } {
+  if (!Array.isArray(raw) || (raw.length !== 2 && raw.length !== 4) || typeof raw[1] !== "string") return { reply: raw };
+  if (raw.length === 2) return { reply: raw[0], wake: raw[1] };
+  return {
+    reply: raw[0],
+    wake: raw[1],
+    refused: { channel, notificationRefused: new Error(String(raw[2])), refusedCommand: String(raw[3]), wake: true },
+  };
+}
+
+/** A `~free:` publish Redis refused is told once per channel as a lasting problem, never silently. */
+export function reportRefusedFree(call: string): (result: { refused?: RefusedNotification }, options: unknown, outlets: Outlets) => void {
+  return ({ refused }, _options, outlets) => {
+    if (refused) reportRefusedNotification(refused, `${call} freed a concurrency slot`, outlets);
+  };
 }
 
 /** The operation without the wake: what the Worker and the dead-letter moves read. */
@@ -42,17 +62,17 @@ export function deleteMessageFreeing(
   const id = validateId(options.id);
   const rc = validateReceipt(options.rc);
   const keys = layout.queue(qname);
-  const args = [id, keys.wakeChannel, layout.cluster ? "1" : ""];
-  if (rc !== undefined || expired) args.push(rc ?? "");
-  if (expired) args.push("x");
+  // Trailing arguments the script does not need are left off: each costs the server a string.
+  const args = [id, layout.cluster ? "1" : "", rc ?? "", expired ? "x" : ""];
+  while (args[args.length - 1] === "") args.pop();
   return {
     script: "deleteMessage",
     commandKind: "settle",
     keys: [keys.messages, keys.hash, keys.leases],
     args,
     parse: (raw) => {
-      const { reply, wake } = splitFreeWake(raw);
-      return { deleted: reply === 1 ? 1 : 0, wake };
+      const { reply, ...freed } = splitFreeWake(raw, keys.wakeChannel);
+      return { deleted: reply === 1 ? 1 : 0, ...freed };
     },
   };
 }
@@ -67,5 +87,6 @@ export const deleteMessageOperation = defineOperation<DeleteMessageOptions, Dele
   },
   // A freed slot of a queue at its concurrency limit: this process's held consumers look again.
   wakes: ({ wake }) => wake ?? false,
+  events: reportRefusedFree("deleteMessage"),
   result: ({ deleted }) => deleted,
 });

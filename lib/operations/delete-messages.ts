@@ -1,10 +1,10 @@
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateIds, validateQname } from "./rsmq-input-rules";
-import { validateReceipts } from "./receipt-rules";
+import { receiptFlags, validateReceipts } from "./receipt-rules";
 import type { DeleteMessagesOptions } from "../types";
 import { defineOperation } from "./descriptor";
-import { splitFreeWake, withoutWake } from "./delete-message";
+import { reportRefusedFree, splitFreeWake, withoutWake } from "./delete-message";
 import type { Deleted } from "./delete-message";
 
 /** Deletes `ids`; with `rcs` (one receipt per id) each only while its receive count still is its receipt. */
@@ -22,10 +22,10 @@ export function deleteMessagesFreeing(layout: KeyLayout, options: Partial<Delete
     script: "deleteMessages",
     commandKind: "settle",
     keys: [keys.messages, keys.hash, keys.leases],
-    args: [keys.wakeChannel, layout.cluster ? "1" : "", rcs ? "r" : "", ...ids, ...(rcs ?? [])],
+    args: [receiptFlags(rcs, layout.cluster), ...ids, ...(rcs ?? [])],
     parse: (raw) => {
-      const { reply, wake } = splitFreeWake(raw);
-      return { deleted: (reply as unknown[]).map((found) => (found === 1 ? 1 : 0)), wake };
+      const { reply, ...freed } = splitFreeWake(raw, keys.wakeChannel);
+      return { deleted: (reply as unknown[]).map((found) => (found === 1 ? 1 : 0)), ...freed };
     },
   };
 }
@@ -52,5 +52,6 @@ export const deleteMessagesOperation = defineOperation<DeleteMessagesOptions, De
     attributes: ({ ids }) => ({ "messaging.batch.message_count": Array.isArray(ids) ? ids.length : undefined }),
   },
   wakes: ({ wake }) => wake ?? false,
+  events: reportRefusedFree("deleteMessages"),
   result: ({ deleted }) => deleted,
 });

@@ -36,6 +36,15 @@ export function validateReceipts(value: unknown, idCount: number): string[] | un
   return value.map((rc, index) => wholeFromOne(`rcs[${index}]`, rc));
 }
 
+/**
+ * The flags argument of the batch scripts that take receipts (deleteMessages, deleteAndReceive,
+ * changeMessagesVisibility): "r" when receipts follow the ids, "s" when a `~free:` wake goes by
+ * SPUBLISH (Redis Cluster; lua/shared/free-slot.lua).
+ */
+export function receiptFlags(rcs: readonly string[] | undefined, sharded: boolean): string {
+  return `${rcs ? "r" : ""}${sharded ? "s" : ""}`;
+}
+
 /** A concurrency limit: a whole number from 1 to MAX_CONCURRENCY. */
 export function validateConcurrency(value: unknown): string {
   return wholeFromOne("max", value, MAX_CONCURRENCY);

@@ -154,7 +154,7 @@ let scripts: Map<string, Script> | undefined;
  * Lua shared by several scripts, in lua/shared/: put before each script that calls it, so every
  * script is still one standalone text (and file, with its own KEYS/ARGV header) that Redis runs.
  * In this order: a file may call what an earlier one defines (expiry.lua calls refusedCommand,
- * store-message.lua serverNowMs, receive-due.lua takeLiveDue, queueGate and leaseRoom).
+ * store-message.lua serverNowMs, receive-due.lua takeLiveDue, queueGate and leaseKit).
  */
 const SHARED = [
   { file: "now.lua", calledAs: /\bserverNowMs\(/ },
@@ -168,7 +168,8 @@ const SHARED = [
   { file: "queue-gate.lua", calledAs: /\bqueueGate\(/ },
   // nextDue's look, for nextDue and lookAndBeat: calls serverNowMs and queueGate.
   { file: "next-due.lua", calledAs: /\bnextDueReply\(/ },
-  { file: "leases.lua", calledAs: /\b(leaseRoom|holdLeases|extendLeaseTtl|dropStale|maxedText|announceFree)\(/ },
+  { file: "leases.lua", calledAs: /\bleaseKit\(/ },
+  { file: "free-slot.lua", calledAs: /\bannounceFree\(/ },
   { file: "send-gate.lua", calledAs: /\bsendGate\(/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
   { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },

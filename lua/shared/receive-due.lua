@@ -82,28 +82,6 @@ local function heldReply(queueSet, held, reply, nowMs)
   return reply
 end
 
--- Held at the concurrency limit before taking anything: `maxed:<ms>` only when a message is due
--- now, else the normal reply. The stale leases found go, and `maxed` is set for the freeing
--- delete to announce.
-local function maxedReply(queueSet, queueHash, leasesKey, heal, alreadyMaxed, reply, nowMs)
-  local head = rcall("ZRANGE", queueSet, "0", "0", "WITHSCORES")
-  local due = head[2] ~= nil and tonumber(head[2]) <= nowMs
-  if head[2] == nil then
-    reply[1] = -1
-  else
-    reply[1] = due and maxedText(heal, nowMs, nil) or tonumber(head[2]) - nowMs
-  end
-  local refused = refusedCommand("zrem", "hset")
-  if refused then
-    return refused
-  end
-  dropStale(leasesKey, heal)
-  if due and not alreadyMaxed then
-    rcall("HSET", queueHash, "maxed", "1")
-  end
-  return reply
-end
-
 local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details, maxBytes)
   local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto", "paused", "ratelimit", "rltat", "rlblock", "concurrency", "maxed")
   if not (settings[1] and settings[2] and settings[3]) then
@@ -133,14 +111,16 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
       return heldReply(queueSet, held, reply, nowMs)
     end
   end
-  -- The concurrency limit cuts the count to the free slots (leaseRoom); held at 0.
-  local leased, heal, limitCut = settings[10] and vt > 0, nil, false
-  if leased then
+  -- The concurrency limit cuts the count to the free slots (lua/shared/leases.lua); held at 0.
+  local leaseRoom, settleLeases, heal, limitCut = nil, nil, nil, false
+  if settings[10] and vt > 0 then
+    local heldAtLimit
+    leaseRoom, settleLeases, heldAtLimit = leaseKit()
     local room
     room, heal = leaseRoom(leasesKey, queueSet, tonumber(settings[10]), count, nowMs)
     limitCut = room < count
     if room == 0 then
-      return maxedReply(queueSet, queueHash, leasesKey, heal, settings[11] == "1", reply, nowMs), true
+      return heldAtLimit(queueSet, queueHash, leasesKey, heal, settings[11] == "1", reply, nowMs), true
     end
     count = room
   end
@@ -255,7 +235,7 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
   end
 
   local refused = refusedCommand("hincrby", "hset")
-  if not refused and leased then
+  if not refused and leaseRoom then
     refused = refusedCommand("zadd", "zrem", "pexpire")
   end
   if refused then
@@ -272,15 +252,15 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
     end
     rcall("ZADD", queueSet, unpackAll(hides))
   end
-  if leased then
-    -- Stale first: a message taken again may be one of them, and keeps its new lease.
-    dropStale(leasesKey, heal)
-    holdLeases(leasesKey, hides or { hiddenUntil, ids[1] }, hiddenUntilMs, nowMs)
+  if leaseRoom then
+    settleLeases(leasesKey, heal, hides or { hiddenUntil, ids[1] }, hiddenUntilMs, nowMs)
     if limitCut then
       if settings[11] ~= "1" then
         rcall("HSET", queueHash, "maxed", "1")
       end
-      reply[1] = maxedText(heal, nowMs, hiddenUntilMs)
+      -- A slot frees when the earliest in flight, these included, is visible again.
+      local earliest = math.min(heal and heal.earliest or hiddenUntilMs, hiddenUntilMs)
+      reply[1] = "maxed:" .. string.format("%d", math.max(0, earliest - nowMs))
     end
   end
   rcall("HINCRBY", queueHash, "totalrecv", received == 1 and "1" or string.format("%d", received))

@@ -106,6 +106,22 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
   }
 
   /**
+   * Under a concurrency limit of 1 (set by `limit`, the role's own instance or the setup's): a
+   * receive leases (ZCARD, ZADD, PTTL, PEXPIRE), one at the limit heals (ZRANGE, ZMSCORE) and
+   * marks `maxed`, and the delete that frees the slot publishes `~free:`.
+   */
+  async function consumeLimited(qname: string, limit: RedisSMQ): Promise<void> {
+    await setup.createQueueAsync({ qname });
+    await attempt(() => limit.setConcurrencyAsync({ qname, max: 1 }));
+    for (const message of ["x", "y"]) await setup.sendMessageAsync({ qname, message });
+    await attempt(async () => {
+      const held = (await asUser.receiveMessageAsync({ qname })) as RedisSMQ.QueueMessage;
+      await asUser.receiveMessageAsync({ qname });
+      await asUser.deleteMessageAsync({ qname, id: held.id });
+    });
+  }
+
+  /**
    * A Worker with wakes that dead-letters a poison message into `dlq`; returns once the message
    * stopped, a poll after it returned and the wake subscription is in place, or an error was
    * reported, and the worker stopped.
@@ -150,6 +166,7 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
       await setup.createQueueAsync({ qname });
       await setup.createQueueAsync({ qname: dlq });
       await consume(qname);
+      await consumeLimited(`${qname}-limited`, setup);
       await workPoison(qname, dlq);
     },
     admin: async ({ qname, dlq }) => {
@@ -173,6 +190,9 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
       await attempt(() => asUser.setRateLimitAsync({ qname, limits: [{ max: 1000, perMs: 1000 }] }));
       await attempt(() => asUser.rateLimitQueueAsync({ qname, ms: 1 }));
       await attempt(() => asUser.removeRateLimitAsync({ qname }));
+      await consumeLimited(`${qname}-limited`, asUser);
+      await attempt(() => asUser.getQueueAttributesAsync({ qname: `${qname}-limited` }));
+      await attempt(() => asUser.removeConcurrencyAsync({ qname: `${qname}-limited` }));
       await attempt(() => asUser.purgeQueueAsync({ qname }));
       await attempt(() => asUser.deleteQueueAsync({ qname: dlq }));
       await attempt(() => asUser.deleteQueueAsync({ qname }));
