@@ -5,17 +5,18 @@
   its own slot, one call covers one queue.
 
   KEYS[1]          the queue registry <ns>:QUEUES, when ARGV[2] is 1 (absent when 0)
-  KEYS[first + 2k] queue sorted set  <ns>:<qname>    (first = ARGV[2] + 1)
-  KEYS[first+2k+1] queue hash        <ns>:<qname>:Q
+  KEYS[first + 3k] queue sorted set  <ns>:<qname>    (first = ARGV[2] + 1)
+  KEYS[first+3k+1] queue hash        <ns>:<qname>:Q
+  KEYS[first+3k+2] queue leases      <ns>:<qname>:leases (read only when the queue has a `concurrency`)
   ARGV[1] most hidden messages to look at one by one per queue, telling in-flight from delayed (>= 0)
   ARGV[2] 1 when KEYS[1] is the registry, else 0
 
   Returns { nowMs, members, queue1, queue2, ... }: the server's time (epoch ms), the registry's
   members (false without the registry), then per queue, in the order of KEYS, -1 when it does not
   exist, else { {vt, delay, maxsize, totalrecv, totalsent, created, modified, totalexpired, retention, expireto,
-  paused, ratelimit, rlblock},
+  paused, ratelimit, rlblock, concurrency, consumers},
   msgs, visible,
-  inFlight, delayed, looked, nextDueAt, headId, headScore, dueIn1m, dueIn10m, dueIn1h }.
+  inFlight, delayed, looked, nextDueAt, headId, headScore, dueIn1m, dueIn10m, dueIn1h, leased, liveConsumers }.
   visible: due now (score <= now). A hidden message is in flight when it has an `<id>:rc` field
   (received: being handled, or waiting for a retry), delayed when not; looked: how many hidden ones
   were looked at (fewer than all: the split covers the earliest only). nextDueAt: the earliest
@@ -23,6 +24,9 @@
   time, among the first of each priority level (false, -1: none visible); see oldestHead. dueIn*:
   hidden messages due within 1 min, 10 min and 1 h of now. paused, ratelimit and rlblock are the
   queue's controls as stored (the reader tells by nowMs whether a pause or a block is in force).
+  leased: the leases that end after now (-1 for a queue without a `concurrency`: its leases key is
+  not read). liveConsumers: the Workers' heartbeat entries `consumers` lists that have not expired
+  (lua/lookAndBeat-2.lua); a queue no Worker beats on costs nothing more.
 ]]
 local rcall = redis.call
 local lookAtMost = tonumber(ARGV[1])
@@ -74,11 +78,31 @@ local function dueWithin(queueSet, ms)
   return rcall("ZCOUNT", queueSet, "(" .. now, string.format("%d", nowMs + ms))
 end
 
-for i = first, #KEYS, 2 do
+local unpackAll = table.unpack or unpack -- table.unpack on Lua 5.4
+
+local function liveConsumers(queueHash, index)
+  local names = {}
+  for id in string.gmatch(index or "", "%S+") do
+    names[#names + 1] = "~w:" .. id
+  end
+  if #names == 0 then
+    return 0
+  end
+  local live = 0
+  for _, entry in ipairs(rcall("HMGET", queueHash, unpackAll(names))) do
+    if tonumber(string.match(entry or "", "^(%d+):") or "0") > nowMs then
+      live = live + 1
+    end
+  end
+  return live
+end
+
+for i = first, #KEYS, 3 do
   local queueSet = KEYS[i]
   local queueHash = KEYS[i + 1]
+  local queueLeases = KEYS[i + 2]
   local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified", "totalexpired",
-    "retention", "expireto", "paused", "ratelimit", "rlblock")
+    "retention", "expireto", "paused", "ratelimit", "rlblock", "concurrency", "consumers")
   if not fields[1] then
     reply[#reply + 1] = -1
   else
@@ -105,6 +129,7 @@ for i = first, #KEYS, 2 do
     reply[#reply + 1] = {
       fields, msgs, visible, inFlight, delayed, math.floor(#hidden / 2), nextDueAt, headId, headScore,
       dueWithin(queueSet, 60000), dueWithin(queueSet, 600000), dueWithin(queueSet, 3600000),
+      fields[14] and rcall("ZCOUNT", queueLeases, "(" .. now, "+inf") or -1, liveConsumers(queueHash, fields[15]),
     }
   end
 end

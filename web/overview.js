@@ -1,6 +1,7 @@
 /**
  * The overview (#/): every queue of the namespace live, in table#queues (a paused queue and a
- * rate-limited one marked by a badge beside its name), and the create-queue form.
+ * rate-limited one and one with a concurrency limit marked by a badge beside its name), and the
+ * create-queue form.
  */
 import { el } from "./dom.js";
 import { createQueueForm } from "./create-queue.js";
@@ -72,6 +73,13 @@ function overviewRow(q, now) {
       q.rateLimit
         ? el("span", { class: "badge limit", "data-badge": "rate-limit", title: fmtRateLimit(q.rateLimit) }, limitBadge(q.rateLimit))
         : null,
+      q.concurrency === null || q.concurrency === undefined
+        ? null
+        : el(
+            "span",
+            { class: "badge limit", "data-badge": "concurrency", title: T.controls.leasedOf(q.leased, q.concurrency) },
+            T.controls.concurrencyBadge(q.leased, q.concurrency),
+          ),
     ),
     numCell("visible", q.visible),
     numCell("inFlight", q.inFlight, approx),

@@ -18,6 +18,11 @@ export function rateLimitText(rateLimit: QueueRateLimit): string {
   return `${rateLimit.limits.map(formatLimit).join(", ")} (${rateLimit.mode === "pace" ? "paced at send" : "at receive"})`;
 }
 
+/** `2 of 3 in flight (leased)`: how much of a concurrency limit rsmq-next consumers hold now. */
+export function concurrencyText(concurrency: number, leased: number | undefined): string {
+  return `${leased ?? 0} of ${concurrency} in flight (leased)`;
+}
+
 /** The label and text of each control the queue has set: none for an untouched queue. */
 export function controlFields(controls: QueueControls, now = Date.now()): Array<[string, string]> {
   const fields: Array<[string, string]> = [];

@@ -8,9 +8,10 @@ import type { DashboardCost, QueueRow } from "../queue-state/read-shapes";
 // The shapes the queue-state reads and the operations under them answer with, shown as they are.
 export type { BrowsedMessage, BrowsedState } from "../operations/browse-messages";
 export type { DueWithin } from "../operations/queue-states";
-export type { QueuePause, QueueRateLimit, RateLimit } from "../types";
+export type { ConsumerInfo, QueuePause, QueueRateLimit, RateLimit } from "../types";
 export type { FindResponse } from "../queue-state/find-messages";
 export type {
+  ConsumersResponse,
   DashboardCost,
   DeadLetterGroup,
   DeadLettersResponse,

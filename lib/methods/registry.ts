@@ -32,6 +32,7 @@ import { removeConcurrencyOperation } from "../operations/remove-concurrency";
 import { redriveOperation } from "../dead-letters/redrive";
 import { doctorOperation } from "../doctor/doctor";
 import { sweepExpiredOperation } from "../retention/sweep";
+import { listConsumersOperation } from "../operations/list-consumers";
 
 export const OPERATIONS = {
   createQueue: createQueueOperation,
@@ -62,6 +63,7 @@ export const OPERATIONS = {
   peekDeadLetters: peekDeadLettersOperation,
   redrive: redriveOperation,
   sweepExpired: sweepExpiredOperation,
+  listConsumers: listConsumersOperation,
   changeMessageVisibility: changeMessageVisibilityOperation,
   changeMessagesVisibility: changeMessagesVisibilityOperation,
   doctor: doctorOperation,

@@ -48,6 +48,12 @@ export interface QueueCounts extends QueueControls {
   delayed: number;
   /** Whether more hidden messages were there than looked at one by one: inFlight and delayed cover the earliest only. */
   partial: boolean;
+  /** The queue's concurrency limit (setConcurrencyAsync); absent when it has none. */
+  concurrency?: number;
+  /** With a concurrency limit: the leases that end after now (messages rsmq-next consumers hold); absent without one. */
+  leased?: number;
+  /** The Workers whose heartbeat entry is live (listConsumersAsync lists them). */
+  consumers: number;
 }
 
 /** One queue as the script saw it. */
@@ -90,7 +96,7 @@ export function queueStates(
   const keys = withRegistry ? [layout.registry] : [];
   for (const qname of qnames) {
     const queue = layout.queue(validateQname(qname));
-    keys.push(queue.messages, queue.hash);
+    keys.push(queue.messages, queue.hash, queue.leases);
   }
   return {
     script: "queueStates",
@@ -110,12 +116,11 @@ export function queueStates(
 }
 
 function queueState(qname: string, entry: unknown[], now: number): QueueState {
-  const [fields, total, visible, inFlight, delayed, looked, nextDueAt, headId, headScore, due1m, due10m, due1h] = entry as [
-    Array<string | null>,
-    ...number[],
-  ];
+  const [fields, total, visible, inFlight, delayed, looked, nextDueAt, headId, headScore, due1m, due10m, due1h, leased, consumers] =
+    entry as [Array<string | null>, ...number[]];
   const int = (index: number): number => parseInt(fields[index] ?? "0", 10) || 0;
   const expireTo = fields[9];
+  const concurrency = int(13);
   return {
     qname,
     vt: int(0),
@@ -134,6 +139,8 @@ function queueState(qname: string, entry: unknown[], now: number): QueueState {
     inFlight,
     delayed,
     partial: looked < total - visible,
+    ...(concurrency > 0 ? { concurrency, leased: Math.max(0, leased) } : {}),
+    consumers,
     nextDueAt: nextDueAt < 0 ? null : nextDueAt,
     headSentAt: typeof headId === "string" ? sentAt(headId) : null,
     headDueAt: typeof headId === "string" ? visibleSince(headId, headScore) : null,

@@ -1,7 +1,7 @@
 /**
  * The reads of Redis the dashboard and the queue-state metrics share: every queue in one script
  * call (one per queue in Redis Cluster, where each queue has a slot of its own), a page of
- * messages, one message, a dead-letter queue's reasons. None receives or writes anything. Each
+ * messages, one message, a dead-letter queue's reasons, the Workers consuming a queue. None receives or writes anything. Each
  * command sent is counted in the cost meter.
  */
 import type { RedisSMQInternals } from "../internals";
@@ -10,10 +10,11 @@ import { queueStates } from "../operations/queue-states";
 import type { QueueState, QueueStates } from "../operations/queue-states";
 import { browseMessages, readMessage } from "../operations/browse-messages";
 import { deadLetterNotes } from "../operations/dead-letter-notes";
+import { readConsumers } from "../operations/list-consumers";
 import { QNAME_FORMAT, RESERVED_QNAME, validateQname } from "../operations/rsmq-input-rules";
 import { queueNotFound } from "../errors/rsmq-errors";
 import type { CostMeter } from "./cost-meter";
-import type { DeadLettersResponse, MessageResponse, MessagesResponse, QueueRow, Reading } from "./read-shapes";
+import type { ConsumersResponse, DeadLettersResponse, MessageResponse, MessagesResponse, QueueRow, Reading } from "./read-shapes";
 import { DeadLetterNames, queueRows } from "./queue-rows";
 import type { CounterMark } from "./queue-rows";
 import { groupDeadLetters } from "./dead-letter-groups";
@@ -115,6 +116,12 @@ export class QueueBoard {
   /** Messages found by id, or by a text in their bodies (a bounded scan in chunks: find-messages.ts). */
   findMessages(qname: string, query: FindQuery): Promise<FindResponse> {
     return findMessages((build) => this.counted(build), this.queue.layout, qname, query, this.previewChars);
+  }
+
+  /** The Workers consuming a queue: their live heartbeat entries (listConsumersAsync); rejects `queueNotFound`. */
+  async readConsumers(qname: string): Promise<ConsumersResponse> {
+    const read = await this.counted(() => readConsumers(this.queue.layout, qname));
+    return { now: read.now, qname, consumers: read.consumers };
   }
 
   /** Why the first messages of a dead-letter queue stopped, grouped. */

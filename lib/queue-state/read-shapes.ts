@@ -4,7 +4,7 @@
  * by the Redis server's clock; queue settings keep rsmq's units (vt and delay in seconds, created
  * and modified in epoch seconds).
  */
-import type { DeadLetterInfo } from "../types";
+import type { ConsumerInfo, DeadLetterInfo } from "../types";
 import type { BrowsedMessage } from "../operations/browse-messages";
 import type { DueWithin } from "../operations/queue-states";
 import type { QueuePause, QueueRateLimit } from "../types";
@@ -56,6 +56,12 @@ export interface QueueRow {
   rateLimit: QueueRateLimit | null;
   /** When a block of receives (rateLimitQueue, a handler's RateLimitError) ends, epoch ms; null when none is in force. */
   rateLimitedUntil: number | null;
+  /** The queue's concurrency limit (most messages in flight at once with rsmq-next consumers); null when it has none. */
+  concurrency: number | null;
+  /** With a concurrency limit: the messages rsmq-next consumers hold now (live leases); null without one. */
+  leased: number | null;
+  /** The Workers consuming the queue now (live heartbeat entries; `GET api/queues/:q/consumers` lists them). */
+  consumers: number;
   /** Epoch seconds, as rsmq stores them. */
   created: number;
   modified: number;
@@ -122,6 +128,14 @@ export interface DeadLetterGroup {
 }
 
 /** `GET api/queues/:qname/dead-letters`: why the messages of a dead-letter queue stopped. */
+/** `GET api/queues/:qname/consumers`: the Workers consuming the queue (live heartbeat entries), at the server's time `now`. */
+export interface ConsumersResponse {
+  now: number;
+  qname: string;
+  /** Sorted by when each started, then by id. */
+  consumers: ConsumerInfo[];
+}
+
 export interface DeadLettersResponse {
   qname: string;
   total: number;

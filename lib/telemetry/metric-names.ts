@@ -228,4 +228,28 @@ export const QUEUE_STATE_METRICS = {
       "When the block of the queue's receives (rateLimitQueue, a RateLimitError) ends (Unix time); absent when none is in force.",
     labels: [],
   },
+  concurrencyLimit: {
+    otel: "rsmq.queue.concurrency_limit",
+    prometheus: "rsmq_queue_concurrency_limit",
+    instrument: "gauge",
+    unit: "{message}",
+    description: "The queue's concurrency limit: most messages in flight at once with rsmq-next consumers; absent without one.",
+    labels: [],
+  },
+  leased: {
+    otel: "rsmq.queue.leased",
+    prometheus: "rsmq_queue_leased",
+    instrument: "gauge",
+    unit: "{message}",
+    description: "With a concurrency limit: the messages rsmq-next consumers hold now (live leases); absent without one.",
+    labels: [],
+  },
+  consumers: {
+    otel: "rsmq.queue.consumers",
+    prometheus: "rsmq_queue_consumers",
+    instrument: "gauge",
+    unit: "{consumer}",
+    description: "Workers consuming the queue: their heartbeat entries that have not expired (listConsumersAsync).",
+    labels: [],
+  },
 } as const satisfies Record<string, MetricDefinition>;

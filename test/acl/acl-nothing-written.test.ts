@@ -20,6 +20,7 @@ import { deleteQueue } from "../../lib/operations/delete-queue";
 import { resumeQueue } from "../../lib/operations/resume-queue";
 import { pauseScores } from "../../lib/operations/pause-queue";
 import { rateLimitBounce } from "../../lib/operations/rate-limit-bounce";
+import { beatJson, lookAndBeat, removeConsumer } from "../../lib/operations/consumer-beat";
 import { internalsOf } from "../../lib/internals";
 import { commandsOf, forTest, PASSWORD, documentedRules } from "../support/acl-rules";
 import type { Role } from "../support/acl-rules";
@@ -243,6 +244,38 @@ const PROBES: Probe[] = [
     call: ({ plain }, qname, _dlq, [first]) => {
       const { layout, run } = internalsOf(plain);
       return run(() => rateLimitBounce(layout, qname, first, 5000));
+    },
+  },
+  {
+    // A Worker's look with its heartbeat: the entry's HSET, and the HDEL of another's expired entry.
+    name: "lookAndBeat",
+    roles: CONSUMERS,
+    prepare: async (setup, qname) => {
+      const ids = await twoMessages(setup, qname);
+      const { layout, run } = internalsOf(setup);
+      await run(() => lookAndBeat(layout, qname, { workerId: "expiredWorker001", json: beatJson("h", 1, 1, 0), ttlMs: 1 }));
+      return ids;
+    },
+    call: ({ plain }, qname) => {
+      const { layout, run } = internalsOf(plain);
+      return run(() => lookAndBeat(layout, qname, { workerId: "aclWorker0000001", json: beatJson("h", 2, 1, 0), ttlMs: 60_000 }));
+    },
+  },
+  {
+    // A stopping Worker's entry: its HDEL, and the index's HSET.
+    name: "removeConsumer",
+    roles: CONSUMERS,
+    prepare: async (setup, qname) => {
+      const ids = await twoMessages(setup, qname);
+      const { layout, run } = internalsOf(setup);
+      for (const workerId of ["aclWorker0000001", "aclWorker0000002"]) {
+        await run(() => lookAndBeat(layout, qname, { workerId, json: beatJson("h", 1, 1, 0), ttlMs: 60_000 }));
+      }
+      return ids;
+    },
+    call: ({ plain }, qname) => {
+      const { layout, run } = internalsOf(plain);
+      return run(() => removeConsumer(layout, qname, "aclWorker0000001"));
     },
   },
   {

@@ -3,8 +3,9 @@
  * against a real Redis, mounted by Express under a sub-path: read-only, the overview marks a paused
  * and a rate-limited queue and the queue's page shows the pause, the limit and a block, with no
  * button to change them; read-write, an operator pauses and resumes a queue and sets and removes
- * its rate limit, and the page follows each change. Through all of it: no console error, no CSP
- * violation, no request off the origin.
+ * its rate limit, and the page follows each change; it sets and removes a concurrency limit, shown
+ * as a badge of what is leased, with the queue's consumers listed. Through all of it: no console
+ * error, no CSP violation, no request off the origin.
  */
 import { expect } from "chai";
 import express = require("express");
@@ -18,6 +19,8 @@ import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import { closeBrowser, closeCheckedPage, openPage } from "../support/browser";
 import type { OpenedPage } from "../support/browser";
 import { waitFor } from "../support/worker";
+import { internalsOf } from "../../lib/internals";
+import { beatJson, lookAndBeat } from "../../lib/operations/consumer-beat";
 import { runsOn } from "../support/targets";
 
 runsOn("single");
@@ -150,5 +153,37 @@ describe("dashboard: a queue's pause and rate limit in a real browser (chromium)
     await page.locator('button[data-action="remove-rate-limit"]').click();
     await waitFor(async () => !(await rsmq.getQueueAttributesAsync({ qname: "api-calls" })).rateLimit, "the limit removed");
     await waitFor(async () => /^none; receives blocked until /.test((await shown.textContent()) ?? ""), "no limit shown");
+  });
+
+  it("read-write: sets a concurrency limit (a badge of what is leased) and removes it; the consumers are listed", async () => {
+    const { layout, run } = internalsOf(rsmq);
+    await run(() =>
+      lookAndBeat(layout, "plain", { workerId: "browserWorker001", json: beatJson("host-c", 3030, 2, 1000), ttlMs: 600_000 }),
+    );
+    await rsmq.sendMessageAsync({ qname: "plain", message: "held" });
+    opened = await openPage(`${await serve(false)}#/queues/plain`);
+    const { page } = opened;
+    const worker = page.locator('#consumers tr[data-consumer="browserWorker001"]');
+    await worker.waitFor();
+    expect(await worker.locator('[data-col="host"]').textContent()).to.equal("host-c");
+    expect(await worker.locator('[data-col="pid"]').textContent()).to.equal("3030");
+
+    await page.locator('#concurrency-form input[name="max"]').fill("2");
+    await page.locator('button[data-action="set-concurrency"]').click();
+    await page.locator('#toasts .toast[data-kind="ok"]').first().waitFor();
+    expect((await rsmq.getQueueAttributesAsync({ qname: "plain" })).concurrency).to.equal(2);
+    await rsmq.receiveMessageAsync({ qname: "plain", vt: 600 });
+    const badge = page.locator('#concurrency-badge[data-badge="concurrency"]');
+    await waitFor(async () => (await badge.isVisible()) && (await badge.textContent()) === "1/2 in flight", "the badge of what is leased");
+    await page.goto(`${page.url().split("#")[0]}#/`);
+    const listed = page.locator('#queues tr[data-qname="plain"] [data-badge="concurrency"]');
+    await listed.waitFor();
+    expect(await listed.textContent()).to.equal("1/2 in flight");
+    await page.goto(`${page.url().split("#")[0]}#/queues/plain`);
+    await badge.waitFor();
+
+    await page.locator('button[data-action="remove-concurrency"]').click();
+    await waitFor(async () => !(await rsmq.getQueueAttributesAsync({ qname: "plain" })).concurrency, "the limit removed");
+    await waitFor(async () => !(await badge.isVisible()), "the badge gone");
   });
 });

@@ -2,11 +2,16 @@
  * A namespace whose queues hold every state the queue-state metrics tell apart, for the metrics
  * tests: `jobs` with 2 visible messages, 1 in flight (received, vt 60 s) and 1 delayed (120 s);
  * `jobs-dlq` (a dead-letter queue is a queue) with 1 visible; `idle`, empty and paused. `jobs`
- * has a rate limit of 10/s (burst 5) and 300/min: 5 per second at the tightest. What the metrics
+ * has a rate limit of 10/s (burst 5) and 300/min: 5 per second at the tightest, and a concurrency
+ * limit of 3, of which its message in flight holds one lease. What the metrics
  * must show follows from it (expectedSamples), except the age of the oldest visible message and
- * the next due time, which depend on the server's clock: the tests bound those.
+ * the next due time, which depend on the server's clock: the tests bound those. One Worker's
+ * heartbeat is on `jobs` (a consumer), beside a second one's that expires at once (swept or not by
+ * the first one's beat, it is never counted).
  */
 import type RedisSMQ = require("../../lib/index");
+import { internalsOf } from "../../lib/internals";
+import { beatJson, lookAndBeat } from "../../lib/operations/consumer-beat";
 
 export interface SeededQueues {
   /** The id of the message the next receive on `jobs` gets (the oldest visible one). */
@@ -19,6 +24,8 @@ export interface SeededQueues {
 
 export async function seedQueues(rsmq: RedisSMQ): Promise<SeededQueues> {
   for (const qname of ["jobs", "jobs-dlq", "idle"]) await rsmq.createQueueAsync({ qname });
+  // A concurrency limit of 3 before the receive: the received message holds one lease of it.
+  await rsmq.setConcurrencyAsync({ qname: "jobs", max: 3 });
   const first = await rsmq.sendMessageAsync({ qname: "jobs", message: "first" });
   const jobsHead = await rsmq.sendMessageAsync({ qname: "jobs", message: "second" });
   await rsmq.sendMessageAsync({ qname: "jobs", message: "third" });
@@ -34,6 +41,11 @@ export async function seedQueues(rsmq: RedisSMQ): Promise<SeededQueues> {
     ],
   });
   await rsmq.pauseQueueAsync({ qname: "idle" });
+  const { layout, run } = internalsOf(rsmq);
+  const beat = (workerId: string, ttlMs: number): Promise<unknown> =>
+    run(() => lookAndBeat(layout, "jobs", { workerId, json: beatJson("seed", 1, 1, 0), ttlMs }));
+  await beat("seedWorkerGone00", 1);
+  await beat("seedWorkerLive00", 3_600_000);
   return { jobsHead, jobsInFlight: first, deadLetter };
 }
 
@@ -63,6 +75,11 @@ export function expectedSamples(prefix = ""): Record<string, number> {
     [`${prefix}rsmq_queue_paused{queue="jobs"}`]: 0,
     [`${prefix}rsmq_queue_paused{queue="jobs-dlq"}`]: 0,
     [`${prefix}rsmq_queue_rate_limit_per_second{queue="jobs"}`]: 5,
+    [`${prefix}rsmq_queue_concurrency_limit{queue="jobs"}`]: 3,
+    [`${prefix}rsmq_queue_leased{queue="jobs"}`]: 1,
+    [`${prefix}rsmq_queue_consumers{queue="idle"}`]: 0,
+    [`${prefix}rsmq_queue_consumers{queue="jobs"}`]: 1,
+    [`${prefix}rsmq_queue_consumers{queue="jobs-dlq"}`]: 0,
   };
 }
 

@@ -1,7 +1,8 @@
 /*
  * A queue's controls on its page, with writes on (docs/fleet-controls.md): pause it (for a number
  * of minutes, or until resumed; hard to stop rsmq 0.12.4 consumers too) and resume it, set one rate
- * limit or remove it. What is in force shows in the settings (stats.js), read-only too.
+ * limit or remove it, set its concurrency limit or remove it. What is in force shows in the
+ * settings (stats.js), read-only too.
  */
 import { post, queuePath } from "../api.js";
 import { el } from "../dom.js";
@@ -10,9 +11,12 @@ import { attempt } from "../notices.js";
 import { state } from "../state.js";
 import { T } from "../text.js";
 
-/** The pause form (form#pause-form) and the rate-limit form (form#rate-limit-form), filled from row `q`. */
+/**
+ * The pause form (form#pause-form), the rate-limit form (form#rate-limit-form) and the
+ * concurrency form (form#concurrency-form), filled from row `q`.
+ */
 export function controlForms(qname, q) {
-  return [pauseForm(qname), rateLimitForm(qname, q)];
+  return [pauseForm(qname), rateLimitForm(qname, q), concurrencyForm(qname, q)];
 }
 
 function pauseForm(qname) {
@@ -100,6 +104,40 @@ function rateLimitForm(qname, q) {
       burst: intOrUndefined(data.get("burst")),
     };
     await attempt(() => post(`${queuePath(qname)}/rate-limit`, { limits: [limit], mode: String(data.get("mode")) }), T.controls.limitSet);
+  });
+  return form;
+}
+
+function concurrencyForm(qname, q) {
+  const form = el(
+    "form",
+    { id: "concurrency-form", class: "card form", autocomplete: "off" },
+    el("h2", {}, T.controls.concurrencyTitle),
+    el(
+      "div",
+      { class: "fields" },
+      field("max", T.controls.concurrencyMax, { type: "number", min: 1, max: 10000, required: true, value: q.concurrency }),
+    ),
+    el("p", { class: "muted small" }, T.controls.concurrencyNote),
+    el(
+      "div",
+      { class: "buttons" },
+      el("button", { type: "submit", class: "primary", "data-action": "set-concurrency" }, T.controls.setConcurrency),
+      el(
+        "button",
+        {
+          type: "button",
+          "data-action": "remove-concurrency",
+          onclick: () => attempt(() => post(`${queuePath(qname)}/concurrency/remove`), T.controls.concurrencyRemoved),
+        },
+        T.controls.removeConcurrency,
+      ),
+    ),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const max = intOrUndefined(new FormData(form).get("max"));
+    await attempt(() => post(`${queuePath(qname)}/concurrency`, { max }), T.controls.concurrencySet);
   });
   return form;
 }

@@ -2,7 +2,7 @@
  * The live figures of a queue's page (#queue-live): counts by state, what becomes visible soon
  * (#queue-stats [data-stat]), the rate chart and the settings (#settings [data-setting]), the
  * retention and where expired messages go among them, and the controls: the pause, the rate limit
- * and a block of receives (docs/fleet-controls.md).
+ * and a block of receives, the concurrency limit and what is leased of it (docs/fleet-controls.md).
  */
 import { $, el } from "../dom.js";
 import { fmtBytes, fmtDue, fmtDuration, fmtNumber, fmtPause, fmtRate, fmtRateLimit, fmtTime } from "../format.js";
@@ -80,6 +80,7 @@ function showSettings(settings, q) {
     ["expireTo", q.expireTo || (q.retention > 0 ? T.expiredDeleted : T.none)],
     ["paused", q.paused ? fmtPause(q.paused) : T.controls.notPaused],
     ["rateLimit", limitText(q)],
+    ["concurrency", q.concurrency === null ? T.controls.noConcurrency : T.controls.leasedOf(q.leased, q.concurrency)],
     ["created", fmtTime(q.created * 1000)],
     ["modified", fmtTime(q.modified * 1000)],
   ];

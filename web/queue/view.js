@@ -3,6 +3,7 @@ import { el } from "../dom.js";
 import { readOnly, state } from "../state.js";
 import { T } from "../text.js";
 import { actionsArea } from "./actions.js";
+import { consumersSection } from "./consumers.js";
 import { controlForms } from "./controls.js";
 import { deadLetterSection } from "./dead-letters.js";
 import { messageBrowser } from "./messages.js";
@@ -33,14 +34,17 @@ export function queueView(qname) {
   );
   const finder = findSection(qname, refresh);
   const badge = el("span", { class: "badge dlq", hidden: true, id: "dlq-badge" }, T.dlqBadge);
+  const concurrency = el("span", { class: "badge limit", hidden: true, id: "concurrency-badge", "data-badge": "concurrency" });
+  const consumers = consumersSection(qname);
   const notFound = el("p", { class: "empty", id: "not-found", hidden: true }, T.notFound(qname));
   const node = el(
     "section",
     { id: "queue", "data-qname": qname },
     el("a", { href: "#/", class: "back" }, T.back),
-    el("div", { class: "heading" }, el("h1", {}, qname), badge),
+    el("div", { class: "heading" }, el("h1", {}, qname), badge, concurrency),
     notFound,
     figures.node,
+    consumers.node,
     deadLetters.node,
     messages.node,
     finder,
@@ -63,6 +67,9 @@ export function queueView(qname) {
       figures.node.hidden = !known;
       if (!q) return;
       badge.hidden = !q.isDeadLetterQueue;
+      concurrency.hidden = q.concurrency === null;
+      concurrency.textContent = q.concurrency === null ? "" : T.controls.concurrencyBadge(q.leased, q.concurrency);
+      consumers.update(q);
       if (q.isDeadLetterQueue) deadLetters.show();
       figures.update(q, snap.now ?? Date.now(), state.history.get(qname) || []);
       if (!readOnly()) actions.fill(q);

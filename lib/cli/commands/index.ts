@@ -11,6 +11,8 @@ import * as purge from "./purge";
 import * as stats from "./stats";
 import * as pause from "./pause";
 import * as rateLimit from "./rate-limit";
+import * as concurrency from "./concurrency";
+import * as consumers from "./consumers";
 import * as send from "./send";
 import * as receive from "./receive";
 import * as deleteMessages from "./delete";
@@ -37,6 +39,8 @@ export const COMMANDS: readonly CommandModule[] = [
   stats,
   pause,
   rateLimit,
+  concurrency,
+  consumers,
   send,
   receive,
   deleteMessages,

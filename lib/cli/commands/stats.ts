@@ -1,4 +1,7 @@
-/** `stats <qname> [--watch]`: a queue's settings, counters, controls and where its messages are. */
+/**
+ * `stats <qname> [--watch]`: a queue's settings, counters, controls (its concurrency limit with
+ * what is leased of it), its live consumers and where its messages are.
+ */
 import type { Command } from "commander";
 import { positiveNumber } from "../arguments";
 import { run } from "../context";
@@ -9,7 +12,7 @@ import { LOOK_AT_MOST } from "../../operations/queue-stats";
 import type { QueueStats } from "../../operations/queue-stats";
 import { readQueueStats } from "../queue-reads";
 import { settingsLine } from "../queue-settings";
-import { controlFields } from "../queue-controls";
+import { concurrencyText, controlFields } from "../queue-controls";
 import { pause, stopOnSignals } from "../stop-signal";
 
 interface StatsOptions {
@@ -36,6 +39,8 @@ function statsLines(out: Output, stats: QueueStats, ns: string, rates?: Rates): 
     ["oldest due", stats.waitingMs === null ? "-" : `waiting for ${duration(stats.waitingMs)}`],
     // The pause, the rate limit and a block, each only when the queue has it.
     ...controlFields(stats),
+    ...(stats.concurrency === undefined ? [] : [["concurrency", concurrencyText(stats.concurrency, stats.leased)] as [string, string]]),
+    ["consumers", String(stats.consumers)],
     ["sent", String(stats.totalsent)],
     ["received", String(stats.totalrecv)],
   ];

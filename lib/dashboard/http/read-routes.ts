@@ -1,6 +1,7 @@
 /**
  * The routes that read (docs/dashboard.md, JSON API): the queue list and its live stream, one
- * queue, a page of its messages, one message, its dead letters, and the queue-state metrics.
+ * queue, a page of its messages, one message, its consumers, its dead letters, and the
+ * queue-state metrics.
  */
 import type { ServerResponse } from "http";
 import type { QueuesResponse } from "../api-types";
@@ -67,6 +68,14 @@ export const READ_ROUTES: readonly ReadRoute[] = [
     mutates: false,
     async run(ctx, params) {
       sendJson(ctx.res, 200, await ctx.board.readMessage(params.qname, params.id));
+    },
+  },
+  {
+    method: "GET",
+    pattern: "api/queues/:qname/consumers",
+    mutates: false,
+    async run(ctx, params) {
+      sendJson(ctx.res, 200, await ctx.board.readConsumers(params.qname));
     },
   },
   {

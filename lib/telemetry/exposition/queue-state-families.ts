@@ -56,6 +56,12 @@ function samplesOf(metric: QueueStateMetric, row: QueueRow): Sample[] {
     }
     case "rateLimitedUntil":
       return row.rateLimitedUntil === null ? [] : [{ labels: { queue }, value: row.rateLimitedUntil / 1000 }];
+    case "concurrencyLimit":
+      return row.concurrency === null ? [] : [{ labels: { queue }, value: row.concurrency }];
+    case "leased":
+      return row.leased === null ? [] : [{ labels: { queue }, value: row.leased }];
+    case "consumers":
+      return [{ labels: { queue }, value: row.consumers }];
   }
 }
 

@@ -3,7 +3,8 @@
  * a reading (lib/telemetry/exposition/queue-state-families.ts), on made-up readings: escaping of label values
  * and HELP text, the special values, the `hidden_unsplit` state past the hidden messages a reading
  * splits, the next due time absent when nothing is hidden, the controls (paused 0/1, the tightest
- * rate limit, a block's end). promtool parses what is written.
+ * rate limit, a block's end, the concurrency limit and its leases, the consumers). promtool parses
+ * what is written.
  */
 import { expect } from "chai";
 import { escapeLabelValue, formatValue, renderExposition } from "../../../lib/telemetry/exposition/exposition";
@@ -38,6 +39,9 @@ function row(qname: string, figures: Partial<QueueRow>): QueueRow {
     paused: null,
     rateLimit: null,
     rateLimitedUntil: null,
+    concurrency: null,
+    leased: null,
+    consumers: 0,
     created: 0,
     modified: 0,
     deadLetterQueue: null,
@@ -98,6 +102,26 @@ describe("metrics: the text exposition format", () => {
       'rsmq_queue_expired_messages_total{queue="b"}': 0,
       'rsmq_queue_paused{queue="a"}': 0,
       'rsmq_queue_paused{queue="b"}': 0,
+      'rsmq_queue_consumers{queue="a"}': 0,
+      'rsmq_queue_consumers{queue="b"}': 0,
+    });
+  });
+
+  it("the concurrency limit and the leases only for a queue with a limit; the consumers for every queue", () => {
+    const reading = {
+      now: 1_700_000_000_000,
+      queues: [row("a", { concurrency: 3, leased: 2, consumers: 4 }), row("b", { concurrency: 10, leased: 0 }), row("c", {})],
+    };
+    const samples = parseExposition(renderExposition(queueStateFamilies(reading)));
+    const fleet = [...samples].filter(([name]) => /_concurrency|_leased|_consumers/.test(name));
+    expect(Object.fromEntries(fleet)).to.deep.equal({
+      'rsmq_queue_concurrency_limit{queue="a"}': 3,
+      'rsmq_queue_concurrency_limit{queue="b"}': 10,
+      'rsmq_queue_leased{queue="a"}': 2,
+      'rsmq_queue_leased{queue="b"}': 0,
+      'rsmq_queue_consumers{queue="a"}': 4,
+      'rsmq_queue_consumers{queue="b"}': 0,
+      'rsmq_queue_consumers{queue="c"}': 0,
     });
   });
 
@@ -149,6 +173,7 @@ describe("metrics: the text exposition format", () => {
       queues: [
         row("a", { visible: 1, total: 1, oldestAgeMs: 10, totalsent: 1, paused: { since: 0, hard: false } }),
         row("b-dlq", { nextDueAt: 5, rateLimit: { mode: "receive", limits: [{ max: 1, perMs: 3000, burst: 0 }] }, rateLimitedUntil: 9 }),
+        row("c", { concurrency: 5, leased: 1, consumers: 2 }),
       ],
     };
     const checked = await promtoolCheck(renderExposition(queueStateFamilies(reading)));
