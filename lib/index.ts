@@ -63,6 +63,8 @@ declare namespace RedisSMQ {
   export type RateLimit = Types.RateLimit;
   export type QueuePause = Types.QueuePause;
   export type QueueRateLimit = Types.QueueRateLimit;
+  export type ListConsumersOptions = Types.ListConsumersOptions;
+  export type ConsumerInfo = Types.ConsumerInfo;
   export type SendMessageOptions = Types.SendMessageOptions;
   export type SendMessagesEntry = Types.SendMessagesEntry;
   export type SendMessagesOptions = Types.SendMessagesOptions;

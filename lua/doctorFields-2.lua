@@ -4,7 +4,9 @@
   - `<id>:<anything>` (id: 32 characters of [A-Za-z0-9]) whose `<id>` is absent: a message's
     field without its message, as rsmq 0.12.4's delete and pop leave `:dl` and `:tp`;
   - `<id>` with no member in the sorted set: a body no receive can reach;
-  - anything else: a field that is not rsmq's, nor rsmq-next's.
+  - anything else: a field that is not rsmq's, nor rsmq-next's. A Worker's heartbeat entry
+    `~w:<workerId>` is rsmq-next's (lua/lookAndBeat-2.lua): not reported, listed or stale alike
+    (the next beat sweeps a stale one).
   Bodies are not returned: the reply stays small whatever the messages hold.
 
   KEYS[1] queue sorted set  <ns>:<qname>
@@ -34,7 +36,7 @@ local function found(kind, field)
 end
 for i = 1, #entries, 2 do
   local field = entries[i]
-  if not known[field] then
+  if not known[field] and string.sub(field, 1, 3) ~= "~w:" then
     local owner = string.match(field, "^(" .. ID .. "):.+$")
     if owner then
       if rcall("HEXISTS", queueHash, owner) == 0 then

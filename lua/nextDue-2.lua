@@ -18,44 +18,7 @@
   { "limited:<ms>:<intervalMs>" } when a message is due now but its rate limit has no token left
   or a block holds receives; the receive would take nothing then either.
 ]]
-local rcall = redis.call
+-- nextDueReply is lua/shared/next-due.lua (with serverNowMs and queueGate, which it calls), put
+-- before this script by the loader: the same look lookAndBeat makes before a Worker's heartbeat.
 local queueSet, queueHash = KEYS[1], KEYS[2]
-
-local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "sweeplock", "sweptat", "paused", "ratelimit", "rltat", "rlblock")
-if not (settings[1] and settings[2] and settings[3]) then
-  return -1
-end
-
--- serverNowMs() is lua/shared/now.lua, which the loader puts before this script.
-local nowMs, seconds, micros = serverNowMs()
-
--- queueGate is lua/shared/queue-gate.lua: a pause answers whatever is due; a limit or a block
--- only when a message is due now and no token is left.
-local held
-if settings[7] or settings[8] or settings[10] then
-  local _
-  _, held = queueGate(settings[7], settings[8], settings[9], settings[10], nowMs, seconds, micros, 1)
-  if held and string.byte(held, 1) == 112 then -- "p": paused
-    return { held }
-  end
-end
-
-local first = rcall("ZRANGE", queueSet, 0, 0, "WITHSCORES")
-if #first == 0 then
-  return { -1 }
-end
-local dueMs = math.max(0, tonumber(first[2]) - nowMs)
-if held and dueMs == 0 then
-  return { held }
-end
-
--- How often an idle Worker sweeps its queue, at most.
-local SWEEP_EVERY_MS = 60000
-if (tonumber(settings[4] or "0") or 0) > 0 then
-  local lockUntil = tonumber(string.match(settings[5] or "", ":(%d+)$") or "0")
-  local sweptAt = tonumber(settings[6] or "0") or 0
-  if lockUntil <= nowMs and nowMs - sweptAt >= SWEEP_EVERY_MS then
-    return { dueMs, 1 }
-  end
-end
-return { dueMs }
+return (nextDueReply(queueSet, queueHash))

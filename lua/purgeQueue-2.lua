@@ -12,7 +12,9 @@
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q
   ARGV    the names of the hash's fields that are not messages' (QUEUE_FIELDS in
-          lib/operations/queue-fields.ts): kept as they are, and only these; one must be "vt"
+          lib/operations/queue-fields.ts): kept as they are, and only these; one must be "vt".
+          When one is "consumers" (the Workers' heartbeat index), the entries `~w:<id>` it
+          lists are kept too: a purge removes messages, not the Workers consuming the queue.
 
   Returns how many messages were removed (the sorted set's ZCARD), or -1 when the queue does not
   exist (no vt, rsmq's test): nothing is written then.
@@ -32,6 +34,14 @@ for i, name in ipairs(ARGV) do
     kept[#kept + 1] = values[i]
     if name == "vt" then
       exists = true
+    elseif name == "consumers" then
+      for id in string.gmatch(values[i], "%S+") do
+        local entry = rcall("HGET", queueHash, "~w:" .. id)
+        if entry then
+          kept[#kept + 1] = "~w:" .. id
+          kept[#kept + 1] = entry
+        end
+      end
     end
   end
 end

@@ -5,7 +5,7 @@
 import { failIfCode, integerArg } from "../operations/operation";
 import type { Operation } from "../operations/operation";
 import type { QueueKeys } from "../keys";
-import { MESSAGE_FIELD_SUFFIXES, QUEUE_FIELDS } from "../operations/queue-fields";
+import { MAXED_FIELD, MESSAGE_FIELD_SUFFIXES, QUEUE_FIELDS } from "../operations/queue-fields";
 
 /** What doctorFields-2.lua can report of a field. */
 export type FieldProblem = "fieldWithoutMessage" | "bodyWithoutMember" | "unknownField";
@@ -44,7 +44,8 @@ export function lookAtFields(keys: QueueKeys, cursor: string, count: number): Op
   return {
     script: "doctorFields",
     keys: [keys.messages, keys.hash],
-    args: [cursor, integerArg(count), ...QUEUE_FIELDS],
+    // `maxed` is the queue's own too, though purge drops it (queue-fields.ts).
+    args: [cursor, integerArg(count), ...QUEUE_FIELDS, MAXED_FIELD],
     parse(reply) {
       const [next, ...pairs] = reply as string[];
       const found: FieldFinding[] = [];

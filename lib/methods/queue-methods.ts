@@ -37,6 +37,8 @@ import type {
   QueueMessage,
   RedriveOptions,
   SweepExpiredOptions,
+  ListConsumersOptions,
+  ConsumerInfo,
   SweepResult,
   ReceiveMessageOptions,
   ReceiveMessagesOptions,
@@ -270,6 +272,16 @@ export interface QueueMethods {
    * const { expired, moved } = await rsmq.sweepExpiredAsync({ qname: "jobs" });
    */
   readonly sweepExpiredAsync: (options: SweepExpiredOptions) => Promise<SweepResult>;
+  /**
+   * The Workers consuming a queue, from the heartbeats each keeps in the queue's hash (it works
+   * where `CLIENT LIST` is refused): host, pid, concurrency, when it started and was last seen.
+   * Live entries only (a Worker that stopped is gone at once; one that died, when its entry
+   * expires: two idle caps), sorted by `startedAt`, then `id`. Rejects `queueNotFound`.
+   *
+   * @example
+   * for (const c of await rsmq.listConsumersAsync({ qname: "jobs" })) console.log(c.host, c.pid, c.concurrency);
+   */
+  readonly listConsumersAsync: (options: ListConsumersOptions) => Promise<ConsumerInfo[]>;
   /** Makes a message visible vt seconds from now; resolves `1` if it exists, else `0`. */
   readonly changeMessageVisibilityAsync: (options: ChangeMessageVisibilityOptions) => Promise<0 | 1>;
   /**
@@ -386,6 +398,8 @@ export interface QueueMethods {
   readonly redrive: CallbackMethod<RedriveOptions, number>;
   /** Sweeps a queue's expired messages; the callback gets what it did. See {@link sweepExpiredAsync}. */
   readonly sweepExpired: CallbackMethod<SweepExpiredOptions, SweepResult>;
+  /** The Workers consuming a queue; the callback gets their entries. See {@link listConsumersAsync}. */
+  readonly listConsumers: CallbackMethod<ListConsumersOptions, ConsumerInfo[]>;
   /** Makes a message visible vt seconds from now; the callback gets `1` if it exists, else `0`. See {@link changeMessageVisibilityAsync}. */
   readonly changeMessageVisibility: CallbackMethod<ChangeMessageVisibilityOptions, 0 | 1>;
   /** Makes up to 1000 messages visible vt seconds from now; the callback gets `1` or `0` per id. See {@link changeMessagesVisibilityAsync}. */

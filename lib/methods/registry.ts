@@ -30,6 +30,7 @@ import { rateLimitQueueOperation } from "../operations/rate-limit-queue";
 import { redriveOperation } from "../dead-letters/redrive";
 import { doctorOperation } from "../doctor/doctor";
 import { sweepExpiredOperation } from "../retention/sweep";
+import { listConsumersOperation } from "../operations/list-consumers";
 
 export const OPERATIONS = {
   createQueue: createQueueOperation,
@@ -58,6 +59,7 @@ export const OPERATIONS = {
   peekDeadLetters: peekDeadLettersOperation,
   redrive: redriveOperation,
   sweepExpired: sweepExpiredOperation,
+  listConsumers: listConsumersOperation,
   changeMessageVisibility: changeMessageVisibilityOperation,
   changeMessagesVisibility: changeMessagesVisibilityOperation,
   doctor: doctorOperation,

@@ -63,6 +63,8 @@ export const SCRIPT_KINDS = {
   findMessages: "reads",
   deadLetterNotes: "reads",
   nextDue: "reads",
+  // The Workers' heartbeat entries, read for listConsumers (lua/listConsumers-2.lua).
+  listConsumers: "reads",
   // The ScriptRunner's check of the user's rights (lib/scripts/script-runner.ts).
   commandsRefused: "reads",
   receiveMessage: "drains",
@@ -113,6 +115,10 @@ export const SCRIPT_KINDS = {
   rateLimitQueue: "drains",
   // A Worker's handler met a downstream rate limit: the message goes back, as a retry's hide does.
   rateLimitBounce: "drains",
+  // A Worker's look with its heartbeat, and its stop: each writes only its own small entry, and
+  // the look must answer on a full server as nextDue does (a Worker that cannot look cannot drain).
+  lookAndBeat: "drains",
+  removeConsumer: "drains",
 } as const satisfies Readonly<Record<string, ScriptKind>>;
 
 /** The name of a script in lua/ (its file name without `-<keys>.lua`): what an Operation runs. */
@@ -157,6 +163,8 @@ const SHARED = [
   { file: "message-score.lua", calledAs: /\bmessageScore\(|\bPRIORITY_STEP_MS\b/ },
   { file: "rate-limits.lua", calledAs: /\brateLimits\(/ },
   { file: "queue-gate.lua", calledAs: /\bqueueGate\(/ },
+  // nextDue's look, for nextDue and lookAndBeat: calls serverNowMs and queueGate.
+  { file: "next-due.lua", calledAs: /\bnextDueReply\(/ },
   { file: "send-gate.lua", calledAs: /\bsendGate\(/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
   { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },

@@ -24,9 +24,12 @@ runsOn("single", "cluster");
 
 const { Worker } = RedisSMQ;
 
-/** The fields of `hash` named in QUEUE_FIELDS: what a purge keeps. */
+/** The fields of `hash` named in QUEUE_FIELDS, and the heartbeat entries `consumers` lists: what a purge keeps. */
 function settingsOf(hash: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(hash).filter(([field]) => (QUEUE_FIELDS as readonly string[]).includes(field)));
+  const entries = (hash.consumers ?? "").split(" ").map((id) => `~w:${id}`);
+  return Object.fromEntries(
+    Object.entries(hash).filter(([field]) => (QUEUE_FIELDS as readonly string[]).includes(field) || entries.includes(field)),
+  );
 }
 
 /** An entry of SLOWLOG GET: id, when, microseconds, the command's arguments, client address, client name. */
@@ -73,11 +76,17 @@ describe("purgeQueue", () => {
       ratelimit: "r;10/1000/0",
       rltat: "1796000000000000",
       rlblock: "1796000000000",
+      concurrency: "5",
+      maxed: "1",
+      consumers: "aaaaaaaaaaaaaaaa",
+      "~w:aaaaaaaaaaaaaaaa": '1796000000000:1795000000000:{"host":"h","pid":1,"concurrency":1,"startedAt":1}',
       [`${inFlight}:tp`]: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
       "hop3o10ebnmLDK0QMrdZujaKrUfZLZhp:dl": '{"reason":"poison"}',
     });
     const before = await client.hGetAll(keys.hash);
-    expect(Object.keys(settingsOf(before)).sort(), "every kept field is planted").to.deep.equal([...QUEUE_FIELDS].sort());
+    expect(Object.keys(settingsOf(before)).sort(), "every kept field is planted").to.deep.equal(
+      [...QUEUE_FIELDS, "~w:aaaaaaaaaaaaaaaa"].sort(),
+    );
 
     expect(await rsmq.purgeQueueAsync({ qname: "q" })).to.equal(3);
 
