@@ -22,8 +22,11 @@ import type { WakeableSleep } from "./wakeable-sleep";
 export const MIN_CAP_MS = 1000;
 
 export class Heartbeat {
-  private readonly beat: ConsumerBeat;
+  /** What each beat writes; set at start (the entry's `startedAt`). */
+  private beat: ConsumerBeat | undefined;
+  readonly workerId = newWorkerId();
   private readonly capMs: number;
+  private readonly ttlMs: number;
   /** Local epoch ms of the last beat answered; -Infinity before the first. */
   private lastBeatAt = Number.NEGATIVE_INFINITY;
   /** Whether a beat was sent (so an entry may exist to remove at stop). */
@@ -39,27 +42,23 @@ export class Heartbeat {
   constructor(
     private readonly queue: Required<Pick<QueuePort, "beat" | "removeConsumer">>,
     private readonly clock: Clock,
-    options: { concurrency: number; maxIdleSleepMs: number },
+    private readonly options: { concurrency: number; maxIdleSleepMs: number },
     private readonly onError: (error: unknown) => void,
   ) {
     this.capMs = Math.max(options.maxIdleSleepMs, MIN_CAP_MS);
-    const ttlMs = Math.min(2 * this.capMs, MAX_BEAT_TTL_MS);
-    this.beat = { workerId: newWorkerId(), json: beatJson(hostname(), process.pid, options.concurrency, clock.now()), ttlMs };
+    this.ttlMs = Math.min(2 * this.capMs, MAX_BEAT_TTL_MS);
   }
 
-  /** The Worker's id in the list of consumers. */
-  get workerId(): string {
-    return this.beat.workerId;
-  }
-
-  /** Arms the Worker's own beat, 1.5 caps from now (a look before then beats instead). */
+  /** Describes the Worker as started now, and arms its own beat 1.5 caps from now (a look before then beats instead). */
   start(): void {
+    const json = beatJson(hostname(), process.pid, this.options.concurrency, this.clock.now());
+    this.beat = { workerId: this.workerId, json, ttlMs: this.ttlMs };
     this.arm(1.5 * this.capMs);
   }
 
-  /** The beat a look made now carries: one when half a cap has passed since the last; none once stopped. */
+  /** The beat a look made now carries: one when half a cap has passed since the last; none before start or once stopped. */
   forLook(): ConsumerBeat | undefined {
-    if (this.stopped || this.clock.now() - this.lastBeatAt < this.capMs / 2) return undefined;
+    if (this.beat === undefined || this.stopped || this.clock.now() - this.lastBeatAt < this.capMs / 2) return undefined;
     this.sent = true;
     return this.beat;
   }
@@ -75,7 +74,7 @@ export class Heartbeat {
     this.stopped = true;
     this.timer?.wake();
     this.timer = undefined;
-    if (this.sent) await this.queue.removeConsumer(this.beat.workerId);
+    if (this.sent) await this.queue.removeConsumer(this.workerId);
   }
 
   /** (Re)arms the own beat `ms` from now. */
