@@ -8,7 +8,7 @@
   ARGV    field, value pairs, each field one of vt, delay, maxsize, retention, expireto, dedupwindow (already
           validated)
 
-  Returns what getQueueAttributes returns (lua/getQueueAttributes-2.lua), or -1 when the queue does not exist (nothing is written).
+  Returns what getQueueAttributes returns (lua/getQueueAttributes-3.lua), or -1 when the queue does not exist (nothing is written).
 ]]
 local rcall = redis.call
 local queueHash, queueSet = KEYS[1], KEYS[2]

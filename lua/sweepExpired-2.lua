@@ -16,7 +16,7 @@
   Returns { nextDue, state, next, expired } where nextDue is as nextDue-2.lua's (ms, -1: empty),
   state is 0 when the pass is done (the lock released), 1 when there is more (pass `next` back),
   2 when another sweeper holds the lock (nothing done), and expired is
-  { deleted, target or "", id1, body1, rc1, ... } as in receiveMessage-2.lua. Returns -1 when the
+  { deleted, target or "", id1, body1, rc1, ... } as in receiveMessage-3.lua. Returns -1 when the
   queue does not exist. A queue with no retention is done at once.
 
   Ranks shift under a concurrent receive or send, so a pass may step over a message; the next

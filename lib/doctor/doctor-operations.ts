@@ -44,7 +44,7 @@ export function lookAtFields(keys: QueueKeys, cursor: string, count: number): Op
   return {
     script: "doctorFields",
     keys: [keys.messages, keys.hash],
-    // `maxed` is the queue's own too, though purge drops it (queue-fields.ts).
+    // `maxed` is the queue's own too (a receive held at its concurrency limit), though a purge drops it.
     args: [cursor, integerArg(count), ...QUEUE_FIELDS, MAXED_FIELD],
     parse(reply) {
       const [next, ...pairs] = reply as string[];

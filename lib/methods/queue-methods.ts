@@ -33,6 +33,8 @@ import type {
   SetRateLimitOptions,
   RemoveRateLimitOptions,
   RateLimitQueueOptions,
+  SetConcurrencyOptions,
+  RemoveConcurrencyOptions,
   QueueAttributes,
   QueueMessage,
   RedriveOptions,
@@ -122,6 +124,18 @@ export interface QueueMethods {
    * await rsmq.rateLimitQueueAsync({ qname: "api-calls", ms: 30_000 });
    */
   readonly rateLimitQueueAsync: (options: RateLimitQueueOptions) => Promise<1>;
+  /**
+   * Sets a queue's concurrency limit: at most `max` (1 to 10000) of its messages in flight at once
+   * with rsmq-next consumers, across every process (rsmq 0.12.4 consumers do not obey it). A
+   * receive at the limit takes nothing (`blocked: { reason: "maxed" }`), and the delete that frees
+   * a slot wakes the consumers it held. Replaces a limit in force. Resolves `1`; rejects `queueNotFound`.
+   *
+   * @example
+   * await rsmq.setConcurrencyAsync({ qname: "payments", max: 3 });
+   */
+  readonly setConcurrencyAsync: (options: SetConcurrencyOptions) => Promise<1>;
+  /** Removes a queue's concurrency limit. Resolves `1` when it had one, `0` when not; rejects `queueNotFound`. */
+  readonly removeConcurrencyAsync: (options: RemoveConcurrencyOptions) => Promise<0 | 1>;
   /**
    * Sends a message; resolves its 32-character id. With `realtime`, a notification Redis refuses
    * (a user without the channel) does not fail the send: it is reported once per channel, through
@@ -346,6 +360,10 @@ export interface QueueMethods {
   readonly removeRateLimit: CallbackMethod<RemoveRateLimitOptions, 0 | 1>;
   /** Blocks a queue's receives for `ms` milliseconds; the callback gets `1`. See {@link rateLimitQueueAsync}. */
   readonly rateLimitQueue: CallbackMethod<RateLimitQueueOptions, 1>;
+  /** Sets a queue's concurrency limit; the callback gets `1`. See {@link setConcurrencyAsync}. */
+  readonly setConcurrency: CallbackMethod<SetConcurrencyOptions, 1>;
+  /** Removes a queue's concurrency limit; the callback gets `1` when it had one, else `0`. See {@link removeConcurrencyAsync}. */
+  readonly removeConcurrency: CallbackMethod<RemoveConcurrencyOptions, 0 | 1>;
   /**
    * Sends a message; the callback gets its 32-character id. See {@link sendMessageAsync}.
    *

@@ -27,6 +27,8 @@ import { resumeQueueOperation } from "../operations/resume-queue";
 import { setRateLimitOperation } from "../operations/set-rate-limit";
 import { removeRateLimitOperation } from "../operations/remove-rate-limit";
 import { rateLimitQueueOperation } from "../operations/rate-limit-queue";
+import { setConcurrencyOperation } from "../operations/set-concurrency";
+import { removeConcurrencyOperation } from "../operations/remove-concurrency";
 import { redriveOperation } from "../dead-letters/redrive";
 import { doctorOperation } from "../doctor/doctor";
 import { sweepExpiredOperation } from "../retention/sweep";
@@ -44,6 +46,8 @@ export const OPERATIONS = {
   setRateLimit: setRateLimitOperation,
   removeRateLimit: removeRateLimitOperation,
   rateLimitQueue: rateLimitQueueOperation,
+  setConcurrency: setConcurrencyOperation,
+  removeConcurrency: removeConcurrencyOperation,
   sendMessage: sendMessageOperation,
   sendMessages: sendMessagesOperation,
   receiveMessage: receiveMessageOperation,

@@ -4,13 +4,14 @@ import type { QueueAttributes, QueuePause } from "../types";
 
 /**
  * Reads `{ {vt, delay, maxsize, totalrecv, totalsent, created, modified, retention, expireto,
- * totalexpired, dedupwindow, paused, ratelimit, rlblock}, msgs, hiddenmsgs, nowMs }`. The fields
+ * totalexpired, dedupwindow, paused, ratelimit, rlblock, concurrency}, msgs, hiddenmsgs, nowMs,
+ * leased? }` (leased only with a concurrency limit). The fields
  * rsmq 0.12.4 does not have are added only when the queue uses them, so a queue without them
  * reads exactly as under rsmq 0.12.4.
  */
 export function parseAttributes(reply: unknown): QueueAttributes {
   failIfCode(reply);
-  const [fields, msgs, hiddenmsgs, nowMs] = reply as [Array<string | null>, number, number, number?];
+  const [fields, msgs, hiddenmsgs, nowMs, leased] = reply as [Array<string | null>, number, number, number?, number?];
   const int = (index: number): number => parseInt(fields[index] as string, 10);
   const attributes: QueueAttributes = {
     vt: int(0),
@@ -37,6 +38,11 @@ export function parseAttributes(reply: unknown): QueueAttributes {
   if (rateLimit) attributes.rateLimit = rateLimit;
   const blockedUntil = int(13);
   if (blockedUntil > nowMs) attributes.rateLimitedUntil = blockedUntil;
+  const concurrency = int(14);
+  if (concurrency > 0) {
+    attributes.concurrency = concurrency;
+    attributes.leased = Number(leased ?? 0);
+  }
   return attributes;
 }
 

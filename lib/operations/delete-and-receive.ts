@@ -1,5 +1,5 @@
 /**
- * Deletes messages and receives the next ones in one script call (lua/deleteAndReceive-2.lua):
+ * Deletes messages and receives the next ones in one script call (lua/deleteAndReceive-3.lua):
  * what a consumer does after each message, deleteMessages then receiveMessages, in one round trip.
  * The deletes come first and are never lost: a receive part that fails comes back beside them as
  * `receiveError`, and the call itself resolves.
@@ -8,6 +8,7 @@ import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateIds } from "./rsmq-input-rules";
+import { validateReceipt, validateReceipts } from "./receipt-rules";
 import { receiveDone, receivedMessages, receiveMessages } from "./receive-message";
 import type { ReceivedBatch } from "./receive-message";
 import { explainRefusal } from "../errors/refusals";
@@ -30,6 +31,8 @@ export interface DeletedAndReceived {
   batch: ReceivedBatch;
   /** Set when the receive part was refused (the deletes were done): the error a receive alone would have raised. */
   receiveError?: Error;
+  /** `~free:<server ms>` when the deletes freed a slot a receive was held at and the receive part left one free. */
+  wake?: string;
 }
 
 /** How an error of the receive part names the call (the runner names a receive alone `receiveMessage`). */
@@ -48,31 +51,35 @@ const RECEIVE_PART = "deleteAndReceive's receive (its deletes were done)";
  */
 export function deleteAndReceiveMessages(
   layout: KeyLayout,
-  options: { qname?: unknown; ids?: unknown; vt?: unknown },
+  options: { qname?: unknown; ids?: unknown; rcs?: unknown; vt?: unknown },
   count: unknown,
   details = false,
 ): Operation<DeletedAndReceived> {
   const receive = receiveMessages(layout, options, count, details);
   const ids = Array.isArray(options.ids) && options.ids.length === 0 ? [] : validateIds(options.ids);
+  const rcs = validateReceipts(options.rcs, ids.length);
+  const keys = layout.queue(String(options.qname));
+  const receipts = rcs === undefined ? [""] : ["r", ...rcs];
   return {
     script: "deleteAndReceive",
     commandKind: "receive",
     keys: receive.keys,
-    args: [integerArg(ids.length), ...ids, ...receive.args],
+    args: [integerArg(ids.length), receipts[0], ...ids, ...receipts.slice(1), keys.wakeChannel, layout.cluster ? "1" : "", ...receive.args],
     parse(reply) {
       failIfCode(reply);
-      const [flags, received] = reply as [unknown[], unknown];
+      const [flags, received, wake] = reply as [unknown[], unknown, string?];
       const deleted = flags.map((found): 0 | 1 => (found === 1 ? 1 : 0));
+      const freed = wake === undefined ? {} : { wake };
       if (typeof received === "string") {
-        return { deleted, batch: emptyBatch(), receiveError: receiveErrorOf(received, receive.keys) };
+        return { deleted, batch: emptyBatch(), receiveError: receiveErrorOf(received, receive.keys), ...freed };
       }
       try {
-        return { deleted, batch: receive.parse(received) };
+        return { deleted, batch: receive.parse(received), ...freed };
       } catch (error) {
         // A missing queue: when nothing was deleted either, nothing was written, and the call
         // rejects as a receive alone would.
         if (!deleted.includes(1)) throw error;
-        return { deleted, batch: emptyBatch(), receiveError: error as Error };
+        return { deleted, batch: emptyBatch(), receiveError: error as Error, ...freed };
       }
     },
   };
@@ -135,10 +142,14 @@ function reportReceiveError<O extends { qname?: unknown }>(result: Settled, opti
  */
 export const deleteAndReceiveOperation = defineOperation<DeleteAndReceiveOptions, Settled, DeletedAndReceivedMessage>({
   optionKeys: { qname: true, id: true, vt: true, rc: true },
-  build: ({ layout, observed }, options) =>
-    forCallPath(deleteAndReceiveMessages(layout, { qname: options.qname, ids: [options.id], vt: options.vt }, 1, observed)),
+  build: ({ layout, observed }, options) => {
+    // Checked as `rc` here, so its error names the option the caller gave.
+    const rcs = validateReceipt(options.rc) === undefined ? undefined : [options.rc];
+    return forCallPath(deleteAndReceiveMessages(layout, { qname: options.qname, ids: [options.id], rcs, vt: options.vt }, 1, observed));
+  },
   observe: observeDeleteAndReceive(true),
   events: reportReceiveError,
+  wakes: ({ wake }) => wake ?? false,
   result: ({ deleted, batch, receiveError }) => {
     if (receiveError !== undefined) return { deleted: deleted[0], message: {}, receiveError };
     const answer: DeletedAndReceivedMessage = { deleted: deleted[0], message: batch.messages[0] ?? {} };
@@ -153,6 +164,7 @@ export const deleteAndReceiveMessagesOperation = defineOperation<DeleteAndReceiv
   build: ({ layout, observed }, options) => forCallPath(deleteAndReceiveMessages(layout, options, options.count, observed)),
   observe: observeDeleteAndReceive(false),
   events: reportReceiveError,
+  wakes: ({ wake }) => wake ?? false,
   result: ({ deleted, batch: { messages, nextDueMs, blocked }, receiveError }) => {
     const answer: DeletedAndReceivedMessages = { deleted, ...receivedMessages(messages, nextDueMs, blocked) };
     if (receiveError !== undefined) answer.receiveError = receiveError;

@@ -18,11 +18,11 @@ export function deleteQueue(layout: KeyLayout, options: Partial<DeleteQueueOptio
     return 1;
   };
   if (layout.registryWithQueues) {
-    return { script: "deleteQueue", keys: [keys.hash, keys.messages, keys.registry], args: [qname], parse };
+    return { script: "deleteQueue", keys: [keys.hash, keys.messages, keys.registry, keys.leases], args: [qname], parse };
   }
   return {
     script: "deleteQueueKeys",
-    keys: [keys.hash, keys.messages],
+    keys: [keys.hash, keys.messages, keys.leases],
     args: [],
     after: { args: ["SREM", keys.registry, qname], key: keys.registry, onlyIf: (reply) => reply === 1 },
     parse,

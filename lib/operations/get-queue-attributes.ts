@@ -9,7 +9,7 @@ export function getQueueAttributes(layout: KeyLayout, options: Partial<GetQueueA
   const keys = layout.queue(validateQname(options.qname));
   return {
     script: "getQueueAttributes",
-    keys: [keys.hash, keys.messages],
+    keys: [keys.hash, keys.messages, keys.leases],
     args: [],
     parse: parseAttributes,
   };

@@ -30,7 +30,7 @@ export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions
   return {
     script: "popMessage",
     commandKind: "receive",
-    keys: [keys.messages, keys.hash],
+    keys: [keys.messages, keys.hash, keys.leases],
     args: [],
     parse(reply) {
       failIfCode(reply);
@@ -47,7 +47,7 @@ export function popMessageDetailed(layout: KeyLayout, options: Partial<PopMessag
   return {
     script: "popMessage",
     commandKind: "receive",
-    keys: [keys.messages, keys.hash],
+    keys: [keys.messages, keys.hash, keys.leases],
     args: ["d"],
     parse(reply) {
       failIfCode(reply);

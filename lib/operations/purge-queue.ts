@@ -1,7 +1,8 @@
 /**
  * purgeQueue: every message of a queue goes (visible, in flight, delayed, and per-message fields
  * left without their message), the queue stays with its settings and counters, in one script that
- * frees the old data lazily (lua/purgeQueue-2.lua says how).
+ * frees the old data lazily (lua/purgeQueue-3.lua says how).
+ * A concurrency limit stays; its leases go (a purge frees every slot).
  */
 import { failIfCode } from "./operation";
 import type { Operation } from "./operation";
@@ -15,7 +16,7 @@ export function purgeQueue(layout: KeyLayout, options: Partial<PurgeQueueOptions
   const keys = layout.queue(validateQname(options.qname));
   return {
     script: "purgeQueue",
-    keys: [keys.messages, keys.hash],
+    keys: [keys.messages, keys.hash, keys.leases],
     // The fields the script keeps: every `:Q` field that is not a message's, from the one list of them.
     args: [...QUEUE_FIELDS],
     parse: (reply: unknown): number => {

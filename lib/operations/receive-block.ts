@@ -1,7 +1,7 @@
 /**
  * Why a receive took nothing although messages may be due: the queue is paused (pauseQueue), or
  * its rate limit (setRateLimit) or a block (rateLimitQueue) holds receives back. The receive
- * scripts (lua/receiveMessage-2.lua, lua/deleteAndReceive-2.lua, lua/nextDue-2.lua) say so in the
+ * scripts (lua/receiveMessage-3.lua, lua/deleteAndReceive-3.lua, lua/nextDue-2.lua) say so in the
  * first element of their reply, a text where a number (the next due time) stands otherwise:
  * `paused:<ms>` (ms until the pause ends by itself; -1: until a resume) or
  * `limited:<ms>:<intervalMs>` (ms until a receive may take one again, exact on the server's clock,

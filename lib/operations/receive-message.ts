@@ -34,7 +34,8 @@ export interface ReceivedBatch {
   expired?: ExpiredReport;
   /**
    * Why it took nothing, or fewer than asked, although messages were due: a pause, a rate limit or
-   * a block (lua/shared/queue-gate.lua). `nextDueMs` is then `blocked.retryMs`.
+   * a block (lua/shared/queue-gate.lua), or the concurrency limit (lua/shared/leases.lua).
+   * `nextDueMs` is then `blocked.retryMs`.
    */
   blocked?: ReceiveBlock;
 }
@@ -44,7 +45,7 @@ const NOT_LOOKED_UP = -2;
 
 /**
  * Receives up to `count` messages; with `details` the reply also carries each message's visible-at
- * score and trace context, and the server's time (see lua/receiveMessage-2.lua): only telemetry
+ * score and trace context, and the server's time (see lua/receiveMessage-3.lua): only telemetry
  * asks for them, so a receive without it costs what it did.
  */
 export function receiveMessages(
@@ -60,7 +61,7 @@ export function receiveMessages(
   return {
     script: "receiveMessage",
     commandKind: "receive",
-    keys: [keys.messages, keys.hash],
+    keys: [keys.messages, keys.hash, keys.leases],
     args: receiveArgs(vt, batchSize, details),
     parse(reply) {
       failIfCode(reply);
@@ -76,7 +77,7 @@ export function receiveMessages(
   };
 }
 
-/** The reply's `id, body, rc, fr, id, ...` (see lua/receiveMessage-2.lua). */
+/** The reply's `id, body, rc, fr, id, ...` (see lua/receiveMessage-3.lua). */
 function plainBatch(rest: unknown[], nextDueMs: number | null | undefined, vt: number): ReceivedBatch {
   const messages: QueueMessage[] = [];
   for (let i = 0; i < rest.length; i += 4) {
@@ -85,7 +86,7 @@ function plainBatch(rest: unknown[], nextDueMs: number | null | undefined, vt: n
   return { messages, nextDueMs, vt };
 }
 
-/** The reply's `now, id, body, rc, fr, score, tp, id, ...` (see lua/receiveMessage-2.lua). */
+/** The reply's `now, id, body, rc, fr, score, tp, id, ...` (see lua/receiveMessage-3.lua). */
 function withDetails(rest: unknown[], nextDueMs: number | null | undefined, vt: number): ReceivedBatch {
   const [now, ...fields] = rest;
   const messages: QueueMessage[] = [];
@@ -103,7 +104,7 @@ function withDetails(rest: unknown[], nextDueMs: number | null | undefined, vt: 
 }
 
 /**
- * The script's ARGV (see lua/receiveMessage-2.lua) without the trailing ones it does not need:
+ * The script's ARGV (see lua/receiveMessage-3.lua) without the trailing ones it does not need:
  * each argument costs the server a string to build, and receiveMessage (count 1, the queue's vt)
  * needs none. A batch carries the byte bound of its reply.
  */
@@ -158,6 +159,7 @@ export const receiveMessageOrNextDueOperation = defineOperation<ReceiveMessageOp
     if (messages.length > 0) return { status: "received", message: messages[0] };
     if (blocked?.reason === "paused")
       return blocked.retryMs === null ? { status: "paused" } : { status: "paused", retryMs: blocked.retryMs };
+    if (blocked?.reason === "maxed") return { status: "maxed", retryMs: blocked.retryMs };
     if (blocked) return { status: "limited", retryMs: blocked.retryMs };
     if (nextDueMs === null || nextDueMs === undefined) return { status: "empty" };
     return { status: "waiting", nextDueMs };

@@ -71,7 +71,7 @@ export const SCRIPT_KINDS = {
   popMessage: "drains",
   deleteMessage: "drains",
   deleteMessages: "drains",
-  // A Worker's settle-and-take-the-next: it deletes, then receives (lua/deleteAndReceive-2.lua).
+  // A Worker's settle-and-take-the-next: it deletes, then receives (lua/deleteAndReceive-3.lua).
   deleteAndReceive: "drains",
   changeMessageVisibility: "drains",
   hideMessage: "drains",
@@ -119,6 +119,9 @@ export const SCRIPT_KINDS = {
   // the look must answer on a full server as nextDue does (a Worker that cannot look cannot drain).
   lookAndBeat: "drains",
   removeConsumer: "drains",
+  // Concurrency limits (lib/operations/set-concurrency.ts): one field, the leases key, a wake.
+  setConcurrency: "drains",
+  removeConcurrency: "drains",
 } as const satisfies Readonly<Record<string, ScriptKind>>;
 
 /** The name of a script in lua/ (its file name without `-<keys>.lua`): what an Operation runs. */
@@ -151,7 +154,7 @@ let scripts: Map<string, Script> | undefined;
  * Lua shared by several scripts, in lua/shared/: put before each script that calls it, so every
  * script is still one standalone text (and file, with its own KEYS/ARGV header) that Redis runs.
  * In this order: a file may call what an earlier one defines (expiry.lua calls refusedCommand,
- * store-message.lua serverNowMs, receive-due.lua takeLiveDue and queueGate).
+ * store-message.lua serverNowMs, receive-due.lua takeLiveDue, queueGate and leaseRoom).
  */
 const SHARED = [
   { file: "now.lua", calledAs: /\bserverNowMs\(/ },
@@ -165,6 +168,7 @@ const SHARED = [
   { file: "queue-gate.lua", calledAs: /\bqueueGate\(/ },
   // nextDue's look, for nextDue and lookAndBeat: calls serverNowMs and queueGate.
   { file: "next-due.lua", calledAs: /\bnextDueReply\(/ },
+  { file: "leases.lua", calledAs: /\b(leaseRoom|holdLeases|extendLeaseTtl|dropStale|maxedText|announceFree)\(/ },
   { file: "send-gate.lua", calledAs: /\bsendGate\(/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
   { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },

@@ -3,11 +3,12 @@
   deleteAndReceive), after now.lua, refused-command.lua and expiry.lua, whose functions it calls.
   Its Redis calls touch only the two keys it is given, which each script takes from its KEYS.
 
-  receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes): receives up to `count` due
-  messages of the queue, as lua/receiveMessage-2.lua's header says (its ARGV, read: vtArg "" for the
-  queue's vt, details true for "d", maxBytes nil for no bound), and returns that script's reply:
-  -1 for a missing queue, a NOPERM error reply when the user may not write what a receive writes
-  (nothing written then), or the reply table.
+  receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details, maxBytes): receives up to
+  `count` due messages of the queue, as lua/receiveMessage-3.lua's header says (its ARGV, read:
+  vtArg "" for the queue's vt, details true for "d", maxBytes nil for no bound), and returns that
+  script's reply: -1 for a missing queue, a NOPERM error reply when the user may not write what a
+  receive writes (nothing written then), or the reply table; then whether the concurrency limit
+  held it back or cut it (true), so deleteAndReceive knows whether its deletes left a slot free.
 
   An empty queue (no member in the sorted set) holds no message, so any per-message field left in
   its hash is an orphan: an rsmq 0.12.4 delete or pop removes only `<id>`, `<id>:rc` and
@@ -20,6 +21,13 @@
   `limited:<ms>:<intervalMs>` in place of the next due time, and nothing is written; a limit that
   allows fewer than `count` cuts the batch, whose tokens are spent in the HSET of its first
   receives (field `rltat`), and a batch so cut while more was due says `limited:...` too.
+
+  A queue with a `concurrency` limit (lua/shared/leases.lua) comes after them: a receive with a
+  vt takes at most the free slots and leases what it takes (the leases key each script hands
+  over). Held with a message due, or a batch cut while more was due: the first element is
+  `maxed:<ms>` and `maxed` is set in the hash (so the delete that frees a slot publishes
+  `~free:`). A queue without the field never touches the leases key; a vt-0 receive puts
+  nothing in flight and is not limited.
 
   Every read comes before the first write, so a command refused there (ACL) leaves nothing behind
   and only the writes after the first need checking. A batch's writes are one command each where
@@ -74,8 +82,30 @@ local function heldReply(queueSet, held, reply, nowMs)
   return reply
 end
 
-local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
-  local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto", "paused", "ratelimit", "rltat", "rlblock")
+-- Held at the concurrency limit before taking anything: `maxed:<ms>` only when a message is due
+-- now, else the normal reply. The stale leases found go, and `maxed` is set for the freeing
+-- delete to announce.
+local function maxedReply(queueSet, queueHash, leasesKey, heal, alreadyMaxed, reply, nowMs)
+  local head = rcall("ZRANGE", queueSet, "0", "0", "WITHSCORES")
+  local due = head[2] ~= nil and tonumber(head[2]) <= nowMs
+  if head[2] == nil then
+    reply[1] = -1
+  else
+    reply[1] = due and maxedText(heal, nowMs, nil) or tonumber(head[2]) - nowMs
+  end
+  local refused = refusedCommand("zrem", "hset")
+  if refused then
+    return refused
+  end
+  dropStale(leasesKey, heal)
+  if due and not alreadyMaxed then
+    rcall("HSET", queueHash, "maxed", "1")
+  end
+  return reply
+end
+
+local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details, maxBytes)
+  local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto", "paused", "ratelimit", "rltat", "rlblock", "concurrency", "maxed")
   if not (settings[1] and settings[2] and settings[3]) then
     return -1
   end
@@ -102,6 +132,17 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
     if held then
       return heldReply(queueSet, held, reply, nowMs)
     end
+  end
+  -- The concurrency limit cuts the count to the free slots (leaseRoom); held at 0.
+  local leased, heal, limitCut = settings[10] and vt > 0, nil, false
+  if leased then
+    local room
+    room, heal = leaseRoom(leasesKey, queueSet, tonumber(settings[10]), count, nowMs)
+    limitCut = room < count
+    if room == 0 then
+      return maxedReply(queueSet, queueHash, leasesKey, heal, settings[11] == "1", reply, nowMs), true
+    end
+    count = room
   end
 
   -- Numbers go to Redis as strings: Redis formats a Lua number argument with snprintf("%.17g"),
@@ -195,6 +236,7 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
     local after = rcall("ZRANGE", queueSet, rank, rank, "WITHSCORES")
     local earliest = after[2] and tonumber(after[2])
     cut = received == count and earliest ~= nil and earliest <= nowMs
+    limitCut = limitCut and cut
     if received > 0 and (not earliest or hiddenUntilMs < earliest) then
       earliest = hiddenUntilMs
     end
@@ -209,22 +251,37 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
       sweepOrphans(queueHash)
     end
     reply[#reply + 1] = expiry
-    return reply
+    return reply, false
   end
 
   local refused = refusedCommand("hincrby", "hset")
+  if not refused and leased then
+    refused = refusedCommand("zadd", "zrem", "pexpire")
+  end
   if refused then
     return refused
   end
+  local hides
   if received == 1 then
     rcall("ZADD", queueSet, hiddenUntil, ids[1])
   else
-    local hides = {}
+    hides = {}
     for i, id in ipairs(ids) do
       hides[2 * i - 1] = hiddenUntil
       hides[2 * i] = id
     end
     rcall("ZADD", queueSet, unpackAll(hides))
+  end
+  if leased then
+    -- Stale first: a message taken again may be one of them, and keeps its new lease.
+    dropStale(leasesKey, heal)
+    holdLeases(leasesKey, hides or { hiddenUntil, ids[1] }, hiddenUntilMs, nowMs)
+    if limitCut then
+      if settings[11] ~= "1" then
+        rcall("HSET", queueHash, "maxed", "1")
+      end
+      reply[1] = maxedText(heal, nowMs, hiddenUntilMs)
+    end
   end
   rcall("HINCRBY", queueHash, "totalrecv", received == 1 and "1" or string.format("%d", received))
   local firstReceives = {}
@@ -251,7 +308,7 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
       frPairs[2 * i - 1] = field
       frPairs[2 * i] = now
     end
-    local spent, wait = gate.spend(received, cut)
+    local spent, wait = gate.spend(received, cut and not limitCut)
     frPairs[#frPairs + 1] = "rltat"
     frPairs[#frPairs + 1] = spent
     rcall("HSET", queueHash, unpackAll(frPairs))
@@ -269,5 +326,5 @@ local function receiveDue(queueSet, queueHash, vtArg, count, details, maxBytes)
     rcall("HSET", queueHash, unpackAll(frPairs))
   end
   reply[#reply + 1] = expiry
-  return reply
+  return reply, limitCut
 end

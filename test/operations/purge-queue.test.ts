@@ -24,12 +24,9 @@ runsOn("single", "cluster");
 
 const { Worker } = RedisSMQ;
 
-/** The fields of `hash` named in QUEUE_FIELDS, and the heartbeat entries `consumers` lists: what a purge keeps. */
+/** The fields of `hash` named in QUEUE_FIELDS: what a purge keeps. */
 function settingsOf(hash: Record<string, string>): Record<string, string> {
-  const entries = (hash.consumers ?? "").split(" ").map((id) => `~w:${id}`);
-  return Object.fromEntries(
-    Object.entries(hash).filter(([field]) => (QUEUE_FIELDS as readonly string[]).includes(field) || entries.includes(field)),
-  );
+  return Object.fromEntries(Object.entries(hash).filter(([field]) => (QUEUE_FIELDS as readonly string[]).includes(field)));
 }
 
 /** An entry of SLOWLOG GET: id, when, microseconds, the command's arguments, client address, client name. */
@@ -76,22 +73,25 @@ describe("purgeQueue", () => {
       ratelimit: "r;10/1000/0",
       rltat: "1796000000000000",
       rlblock: "1796000000000",
-      concurrency: "5",
+      concurrency: "3",
       maxed: "1",
-      consumers: "aaaaaaaaaaaaaaaa",
-      "~w:aaaaaaaaaaaaaaaa": '1796000000000:1795000000000:{"host":"h","pid":1,"concurrency":1,"startedAt":1}',
+      consumers: "Wkr0000000000001",
+      "~w:Wkr0000000000001": '1796000000000:1795000000000:{"host":"h","pid":1,"concurrency":1,"startedAt":1}',
+      "~w:Wkr0000000000002": '1:1:{"host":"h","pid":2,"concurrency":1,"startedAt":1}',
       [`${inFlight}:tp`]: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
       "hop3o10ebnmLDK0QMrdZujaKrUfZLZhp:dl": '{"reason":"poison"}',
     });
     const before = await client.hGetAll(keys.hash);
-    expect(Object.keys(settingsOf(before)).sort(), "every kept field is planted").to.deep.equal(
-      [...QUEUE_FIELDS, "~w:aaaaaaaaaaaaaaaa"].sort(),
-    );
+    expect(Object.keys(settingsOf(before)).sort(), "every kept field is planted").to.deep.equal([...QUEUE_FIELDS].sort());
+    await client.zAdd(keys.leases, { score: 1796000000000, value: inFlight });
+    // The heartbeat entry the `consumers` index lists stays with the settings; one it does not list goes.
+    const kept = { ...settingsOf(before), "~w:Wkr0000000000001": before["~w:Wkr0000000000001"] };
 
     expect(await rsmq.purgeQueueAsync({ qname: "q" })).to.equal(3);
 
-    expect(await client.hGetAll(keys.hash)).to.deep.equal(settingsOf(before));
+    expect(await client.hGetAll(keys.hash)).to.deep.equal(kept);
     expect(await client.exists(keys.messages)).to.equal(0);
+    expect(await client.exists(keys.leases), "a purge frees every concurrency slot").to.equal(0);
     expect(await rsmq.listQueuesAsync()).to.deep.equal(["q"]);
     const attributes = await rsmq.getQueueAttributesAsync({ qname: "q" });
     expect(attributes).to.include({ vt: 60, delay: 0, maxsize: 2048, totalsent: 3, totalrecv: 1, msgs: 0, hiddenmsgs: 0 });
@@ -101,7 +101,7 @@ describe("purgeQueue", () => {
       rsmq.purgeQueue({ qname: "q" }, (err, n) => (err ? reject(err) : resolve(n))),
     );
     expect(again).to.equal(0);
-    expect(await client.hGetAll(keys.hash)).to.deep.equal(settingsOf(before));
+    expect(await client.hGetAll(keys.hash)).to.deep.equal(kept);
     // The queue works on once resumed (the purge kept its hard pause, which holds receives back):
     // a new message goes in and comes out.
     expect(await rsmq.resumeQueueAsync({ qname: "q" })).to.equal(1);

@@ -146,8 +146,8 @@ export async function queueServer(ns: string, qname: string): Promise<{ host: st
 }
 
 /**
- * Counts the receive scripts (EVALSHA or EVAL of lua/receiveMessage-2.lua, or of a Worker's
- * lua/deleteAndReceive-2.lua) run against one queue,
+ * Counts the receive scripts (EVALSHA or EVAL of lua/receiveMessage-3.lua, or of a Worker's
+ * lua/deleteAndReceive-3.lua) run against one queue,
  * read from MONITOR on the server that holds the queue. On Redis 7 the script is sent with its
  * shebang, so it is named by the flagged text's SHA1. `count()` first makes sure the
  * monitor has seen everything sent so far.
@@ -159,7 +159,7 @@ export class ReceiveCounter {
   ) {}
 
   static async open(ns: string, qname: string): Promise<ReceiveCounter> {
-    // A Worker's receive that carries deletes (lua/deleteAndReceive-2.lua) is a receive too.
+    // A Worker's receive that carries deletes (lua/deleteAndReceive-3.lua) is a receive too.
     const receives = [script("receiveMessage").flagged, script("deleteAndReceive").flagged];
     const shas = receives.map((body) => body.sha1);
     const heads = ["Receives up to", "Deletes messages by id, then receives"];

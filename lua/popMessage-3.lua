@@ -3,6 +3,7 @@
 
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q
+  KEYS[3] leases            <ns>:<qname>:leases (lua/shared/leases.lua)
   ARGV[1] "d" for the details telemetry needs; absent otherwise
 
   Returns { id, body, rc, fr }, {} when nothing is due, or -1 when the queue does not exist. With
@@ -10,17 +11,21 @@
   taken (when it became visible) and its trace context `<id>:tp` (false: none).
 
   With a `retention` (docs/retention.md) it never returns an expired message: those it meets
-  first are deleted or parked, as receiveMessage-2.lua does (at most EXPIRE_PER_CALL per call),
+  first are deleted or parked, as receiveMessage-3.lua does (at most EXPIRE_PER_CALL per call),
   and the reply then ends with the same table of what was expired: { id, body, rc, fr, expired }
   or { expired } when no live message was due.
 
   A paused queue, or one whose rate limit or block (lua/shared/queue-gate.lua) holds receives
   back, answers {} as when nothing is due, and writes nothing; a pop under a limit spends its
   token in `rltat`.
+
+  A queue at its concurrency limit (lua/shared/leases.lua) answers {} too: a pop takes no slot (a
+  popped message is not in flight), but it does not take past the limit either. A popped
+  message's lease, if it had one from an earlier receive, goes with it.
 ]]
 local rcall = redis.call
 local unpackAll = table.unpack or unpack
-local queueSet, queueHash = KEYS[1], KEYS[2]
+local queueSet, queueHash, leasesKey = KEYS[1], KEYS[2], KEYS[3]
 local details = ARGV[1] == "d"
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
@@ -28,7 +33,7 @@ local details = ARGV[1] == "d"
 -- isExpired, expireMessages and takeLiveDue (and EXPIRE_PER_CALL, PARK_MS) are
 -- lua/shared/expiry.lua, which the loader puts before this script.
 
-local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto", "paused", "ratelimit", "rltat", "rlblock")
+local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto", "paused", "ratelimit", "rltat", "rlblock", "concurrency")
 if not (settings[1] and settings[2] and settings[3]) then
   return -1
 end
@@ -45,6 +50,10 @@ if settings[6] or settings[7] or settings[9] then
   if held or take == 0 then
     return {}
   end
+end
+-- leaseRoom is lua/shared/leases.lua: read only; the stale leases it finds wait for a receive.
+if settings[10] and leaseRoom(leasesKey, queueSet, tonumber(settings[10]), 1, nowMs) == 0 then
+  return {}
 end
 
 local ids
@@ -87,6 +96,9 @@ end
 local carried = details and rcall("HGET", queueHash, id .. ":tp")
 rcall("ZREM", queueSet, id)
 rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+if settings[10] then
+  rcall("ZREM", leasesKey, id)
+end
 if gate then
   rcall("HSET", queueHash, "rltat", (gate.spend(1, false)))
 end

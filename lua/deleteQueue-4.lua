@@ -4,6 +4,7 @@
   KEYS[1] queue hash          <ns>:<qname>:Q
   KEYS[2] queue sorted set    <ns>:<qname>
   KEYS[3] queue registry set  <ns>:QUEUES
+  KEYS[4] leases              <ns>:<qname>:leases (lua/shared/leases.lua)
   ARGV[1] qname
 
   Returns 1, or -1 when neither key existed (the registry is left alone then).
@@ -17,6 +18,8 @@ local refused = refusedCommand("srem")
 if refused then
   return refused
 end
+-- The leases go with the queue, but alone they do not make one (they lapse by themselves).
+rcall("DEL", KEYS[4])
 if rcall("DEL", queueHash, queueSet) == 0 then
   return -1
 end

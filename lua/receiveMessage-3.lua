@@ -5,6 +5,8 @@
 
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q
+  KEYS[3] leases            <ns>:<qname>:leases (lua/shared/leases.lua; touched only with a
+                            `concurrency` limit)
   ARGV[1] vt in seconds, or "" (or absent) for the queue's default
   ARGV[2] count (>= 1); absent for 1 (each argument costs the server a string to build, so the
           client leaves off the ones it does not need)
@@ -30,10 +32,13 @@
   maxsize keeps within what is left of the bound (a UTF-16 unit is at most 3 bytes), then counted
   exactly, so a message longer than maxsize (a maxsize lowered later) is cut all the same.
 
+  With a concurrency limit (setConcurrency) the first element may be `maxed:<ms>`: held at the
+  limit with a message due, or a batch cut by it while more was due (lua/shared/receive-due.lua).
+
   The work is receiveDue (lua/shared/receive-due.lua, shared with deleteAndReceive), which also
   sweeps the orphan fields an rsmq 0.12.4 delete leaves when it finds the queue empty.
 ]]
 -- receiveDue is lua/shared/receive-due.lua, which the loader puts before this script (with the
 -- shared Lua it calls: serverNowMs, refusedCommand, takeLiveDue).
-local queueSet, queueHash = KEYS[1], KEYS[2]
-return receiveDue(queueSet, queueHash, ARGV[1] or "", tonumber(ARGV[2] or "1"), ARGV[3] == "d", tonumber(ARGV[4] or ""))
+local queueSet, queueHash, leasesKey = KEYS[1], KEYS[2], KEYS[3]
+return (receiveDue(queueSet, queueHash, leasesKey, ARGV[1] or "", tonumber(ARGV[2] or "1"), ARGV[3] == "d", tonumber(ARGV[4] or "")))

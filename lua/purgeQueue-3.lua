@@ -11,10 +11,11 @@
 
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q
+  KEYS[3] leases            <ns>:<qname>:leases (lua/shared/leases.lua): a purge frees every slot
   ARGV    the names of the hash's fields that are not messages' (QUEUE_FIELDS in
           lib/operations/queue-fields.ts): kept as they are, and only these; one must be "vt".
-          When one is "consumers" (the Workers' heartbeat index), the entries `~w:<id>` it
-          lists are kept too: a purge removes messages, not the Workers consuming the queue.
+          `concurrency` is one (the limit stays), `maxed` is not (no receive is held any more);
+          with `consumers` among them, the heartbeat entries it lists (`~w:<id>`) are kept too
 
   Returns how many messages were removed (the sorted set's ZCARD), or -1 when the queue does not
   exist (no vt, rsmq's test): nothing is written then.
@@ -34,19 +35,29 @@ for i, name in ipairs(ARGV) do
     kept[#kept + 1] = values[i]
     if name == "vt" then
       exists = true
-    elseif name == "consumers" then
-      for id in string.gmatch(values[i], "%S+") do
-        local entry = rcall("HGET", queueHash, "~w:" .. id)
-        if entry then
-          kept[#kept + 1] = "~w:" .. id
-          kept[#kept + 1] = entry
-        end
-      end
     end
   end
 end
 if not exists then
   return -1
+end
+-- The Workers' heartbeat entries the `consumers` index lists stay: they are not messages.
+for i, name in ipairs(ARGV) do
+  if name == "consumers" and values[i] then
+    local entries = {}
+    for workerId in string.gmatch(values[i], "%S+") do
+      entries[#entries + 1] = "~w:" .. workerId
+    end
+    if #entries > 0 then
+      local beats = rcall("HMGET", queueHash, unpackAll(entries))
+      for j, field in ipairs(entries) do
+        if beats[j] then
+          kept[#kept + 1] = field
+          kept[#kept + 1] = beats[j]
+        end
+      end
+    end
+  end
 end
 
 -- The hash is taken away before its fields are written back: an ACL refusal in between would lose the queue.
@@ -56,6 +67,6 @@ if refused then
 end
 
 local removed = rcall("ZCARD", queueSet)
-rcall("UNLINK", queueSet, queueHash)
+rcall("UNLINK", queueSet, queueHash, KEYS[3])
 rcall("HSET", queueHash, unpackAll(kept))
 return removed
