@@ -2,7 +2,8 @@
  * A concurrency limit the whole fleet obeys: 4 processes of one Worker each, at concurrency 5,
  * under a limit of 3, with handlers of 200 ms. The number running, from the handlers' own start
  * and end times (a handler runs inside its message's lease), never exceeds 3 and reaches 3; every
- * message is handled once. Then the fault: a process holding all 3 slots killed (SIGKILL) frees
+ * message is handled once. A delete from another process frees a slot at once (its `~free:` wake),
+ * for a Worker held at the limit elsewhere. Then the fault: a process holding all 3 slots killed (SIGKILL) frees
  * them when their leases end, at most one vt after the kill: the other process, held back at the
  * limit meanwhile, resumes within vt plus a round trip.
  */
@@ -85,6 +86,21 @@ describe("fleet: a concurrency limit the whole fleet obeys", function () {
     expect(processes.flatMap((p) => p.named("error"))).to.deep.equal([]);
     const attributes = await rsmq.getQueueAttributesAsync({ qname: "q" });
     expect(attributes).to.deep.include({ msgs: 0, concurrency: LIMIT });
+  });
+
+  it("a delete from another process frees a slot at once: the Worker held at the limit elsewhere takes it, long before any vt or cap ends", async () => {
+    // Only the delete's `~free:` wake can end B's sleep within the test: vt and cap are 30 s.
+    const slow = { ...config, vt: 30, maxIdleSleepMs: 30_000 };
+    const holder = await fleet.start("A", { ...slow, gated: true });
+    await rsmq.sendMessagesAsync({ qname: "q", messages: Array.from({ length: 4 }, (_, i) => ({ message: `m${i}` })) });
+    await waitFor(() => holder.named("start").length === LIMIT, `A to hold ${LIMIT} messages`);
+    const other = await fleet.start("B", slow);
+    await waitFor(() => other.named("heldBack").length > 0, "B held back at the limit");
+    const [cancelled] = holder.named("start");
+    expect(await rsmq.deleteMessageAsync({ qname: "q", id: cancelled.id! })).to.equal(1);
+    await waitFor(() => other.named("start").length === 1, "B to take the freed slot", 5_000);
+    expect(other.named("start")[0].id).to.not.be.oneOf(holder.named("start").map((line) => line.id));
+    // A learns of the cancel at its next extension (half its vt): not waited for here.
   });
 
   it(`a process holding all ${LIMIT} slots killed (SIGKILL): the others resume within vt (${VT} s) plus a round trip`, async () => {
