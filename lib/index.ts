@@ -2,8 +2,8 @@
  * The package entry. `require("rsmq-next")` returns the {@link RedisSMQ} class itself, as
  * `require("rsmq")` does; `import RedisSMQ from "rsmq-next"` works from TypeScript and ESM, and the
  * public types are importable by name or as `RedisSMQ.QueueMessage`, as with rsmq. The class also
- * carries {@link Worker}, {@link RetryPolicy}, {@link PoisonError} and {@link RateLimitError} as static
- * properties.
+ * carries {@link Worker}, {@link RetryPolicy}, {@link PoisonError}, {@link RateLimitError} and
+ * {@link MessageCancelledError} as static properties.
  *
  * @example
  * ```ts
@@ -23,6 +23,7 @@ import { RedisSMQ as RedisSMQClass } from "./redis-smq";
 import { Worker as WorkerClass } from "./worker/worker";
 import { PoisonError as PoisonErrorClass } from "./retry/poison-error";
 import { RateLimitError as RateLimitErrorClass } from "./retry/rate-limit-error";
+import { MessageCancelledError as MessageCancelledErrorClass } from "./worker/message-cancelled-error";
 import { RetryPolicy as RetryPolicyClass } from "./retry/retry-policy";
 import type * as RetryTypes from "./retry/retry-policy";
 import type * as WorkerTypes from "./worker/worker-options";
@@ -41,6 +42,7 @@ Object.defineProperty(RedisSMQClass, "Worker", { value: WorkerClass });
 Object.defineProperty(RedisSMQClass, "RetryPolicy", { value: RetryPolicyClass });
 Object.defineProperty(RedisSMQClass, "PoisonError", { value: PoisonErrorClass });
 Object.defineProperty(RedisSMQClass, "RateLimitError", { value: RateLimitErrorClass });
+Object.defineProperty(RedisSMQClass, "MessageCancelledError", { value: MessageCancelledErrorClass });
 
 declare namespace RedisSMQ {
   /** The class as a type, for `import { RedisSMQ } from "rsmq-next"`. */
@@ -102,6 +104,8 @@ declare namespace RedisSMQ {
   export type PoisonError = PoisonErrorClass;
   /** The RateLimitError class as a type. */
   export type RateLimitError = RateLimitErrorClass;
+  /** The MessageCancelledError class as a type. */
+  export type MessageCancelledError = MessageCancelledErrorClass;
   export type RetryPolicyOptions = RetryTypes.RetryPolicyOptions;
   export type RetryDecision = RetryTypes.RetryDecision;
   export type StopReason = RetryTypes.StopReason;
@@ -139,6 +143,8 @@ const RedisSMQ = RedisSMQClass as typeof RedisSMQClass & {
   readonly PoisonError: typeof PoisonErrorClass;
   /** Throw it from a handler on a downstream 429: the message comes back after the block, its delivery not spent. */
   readonly RateLimitError: typeof RateLimitErrorClass;
+  /** The reason a handler's signal aborts with when its message was deleted, or received again, elsewhere. */
+  readonly MessageCancelledError: typeof MessageCancelledErrorClass;
 };
 
 export = RedisSMQ;

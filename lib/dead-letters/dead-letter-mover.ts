@@ -26,8 +26,14 @@ export class DeadLetterMover {
     private readonly options: DeadLetterMoverOptions = {},
   ) {}
 
-  /** Resolves true when the message was moved, false when it was no longer in the source queue. */
-  async move(source: string, dlq: string, message: QueueMessage, why: StopRecord): Promise<boolean> {
+  /**
+   * Resolves true when the message was moved, false when it was no longer in the source queue.
+   * `byHolder` (a Worker's move of a message it received): the two-step move holds and deletes
+   * only while the message's receive count is still `message.rc`, the holder's receipt (false when
+   * another receive took it since); the atomic script takes no receipt.
+   */
+  async move(source: string, dlq: string, message: QueueMessage, why: StopRecord, byHolder = false): Promise<boolean> {
+    const rc = byHolder ? message.rc : undefined;
     const { queue } = this;
     if (this.options.atomic ?? queue.layout.sameSlot(source, dlq)) {
       return (await queue.run(() => deadLetter(queue.layout, source, dlq, message.id, why))) === 1;
@@ -36,13 +42,13 @@ export class DeadLetterMover {
       {
         hold: async (holdMs) => {
           // Held, or gone (deleted, or already moved): then nothing is copied.
-          if ((await queue.run(() => hideMessage(queue.layout, source, message.id, holdMs))) === 0) return undefined;
+          if ((await queue.run(() => hideMessage(queue.layout, source, message.id, holdMs, rc))) === 0) return undefined;
           // A dead-letter queue created by the copy takes the source's settings.
           const { vt, delay, maxsize } = await queue.run(() => getQueueAttributes(queue.layout, { qname: source }));
           return { vt, delay, maxsize };
         },
         copy: (settings) => queue.run(() => deadLetterCopy(queue.layout, dlq, message.id, message.message, why, settings)),
-        remove: () => queue.run(() => deleteMessage(queue.layout, { qname: source, id: message.id }, why.reason === "expired")),
+        remove: () => queue.run(() => deleteMessage(queue.layout, { qname: source, id: message.id, rc }, why.reason === "expired")),
       },
       this.options,
     );

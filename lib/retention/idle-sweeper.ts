@@ -5,8 +5,13 @@
  * look, until the pass is done. A tick still costs one command, so an idle Worker's cost stays
  * what it was: its look (or chunk) and one PING per cap. Moving parked messages to an expireTo
  * queue costs more, and only while there are expired messages to move.
+ *
+ * A look may carry the Worker's heartbeat (lookAndBeat, the same answer); a chunk cannot, so a
+ * beat that falls on a chunk goes beside it, one command more, only while a pass runs.
  */
 import { idleLook } from "../operations/next-due";
+import { lookAndBeat } from "../operations/consumer-beat";
+import type { ConsumerBeat } from "../operations/consumer-beat";
 import { sweepExpiredChunk } from "../operations/sweep-expired";
 import { moveExpired } from "./expired-moves";
 import type { ExpiryOwner } from "./expired-moves";
@@ -29,18 +34,22 @@ export class IdleSweeper {
   ) {}
 
   /**
-   * One command: a look, or a chunk of the sweep when one is wanted; resolves the look's answer
-   * (a ReceiveBlock while a pause, or a rate limit with a message due, holds receives back).
+   * One command: a look (writing `beat` when given), or a chunk of the sweep when one is wanted;
+   * resolves the look's answer (a ReceiveBlock while a pause, or a rate limit with a message due,
+   * holds receives back).
    */
-  async look(): Promise<number | null | ReceiveBlock> {
+  async look(beat?: ConsumerBeat): Promise<number | null | ReceiveBlock> {
     const { owner, qname } = this;
     if (this.cursor === undefined) {
-      const { nextDueMs, sweepWanted } = await owner.run(() => idleLook(owner.layout, qname));
+      const { layout } = owner;
+      const { nextDueMs, sweepWanted } = await owner.run(() => (beat ? lookAndBeat(layout, qname, beat) : idleLook(layout, qname)));
       if (sweepWanted) this.cursor = 0;
       return nextDueMs;
     }
     const cursor = this.cursor;
+    const beating = beat && owner.run(() => lookAndBeat(owner.layout, qname, beat));
     const chunk = await owner.run(() => sweepExpiredChunk(owner.layout, qname, this.token, cursor, this.lockMs));
+    await beating;
     this.cursor = chunk.state === "more" ? chunk.next : undefined;
     await moveExpired(owner, qname, chunk.expired);
     return chunk.nextDueMs;

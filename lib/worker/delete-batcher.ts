@@ -9,23 +9,30 @@ import { MAX_BATCH } from "../operations/rsmq-input-rules";
 
 interface PendingDelete {
   readonly id: string;
+  readonly rc: number;
   readonly resolve: (found: 0 | 1) => void;
   readonly reject: (error: unknown) => void;
 }
 
-/** Sends deleteMessages for `ids` of the worker's queue: one result per id, in order (1: it was there). */
-export type DeleteMany = (ids: string[]) => Promise<Array<0 | 1>>;
+/**
+ * Sends deleteMessages for `ids` of the worker's queue, each only while its receive count is the
+ * receipt at the same index of `rcs`: one result per id, in order (1: it was there).
+ */
+export type DeleteMany = (ids: string[], rcs: number[]) => Promise<Array<0 | 1>>;
 
 export class DeleteBatcher {
   private pending: PendingDelete[] = [];
 
   constructor(private readonly deleteMany: DeleteMany) {}
 
-  /** Deletes a message with the others removed in the same burst; resolves 0 when it was no longer there. */
-  remove(id: string): Promise<0 | 1> {
+  /**
+   * Deletes a message held as delivery `rc` with the others removed in the same burst; resolves 0
+   * when it was no longer there, or received again since.
+   */
+  remove(id: string, rc: number): Promise<0 | 1> {
     return new Promise<0 | 1>((resolve, reject) => {
       if (this.pending.length === 0) queueMicrotask(() => this.flush());
-      this.pending.push({ id, resolve, reject });
+      this.pending.push({ id, rc, resolve, reject });
     });
   }
 
@@ -34,7 +41,10 @@ export class DeleteBatcher {
     this.pending = [];
     for (let start = 0; start < burst.length; start += MAX_BATCH) {
       const part = burst.slice(start, start + MAX_BATCH);
-      this.deleteMany(part.map((entry) => entry.id)).then(
+      this.deleteMany(
+        part.map((entry) => entry.id),
+        part.map((entry) => entry.rc),
+      ).then(
         (found) => part.forEach((entry, index) => entry.resolve(found[index] === 1 ? 1 : 0)),
         // A failed delete leaves its messages to reappear after vt: handled again, never lost.
         (error: unknown) => part.forEach((entry) => entry.reject(error)),

@@ -4,6 +4,10 @@
  * the message is hidden for the backoff, or it stops (moved to the dead-letter queue, or deleted).
  * A RateLimitError is no failure: the message is bounced back until the block it asks for ends.
  * A handler that ends after the worker has stopped gets nothing done: its message is abandoned.
+ * Every call carries the delivery's receipt (`message.rc`): a message deleted meanwhile, or
+ * received again by another consumer, answers 0 and is `cancelled`, never an error. Noticed while
+ * the handler runs (a visibility extension answered 0), the cancel aborts the handler's signal
+ * and the worker does nothing more with the message.
  */
 import type { QueueMessage } from "../types";
 import type { AbandonedOutcome } from "./worker-events";
@@ -30,21 +34,25 @@ export function handleMessage(message: QueueMessage, vt: number, handling: Handl
 /** `acknowledged` is called once a resolved handler's delete is queued (it may ride on the next receive). */
 async function handle(message: QueueMessage, vt: number, handling: Handling, acknowledged?: () => void): Promise<void> {
   const { options, reporter } = handling;
-  const extension = handling.extender.keepHidden(message.id, vt);
+  const context = handling.signals.context(message);
+  const extension = handling.extender.keepHidden(message.id, vt, message.rc, context);
   // Inline, not a helper: one more async step would move `failed` after the loop's next sleep.
   let ended: AbandonedOutcome;
   try {
-    await options.handler(message, { signal: handling.signal });
+    await options.handler(message, context);
     ended = { outcome: "resolved" };
   } catch (error) {
     ended = { outcome: "threw", error };
   }
   extension.stop();
+  context.end();
   if (handling.hasStopped()) {
     // A stopped worker sends nothing (its connection may be closed): the message reappears after its vt.
     reporter.abandoned(message, ended);
     return;
   }
+  // Cancelled while it ran (told then): the message is gone or another consumer's; nothing to settle.
+  if (context.cancelled) return;
   if (ended.outcome === "threw" && isRateLimitError(ended.error)) {
     await afterRateLimit(message, ended.error, extension.hiddenUntil(), handling);
     return;
@@ -55,10 +63,10 @@ async function handle(message: QueueMessage, vt: number, handling: Handling, ack
     await afterFailure(message, ended.error, extension.hiddenUntil(), handling);
     return;
   }
-  const deleted = handling.acknowledge(message.id);
+  const deleted = handling.acknowledge(message.id, message.rc);
   acknowledged?.();
   try {
-    await deleted;
+    if ((await deleted) === 0) return reporter.cancelled(message);
     reporter.stats.handled += 1;
     reporter.tell("handled", message);
   } catch (error) {
@@ -70,9 +78,9 @@ async function handle(message: QueueMessage, vt: number, handling: Handling, ack
 /**
  * Applies the retry policy to a failure. If a Redis call here fails, the message simply
  * reappears when its current visibility timeout ends and is judged again: nothing is lost.
- * A message no longer in the queue (deleted meanwhile, by its handler or anyone else) was not
- * retried, moved or deleted by this worker: no `retry`, `deadLettered` or `dropped` event, no
- * counter.
+ * A message no longer in the queue (deleted meanwhile, by its handler or anyone else), or received
+ * again by another consumer, was not retried, moved or deleted by this worker: no `retry`,
+ * `deadLettered` or `dropped` event; it is `cancelled`.
  */
 async function afterFailure(message: QueueMessage, error: unknown, hiddenUntil: number, handling: Handling): Promise<void> {
   const { options, queue, reporter } = handling;
@@ -80,21 +88,22 @@ async function afterFailure(message: QueueMessage, error: unknown, hiddenUntil: 
   const decision = retry.decide(error, message.rc);
   try {
     if (decision.action === "retry") {
-      if ((await queue.hide(message.id, decision.delayMs)) === 0) return;
+      // Released: the message is let go for its backoff, so its concurrency lease ends now.
+      if ((await queue.hide(message.id, decision.delayMs, message.rc, true)) === 0) return reporter.cancelled(message);
       reporter.stats.retried += 1;
       handling.dueAgainAt(handling.clock.now() + decision.delayMs);
       reporter.tell("retry", message, { delayMs: decision.delayMs, error });
       return;
     }
     if (onStop === "delete") {
-      if ((await queue.remove(message.id)) === 0) return;
+      if ((await queue.remove(message.id, message.rc)) === 0) return reporter.cancelled(message);
       reporter.stats.dropped += 1;
       reporter.tell("dropped", message, { reason: decision.reason, error });
       reporter.tell("stop", message, { reason: decision.reason, error, action: "deleted" });
       return;
     }
     const why = { source: qname, deliveries: message.rc, reason: decision.reason, error: errorText(error) };
-    if (!(await queue.moveToDlq(message, why))) return;
+    if (!(await queue.moveToDlq(message, why))) return reporter.cancelled(message);
     reporter.stats.deadLettered += 1;
     reporter.tell("deadLettered", message, { reason: decision.reason, error });
     reporter.tell("stop", message, { reason: decision.reason, error, action: "deadLettered" });
@@ -112,8 +121,8 @@ async function afterFailure(message: QueueMessage, error: unknown, hiddenUntil: 
 async function afterRateLimit(message: QueueMessage, error: RateLimitError, hiddenUntil: number, handling: Handling): Promise<void> {
   const { queue, reporter } = handling;
   try {
-    const ms = await queue.rateLimitBounce(message.id, error.ms);
-    if (ms < 0) return;
+    const ms = await queue.rateLimitBounce(message.id, error.ms, message.rc);
+    if (ms < 0) return reporter.cancelled(message);
     reporter.stats.rateLimited += 1;
     handling.dueAgainAt(handling.clock.now() + ms);
     reporter.tell("rateLimited", message, { ms, error });

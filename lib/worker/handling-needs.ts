@@ -10,21 +10,23 @@ import type { ResolvedWorkerOptions } from "./worker-option-table";
 import type { WorkerReporter } from "./worker-reporter";
 import type { TelemetryHub } from "../telemetry/telemetry-hub";
 import type { Carrier } from "../telemetry/tracing";
+import type { HandlerSignals } from "./handler-signals";
 
 /** What handling a message needs from its worker. */
 export interface Handling {
   options: Pick<ResolvedWorkerOptions, "qname" | "handler" | "retry" | "onStop" | "deadLetterQueue">;
   queue: Pick<QueuePort, "remove" | "hide" | "moveToDlq" | "rateLimitBounce">;
   /**
-   * Deletes the message of a handler that resolved; 0 when it was gone. Resolves once the delete
-   * answered, which may be the worker's next receive carrying it (see pending-acks.ts).
+   * Deletes the message of a handler that resolved, held as delivery `rc`; 0 when it was gone or
+   * received again since. Resolves once the delete answered, which may be the worker's next
+   * receive carrying it (see pending-acks.ts).
    */
-  acknowledge(id: string): Promise<0 | 1>;
+  acknowledge(id: string, rc: number): Promise<0 | 1>;
   clock: Clock;
   extender: Pick<VisibilityExtender, "keepHidden">;
   reporter: WorkerReporter;
-  /** Fires when the worker stops: handed to the handler. */
-  signal: AbortSignal;
+  /** Each handler's signal: it fires when the worker stops, or when the handler's message is cancelled. */
+  signals: HandlerSignals;
   /** The message becomes due again at local epoch ms `at`: the worker wakes for it. */
   dueAgainAt(at: number): void;
   /** Whether the worker has stopped (told `stopped`): a handler that ends after it is abandoned. */

@@ -1,7 +1,8 @@
 /**
- * A Worker whose queue holds its receives back (receive-block.ts): paused, or rate-limited (its
- * limit spent, or a block). How long it sleeps, as a pure function, and which wakes may end that
- * sleep: only a control wake (a resume), as a send cannot be taken before the block ends anyway.
+ * A Worker whose queue holds its receives back (receive-block.ts): paused, rate-limited (its
+ * limit spent, or a block), or at its concurrency limit. How long it sleeps, as a pure function,
+ * and which wakes may end that sleep: only a control wake (a resume, a freed slot), as a send
+ * cannot be taken before the block ends anyway.
  *
  * - Paused: until the pause's `until`, or the idle cap without one (a resume wakes it at once;
  *   the cap bounds how late a resume whose wake went unheard is seen, and what a paused worker
@@ -10,6 +11,10 @@
  *   limit's interval (at most 10 ms) so a fleet's workers, all told the same time, do not all
  *   call in the same millisecond; small, as a late taker wastes capacity the limit does not
  *   keep. Never longer than the cap, so a changed or removed limit is obeyed within one cap.
+ * - At the concurrency limit (`maxed`): until the first lease ends by itself (the earliest vt of
+ *   the messages in flight), at most the cap. A slot freed sooner wakes it: any rsmq-next client's
+ *   delete publishes `~free:`, and one of its own handlers ending wakes it directly (worker-loop.ts).
+ *   No jitter: the wake, not the timer, is what usually ends this sleep.
  */
 import type { ReceiveBlock } from "../operations/receive-block";
 

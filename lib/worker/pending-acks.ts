@@ -9,16 +9,18 @@ import { MAX_BATCH } from "../operations/rsmq-input-rules";
 import type { ReceivedBatch } from "../operations/receive-message";
 import type { QueuePort } from "./queue-port";
 
-/** A delete waiting for the next receive: its id, and how its handler learns the outcome. */
+/** A delete waiting for the next receive: its id and receipt, and how its handler learns the outcome. */
 export interface PendingAck {
   readonly id: string;
-  /** 1: the message was there and is deleted; 0: it was gone already. */
+  /** The receipt: the delivery's `rc`. */
+  readonly rc: number;
+  /** 1: the message was there and is deleted; 0: it was gone already, or received again since. */
   readonly resolve: (found: 0 | 1) => void;
   readonly reject: (error: unknown) => void;
 }
 
-/** Deletes a message on its own; 0 when it was no longer there. */
-export type RemoveAlone = (id: string) => Promise<0 | 1>;
+/** Deletes a message held as delivery `rc` on its own; 0 when it was no longer there (or received again since). */
+export type RemoveAlone = (id: string, rc: number) => Promise<0 | 1>;
 
 export class PendingAcks {
   private pending: PendingAck[] = [];
@@ -27,9 +29,14 @@ export class PendingAcks {
   constructor(private readonly removeAlone: RemoveAlone) {}
 
   /** The delete of a handled message: held for the next receive while the loop holds, else sent now. */
-  add(id: string): Promise<0 | 1> {
-    if (!this.isHolding) return this.removeAlone(id);
-    return new Promise<0 | 1>((resolve, reject) => this.pending.push({ id, resolve, reject }));
+  add(id: string, rc: number): Promise<0 | 1> {
+    if (!this.isHolding) return this.removeAlone(id, rc);
+    return new Promise<0 | 1>((resolve, reject) => this.pending.push({ id, rc, resolve, reject }));
+  }
+
+  /** Whether deletes are held, waiting for the next receive. */
+  get waiting(): boolean {
+    return this.pending.length > 0;
   }
 
   /** The loop will receive next: deletes added from now on wait for that receive. */
@@ -58,7 +65,7 @@ export class PendingAcks {
    * way (a delete is idempotent), so a failed receive never loses a delete.
    */
   sendAlone(acks: readonly PendingAck[]): void {
-    for (const ack of acks) this.removeAlone(ack.id).then(ack.resolve, ack.reject);
+    for (const ack of acks) this.removeAlone(ack.id, ack.rc).then(ack.resolve, ack.reject);
   }
 }
 
@@ -82,6 +89,7 @@ export function receiveCarrying(
   if (taken.length === 0) return queue.receive(count);
   return queue.deleteAndReceive!(
     taken.map((ack) => ack.id),
+    taken.map((ack) => ack.rc),
     count,
   ).then(
     ({ deleted, batch, receiveError }) => {

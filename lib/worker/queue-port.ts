@@ -2,6 +2,10 @@
  * Everything the Worker does with its queue, as one interface: the loop and the message handling
  * are written against it, not against a RedisSMQ instance, so tests can hand them a fake queue.
  * redis-queue-port.ts builds the real one.
+ *
+ * Every call that settles a message the worker holds (delete, hide, bounce, dead-letter move)
+ * carries the receipt of its delivery (the `rc` its receive returned): it acts only while no later
+ * receive took the message, and answers as for a message gone otherwise.
  */
 import type { ReceivedBatch } from "../operations/receive-message";
 import type { ReceiveBlock } from "../operations/receive-block";
@@ -10,6 +14,7 @@ import type { StopRecord } from "../operations/dead-letter";
 import type { QueueMessage } from "../types";
 import type { TelemetryHub } from "../telemetry/telemetry-hub";
 import type { Carrier } from "../telemetry/tracing";
+import type { ConsumerBeat } from "../operations/consumer-beat";
 
 /** One worker's queue: the calls its loop makes, and the wakes it listens for. */
 export interface QueuePort {
@@ -20,10 +25,11 @@ export interface QueuePort {
    */
   receive(count: number): Promise<ReceivedBatch>;
   /**
-   * Deletes `ids`, then receives up to `count`, in one call (see deleteAndReceiveMessages): how a
-   * handled message's delete rides on the next receive. Absent where the queue has no such call.
+   * Deletes `ids` (each only while its receive count is the receipt in `rcs` at the same index),
+   * then receives up to `count`, in one call (see deleteAndReceiveMessages): how a handled
+   * message's delete rides on the next receive. Absent where the queue has no such call.
    */
-  deleteAndReceive?(ids: string[], count: number): Promise<DeletedAndReceived>;
+  deleteAndReceive?(ids: string[], rcs: number[], count: number): Promise<DeletedAndReceived>;
   /**
    * Whether deleteAndReceive is to be used now; false while telemetry observes, whose receive and
    * delete spans are each the call they time.
@@ -32,20 +38,36 @@ export interface QueuePort {
   /**
    * Read-only: ms until the earliest message is visible (0: one is due now), null for an empty
    * queue, or the block that holds receives back (a pause; a rate limit while a message is due).
+   * With `beat`, the same look also writes the worker's heartbeat entry (lookAndBeat).
    */
-  nextDue(): Promise<number | null | ReceiveBlock>;
-  /** Deletes a message; 0 when it was no longer there. */
-  remove(id: string): Promise<0 | 1>;
-  /** Hides a held message for `ms` from now; 0 when it was no longer there. */
-  hide(id: string, ms: number): Promise<0 | 1>;
+  nextDue(beat?: ConsumerBeat): Promise<number | null | ReceiveBlock>;
+  /**
+   * Writes the worker's heartbeat entry with a look of its own, its answer unused (a busy worker's
+   * beat: see heartbeat.ts). Absent where the queue keeps no heartbeats (a fake queue): the worker
+   * then sends none, in its looks neither.
+   */
+  beat?(beat: ConsumerBeat): Promise<void>;
+  /** Removes the worker's heartbeat entry (at stop); 1 when it was there. Present with `beat`. */
+  removeConsumer?(workerId: string): Promise<0 | 1>;
+  /** Deletes a message held as delivery `rc`; 0 when it was no longer there, or another receive took it since. */
+  remove(id: string, rc: number): Promise<0 | 1>;
+  /**
+   * Hides a message held as delivery `rc` for `ms` from now; 0 when it was no longer there, or
+   * another receive took it since. `release`: the worker lets it go (a retry's backoff), so its
+   * concurrency lease ends now rather than moving with it.
+   */
+  hide(id: string, ms: number, rc?: number, release?: boolean): Promise<0 | 1>;
   /**
    * A handler's RateLimitError: with `ms`, blocks the queue's receives until now + `ms` (or a
    * later block in force); hides the message until the block ends (1 s without one) and gives
    * back the delivery its receive counted. Resolves with the ms until it is visible again, -1
-   * when it was no longer in the queue.
+   * when it was no longer in the queue, or another receive took it since delivery `rc`.
    */
-  rateLimitBounce(id: string, ms: number | undefined): Promise<number>;
-  /** Moves a stopped message to the dead-letter queue; false when it was no longer in the queue. */
+  rateLimitBounce(id: string, ms: number | undefined, rc: number): Promise<number>;
+  /**
+   * Moves a stopped message to the dead-letter queue; false when it was no longer in the queue (or,
+   * where the move takes two steps, another receive took it since `message.rc`).
+   */
   moveToDlq(message: QueueMessage, why: StopRecord): Promise<boolean>;
   /** Calls `listener` whenever this process makes a message of the queue visible sooner; returns the unsubscribe. */
   onWake(listener: (id?: string) => void): () => void;

@@ -9,6 +9,7 @@ import { deleteMessages } from "../operations/delete-messages";
 import { deleteAndReceiveMessages } from "../operations/delete-and-receive";
 import { hideMessage } from "../operations/hide-message";
 import { rateLimitBounce } from "../operations/rate-limit-bounce";
+import { lookAndBeat, removeConsumer } from "../operations/consumer-beat";
 import { receiveMessages } from "../operations/receive-message";
 import type { ReceivedBatch } from "../operations/receive-message";
 import { DeadLetterMover } from "../dead-letters/dead-letter-mover";
@@ -39,7 +40,7 @@ export function redisQueuePort(
   const sweeper = new IdleSweeper(internals, qname, Math.max(SWEEP_LOCK_MS, 2 * maxIdleSleepMs));
   const { wakeChannel, realtimeChannel } = layout.queue(qname);
   // Handlers of one batch finish together: their deletes go out as one deleteMessages.
-  const deletes = new DeleteBatcher((ids) => internals.run(() => deleteMessages(layout, { qname, ids })));
+  const deletes = new DeleteBatcher((ids, rcs) => internals.run(() => deleteMessages(layout, { qname, ids, rcs })));
   const moveExpired = movingExpired<ReceivedBatch>(internals, qname);
   // Filled only while telemetry records or traces: what each message in hand carries.
   const carriers: Carriers = new WeakMap();
@@ -52,28 +53,33 @@ export function redisQueuePort(
       // Expired messages the script parked go to the queue's expireTo before the batch is handled.
       return receiving.then((batch) => (batch.expired === undefined ? batch : moveExpired(batch)));
     },
-    deleteAndReceive: (ids, count) => {
+    deleteAndReceive: (ids, rcs, count) => {
       tick();
+      const options = { qname, ids, rcs, vt };
       // As a receive alone: what the receive part parked goes to expireTo before the batch is handled.
       return internals
-        .run(() => deleteAndReceiveMessages(layout, { qname, ids, vt }, count))
+        .run(() => deleteAndReceiveMessages(layout, options, count))
         .then((result) => (result.batch.expired === undefined ? result : moveExpired(result.batch).then(() => result)));
     },
     get combinesDeletes() {
       return !observing(internals.telemetry);
     },
-    nextDue: () => {
+    nextDue: (beat) => {
       tick();
-      // The look, or a chunk of the queue's sweep when the last look said one is wanted: one command either way.
+      // The look, or a chunk of the queue's sweep when the last look said one is wanted: one command either way
+      // (with a beat, the look writes it; a chunk goes with a beat of its own).
       // A block (ReceiveBlock) comes through as it is: the Worker's loop reads it (QueuePort.nextDue).
-      return sweeper.look();
+      return sweeper.look(beat);
     },
-    remove: (id) => deletes.remove(id),
-    hide: (id, ms) => internals.run(() => hideMessage(layout, qname, id, ms)),
-    rateLimitBounce: (id, ms) => internals.run(() => rateLimitBounce(layout, qname, id, ms)),
+    // Not through the sweeper: a beat of its own must not take a chunk of a pass the looks run.
+    beat: (beat) => internals.run(() => lookAndBeat(layout, qname, beat)).then(() => undefined),
+    removeConsumer: (workerId) => internals.run(() => removeConsumer(layout, qname, workerId)),
+    remove: (id, rc) => deletes.remove(id, rc),
+    hide: (id, ms, rc, release) => internals.run(() => hideMessage(layout, qname, id, ms, rc, release)),
+    rateLimitBounce: (id, ms, rc) => internals.run(() => rateLimitBounce(layout, qname, id, ms, rc)),
     moveToDlq: async (message, why) => {
       if (deadLetterQueue === undefined) throw new Error(`rsmq-next: the Worker of "${qname}" has no dead-letter queue (onStop: "delete")`);
-      return mover.move(qname, deadLetterQueue, message, why);
+      return mover.move(qname, deadLetterQueue, message, why, true);
     },
     onWake: (listener) => onQueueActivity(ns, qname, listener),
     wakeChannels: [wakeChannel, realtimeChannel],

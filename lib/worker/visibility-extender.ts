@@ -20,6 +20,12 @@ export interface Extension {
   hiddenUntil(): number;
 }
 
+/** Whoever holds a message and must know when it is gone (its handler's context). */
+export interface MessageHolder {
+  /** The message was deleted, or received again elsewhere: this delivery is over. */
+  cancel(): void;
+}
+
 /** While its hide is in flight a message waits for no sleep. */
 const IN_FLIGHT = Number.POSITIVE_INFINITY;
 
@@ -33,8 +39,10 @@ class HeldMessage implements Extension {
   constructor(
     private readonly leave: (message: HeldMessage) => void,
     readonly id: string,
+    readonly rc: number | undefined,
     readonly vtMs: number,
     now: number,
+    readonly holder: MessageHolder | undefined,
   ) {
     this.dueAt = now + vtMs / 2;
     this.until = now + vtMs;
@@ -57,16 +65,18 @@ export class VisibilityExtender {
   private sleep: WakeableSleep | undefined;
   private sleepEndsAt = IN_FLIGHT;
 
-  /** @param hide hides a held message for `ms` from now; 0 when it is gone */
+  /** @param hide hides a held message for `ms` from now, while its receive count still is `rc`; 0 when it is gone or received again */
   constructor(
-    private readonly hide: (id: string, ms: number) => Promise<0 | 1>,
+    private readonly hide: (id: string, ms: number, rc: number | undefined) => Promise<0 | 1>,
     private readonly clock: Clock,
     private readonly onExtended: () => void,
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  keepHidden(id: string, vt: number): Extension {
-    const message = new HeldMessage(this.release, id, vt * 1000, this.clock.now());
+  /** Keeps message `id` (received as delivery `rc`, for `vt` seconds) hidden; `holder` is told when it is gone.
+   * Without `rc` its hides carry no receipt. */
+  keepHidden(id: string, vt: number, rc?: number, holder?: MessageHolder): Extension {
+    const message = new HeldMessage(this.release, id, rc, vt * 1000, this.clock.now(), holder);
     // vt 0 hides nothing, so there is nothing to extend.
     if (vt > 0) {
       this.held.add(message);
@@ -122,9 +132,12 @@ export class VisibilityExtender {
   private async extend(message: HeldMessage): Promise<void> {
     message.dueAt = IN_FLIGHT;
     try {
-      const found = await this.hide(message.id, message.vtMs);
+      const found = await this.hide(message.id, message.vtMs, message.rc);
       if (message.stopped) return;
-      if (found === 0) return message.stop();
+      if (found === 0) {
+        message.stop();
+        return message.holder?.cancel();
+      }
       message.until = this.clock.now() + message.vtMs;
       this.onExtended();
     } catch (error) {

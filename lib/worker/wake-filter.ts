@@ -1,8 +1,10 @@
 /**
  * Which wakes a Worker acts on. A send in this process reaches it twice, through the hub and on
  * the wake channel (the same id, in either order), and so does a resume (the same control text):
- * the second is dropped. While the worker sleeps held back by a pause or a rate limit, a send
- * cannot be taken before the block ends, so only a control wake (a resume) counts.
+ * the second is dropped. While the worker sleeps held back by a pause, a rate limit or the
+ * concurrency limit, a send cannot be taken before the block ends, so only a control wake counts:
+ * a resume (`~resume:`), a slot freed at the concurrency limit or a changed limit (`~free:`), any
+ * text starting with `~`.
  */
 import { isControlWake } from "../operations/receive-block";
 import { FreshWakes } from "../wakes/fresh-wakes";

@@ -7,6 +7,7 @@ import type { StopReason } from "../retry/retry-policy";
 import type { PoisonError } from "../retry/poison-error";
 import type { RateLimitError } from "../retry/rate-limit-error";
 import type { ReceiveBlock } from "../operations/receive-block";
+import type { MessageCancelledError } from "./message-cancelled-error";
 
 /** Why a failed message stopped being retried: the payload of `deadLettered` and `dropped`. */
 export interface GaveUpInfo {
@@ -79,6 +80,16 @@ export interface WorkerEvents {
    * that sleep sooner. Running handlers go on, and their deletes go out.
    */
   heldBack: [block: ReceiveBlock];
+  /**
+   * The message was cancelled while this worker held it: deleted by anyone, in any process (a
+   * `deleteMessageAsync` is the cancel), or received again by another consumer after its vt lapsed
+   * (its receipt no longer holds). Noticed at the next visibility extension while the handler
+   * runs (at most half a vt after the cancel: its `signal` then aborts with a
+   * {@link MessageCancelledError}), or by the delete, retry, bounce or move after the handler ended
+   * (answered 0). The worker does nothing more with the message; no `handled`, `failed` after the
+   * notice, or `error`. Counted in `worker.counters.cancelled`.
+   */
+  cancelled: [message: QueueMessage];
   /**
    * A failed message stopped being retried (`poison`: the handler said so; `exhausted`: no
    * deliveries left) and was moved to the dead-letter queue.

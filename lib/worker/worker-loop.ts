@@ -11,26 +11,29 @@
  *   stop() cuts the sleep short.
  * - Held back by a pause or a rate limit, it sleeps until the block ends (held-back.ts), heeding
  *   only control wakes (a resume); running handlers go on, their deletes go out on their own.
+ *   Held at the queue's concurrency limit, it sleeps until a slot frees: a `~free:` wake (any
+ *   client's delete), one of its own handlers ending (its delete then rides on the receive that
+ *   takes the slot), or the first lease's end; then it receives.
+ * - Its looks carry its heartbeat when one is due (heartbeat.ts).
  * - After a failed call it backs off (100 ms doubling to 15 s), which the same wakes cut short
  *   too, but no sooner than 100 ms after the failure.
  * - It reaches the queue only through a QueuePort and time only through a Clock, both passed in,
  *   so it runs the same against Redis and against a fake queue and a fake clock.
  */
 import type { EventEmitter } from "events";
-import type { QueueMessage } from "../types";
 import type { ReceiveBlock } from "../operations/receive-block";
 import type { Clock } from "./clock";
 import { KnownDue } from "./known-due";
-import { handleMessage } from "./handle-message";
+import { HandlerSignals } from "./handler-signals";
+import { HandlerSlots } from "./handler-slots";
+import { Heartbeat } from "./heartbeat";
 import { PendingAcks, receiveCarrying } from "./pending-acks";
-import type { Handling } from "./handle-message";
 import type { QueuePort } from "./queue-port";
 import { heldBackSleep, isBlock } from "./held-back";
-import { backOffLeftAfterWake, looksFirst, receiveRetryDelay } from "./sleep-policy";
+import { looksFirst, receiveRetryDelay } from "./sleep-policy";
+import { LoopSleep } from "./loop-sleep";
 import { VisibilityExtender } from "./visibility-extender";
-import type { WakeReason, WakeableSleep } from "./wakeable-sleep";
 import { listenForWakes } from "./wake-listening";
-import { WakeFilter } from "./wake-filter";
 import type { ResolvedWorkerOptions } from "./worker-option-table";
 import { WorkerReporter } from "./worker-reporter";
 import type { WorkerStats } from "./worker-stats";
@@ -56,14 +59,13 @@ export class WorkerLoop {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly stopController = new AbortController();
-  /** Each message's handling until it is settled (its delete answered): what stop() waits for. */
-  private readonly running = new Set<Promise<void>>();
-  /** Handler slots taken: a message's slot frees when its handler ends and its delete is queued. */
-  private busySlots = 0;
+  /** The handlers running: a message's slot frees when its handler ends and its delete is queued. */
+  private readonly slots: HandlerSlots;
   /** Deletes of handled messages held for the next receive. */
   private readonly acks: PendingAcks;
-  private readonly handling: Handling;
   private readonly extender: VisibilityExtender;
+  /** Its entry among the queue's consumers; none where the queue keeps none (a fake queue). */
+  private readonly heartbeat: Heartbeat | undefined;
   private started = false;
   /** Calls of the loop that failed in a row: they set the back-off. */
   private consecutiveFailures = 0;
@@ -71,17 +73,10 @@ export class WorkerLoop {
   /** Set when stop() has finished: a handler still running then is abandoned. */
   private hasStopped = false;
   private loopDone: Promise<void> = Promise.resolve();
-  /** The idle sleep running, which a wake ends at once. */
-  private sleep: WakeableSleep | undefined;
-  /** Ends the error back-off running, as a wake does (see backOffLeftAfterWake). */
-  private wakeBackOff: (() => void) | undefined;
-  private readonly wakes = new WakeFilter();
-  private wokenWhileBusy = false;
-  /** A control wake (a resume) came while no sleep ran: a block the poll in flight reports may be over. */
-  private controlWokenWhileBusy = false;
+  /** Its sleeps, and the wakes that end them. */
+  private readonly sleeps: LoopSleep;
   /** When a message this worker let go (a retry it scheduled) is due: it shortens the idle sleep. */
   private readonly knownDue = new KnownDue();
-  private slotFreed: (() => void) | undefined;
   /** Ends the poll in flight with no reply (see unlessStopped): called by stop(). */
   private abandonPoll: (() => void) | undefined;
   private readonly unsubscribers: Array<() => unknown> = [];
@@ -104,27 +99,35 @@ export class WorkerLoop {
     this.clock = ports.clock;
     this.random = ports.random ?? Math.random;
     this.reporter = new WorkerReporter(events, options.qname);
-    this.acks = new PendingAcks((id) => this.queue.remove(id));
+    this.acks = new PendingAcks((id, rc) => this.queue.remove(id, rc));
+    this.sleeps = new LoopSleep(this.clock, this.stopController.signal, this.reporter, this.acks);
     const { stats } = this.reporter;
+    const reportError = (error: unknown): void => this.reporter.error(error);
     this.extender = new VisibilityExtender(
-      (id, ms) => this.queue.hide(id, ms),
+      (id, ms, rc) => this.queue.hide(id, ms, rc),
       this.clock,
       () => void (stats.extensions += 1),
-      (error) => this.reporter.error(error),
+      reportError,
     );
-    this.handling = {
+    const handling = {
       options,
       queue: this.queue,
-      acknowledge: (id) => this.acks.add(id),
+      acknowledge: (id: string, rc: number) => this.acks.add(id, rc),
       clock: this.clock,
       extender: this.extender,
       reporter: this.reporter,
-      signal: this.stopController.signal,
-      dueAgainAt: (at) => this.wakeAt(at),
+      signals: new HandlerSignals(this.stopController.signal, options.qname, (message) => this.reporter.cancelled(message)),
+      dueAgainAt: (at: number) => this.wakeAt(at),
       hasStopped: () => this.hasStopped,
       telemetry: this.queue.telemetry,
       carrierOf: this.queue.carrierOf,
     };
+    this.slots = new HandlerSlots(options.concurrency, handling, this.acks, () => this.sleeps.slotFreed());
+    const { queue } = this;
+    if (queue.beat && queue.removeConsumer) {
+      const consumers = { beat: queue.beat.bind(queue), removeConsumer: queue.removeConsumer.bind(queue) };
+      this.heartbeat = new Heartbeat(consumers, this.clock, options, reportError);
+    }
     options.signal?.addEventListener("abort", this.onSignalAbort, { once: true });
   }
 
@@ -140,6 +143,7 @@ export class WorkerLoop {
     this.delist = this.queue.enlist(this);
     this.slotsRecordedBy = this.queue.telemetry?.recording;
     this.slotsRecordedBy?.concurrency(this.options.qname, this.options.concurrency);
+    this.heartbeat?.start();
     listenForWakes({
       queue: this.queue,
       clock: this.clock,
@@ -147,8 +151,8 @@ export class WorkerLoop {
       problems: this.reporter.problems,
       maxIdleSleepMs: this.options.maxIdleSleepMs,
       realtimeWakes: this.options.realtimeWakes,
-      heard: (id) => this.wakeFor(id),
-      lookNow: () => this.wake(),
+      heard: (id) => this.sleeps.wakeFor(id),
+      lookNow: () => this.sleeps.wake(),
       keep: (unsubscribe) => this.unsubscribers.push(unsubscribe),
     });
     this.loopDone = this.loop().catch((error: unknown) => this.reporter.error(error));
@@ -164,15 +168,17 @@ export class WorkerLoop {
     this.options.signal?.removeEventListener("abort", this.onSignalAbort);
     this.stopController.abort();
     this.abandonPoll?.();
-    this.sleep?.wake();
-    this.slotFreed?.();
+    this.sleeps.end();
+    this.slots.release();
     await this.loopDone;
     // Removing the listeners is immediate; the UNSUBSCRIBE itself needs the server, which may be
     // down (then it would wait in the offline queue until the server is back). So it is awaited
     // only while connected, and like the handlers never longer than stopTimeoutMs.
     const unsubscribed = Promise.allSettled(this.unsubscribers.splice(0).map((unsubscribe) => Promise.resolve().then(unsubscribe)));
-    const pending: Array<Promise<unknown>> = [...this.running];
-    if (this.queue.connected) pending.push(unsubscribed);
+    // Its entry leaves the list of consumers, as bounded as the rest (it lapses by itself anyway).
+    const delisted = this.heartbeat?.stop().catch((error: unknown) => this.reporter.error(error));
+    const pending: Array<Promise<unknown>> = [...this.slots.running];
+    if (this.queue.connected) pending.push(unsubscribed, ...(delisted ? [delisted] : []));
     if (pending.length > 0) {
       const grace = this.clock.sleep(this.options.stopTimeoutMs);
       await Promise.race([Promise.allSettled(pending), grace.done]);
@@ -196,14 +202,12 @@ export class WorkerLoop {
       // About to receive (at once, or once a slot frees): deletes queued meanwhile ride along.
       if (next === "receive" && this.combines) this.acks.hold();
       else this.acks.release();
-      const free = this.options.concurrency - this.busySlots;
+      const { free } = this.slots;
       if (free <= 0) {
-        await new Promise<void>((resolve) => (this.slotFreed = resolve));
-        this.slotFreed = undefined;
+        await this.slots.whenFree();
         continue;
       }
-      this.wokenWhileBusy = false;
-      this.controlWokenWhileBusy = false;
+      this.sleeps.pollStarts();
       const looked: NextPoll | "due" = next === "look" ? await this.look() : "due";
       next = looked === "due" ? await this.receive(Math.min(this.options.batchSize, free)) : looked;
     }
@@ -218,9 +222,11 @@ export class WorkerLoop {
 
   /** A read-only look; "due" when a message is due (or a wake came, or a stop): receive now. */
   private async look(): Promise<NextPoll | "due"> {
-    const dueMs = await this.poll(() => this.queue.nextDue());
+    const beat = this.heartbeat?.forLook();
+    const dueMs = await this.poll(() => this.queue.nextDue(beat));
     if (dueMs === undefined) return "stop";
     if (dueMs === FAILED) return "receive";
+    if (beat) this.heartbeat!.beaten();
     this.reporter.stats.looks += 1;
     if (this.wokeBy !== undefined) this.wokenUp(dueMs === 0 ? "message" : "empty");
     if (isBlock(dueMs)) {
@@ -228,7 +234,7 @@ export class WorkerLoop {
       return this.holdBack(dueMs);
     }
     this.reporter.tell("look", dueMs);
-    if (dueMs === 0 || this.stopped || this.wokenWhileBusy) return "due";
+    if (dueMs === 0 || this.stopped || this.sleeps.wokenWhileBusy) return "due";
     return this.idle(dueMs);
   }
 
@@ -246,11 +252,11 @@ export class WorkerLoop {
     if (batch.messages.length === 0) stats.emptyReceives += 1;
     if (this.wokeBy !== undefined) this.wokenUp(batch.messages.length > 0 ? "message" : "empty");
     this.reporter.tell("receive", batch.messages.length, batch.nextDueMs);
-    for (const message of batch.messages) this.dispatch(message, batch.vt);
+    for (const message of batch.messages) this.slots.dispatch(message, batch.vt);
     // Held back (a batch the limit cut short included): no more until the block ends.
     if (batch.blocked !== undefined) return this.holdBack(batch.blocked);
     // A full batch means more may be due: receive again at once.
-    if (batch.messages.length === count || this.stopped || this.wokenWhileBusy) return "receive";
+    if (batch.messages.length === count || this.stopped || this.sleeps.wokenWhileBusy) return "receive";
     return this.idle(batch.nextDueMs ?? null);
   }
 
@@ -259,7 +265,7 @@ export class WorkerLoop {
     const { minIdleSleepMs: minMs, maxIdleSleepMs: maxMs } = this.options;
     const ms = this.knownDue.planSleep({ nextDueMs, minMs, maxMs, now: this.clock.now() });
     if (ms <= 0) return "receive";
-    const reason = await this.pause(ms, "idle");
+    const reason = await this.sleeps.pause(ms, "idle");
     const knownDueReached = this.knownDue.reached(this.clock.now());
     const looks = looksFirst({ nextDueMs, plannedMs: ms, maxMs, reason, knownDueReached });
     if (this.queue.telemetry?.recording !== undefined && reason !== "aborted") {
@@ -268,17 +274,22 @@ export class WorkerLoop {
     return looks ? "look" : "receive";
   }
 
-  /** Sleeps while `block` holds receives back (held-back.ts); after a sleep of the full cap, a look. */
+  /**
+   * Sleeps while `block` holds receives back (held-back.ts); after a sleep of the full cap, a look.
+   * At the concurrency limit its own handlers' deletes are held meanwhile: the first one wakes it,
+   * and rides on the receive that takes the slot it frees; a look would only say "due" there.
+   */
   private async holdBack(block: ReceiveBlock): Promise<NextPoll> {
     this.reporter.stats.heldBack += 1;
     this.reporter.tell("heldBack", block);
-    // A resume heard while the poll was out: its block may already be over.
-    if (this.controlWokenWhileBusy || this.stopped) return "receive";
+    const atLimit = block.reason === "maxed";
+    // A resume or a freed slot heard while the poll was out: its block may already be over.
+    if (this.sleeps.controlWokenWhileBusy || this.stopped) return "receive";
+    if (atLimit && (this.sleeps.slotFreedWhileBusy || this.acks.waiting)) return "receive";
     const { maxIdleSleepMs: maxMs } = this.options;
     const ms = heldBackSleep(block, maxMs, this.random);
-    this.wakes.held = true;
-    const reason = await this.pause(ms, "idle");
-    this.wakes.held = false;
+    const reason = await this.sleeps.heldBack(ms, atLimit, atLimit && this.combines);
+    if (atLimit) return "receive";
     return looksFirst({ nextDueMs: block.retryMs, plannedMs: ms, maxMs, reason, knownDueReached: false }) ? "look" : "receive";
   }
 
@@ -307,7 +318,7 @@ export class WorkerLoop {
     } catch (error) {
       this.reporter.error(error);
       this.consecutiveFailures += 1;
-      await this.pause(receiveRetryDelay(this.consecutiveFailures), "backOff");
+      await this.sleeps.pause(receiveRetryDelay(this.consecutiveFailures), "backOff");
       return FAILED;
     }
   }
@@ -328,78 +339,10 @@ export class WorkerLoop {
     });
   }
 
-  /**
-   * An idle sleep, which a wake ends at once, or an error back-off, which a wake ends too (the
-   * error's cause may be gone) but never sooner than backOffLeftAfterWake allows; a wake that came
-   * while the failing call was in flight counts.
-   */
-  private async pause(ms: number, kind: "idle" | "backOff"): Promise<WakeReason> {
-    // No delete waits behind a sleep.
-    this.acks.release();
-    const sleep = this.clock.sleep(ms, this.stopController.signal);
-    const started = this.clock.now();
-    let woken = false;
-    const wakeBackOff = (): void => {
-      woken = true;
-      sleep.shortenTo(backOffLeftAfterWake(this.clock.now() - started));
-    };
-    if (kind === "idle") this.sleep = sleep;
-    else this.wakeBackOff = wakeBackOff;
-    this.reporter.stats.sleeps += 1;
-    this.reporter.tell("sleep", ms);
-    if (kind === "backOff" && this.wokenWhileBusy) wakeBackOff();
-    const ended: WakeReason = await sleep.done;
-    this.reporter.stats.sleptMs += this.clock.now() - started;
-    if (this.sleep === sleep) this.sleep = undefined;
-    if (this.wakeBackOff === wakeBackOff) this.wakeBackOff = undefined;
-    // A back-off a wake cut short ends on its (shortened) timer: it was woken all the same.
-    const reason = woken && ended === "timeout" ? "woken" : ended;
-    if (reason !== "timeout") this.reporter.tell("wake", reason);
-    return reason;
-  }
-
-  /** Wakes the worker now (a back-off, soon); wakes that arrive while it is receiving make it receive once more. */
-  private wake(control = false): void {
-    if (this.sleep) this.sleep.wake();
-    else if (this.wakeBackOff) this.wakeBackOff();
-    else {
-      this.wokenWhileBusy = true;
-      this.controlWokenWhileBusy ||= control;
-    }
-  }
-
-  /** A wake from the hub or a channel, as the filter judges it (see wake-filter.ts). */
-  private wakeFor(id: string | undefined): void {
-    const verdict = this.wakes.verdict(id);
-    if (verdict !== "drop") this.wake(verdict === "control");
-  }
-
   /** Wakes the worker when a message it let go becomes due again. */
   private wakeAt(dueAt: number): void {
     this.knownDue.note(dueAt);
     // Held back, the message could not be taken before the block ends anyway.
-    if (!this.wakes.held) this.sleep?.shortenTo(dueAt - this.clock.now());
-  }
-
-  private dispatch(message: QueueMessage, vt: number): void {
-    this.busySlots += 1;
-    let slotHeld = true;
-    const freeSlot = (): void => {
-      if (!slotHeld) return;
-      slotHeld = false;
-      this.busySlots -= 1;
-      this.slotFreed?.();
-    };
-    // A delete held for the next receive frees the slot at once: that receive carries it. One sent
-    // on its own (and a failure's settlement) frees it once answered, so no receive can find the
-    // message still there, hidden, and sleep until its vt for nothing.
-    const acknowledged = (): void => {
-      if (this.acks.holding) freeSlot();
-    };
-    const task = handleMessage(message, vt, this.handling, acknowledged).finally(() => {
-      this.running.delete(task);
-      freeSlot();
-    });
-    this.running.add(task);
+    this.sleeps.shortenTo(dueAt - this.clock.now());
   }
 }

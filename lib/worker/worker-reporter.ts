@@ -56,6 +56,12 @@ export class WorkerReporter {
     this.tell("abandoned", message, outcome);
   }
 
+  /** Counts and tells a message cancelled while this worker held it (deleted, or received again elsewhere). */
+  cancelled(message: QueueMessage): void {
+    this.stats.cancelled += 1;
+    this.tell("cancelled", message);
+  }
+
   /** Counts and reports an error (none once `stopped` is told). */
   error(error: unknown): void {
     if (!this.closed) this.report(error);

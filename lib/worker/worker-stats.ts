@@ -25,6 +25,14 @@ export interface WorkerStats {
    * slept until the block's end (at most maxIdleSleepMs), heeding only control wakes (a resume).
    */
   heldBack: number;
+  /**
+   * Messages cancelled while this worker held them: deleted by anyone (a cancel), or received
+   * again by another consumer after their vt lapsed. Found by a visibility extension (the
+   * handler's signal then aborts with a MessageCancelledError) or by the delete, retry or move
+   * that followed the handler (answered 0); the worker did nothing more with them (the `cancelled`
+   * event). Not counted as handled or failed.
+   */
+  cancelled: number;
   /** Messages that stopped and were moved to the dead-letter queue. */
   deadLettered: number;
   /** Messages that stopped and were deleted (`onStop: "delete"`). */
@@ -54,6 +62,7 @@ export function createWorkerStats(): WorkerStats {
     retried: 0,
     rateLimited: 0,
     heldBack: 0,
+    cancelled: 0,
     deadLettered: 0,
     dropped: 0,
     abandoned: 0,

@@ -153,7 +153,9 @@ function observedHandler(
       },
     );
   };
-  const extender: Handling["extender"] = { keepHidden: (hidden, vt) => (extension = handling.extender.keepHidden(hidden, vt)) };
+  const extender: Handling["extender"] = {
+    keepHidden: (hidden, vt, rc, holder) => (extension = handling.extender.keepHidden(hidden, vt, rc, holder)),
+  };
   return { handler, extender, end };
 }
 
@@ -163,32 +165,32 @@ function observedQueuePort(message: QueueMessage, handling: Handling, observatio
   const { qname } = options;
   const settle = settlement(message.id, qname, observation);
   return {
-    remove: (removed) =>
+    remove: (removed, rc) =>
       settle(
         "delete",
         qname,
         {},
-        () => (end.threw ? queue.remove(removed) : handling.acknowledge(removed)),
+        () => (end.threw ? queue.remove(removed, rc) : handling.acknowledge(removed, rc)),
         (found, recorder) => {
           if (found === 1) recorder.outcome(qname, end.threw ? "drop" : "ack");
         },
       ),
-    hide: (hidden, ms) =>
+    hide: (hidden, ms, rc, release) =>
       settle(
         "change_visibility",
         qname,
         { "messaging.rsmq.visibility_timeout": ms / 1000 },
-        () => queue.hide(hidden, ms),
+        () => queue.hide(hidden, ms, rc, release),
         (found, recorder) => {
           if (found === 1) recorder.outcome(qname, "retry");
         },
       ),
-    rateLimitBounce: (bounced, ms) =>
+    rateLimitBounce: (bounced, ms, rc) =>
       settle(
         "change_visibility",
         qname,
         {},
-        () => queue.rateLimitBounce(bounced, ms),
+        () => queue.rateLimitBounce(bounced, ms, rc),
         (visibleInMs, recorder) => {
           if (visibleInMs >= 0) recorder.outcome(qname, "rate_limited");
         },

@@ -14,6 +14,7 @@ import { WorkerLoop } from "./worker-loop";
 import { resolveWorkerOptions } from "./worker-option-table";
 import type { WorkerOptions } from "./worker-options";
 import type { WorkerStats } from "./worker-stats";
+import type { MessageCancelledError } from "./message-cancelled-error";
 
 export type { WorkerEvents } from "./worker-events";
 
@@ -28,8 +29,13 @@ export type { WorkerEvents } from "./worker-events";
  * {@link PoisonError}, or no deliveries left); one that throws a {@link RateLimitError} has it put
  * back until the block ends, its delivery not spent. A paused or rate-limited queue holds it back
  * (`heldBack`): it takes nothing more, sleeps until the pause or the limit lets it (at most
- * `maxIdleSleepMs`) and wakes at once for a resume. Redis outages are ridden out with a back-off of
- * 100 ms to 15 s; Redis errors are emitted as `error`, never thrown.
+ * `maxIdleSleepMs`) and wakes at once for a resume; at the queue's concurrency limit it sleeps until a
+ * slot frees (a `~free:` wake from any process, or one of its own handlers ending). Every delete and
+ * hide carries the delivery's receipt (`rc`): a message deleted elsewhere, or received again by
+ * another consumer, is `cancelled` (its handler's signal aborts with a {@link MessageCancelledError}),
+ * never an error. Its looks carry its heartbeat (`listConsumersAsync`); `stop()` removes it. Redis
+ * outages are ridden out with a back-off of 100 ms to 15 s; Redis errors are emitted as `error`,
+ * never thrown.
  *
  * `require("rsmq-next").Worker`, or `import { Worker } from "rsmq-next"`.
  */

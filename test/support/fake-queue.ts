@@ -158,7 +158,7 @@ export class CombiningFakeQueue extends FakeQueue {
   /** Replies to the next combined calls, in order; then each id deleted and the receive part from `receives`. */
   readonly combined: Array<Reply<Partial<DeletedAndReceived>>> = [];
 
-  deleteAndReceive(ids: string[], count: number): Promise<DeletedAndReceived> {
+  deleteAndReceive(ids: string[], _rcs: number[], count: number): Promise<DeletedAndReceived> {
     this.calls.push(`deleteAndReceive ${ids.join(",")} ${count}`);
     const reply = this.combined.shift();
     if (reply instanceof Error || reply instanceof Promise) return answer(reply as Reply<DeletedAndReceived>);
@@ -182,6 +182,7 @@ const EVENT_NAMES = [
   "retry",
   "rateLimited",
   "heldBack",
+  "cancelled",
   "deadLettered",
   "dropped",
   "stop",

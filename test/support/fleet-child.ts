@@ -2,8 +2,8 @@
  * A child program for the fleet suites (test/fleet): one RedisSMQ instance with `workers` Workers
  * on one queue, as one process of a fleet. Every handler start and Worker event goes to stdout as
  * a JSON line `{ name, worker, ..., at }` (`at`: this process' clock). A handler waits until stdin
- * says `release` when `gated`, and throws a RateLimitError(`rateLimitMs`) for a body starting with
- * "429" on its first delivery. When stdin closes it stops the Workers, quits and exits; a test
+ * says `release` when `gated`, then `handlerMs` when given, and throws a RateLimitError(`rateLimitMs`)
+ * for a body starting with "429" on its first delivery; it prints `start` and `end`. When stdin closes it stops the Workers, quits and exits; a test
  * that kills it with SIGKILL leaves whatever it held to its visibility timeout.
  *
  * Usage: node fleet-child.js '{"connection":{...},"qname":"q","workers":2,...}'
@@ -21,6 +21,8 @@ export interface FleetChildConfig {
   vt?: number;
   /** Handlers wait for a `release` line on stdin (each line releases every handler waiting). */
   gated?: boolean;
+  /** How long each handler takes, in ms. */
+  handlerMs?: number;
   /** The ms of the RateLimitError a "429..." body's first delivery throws. */
   rateLimitMs?: number;
   retry?: { maxDeliveries?: number };
@@ -40,7 +42,7 @@ export interface FleetLine {
   args?: unknown[];
 }
 
-const EVENTS = ["handled", "failed", "retry", "deadLettered", "rateLimited", "heldBack", "error", "wake"] as const;
+const EVENTS = ["handled", "failed", "retry", "deadLettered", "rateLimited", "heldBack", "cancelled", "error", "wake"] as const;
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? "") as FleetChildConfig;
@@ -64,6 +66,8 @@ async function main(): Promise<void> {
       handler: async (message) => {
         print({ name: "start", worker: index, id: message.id, body: message.message, rc: message.rc, fr: message.fr, at: Date.now() });
         if (config.gated) await released;
+        if (config.handlerMs !== undefined) await new Promise((resolve) => setTimeout(resolve, config.handlerMs));
+        print({ name: "end", worker: index, id: message.id, at: Date.now() });
         if (message.message.startsWith("429") && message.rc === 1) throw new RedisSMQ.RateLimitError(config.rateLimitMs);
       },
     });

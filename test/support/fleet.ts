@@ -27,6 +27,11 @@ export class FleetProcess {
     this.exited = new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
   }
 
+  /** Its process id. */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** Every line printed so far (a partial last line is left for later). */
   lines(): FleetLine[] {
     const complete = this.out.slice(0, this.out.lastIndexOf("\n") + 1);

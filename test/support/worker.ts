@@ -114,13 +114,16 @@ export async function loadPollScripts(ns: string, qname: string): Promise<void> 
   await loadPollScriptsAt(`redis://${host}:${port}`);
 }
 
-/** Loads the receive and look scripts (plain and flagged) on the server at `url`. */
+/**
+ * Loads the receive and look scripts (plain and flagged) on the server at `url`, and those of the
+ * Worker's heartbeat (a look that carries it, and its removal at stop).
+ */
 export async function loadPollScriptsAt(url: string): Promise<void> {
   const client = createClient({ url });
   client.on("error", () => undefined);
   await client.connect();
   try {
-    for (const name of ["receiveMessage", "nextDue", "deleteAndReceive"]) {
+    for (const name of ["receiveMessage", "nextDue", "deleteAndReceive", "lookAndBeat", "removeConsumer"] as const) {
       for (const body of [script(name), script(name).flagged]) await client.sendCommand(["SCRIPT", "LOAD", body.source]);
     }
   } finally {

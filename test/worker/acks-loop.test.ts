@@ -81,13 +81,14 @@ describe("Worker loop: deletes ride on the next receive (fake queue, fake clock)
     expect(queue.calls.slice(2)).to.deep.equal(["receive 1"]);
   });
 
-  it("a delete that found its message gone still settles it (`handled`), as a delete alone does", async () => {
-    const { queue, loop, start } = fakeWorker({ maxIdleSleepMs: CAP }, new CombiningFakeQueue());
+  it("a delete that found its message gone (or received again elsewhere) settles it as `cancelled`, as a delete alone does: not handled, no error", async () => {
+    const { queue, loop, events, start } = fakeWorker({ maxIdleSleepMs: CAP }, new CombiningFakeQueue());
     queue.receives.push(batch([message("m1")]));
     queue.combined.push({ deleted: [0] });
     await start();
     expect(queue.calls).to.deep.equal(["receive 1", "deleteAndReceive m1 1"]);
-    expect(loop.counters).to.deep.include({ handled: 1, errors: 0 });
+    expect(outline(events)).to.deep.equal(["receive", "cancelled", "receive", `sleep ${CAP}`]);
+    expect(loop.counters).to.deep.include({ handled: 0, cancelled: 1, errors: 0 });
   });
 
   it("stop while a combined call is out: stop waits for its deletes' answer", async () => {
@@ -123,18 +124,18 @@ describe("PendingAcks", () => {
       alone.push(id);
       return Promise.resolve(1);
     });
-    expect(await acks.add("a")).to.equal(1);
+    expect(await acks.add("a", 1)).to.equal(1);
     expect(alone).to.deep.equal(["a"]);
     acks.hold();
     expect(acks.holding).to.equal(true);
-    const b = acks.add("b");
-    const c = acks.add("c");
+    const b = acks.add("b", 1);
+    const c = acks.add("c", 1);
     const taken = acks.take();
     expect(taken.map((ack) => ack.id)).to.deep.equal(["b", "c"]);
     taken[0].resolve(1);
     taken[1].resolve(0);
     expect([await b, await c]).to.deep.equal([1, 0]);
-    const d = acks.add("d");
+    const d = acks.add("d", 1);
     expect(alone).to.deep.equal(["a"]);
     acks.release();
     expect(alone).to.deep.equal(["a", "d"]);

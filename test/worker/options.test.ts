@@ -80,6 +80,7 @@ describe("Worker options", () => {
         retried: 0,
         rateLimited: 0,
         heldBack: 0,
+        cancelled: 0,
         deadLettered: 0,
         dropped: 0,
         abandoned: 0,

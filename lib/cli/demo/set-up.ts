@@ -2,6 +2,8 @@
 import type { RedisClientType } from "redis";
 import { internalsOf } from "../../internals";
 import { nextDue } from "../../operations/next-due";
+import { script } from "../../scripts/script-files";
+import type { ScriptName } from "../../scripts/script-files";
 import type { RedisSMQ } from "../../redis-smq";
 import { RetryPolicy } from "../../retry/retry-policy";
 import { openQueue } from "../connect";
@@ -35,10 +37,23 @@ export async function setUp(run: DemoRun): Promise<DemoQueues> {
   // Loaded now, the idle cycle counts what a later cycle costs, not that one-time load.
   const queue = internalsOf(producer);
   await queue.run(() => nextDue(queue.layout, plan.qname));
+  // So are the look that carries its heartbeat and the entry's removal at stop, in every text the
+  // Worker's connection may send them (it has run enough scripts by then to send the granted ones).
+  for (const name of ["lookAndBeat", "removeConsumer"] as const) await preload(stats, name);
   const retry = new RetryPolicy(plan.retry);
   printHeader(run, retry);
   throwIfAborted(run.signal);
   return { producer, stats, consumer, retry };
+}
+
+/**
+ * Loads every text of script `name` the runner may send (plain and flagged, checked and granted);
+ * one the server cannot compile (a shebang before Redis 7) is skipped, as the runner would not send it.
+ */
+async function preload(client: DemoQueues["stats"], name: ScriptName): Promise<void> {
+  const loaded = script(name);
+  const bodies = [loaded, loaded.flagged, ...(loaded.granted ? [loaded.granted.plain, loaded.granted.flagged] : [])];
+  for (const body of bodies) await client.sendCommand(["SCRIPT", "LOAD", body.source]).catch(() => undefined);
 }
 
 /** Creates a queue; one that exists already is someone else's: the demo refuses to touch it. */
