@@ -9,8 +9,8 @@
  * subject side by side at the chosen run's window; `--only telemetry` what telemetry costs
  * (bench/telemetry.ts); `--only purge` a purge beside a DEL of the same queue (bench/purge.ts);
  * `--only sendbatch` batch sends beside single sends (bench/send-batch.ts); `--only batch-bound` what
- * one batch script call at the byte bound holds Redis (bench/batch-bound.ts); `--only rate-limit` what a
- * rate limit that does not bind costs a Worker (bench/rate-limit-cost.ts).
+ * one batch script call at the byte bound holds Redis (bench/batch-bound.ts); `--only controls` what a
+ * rate limit or a concurrency limit that does not bind costs a Worker (bench/controls-cost.ts).
  * None of them rewrites the READMEs.
  */
 import { Command } from "commander";
@@ -42,7 +42,7 @@ import type { IdleCost } from "./idle-cost";
 import { consoleReport, headline, idleMarkdown, writeResults } from "./report";
 import { idleSubjects, runSuite } from "./suite";
 import { measureTelemetry, telemetryTable } from "./telemetry";
-import { measureRateLimitCost, rateLimitTable } from "./rate-limit-cost";
+import { measureControlsCost, controlsTable } from "./controls-cost";
 import { measurePurge, purgeTable } from "./purge";
 import { measureSendBatch, sendBatchTable } from "./send-batch";
 import { batchBoundTable, measureBatchBound } from "./batch-bound";
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     .option("--from <json>", "measure nothing: print and re-render the tables and charts of an earlier run")
     .option(
       "--only <part>",
-      "run one part alone: `connections` (why the default of the connections option), `idle` (the idle cost), `telemetry` (what telemetry costs), `purge` (a purge beside a DEL), `sendbatch` (batch sends beside single sends), `batch-bound` (one batch call at the byte bound), `rate-limit` (a Worker under a rate limit that does not bind)",
+      "run one part alone: `connections` (why the default of the connections option), `idle` (the idle cost), `telemetry` (what telemetry costs), `purge` (a purge beside a DEL), `sendbatch` (batch sends beside single sends), `batch-bound` (one batch call at the byte bound), `controls` (a Worker under a rate limit or a concurrency limit that does not bind)",
     )
     .parse();
   const options = program.opts<{ quick?: boolean; out?: string; from?: string; only?: string }>();
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   if (options.only === "purge") return onlyPurge(config, out);
   if (options.only === "sendbatch") return onlySendBatch(config, out);
   if (options.only === "batch-bound") return onlyBatchBound(config, out);
-  if (options.only === "rate-limit") return onlyRateLimit(config, out);
+  if (options.only === "controls") return onlyControls(config, out);
 
   // One server for the main measurements, one per idle subject, one for the pollers.
   const idleCount = idleSubjects(config).length;
@@ -131,22 +131,22 @@ async function onlyConnections(config: BenchConfig, out: string): Promise<void> 
 }
 
 /** The parts `--only` runs alone. */
-const ONLY_PARTS = ["connections", "idle", "telemetry", "purge", "sendbatch", "batch-bound", "rate-limit"];
+const ONLY_PARTS = ["connections", "idle", "telemetry", "purge", "sendbatch", "batch-bound", "controls"];
 
-/** `--only rate-limit`: its table on stdout and in <out>/rate-limit.md, its record in rate-limit.json. */
-async function onlyRateLimit(config: BenchConfig, out: string): Promise<void> {
+/** `--only controls`: its table on stdout and in <out>/controls.md, its record in controls.json. */
+async function onlyControls(config: BenchConfig, out: string): Promise<void> {
   const servers = await startServers(1);
   try {
     const started = Date.now();
     const log = (line: string): void => console.log(pc.dim(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`));
     const options = { messages: config.throughput.messagesC50, rounds: config.throughput.repetitions };
-    const result = await measureRateLimitCost(servers.targets[0], options, log);
-    const table = rateLimitTable(result);
+    const result = await measureControlsCost(servers.targets[0], options, log);
+    const table = controlsTable(result);
     console.log(`\n${table}\n`);
     mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, "rate-limit.md"), `${table}\n`);
-    writeFileSync(join(out, "rate-limit.json"), `${JSON.stringify(result, null, 2)}\n`);
-    console.log(`wrote ${relative(process.cwd(), join(out, "rate-limit.md"))} and rate-limit.json`);
+    writeFileSync(join(out, "controls.md"), `${table}\n`);
+    writeFileSync(join(out, "controls.json"), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`wrote ${relative(process.cwd(), join(out, "controls.md"))} and controls.json`);
   } finally {
     await servers.close();
   }
