@@ -6,6 +6,7 @@
  * descriptor, or one whose descriptor takes or resolves other types, fails to compile.
  */
 import type { CallbackMethod } from "../callbacks";
+import type { ControlMethods } from "./control-methods";
 import type {
   Callback,
   ChangeMessageVisibilityOptions,
@@ -28,19 +29,10 @@ import type {
   PeekedMessage,
   PopMessageOptions,
   PurgeQueueOptions,
-  PauseQueueOptions,
-  ResumeQueueOptions,
-  SetRateLimitOptions,
-  RemoveRateLimitOptions,
-  RateLimitQueueOptions,
-  SetConcurrencyOptions,
-  RemoveConcurrencyOptions,
   QueueAttributes,
   QueueMessage,
   RedriveOptions,
   SweepExpiredOptions,
-  ListConsumersOptions,
-  ConsumerInfo,
   SweepResult,
   ReceiveMessageOptions,
   ReceiveMessagesOptions,
@@ -53,7 +45,7 @@ import type {
 } from "../types";
 
 /** RedisSMQ's queue operations: every method is bound, so `const { sendMessage } = rsmq` works. */
-export interface QueueMethods {
+export interface QueueMethods extends ControlMethods {
   /** Creates a queue. Resolves `1`; rejects `queueExists` when it already exists. */
   readonly createQueueAsync: (options: CreateQueueOptions) => Promise<1>;
   /** Lists the queue names in this namespace (one SMEMBERS). */
@@ -76,66 +68,6 @@ export interface QueueMethods {
   readonly getQueueAttributesAsync: (options: GetQueueAttributesOptions) => Promise<QueueAttributes>;
   /** Changes any of vt, delay and maxsize; resolves the new attributes. */
   readonly setQueueAttributesAsync: (options: SetQueueAttributesOptions) => Promise<QueueAttributes>;
-  /**
-   * Pauses a queue: rsmq-next's receives (receiveMessage(s), with or without `waitMs`,
-   * deleteAndReceive, popMessage, every Worker) take nothing from their next call on, in every
-   * process; sends are accepted, and messages in flight can still be deleted. With `until`
-   * (epoch ms or a Date, server clock) it resumes by itself. rsmq 0.12.4 consumers do not read the
-   * pause; with `hard: true` every waiting message's visibility time is moved far into the future
-   * (in chunks of 1000, so Redis is never blocked long), and they see nothing due either, until
-   * {@link resumeQueueAsync} restores each one exactly. Pausing a paused queue updates it; a hard
-   * pause stays hard until a resume. Resolves `1`; rejects `queueNotFound`.
-   *
-   * @example
-   * await rsmq.pauseQueueAsync({ qname: "emails" });
-   * await rsmq.pauseQueueAsync({ qname: "emails", until: new Date(Date.now() + 10 * 60_000) });
-   */
-  readonly pauseQueueAsync: (options: PauseQueueOptions) => Promise<1>;
-  /**
-   * Resumes a paused queue (after a hard pause, once every score is restored) and wakes its
-   * sleeping Workers and waiting receives at once, in this process and in others (a control wake
-   * on the queue's wake channel). Resolves `1` when it was paused, `0` when not; rejects
-   * `queueNotFound`.
-   *
-   * @example
-   * await rsmq.resumeQueueAsync({ qname: "emails" });
-   */
-  readonly resumeQueueAsync: (options: ResumeQueueOptions) => Promise<0 | 1>;
-  /**
-   * Sets a queue's rate limit, obeyed by every rsmq-next consumer of the queue together: one or
-   * more limits `{ max, perMs, burst? }` that all hold at once (GCRA: no window of `perMs` ever
-   * sees more than `max + burst`). In `mode: "receive"` (the default) receives take no more than
-   * the limits allow and say when to retry; in `mode: "pace"` rsmq-next's sends space the
-   * messages' visibility times instead, so rsmq 0.12.4 consumers keep to it too. Replaces a limit
-   * in force (which starts again with its full burst). Resolves `1`; rejects `queueNotFound`.
-   *
-   * @example
-   * await rsmq.setRateLimitAsync({ qname: "api-calls", limits: [{ max: 10, perMs: 1000, burst: 5 }] });
-   */
-  readonly setRateLimitAsync: (options: SetRateLimitOptions) => Promise<1>;
-  /** Removes a queue's rate limit. Resolves `1` when it had one, `0` when not; rejects `queueNotFound`. */
-  readonly removeRateLimitAsync: (options: RemoveRateLimitOptions) => Promise<0 | 1>;
-  /**
-   * Blocks a queue's receives for `ms` milliseconds (server clock), e.g. when a downstream API
-   * answered 429: rsmq-next's consumers take nothing until then, whatever its rate limit. A later
-   * block in force stays. Resolves `1`; rejects `queueNotFound`.
-   *
-   * @example
-   * await rsmq.rateLimitQueueAsync({ qname: "api-calls", ms: 30_000 });
-   */
-  readonly rateLimitQueueAsync: (options: RateLimitQueueOptions) => Promise<1>;
-  /**
-   * Sets a queue's concurrency limit: at most `max` (1 to 10000) of its messages in flight at once
-   * with rsmq-next consumers, across every process (rsmq 0.12.4 consumers do not obey it). A
-   * receive at the limit takes nothing (`blocked: { reason: "maxed" }`), and the delete that frees
-   * a slot wakes the consumers it held. Replaces a limit in force. Resolves `1`; rejects `queueNotFound`.
-   *
-   * @example
-   * await rsmq.setConcurrencyAsync({ qname: "payments", max: 3 });
-   */
-  readonly setConcurrencyAsync: (options: SetConcurrencyOptions) => Promise<1>;
-  /** Removes a queue's concurrency limit. Resolves `1` when it had one, `0` when not; rejects `queueNotFound`. */
-  readonly removeConcurrencyAsync: (options: RemoveConcurrencyOptions) => Promise<0 | 1>;
   /**
    * Sends a message; resolves its 32-character id. With `realtime`, a notification Redis refuses
    * (a user without the channel) does not fail the send: it is reported once per channel, through
@@ -286,16 +218,6 @@ export interface QueueMethods {
    * const { expired, moved } = await rsmq.sweepExpiredAsync({ qname: "jobs" });
    */
   readonly sweepExpiredAsync: (options: SweepExpiredOptions) => Promise<SweepResult>;
-  /**
-   * The Workers consuming a queue, from the heartbeats each keeps in the queue's hash (it works
-   * where `CLIENT LIST` is refused): host, pid, concurrency, when it started and was last seen.
-   * Live entries only (a Worker that stopped is gone at once; one that died, when its entry
-   * expires: two idle caps), sorted by `startedAt`, then `id`. Rejects `queueNotFound`.
-   *
-   * @example
-   * for (const c of await rsmq.listConsumersAsync({ qname: "jobs" })) console.log(c.host, c.pid, c.concurrency);
-   */
-  readonly listConsumersAsync: (options: ListConsumersOptions) => Promise<ConsumerInfo[]>;
   /** Makes a message visible vt seconds from now; resolves `1` if it exists, else `0`. */
   readonly changeMessageVisibilityAsync: (options: ChangeMessageVisibilityOptions) => Promise<0 | 1>;
   /**
@@ -350,20 +272,6 @@ export interface QueueMethods {
   readonly getQueueAttributes: CallbackMethod<GetQueueAttributesOptions, QueueAttributes>;
   /** Changes any of vt, delay and maxsize; the callback gets the new attributes. See {@link setQueueAttributesAsync}. */
   readonly setQueueAttributes: CallbackMethod<SetQueueAttributesOptions, QueueAttributes>;
-  /** Pauses a queue; the callback gets `1`. See {@link pauseQueueAsync}. */
-  readonly pauseQueue: CallbackMethod<PauseQueueOptions, 1>;
-  /** Resumes a paused queue; the callback gets `1` when it was paused, else `0`. See {@link resumeQueueAsync}. */
-  readonly resumeQueue: CallbackMethod<ResumeQueueOptions, 0 | 1>;
-  /** Sets a queue's rate limit; the callback gets `1`. See {@link setRateLimitAsync}. */
-  readonly setRateLimit: CallbackMethod<SetRateLimitOptions, 1>;
-  /** Removes a queue's rate limit; the callback gets `1` when it had one, else `0`. See {@link removeRateLimitAsync}. */
-  readonly removeRateLimit: CallbackMethod<RemoveRateLimitOptions, 0 | 1>;
-  /** Blocks a queue's receives for `ms` milliseconds; the callback gets `1`. See {@link rateLimitQueueAsync}. */
-  readonly rateLimitQueue: CallbackMethod<RateLimitQueueOptions, 1>;
-  /** Sets a queue's concurrency limit; the callback gets `1`. See {@link setConcurrencyAsync}. */
-  readonly setConcurrency: CallbackMethod<SetConcurrencyOptions, 1>;
-  /** Removes a queue's concurrency limit; the callback gets `1` when it had one, else `0`. See {@link removeConcurrencyAsync}. */
-  readonly removeConcurrency: CallbackMethod<RemoveConcurrencyOptions, 0 | 1>;
   /**
    * Sends a message; the callback gets its 32-character id. See {@link sendMessageAsync}.
    *
@@ -416,8 +324,6 @@ export interface QueueMethods {
   readonly redrive: CallbackMethod<RedriveOptions, number>;
   /** Sweeps a queue's expired messages; the callback gets what it did. See {@link sweepExpiredAsync}. */
   readonly sweepExpired: CallbackMethod<SweepExpiredOptions, SweepResult>;
-  /** The Workers consuming a queue; the callback gets their entries. See {@link listConsumersAsync}. */
-  readonly listConsumers: CallbackMethod<ListConsumersOptions, ConsumerInfo[]>;
   /** Makes a message visible vt seconds from now; the callback gets `1` if it exists, else `0`. See {@link changeMessageVisibilityAsync}. */
   readonly changeMessageVisibility: CallbackMethod<ChangeMessageVisibilityOptions, 0 | 1>;
   /** Makes up to 1000 messages visible vt seconds from now; the callback gets `1` or `0` per id. See {@link changeMessagesVisibilityAsync}. */

@@ -1,7 +1,7 @@
 /**
  * Every public operation of the facade, by method name: RedisSMQ gets `<name>Async` and its
  * callback twin `<name>` for each, in this order, derived from the descriptor (descriptor.ts).
- * Adding an operation: its descriptor, one line here, and its two methods in queue-methods.ts
+ * Adding an operation: its descriptor, one line here, and its two methods in queue-methods.ts (or control-methods.ts)
  * (CONTRIBUTING.md, "Adding an operation").
  */
 import { changeMessageVisibilityOperation } from "../operations/change-message-visibility";
