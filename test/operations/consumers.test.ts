@@ -259,6 +259,10 @@ describe("consumer heartbeats", () => {
     async function steps(qname: string): Promise<unknown[]> {
       const answers: unknown[] = [];
       const sent = [await old.sendMessageAsync({ qname, message: "one" }), await old.sendMessageAsync({ qname, message: "two" })];
+      // Messages due in the same ms are taken in id order: once the server's clock is past "two"'s
+      // score, "one" made visible again is due after it on both queues, whatever the timing.
+      const twoDueAt = Number(await redis.zScore(`${ns}:${qname}`, sent[1]));
+      await waitFor(async () => (await serverNowMs(redis)) > twoDueAt, "the server's clock past the second send");
       const received = asMessage(await old.receiveMessageAsync({ qname, vt: 30 }));
       answers.push([sent.indexOf(received.id), received.message, received.rc]);
       answers.push(await old.changeMessageVisibilityAsync({ qname, id: received.id, vt: 0 }));
