@@ -109,6 +109,9 @@ const MISSPELT: Record<string, { options: Record<string, unknown>; key: string; 
   setRateLimit: { options: { qname: "k", limits: [{ max: 1000, perMs: 1000 }], mod: "pace" }, key: "mod", suggestion: "mode" },
   removeRateLimit: { options: { qname: "k", qnmae: "q" }, key: "qnmae", suggestion: "qname" },
   rateLimitQueue: { options: { qname: "k", ms: 1, mss: 5 }, key: "mss", suggestion: "ms" },
+  setConcurrency: { options: { qname: "k", max: 10_000, maxx: 3 }, key: "maxx", suggestion: "max" },
+  removeConcurrency: { options: { qname: "k", qnmae: "q" }, key: "qnmae", suggestion: "qname" },
+  listConsumers: { options: { qname: "k", qnmae: "q" }, key: "qnmae", suggestion: "qname" },
 };
 
 /** Per method: every key it takes (rsmq 0.12.4's among them), each with a value it accepts. */
@@ -125,23 +128,26 @@ const KNOWN: Record<string, Record<string, unknown> | undefined> = {
   receiveMessageOrNextDue: { qname: "k", vt: 30, waitMs: 0, signal: "<signal>" },
   receiveMessages: { qname: "k", vt: 30, count: 2, waitMs: 0, signal: "<signal>" },
   popMessage: { qname: "k" },
-  deleteMessage: { qname: "k", id: "x".repeat(32) },
-  deleteMessages: { qname: "k", ids: ["x".repeat(32)] },
-  deleteAndReceive: { qname: "k", id: "x".repeat(32), vt: 30 },
-  deleteAndReceiveMessages: { qname: "k", ids: ["x".repeat(32)], count: 2, vt: 30 },
+  deleteMessage: { qname: "k", id: "x".repeat(32), rc: 1 },
+  deleteMessages: { qname: "k", ids: ["x".repeat(32)], rcs: [1] },
+  deleteAndReceive: { qname: "k", id: "x".repeat(32), rc: 1, vt: 30 },
+  deleteAndReceiveMessages: { qname: "k", ids: ["x".repeat(32)], rcs: [1], count: 2, vt: 30 },
   peekMessages: { qname: "q", count: 5 },
   peekMessage: { qname: "q", id: "<id>" },
   peekDeadLetters: { qname: "q", count: 5 },
   redrive: { from: "k", to: "q", limit: 1, reason: "exhausted", error: "boom" },
   sweepExpired: { qname: "k" },
-  changeMessageVisibility: { qname: "q", id: "<id>", vt: 0 },
-  changeMessagesVisibility: { qname: "q", ids: ["<id>"], vt: 0 },
+  changeMessageVisibility: { qname: "q", id: "<id>", vt: 0, rc: 1 },
+  changeMessagesVisibility: { qname: "q", ids: ["<id>"], vt: 0, rcs: [1] },
   doctor: { fix: false, qnames: ["q"], chunk: 100 },
   pauseQueue: { qname: "k", until: Date.now() + 3_600_000, hard: false },
   resumeQueue: { qname: "k" },
   setRateLimit: { qname: "k", limits: [{ max: 1000, perMs: 1000, burst: 0 }], mode: "receive" },
   removeRateLimit: { qname: "k" },
   rateLimitQueue: { qname: "k", ms: 1 },
+  setConcurrency: { qname: "k", max: 10_000 },
+  removeConcurrency: { qname: "k" },
+  listConsumers: { qname: "k" },
 };
 
 describe("method options: a key a method does not take is told once, and ignored", () => {
