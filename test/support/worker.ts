@@ -222,6 +222,67 @@ export function sendFromChild(options: object, qnames: string[], message: string
   });
 }
 
+/** A sender in a separate Node process, connected and waiting: `send()` makes it send, at once. */
+export interface ReadySender {
+  /** Sends the message from the child; resolves its id once the child has it. */
+  send(): Promise<string>;
+}
+
+/**
+ * Starts a Node process that connects to the run's target (ns `ns`, `realtime` on), and resolves
+ * once it is connected and waiting: a test that must send from another process while one of its
+ * own calls waits starts that call only then, so the child's start-up (seconds on a loaded
+ * machine) is never part of the wait.
+ */
+export function readySender(ns: string, qname: string, message: string): Promise<ReadySender> {
+  const entry = join(__dirname, "..", "..", "lib", "index.js");
+  const options = { ...(onIoredis() ? singleServerOptions(ns) : connectionOptions(ns)), realtime: true };
+  const program = `
+    const RedisSMQ = require(${JSON.stringify(entry)});
+    const rsmq = new RedisSMQ(${JSON.stringify(options)});
+    (async () => {
+      await rsmq.listQueuesAsync();
+      process.stdout.write("ready\\n");
+      process.stdin.once("data", async () => {
+        try {
+          process.stdout.write(await rsmq.sendMessageAsync({ qname: ${JSON.stringify(qname)}, message: ${JSON.stringify(message)} }) + "\\n");
+          await rsmq.quitAsync();
+          process.exit(0);
+        } catch (error) { console.error(error); process.exit(1); }
+      });
+    })().catch((error) => { console.error(error); process.exit(1); });
+  `;
+  const child = spawn(process.execPath, ["-e", program], { stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  const lines: string[] = [];
+  const waiters: Array<() => void> = [];
+  child.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+    const parts = out.split("\n");
+    out = parts.pop()!;
+    lines.push(...parts);
+    for (const waiter of waiters.splice(0)) waiter();
+  });
+  const line = (index: number): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (lines.length > index) return resolve(lines[index]);
+        if (child.exitCode !== null) return reject(new Error(`child sender exited with ${child.exitCode}: ${err}`));
+        waiters.push(check);
+      };
+      child.once("exit", () => waiters.forEach((waiter) => waiter()));
+      check();
+    });
+  return line(0).then(() => ({
+    send: () => {
+      child.stdin.end("go\n");
+      return line(1);
+    },
+  }));
+}
+
 /**
  * Runs one command on every server of the run's target, for what each server keeps to itself (ACL
  * users): the single server, or every live node of the cluster, replicas included.
