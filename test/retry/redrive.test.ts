@@ -233,13 +233,16 @@ describe("redrive", () => {
 
     // The two-step move: held and deleted on the source's master, copied on the other one; never the one-script move.
     const [hold] = await watch.scriptCalls("hideMessage");
+    // With its receipt (rc 1): only the holder's delivery is parked for the move.
     expect([hold.node, ...hold.args.slice(2)]).to.deep.equal([
       home.port,
-      "2",
+      "3",
       keysOf(ns, "src").messages,
       keysOf(ns, "src").hash,
+      keysOf(ns, "src").leases,
       id,
       "60000",
+      "1",
     ]);
     const copies = await watch.scriptCalls("deadLetterCopy");
     expect(copies.map((command) => [command.node, ...command.args.slice(2, 6)])).to.deep.equal([
