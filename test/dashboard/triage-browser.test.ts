@@ -104,6 +104,9 @@ describe("dashboard triage in a real browser (chromium)", function () {
   it("redrives one dead letter found by its text, after confirming", async () => {
     opened = await openPage(`${await serve(false)}#/queues/orders-dlq`);
     const { page } = opened;
+    // The page is built read-only until the first reading says otherwise, then built again: a
+    // query typed before that would be lost with the old form. The send form is read-write's.
+    await page.locator("#send-message").waitFor();
     await page.locator('#find-messages input[name="query"]').fill("charge");
     await page.locator('button[data-action="find"]').click();
     await page.locator(`#found tr[data-id="${dead.charge}"][data-state="deadLettered"]`).waitFor();
