@@ -28,6 +28,11 @@ export interface IdleCycle extends WindowCounts {
   perHour: number;
   /** `sent` an hour, the same way: the figure the README's table gives. */
   sentPerHour: number;
+  /**
+   * Ms from the start of the Worker's sleep at its cap to the poll that ended it: a whole cycle,
+   * whenever the window began (its start waits for the sleep to be seen, later on a busy machine).
+   */
+  cycleMs: number;
 }
 
 /** How much longer than its cap a cycle may take before the wait gives up. */
@@ -36,13 +41,18 @@ const SLACK_MS = 5000;
 /** Follows a Worker's sleeps; attach it before the Worker starts so that no sleep is missed. */
 export class IdleCycleWatch {
   private asleepAtCap = false;
+  /** When the current sleep at the cap began (Date.now()). */
+  private sleptAt = 0;
   private changed: (() => void) | undefined;
 
   constructor(
     private readonly worker: Worker,
     readonly capMs: number,
   ) {
-    worker.on("sleep", (ms) => this.set(ms >= capMs));
+    worker.on("sleep", (ms) => {
+      if (ms >= capMs) this.sleptAt = Date.now();
+      this.set(ms >= capMs);
+    });
     worker.on("wake", () => this.set(false));
     worker.on("look", () => this.set(false));
     worker.on("receive", () => this.set(false));
@@ -81,7 +91,13 @@ export class IdleCycleWatch {
     const bound = this.capMs + SLACK_MS;
     await this.until(() => this.asleepAtCap, bound, "go to sleep", signal);
     const before = { ...this.worker.counters };
-    const window = await measure(client, () => this.until(() => !this.asleepAtCap, bound, "poll", signal), onTick);
+    const sleptAt = this.sleptAt;
+    let polledAt = 0;
+    const window = await measure(
+      client,
+      () => this.until(() => !this.asleepAtCap, bound, "poll", signal).then(() => void (polledAt = Date.now())),
+      onTick,
+    );
     const after = this.worker.counters;
     const looks = after.looks - before.looks;
     const receives = after.receives - before.receives;
@@ -94,6 +110,7 @@ export class IdleCycleWatch {
       sent,
       perHour: perHourAtCap(window.commands, this.capMs),
       sentPerHour: perHourAtCap(sent, this.capMs),
+      cycleMs: polledAt - sleptAt,
     };
   }
 }
