@@ -91,7 +91,8 @@ describe("fleet: a concurrency limit the whole fleet obeys", function () {
   it("a delete from another process frees a slot at once: the Worker held at the limit elsewhere takes it, long before any vt or cap ends", async () => {
     // Only the delete's `~free:` wake can end B's sleep within the test: vt and cap are 30 s.
     const slow = { ...config, vt: 30, maxIdleSleepMs: 30_000 };
-    const holder = await fleet.start("A", { ...slow, gated: true });
+    // A at concurrency 3 has no slot of its own left to take the freed one with: only B can.
+    const holder = await fleet.start("A", { ...slow, concurrency: LIMIT, gated: true });
     await rsmq.sendMessagesAsync({ qname: "q", messages: Array.from({ length: 4 }, (_, i) => ({ message: `m${i}` })) });
     await waitFor(() => holder.named("start").length === LIMIT, `A to hold ${LIMIT} messages`);
     const other = await fleet.start("B", slow);
