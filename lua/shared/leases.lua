@@ -83,7 +83,9 @@ local function leaseKit()
       redis.call("ZADD", leasesKey, unpackLeases(pairs))
     end
     if endMs and ttl < endMs - nowMs then
-      redis.call("PEXPIRE", leasesKey, string.format("%d", endMs - nowMs + LEASE_GRACE_MS))
+      -- PEXPIRE counts from the server's clock when it runs, which may have ticked past the ms
+      -- TIME gave nowMs: one ms less keeps the key's end within the grace, never past it.
+      redis.call("PEXPIRE", leasesKey, string.format("%d", endMs - nowMs + LEASE_GRACE_MS - 1))
     end
   end
 
