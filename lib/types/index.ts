@@ -10,3 +10,4 @@ export * from "./messages";
 export * from "./peeking";
 export * from "./dead-letters";
 export * from "./doctor";
+export * from "./schedules";

@@ -1,4 +1,5 @@
 /** The options of the calls on messages (send, receive, delete, change visibility), and what they answer. */
+import type { ScheduledMessageInfo } from "./schedules";
 import type { BaseOptions } from "./queues";
 import type { ReceiveBlock } from "../operations/receive-block";
 
@@ -149,6 +150,11 @@ export interface QueueMessage {
   fr: number;
   /** How many times the message has been received, this time included. */
   rc: number;
+  /**
+   * The schedule and slot the message was sent for (docs/schedules.md), on the messages a Worker
+   * hands its handler; absent for a message no schedule sent.
+   */
+  schedule?: ScheduledMessageInfo;
 }
 
 /**
