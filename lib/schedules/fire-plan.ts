@@ -71,40 +71,57 @@ function everyCandidates(timing: ScheduleTiming & { every: number }, lower: numb
   return { count, newest };
 }
 
+/** Keeps the newest MAX_SLOTS_PER_FIRE slots of an ascending walk. */
+function keepNewest(newest: number[], slot: number): void {
+  newest.push(slot);
+  if (newest.length > MAX_SLOTS_PER_FIRE) newest.shift();
+}
+
 /**
- * Steps through the cron slots in [lower, upper], keeping the newest. Past MAX_CRON_COUNT steps
- * it jumps to shortly before `upper` (by the mean gap seen so far) for the newest slots: the count
- * is then a lower bound, which only the `missed` counter sees.
+ * Steps through the cron slots in [lower, upper], counting them and keeping the newest. Each step
+ * costs croner a date computation (about 50 µs), so past MAX_CRON_COUNT steps the count stops
+ * (it is then a lower bound, which only the `missed` counter sees) and the newest slots are found
+ * by walking again from shortly before `upper`.
  */
 function cronCandidates(timing: ScheduleTiming, lower: number, upper: number): Candidates {
   const newest: number[] = [];
+  const first = firstSlotFrom(timing, lower);
   let count = 0;
-  let slot = firstSlotFrom(timing, lower);
-  const firstSlot = slot;
+  let slot = first;
   while (slot !== null && slot <= upper) {
-    if (count === MAX_CRON_COUNT && firstSlot !== null) {
-      const meanGap = Math.max(1, (slot - firstSlot) / count);
-      const jumpTo = Math.max(slot, Math.floor(upper - 2 * MAX_SLOTS_PER_FIRE * meanGap));
-      newest.length = 0;
-      slot = firstSlotFrom(timing, jumpTo);
-      for (let steps = 0; slot !== null && slot <= upper && steps < MAX_CRON_COUNT; steps++) {
-        count += 1;
-        newest.push(slot);
-        if (newest.length > MAX_SLOTS_PER_FIRE) newest.shift();
-        slot = nextCronSlot(timing, slot);
-      }
-      return { count, newest };
+    if (count === MAX_CRON_COUNT) {
+      const tail = newestCronSlots(timing, slot, upper, (slot - (first ?? slot)) / count);
+      return { count: count + tail.count, newest: tail.newest };
     }
     count += 1;
-    newest.push(slot);
-    if (newest.length > MAX_SLOTS_PER_FIRE) newest.shift();
-    slot = nextCronSlot(timing, slot);
+    keepNewest(newest, slot);
+    slot = firstSlotFrom(timing, slot + 1);
   }
   return { count, newest };
 }
 
-function nextCronSlot(timing: ScheduleTiming, slot: number): number | null {
-  return firstSlotFrom(timing, slot + 1);
+/** Steps one tail walk may take before it starts again closer to `upper`. */
+const TAIL_STEPS = 20 * MAX_SLOTS_PER_FIRE;
+
+/**
+ * The newest slots in [from, upper] when there are too many to walk: a walk from about twice
+ * MAX_SLOTS_PER_FIRE mean gaps before `upper`, started again closer whenever the gaps there are
+ * shorter than the mean. `count` is the length of the last walk.
+ */
+function newestCronSlots(timing: ScheduleTiming, from: number, upper: number, meanGap: number): Candidates {
+  let distance = Math.max(1000, 2 * MAX_SLOTS_PER_FIRE * meanGap);
+  for (;;) {
+    const newest: number[] = [];
+    let count = 0;
+    let slot = firstSlotFrom(timing, Math.max(from, Math.floor(upper - distance)));
+    while (slot !== null && slot <= upper && count < TAIL_STEPS) {
+      count += 1;
+      keepNewest(newest, slot);
+      slot = firstSlotFrom(timing, slot + 1);
+    }
+    if (slot === null || slot > upper) return { count, newest };
+    distance /= 4;
+  }
 }
 
 function candidatesOf(timing: ScheduleTiming, lower: number, upper: number): Candidates {
