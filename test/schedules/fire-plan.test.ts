@@ -225,8 +225,8 @@ describe("planFire", () => {
       expect(plan).to.deep.include({ slots: [T0 + 2 * DAY], handledThrough: T0 + 2 * DAY, missed: (2 * DAY) / (5 * MINUTE) - 1 });
     });
 
-    it(`counting stops at ${MAX_CRON_COUNT} slots, and the newest still fire`, function () {
-      this.timeout(60_000); // about 100,000 croner steps
+    it("counting stops at its bound (MAX_CRON_COUNT), and the newest slots still fire", () => {
+      const bound = 1000;
       const state = schedule({
         cron: "* * * * * *",
         catchup: "all",
@@ -236,13 +236,27 @@ describe("planFire", () => {
         next: T0 + SECOND,
       });
       const now = T0 + 2 * DAY; // 172,800 slots due
-      const plan = planFire(state, now)!;
-      expect(plan.slots).to.deep.equal(range(now - 60 * SECOND, now, SECOND).slice(-MAX_SLOTS_PER_FIRE));
+      const plan = planFire(state, now, bound)!;
+      expect(plan.slots).to.deep.equal(range(now - 60 * SECOND, now, SECOND));
       expect(plan.handledThrough).to.equal(now);
       expect(plan.missed)
-        .to.be.at.least(MAX_CRON_COUNT - MAX_SLOTS_PER_FIRE)
+        .to.be.at.least(bound - plan.slots.length)
         .and.below((2 * DAY) / SECOND);
       expect(plan.next).to.equal(now + SECOND);
+      const latest = planFire({ ...state, catchup: "latest", cron: "*/2 * * * * *" }, now + 1500, bound)!;
+      expect(latest.slots, "the newest, not on time (1.5 s late of 2 s) but within the window").to.deep.equal([now]);
+      expect(MAX_CRON_COUNT).to.equal(100_000);
+    });
+
+    it("past the bound, the newest slots are found even when the last hours before now have none", () => {
+      // Every second from 09:00 to 09:59 UTC: at noon, the newest slots are three hours old.
+      const state = schedule({ cron: "* * 9 * * *", catchup: "all", catchupWindowMs: DAY, anchor: undefined, last: T0, next: T0 + SECOND });
+      const now = T0 + 3 * DAY + 2 * HOUR; // T0 is 10:00: now is 12:00, three days on
+      const nineLast = T0 + 3 * DAY - MINUTE / 60; // 09:59:59 today
+      const plan = planFire(state, now, 1000)!;
+      expect(plan.slots).to.deep.equal(range(nineLast - 99 * SECOND, nineLast, SECOND));
+      expect(plan.handledThrough).to.equal(nineLast);
+      expect(plan.next).to.equal(T0 + 3 * DAY + 23 * HOUR);
     });
   });
 });
