@@ -78,6 +78,8 @@ describe("schedule option rules", () => {
     expect(validateSchedule({ ...every, delay: 0 }, NOW).delay).to.equal(0);
     expect(validateSchedule({ ...every, delay: 9_999_999 }, NOW).delay).to.equal(9_999_999);
     expect(validateSchedule({ ...every, message: "" }, NOW).message).to.equal("");
+    expect(validateSchedule({ ...cron, tz: "America/Argentina/Buenos_Aires" }, NOW).tz).to.equal("America/Argentina/Buenos_Aires");
+    expect(validateSchedule({ ...cron, tz: "Etc/GMT+2" }, NOW).tz).to.equal("Etc/GMT+2");
     expect(validateSchedule({ ...every, catchupWindowMs: 1000 }, NOW).catchupWindowMs).to.equal(1000);
     expect(validateSchedule({ ...every, limit: 1e9 }, NOW).limit).to.equal(1e9);
     expect(validateSchedule({ ...every, name: "a".repeat(100) }, NOW).name).to.have.length(100);
@@ -99,6 +101,8 @@ describe("schedule option rules", () => {
     ["tz with every", { ...every, tz: "UTC" }, "`tz`"],
     ["unknown zone", { ...cron, tz: "Mars/Olympus" }, "`tz`"],
     ["empty zone", { ...cron, tz: "" }, "`tz`"],
+    ["an offset for a zone", { ...cron, tz: "+02:00" }, "`tz`"],
+    ["a zone not a string", { ...cron, tz: 2 as unknown as string }, "`tz`"],
     ["cron of 4 fields", { ...cron, cron: "0 2 * *" }, "`cron`"],
     ["cron of 7 fields", { ...cron, cron: "0 0 2 * * * 2027" }, "`cron`"],
     ["cron empty", { ...cron, cron: "   " }, "`cron`"],
