@@ -65,4 +65,11 @@ describe("schedule slots", () => {
     expect(firstSlotFrom(tenSeconds, at + 1)).to.equal(at + 10_000);
     expect(slotPeriodMs(tenSeconds, at)).to.equal(10_000);
   });
+
+  it("a cron pattern with no later slot is a fault: it throws, naming the pattern, rather than stop or loop", () => {
+    // validateSchedule refuses such a pattern; a stored one reaching the planner must not end the schedule silently.
+    const never: ScheduleTiming = { cron: "0 0 30 2 *", tz: "UTC" };
+    expect(() => firstSlotFrom(never, ANCHOR)).to.throw('croner found no slot of "0 0 30 2 *" (UTC) after');
+    expect(() => slotPeriodMs(never, ANCHOR)).to.throw("where one must exist");
+  });
 });
