@@ -20,7 +20,7 @@ import type { ScheduleTiming } from "./slots";
 /** One fire sends at most this many messages (a catch-up of `all` included). */
 export const MAX_SLOTS_PER_FIRE = 100;
 /** The most cron slots one plan steps through to count missed ones (each step costs croner a date computation). */
-export const MAX_CRON_COUNT = 100_000;
+export const MAX_CRON_COUNT = 10_000;
 /** A slot is on time when fired at most this late (or half its period, when less). */
 export const MAX_ON_TIME_MS = 60_000;
 const MIN_DEDUP_TTL_MS = 60_000;
@@ -181,7 +181,7 @@ function nextStillRight(state: PlannedSchedule, nowMs: number): boolean {
 /**
  * The plan for `state` at `nowMs`, or undefined when there is nothing to do: paused, ended, or
  * no slot due and its stored `next` already right. `maxCronCount` bounds the cron slots counted
- * (tests lower it to see the bound without 100,000 croner steps).
+ * (tests lower it to see the bound without 10,000 croner steps).
  */
 export function planFire(state: PlannedSchedule, nowMs: number, maxCronCount = MAX_CRON_COUNT): FirePlan | undefined {
   if (state.paused || state.next === -1) return undefined;
