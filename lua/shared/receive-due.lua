@@ -13,7 +13,7 @@
 
   An empty queue (no member in the sorted set) holds no message, so any per-message field left in
   its hash is an orphan: an rsmq 0.12.4 delete or pop removes only `<id>`, `<id>:rc` and
-  `<id>:fr`, and leaves `<id>:tp` and `<id>:dl`. A receive that finds the queue empty removes up
+  `<id>:fr`, and leaves `<id>:tp`, `<id>:dl` and `<id>:at`. A receive that finds the queue empty removes up
   to SWEEP_FIELDS of them (see sweepOrphans): bounded work, no extra command, and skipped for a
   user that may not run HSCAN or HDEL.
 
@@ -41,7 +41,7 @@ local unpackAll = table.unpack or unpack
 
 -- How many fields one sweep looks at, at most: bounded work on a hash of any size.
 local SWEEP_FIELDS = 200
-local ORPHAN_SUFFIXES = { rc = true, fr = true, tp = true, dl = true }
+local ORPHAN_SUFFIXES = { rc = true, fr = true, tp = true, dl = true, at = true }
 
 local function sweepOrphans(queueHash)
   if refusedCommand("hscan", "hdel") then
