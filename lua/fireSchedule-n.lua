@@ -44,8 +44,8 @@ local field = "~sched:" .. name
 
 -- newMessageId, notifyMode, wakeWanted, notifyWake and notifySent are lua/shared/store-message.lua
 -- (serverNowMs with it), messageScore lua/shared/message-score.lua, sendGate
--- lua/shared/send-gate.lua, refusedCommand lua/shared/refused-command.lua, scheduleNames and
--- writeScheduleNext lua/shared/schedule-index.lua: the loader puts them before this script.
+-- lua/shared/send-gate.lua, refusedCommand lua/shared/refused-command.lua, scheduleNames
+-- lua/shared/schedule-names.lua, writeScheduleNext lua/shared/schedule-next.lua: the loader puts them before this script.
 
 local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "schedules", "paused", "ratelimit", "rltat", field)
 if not (settings[1] and settings[2] and settings[3]) then
@@ -120,10 +120,10 @@ for i = 1, slotCount do
     break
   end
   local slotText, randomPart = ARGV[FIRST_SLOT + (i - 1) * 2], ARGV[FIRST_SLOT + (i - 1) * 2 + 1]
-  local id = stamp .. randomPart
+  local id, claimKey = stamp .. randomPart, KEYS[i + 2]
   -- The claim holds the id: a slot claimed before (by a fire of a removed schedule of the same
   -- name) stores nothing.
-  if rcall("SET", KEYS[2 + i], id, "NX", "PX", ttl) then
+  if rcall("SET", claimKey, id, "NX", "PX", ttl) then
     local score
     if send then
       score = send.score(nowMs, nowUs, delay, priority)

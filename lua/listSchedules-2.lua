@@ -16,7 +16,7 @@ local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "schedules")
 if not (fields[1] and fields[2] and fields[3]) then
   return -1
 end
--- serverNowMs() is lua/shared/now.lua, scheduleNames lua/shared/schedule-index.lua: the loader
+-- serverNowMs() is lua/shared/now.lua, scheduleNames lua/shared/schedule-names.lua: the loader
 -- puts them before this script.
 local reply = { string.format("%d", serverNowMs()) }
 local names, fieldNames = scheduleNames(fields[4]), {}

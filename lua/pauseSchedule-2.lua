@@ -14,7 +14,8 @@
   such schedule. A refused publish is left out.
 ]]
 local rcall = redis.call
-local queueHash = KEYS[2]
+-- queueSet: named as lua/shared/pause.lua's functions name the key (publishControl is one).
+local queueSet, queueHash = KEYS[1], KEYS[2]
 local name, pausing = ARGV[1], ARGV[2] == "1"
 local channel, sharded = ARGV[3], ARGV[4] == "1"
 local field = "~sched:" .. name
@@ -31,8 +32,8 @@ if (record.paused == true) == pausing then
   return { 0, "" }
 end
 -- serverNowMs() is lua/shared/now.lua, refusedCommand lua/shared/refused-command.lua,
--- publishControl lua/shared/pause.lua, scheduleNames and writeScheduleNext
--- lua/shared/schedule-index.lua: the loader puts them before this script.
+-- publishControl lua/shared/pause.lua, scheduleNames lua/shared/schedule-names.lua,
+-- writeScheduleNext lua/shared/schedule-next.lua: the loader puts them before this script.
 local nowMs = serverNowMs()
 local refused = refusedCommand("hset", "hdel")
 if refused then

@@ -14,7 +14,8 @@
   publish is left out.
 ]]
 local rcall = redis.call
-local queueHash = KEYS[2]
+-- queueSet: named as lua/shared/pause.lua's functions name the key (publishControl is one).
+local queueSet, queueHash = KEYS[1], KEYS[2]
 local name = ARGV[1]
 local channel, sharded = ARGV[2], ARGV[3] == "1"
 local field = "~sched:" .. name
@@ -33,8 +34,8 @@ if not fields[5] and #others == #names then
   return { 0, "" }
 end
 -- serverNowMs() is lua/shared/now.lua, refusedCommand lua/shared/refused-command.lua,
--- publishControl lua/shared/pause.lua, scheduleNames, scheduleIndexText and writeScheduleNext
--- lua/shared/schedule-index.lua: the loader puts them before this script.
+-- publishControl lua/shared/pause.lua, scheduleNames and scheduleIndexText
+-- lua/shared/schedule-names.lua, writeScheduleNext lua/shared/schedule-next.lua: the loader puts them before this script.
 local nowMs = serverNowMs()
 local refused = refusedCommand("hset", "hdel")
 if refused then

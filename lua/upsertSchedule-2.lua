@@ -1,7 +1,7 @@
 --[[
   Writes a schedule of a queue (lib/operations/upsert-schedule.ts): its definition only, never a
   message (fireSchedule-n sends them). The schedule is the JSON of the hash field `~sched:<name>`
-  (lua/shared/schedule-index.lua tells the family): the definition the client validated, and the
+  (lib/operations/queue-fields.ts tells the family): the definition the client validated, and the
   state the firers keep. Writing it again with the same timing keeps that state, so every
   replica may upsert it at start; with a new timing the state's slots start again from now.
 
@@ -27,7 +27,8 @@
   when the queue has 100 schedules already (nothing written). A refused publish is left out.
 ]]
 local rcall = redis.call
-local queueHash = KEYS[2]
+-- queueSet: named as lua/shared/pause.lua's functions name the key (publishControl is one).
+local queueSet, queueHash = KEYS[1], KEYS[2]
 local name, definitionText, timing = ARGV[1], ARGV[2], ARGV[3]
 local channel, sharded = ARGV[4], ARGV[5] == "1"
 local length = tonumber(ARGV[6]) or 0
@@ -57,9 +58,10 @@ if not stored and not listed and #names >= MAX_SCHEDULES then
   return -4
 end
 -- serverNowMs() is lua/shared/now.lua, refusedCommand lua/shared/refused-command.lua,
--- publishControl lua/shared/pause.lua, scheduleNames and writeScheduleNext
--- lua/shared/schedule-index.lua: the loader puts them before this script. TIME is read before
--- the first write, so a user refused it writes nothing.
+-- publishControl lua/shared/pause.lua, scheduleNames and scheduleIndexText
+-- lua/shared/schedule-names.lua, writeScheduleNext lua/shared/schedule-next.lua: the loader puts
+-- them before this script. TIME is read before the first write, so a user refused it writes
+-- nothing.
 local nowMs = serverNowMs()
 local refused = refusedCommand("hset", "hdel")
 if refused then

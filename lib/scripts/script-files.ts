@@ -180,7 +180,9 @@ const SHARED = [
   { file: "free-slot.lua", calledAs: /\bannounceFree\(/ },
   { file: "send-gate.lua", calledAs: /\bsendGate\(/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
-  { file: "schedule-index.lua", calledAs: /\b(scheduleNames|scheduleIndexText|writeScheduleNext)\(/ },
+  { file: "schedule-names.lua", calledAs: /\b(scheduleNames|scheduleIndexText)\(/ },
+  // Calls refusedCommand.
+  { file: "schedule-next.lua", calledAs: /\bwriteScheduleNext\(/ },
   { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },
   { file: "receive-due.lua", calledAs: /\breceiveDue\b/ },
   { file: "delete-one.lua", calledAs: /\bdeleteOne\(/ },

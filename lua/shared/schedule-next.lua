@@ -1,34 +1,16 @@
 --[[
   Put by the loader (lib/scripts/script-files.ts) before every script that writes a schedule
-  (upsertSchedule, removeSchedule, pauseSchedule, fireSchedule). The schedules of a queue live in
-  its `:Q` hash (lib/operations/queue-fields.ts): `~sched:<name>` holds one schedule as JSON,
-  `schedules` lists the names (space-separated, like `consumers`), and `schednext` is the earliest
-  `next` of the schedules that are neither paused nor ended (0 when one of them is unknown),
-  absent when there is none: what an idle consumer's look reads to know when to fire.
+  (upsertSchedule, removeSchedule, pauseSchedule, fireSchedule), after refused-command.lua, whose
+  refusedCommand it calls. `schednext` in the queue's `:Q` hash is the earliest `next` of the
+  schedules that are neither paused nor ended (0 when one of them is unknown), absent when there
+  is none: what an idle consumer's look reads to know when a schedule needs firing.
 
-  scheduleNames(indexText): the names `schedules` lists (its HMGET value, or nil), in order,
-    each once.
   writeScheduleNext(queueHash, names, name, record): writes `schednext` from `record` (the
     decoded schedule `name` as the caller is writing it, or nil when it is removed) and the
     other schedules of `names`, read by one HMGET; removes the field when no schedule counts.
-    The caller has checked HSET and HDEL with refusedCommand.
-  scheduleIndexText(names): the `schedules` value for `names`.
+    The callers check HSET and HDEL before their first write; its own check is for a caller that
+    would not (free in the text the runner sends once the user's rights are known).
 ]]
-local function scheduleNames(indexText)
-  local names, seen = {}, {}
-  for name in string.gmatch(indexText or "", "%S+") do
-    if not seen[name] then
-      seen[name] = true
-      names[#names + 1] = name
-    end
-  end
-  return names
-end
-
-local function scheduleIndexText(names)
-  return table.concat(names, " ")
-end
-
 -- The `next` a schedule adds to `schednext`: nil when paused or ended (-1); 0 when unknown.
 local function countedNext(record)
   if type(record) ~= "table" or record.paused == true then
@@ -42,6 +24,10 @@ local function countedNext(record)
 end
 
 local function writeScheduleNext(queueHash, names, name, record)
+  local refused = refusedCommand("hset", "hdel")
+  if refused then
+    return refused
+  end
   local earliest = countedNext(record)
   local others = {}
   for _, other in ipairs(names) do
