@@ -24,7 +24,7 @@ import { clientCommands, monitor } from "../support/wire";
 import { Cleanup } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single", "cluster", "ioredis");
 
 describe("schedules: the operations and the fire script", () => {
   let ns: string;
@@ -288,6 +288,29 @@ describe("schedules: the operations and the fire script", () => {
       expect(await field("totalsent")).to.equal("1");
       const received = asMessage(await rsmq.receiveMessageAsync({ qname: "q" }));
       expect(received).to.include({ id, message: "from s" });
+    });
+
+    it("five processes firing the same slot at once: one message, one fired, the others done", async () => {
+      const anchor = await upsertPast("s");
+      const schedule = await read("s");
+      const slot = pastSlots(anchor, 10)[9];
+      const firers = Array.from({ length: 5 }, () => cleanup.rsmq(new RedisSMQ(connectionOptions(ns))));
+      const outcomes = await Promise.all(
+        firers.map((firer) =>
+          internalsOf(firer).run(() =>
+            fireSchedule(internalsOf(firer).layout, "wake", "q", schedule, {
+              slots: [slot],
+              handledThrough: slot,
+              missed: 0,
+              next: slot + 1000,
+              dedupTtlMs: 60_000,
+            }),
+          ),
+        ),
+      );
+      expect(outcomes.map(({ status }) => status).sort()).to.deep.equal(["done", "done", "done", "done", "fired"]);
+      expect(await client.zCard(keys().messages)).to.equal(1);
+      expect(await stored("s")).to.include({ count: 1, last: slot });
     });
 
     it("a plan from before an upsert, a pause or a resume is stale: nothing written", async () => {
