@@ -405,6 +405,16 @@ describe("schedules: the operations and the fire script", () => {
       expect(await client.zCard(keys().messages)).to.equal(0);
     });
 
+    it("the body goes through the stored JSON unchanged: quotes, slashes, escapes, NUL, non-ASCII, emoji", async () => {
+      const body = 'a "quoted" \\ back/slash\n\ttab \u0000 nul, é, 日本, 😀, {"json": [1, 2]}';
+      const anchor = await upsertPast("s", { message: body });
+      const slot = pastSlots(anchor, 10)[9];
+      const [id] = (await fire(await read("s"), { slots: [slot], handledThrough: slot, next: slot + 1000 })).ids;
+      expect(await field(id)).to.equal(body);
+      expect(asMessage(await rsmq.receiveMessageAsync({ qname: "q" })).message).to.equal(body);
+      expect((await rsmq.listSchedulesAsync({ qname: "q" }))[0].message).to.equal(body);
+    });
+
     it("the queue's delay and the schedule's priority score the message as a send would", async () => {
       await rsmq.setQueueAttributesAsync({ qname: "q", delay: 30 });
       const anchor = await upsertPast("s");
