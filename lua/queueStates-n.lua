@@ -14,7 +14,7 @@
   Returns { nowMs, members, queue1, queue2, ... }: the server's time (epoch ms), the registry's
   members (false without the registry), then per queue, in the order of KEYS, -1 when it does not
   exist, else { {vt, delay, maxsize, totalrecv, totalsent, created, modified, totalexpired, retention, expireto,
-  paused, ratelimit, rlblock, concurrency, consumers},
+  paused, ratelimit, rlblock, concurrency, consumers, schedules},
   msgs, visible,
   inFlight, delayed, looked, nextDueAt, headId, headScore, dueIn1m, dueIn10m, dueIn1h, leased, liveConsumers }.
   visible: due now (score <= now). A hidden message is in flight when it has an `<id>:rc` field
@@ -26,7 +26,8 @@
   queue's controls as stored (the reader tells by nowMs whether a pause or a block is in force).
   leased: the leases that end after now (-1 for a queue without a `concurrency`: its leases key is
   not read). liveConsumers: the Workers' heartbeat entries `consumers` lists that have not expired
-  (lua/lookAndBeat-2.lua); a queue no Worker beats on costs nothing more.
+  (lua/lookAndBeat-2.lua); a queue no Worker beats on costs nothing more. schedules is the index of
+  the queue's schedules as stored (space-separated names; the reader counts them).
 ]]
 local rcall = redis.call
 local lookAtMost = tonumber(ARGV[1])
@@ -102,7 +103,7 @@ for i = first, #KEYS, 3 do
   local queueHash = KEYS[i + 1]
   local queueLeases = KEYS[i + 2]
   local fields = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "totalrecv", "totalsent", "created", "modified", "totalexpired",
-    "retention", "expireto", "paused", "ratelimit", "rlblock", "concurrency", "consumers")
+    "retention", "expireto", "paused", "ratelimit", "rlblock", "concurrency", "consumers", "schedules")
   if not fields[1] then
     reply[#reply + 1] = -1
   else

@@ -181,6 +181,22 @@ export const T = {
     concurrencySet: "Concurrency limit set",
     concurrencyRemoved: (r) => (r && r.removed === false ? "The queue had no concurrency limit" : "Concurrency limit removed"),
   },
+  schedules: {
+    title: "Schedules",
+    none: "This queue has no schedule (upsertSchedule, or rsmq-next schedule set, writes one).",
+    cols: ["Schedule", "Timing", "Next run", "Last run", "Sent", "Missed / skipped", "State"],
+    cron: (expr, tz) => `cron "${expr}" ${tz}`,
+    every: (s) => `every ${s} s`,
+    states: { active: "active", paused: "paused", ended: "ended" },
+    pause: "Pause",
+    resume: "Resume",
+    remove: "Remove",
+    paused: (r) => (r && r.paused === false ? "The schedule was paused already" : "Schedule paused"),
+    resumed: (r) => (r && r.resumed === false ? "The schedule was not paused" : "Schedule resumed"),
+    removed: (r) => (r && r.removed === false ? "The schedule was gone already" : "Schedule removed"),
+    removeText: (name) =>
+      `Remove schedule ${name}? It sends no more messages; those it sent stay in the queue. An application that upserts it at start writes it again.`,
+  },
   consumers: {
     title: "Consumers",
     none: "No Worker consumes this queue now (a Worker is listed from its first look at the queue).",

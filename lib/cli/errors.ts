@@ -34,6 +34,8 @@ export interface ErrorContext {
   readonly ns: string;
   /** The queue the command was about, if any. */
   qname?: string;
+  /** The schedule of that queue the command was about, if any. */
+  schedule?: string;
 }
 
 /** rsmq's input errors: the arguments were wrong, so they are usage errors. */
@@ -124,6 +126,12 @@ export function explain(error: unknown, context: ErrorContext): CliError {
         `${queue} already exists in namespace "${context.ns}"`,
         EXIT_FAILURE,
         "see it with `rsmq-next stats " + (context.qname ?? "<qname>") + "`",
+      );
+    case "scheduleNotFound":
+      return new CliError(
+        `${queue} has no schedule${context.schedule === undefined ? "" : ` "${context.schedule}"`}`,
+        EXIT_FAILURE,
+        "list its schedules with `rsmq-next schedule ls " + (context.qname ?? "<qname>") + "`",
       );
     case "messageTooLong":
       return new CliError(

@@ -32,6 +32,7 @@ Examples:
   $ rsmq-next stats jobs --watch
   $ rsmq-next pause jobs --until 10m
   $ rsmq-next rate-limit jobs --limit 10/1s+5 --limit 300/1m
+  $ rsmq-next schedule set reports nightly --cron "0 2 * * *" --tz Europe/Berlin --message '{}'
   $ rsmq-next worker jobs --exec './handle-job.sh' --concurrency 4
   $ rsmq-next dlq list jobs-dlq
   $ rsmq-next redrive jobs-dlq

@@ -8,7 +8,7 @@ import type { DashboardCost, QueueRow } from "../queue-state/read-shapes";
 // The shapes the queue-state reads and the operations under them answer with, shown as they are.
 export type { BrowsedMessage, BrowsedState } from "../operations/browse-messages";
 export type { DueWithin } from "../operations/queue-states";
-export type { ConsumerInfo, QueuePause, QueueRateLimit, RateLimit } from "../types";
+export type { ConsumerInfo, QueuePause, QueueRateLimit, RateLimit, ScheduleCatchup, ScheduleInfo, ScheduleOverlap } from "../types";
 export type { FindResponse } from "../queue-state/find-messages";
 export type {
   ConsumersResponse,
@@ -18,6 +18,7 @@ export type {
   MessageResponse,
   MessagesResponse,
   QueueRow,
+  SchedulesResponse,
 } from "../queue-state/read-shapes";
 
 /** Whether the dashboard reaches Redis right now. */

@@ -54,6 +54,8 @@ export interface QueueCounts extends QueueControls {
   leased?: number;
   /** The Workers whose heartbeat entry is live (listConsumersAsync lists them). */
   consumers: number;
+  /** The queue's schedules (listSchedulesAsync lists them); 0 when it has none. */
+  schedules: number;
 }
 
 /** One queue as the script saw it. */
@@ -141,6 +143,7 @@ function queueState(qname: string, entry: unknown[], now: number): QueueState {
     partial: looked < total - visible,
     ...(concurrency > 0 ? { concurrency, leased: Math.max(0, leased) } : {}),
     consumers,
+    schedules: (fields[15] ?? "").split(" ").filter((name) => name !== "").length,
     nextDueAt: nextDueAt < 0 ? null : nextDueAt,
     headSentAt: typeof headId === "string" ? sentAt(headId) : null,
     headDueAt: typeof headId === "string" ? visibleSince(headId, headScore) : null,

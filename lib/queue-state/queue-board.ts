@@ -1,7 +1,8 @@
 /**
  * The reads of Redis the dashboard and the queue-state metrics share: every queue in one script
  * call (one per queue in Redis Cluster, where each queue has a slot of its own), a page of
- * messages, one message, a dead-letter queue's reasons, the Workers consuming a queue. None receives or writes anything. Each
+ * messages, one message, a dead-letter queue's reasons, the Workers consuming a queue, its
+ * schedules. None receives or writes anything. Each
  * command sent is counted in the cost meter.
  */
 import type { RedisSMQInternals } from "../internals";
@@ -11,10 +12,21 @@ import type { QueueState, QueueStates } from "../operations/queue-states";
 import { browseMessages, readMessage } from "../operations/browse-messages";
 import { deadLetterNotes } from "../operations/dead-letter-notes";
 import { readConsumers } from "../operations/list-consumers";
+import { readSchedules } from "../operations/list-schedules";
+import { toScheduleInfo } from "../schedules/stored-schedule";
 import { QNAME_FORMAT, RESERVED_QNAME, validateQname } from "../operations/rsmq-input-rules";
 import { queueNotFound } from "../errors/rsmq-errors";
 import type { CostMeter } from "./cost-meter";
-import type { ConsumersResponse, DeadLettersResponse, MessageResponse, MessagesResponse, QueueRow, Reading } from "./read-shapes";
+import type {
+  ConsumersResponse,
+  DeadLettersResponse,
+  MessageResponse,
+  MessagesResponse,
+  QueueRow,
+  QueueSchedules,
+  Reading,
+  SchedulesResponse,
+} from "./read-shapes";
 import { DeadLetterNames, queueRows } from "./queue-rows";
 import type { CounterMark } from "./queue-rows";
 import { groupDeadLetters } from "./dead-letter-groups";
@@ -122,6 +134,29 @@ export class QueueBoard {
   async readConsumers(qname: string): Promise<ConsumersResponse> {
     const read = await this.counted(() => readConsumers(this.queue.layout, qname));
     return { now: read.now, qname, consumers: read.consumers };
+  }
+
+  /** A queue's schedules with their state, sorted by name (listSchedulesAsync); rejects `queueNotFound`. */
+  async readSchedules(qname: string): Promise<SchedulesResponse> {
+    const read = await this.counted(() => readSchedules(this.queue.layout, qname));
+    return { now: read.nowMs, qname, schedules: read.stored.map((stored) => toScheduleInfo(stored, read.nowMs)) };
+  }
+
+  /**
+   * The schedules of the rows that have any (one read each, sent together), for the schedule
+   * metrics; a queue deleted since the rows were read is left out.
+   */
+  async readSchedulesOf(rows: readonly QueueRow[]): Promise<QueueSchedules[]> {
+    const withSchedules = rows.filter((row) => row.schedules > 0);
+    const read = await Promise.all(
+      withSchedules.map((row) =>
+        this.readSchedules(row.qname).catch((error: unknown) => {
+          if (error instanceof Error && error.name === "queueNotFound") return undefined;
+          throw error;
+        }),
+      ),
+    );
+    return read.flatMap((answer) => (answer ? [{ qname: answer.qname, schedules: answer.schedules }] : []));
   }
 
   /** Why the first messages of a dead-letter queue stopped, grouped. */

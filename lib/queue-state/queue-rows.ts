@@ -76,6 +76,7 @@ export function queueRows(
         concurrency: state.concurrency ?? null,
         leased: state.leased ?? null,
         consumers: state.consumers,
+        schedules: state.schedules,
         created: state.created,
         modified: state.modified,
         deadLetterQueue: deadLetterQueue ? { qname: deadLetterQueue.qname, total: deadLetterQueue.total } : null,

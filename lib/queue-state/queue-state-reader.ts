@@ -2,7 +2,8 @@
  * Reads the queue state the metrics show, on demand only: every queue of the namespace (or the
  * queues of a list) through the QueueBoard the dashboard reads with too, one script call for all of them on one
  * server (a second when the registry names a queue the first did not know), the registry and one
- * per queue in Redis Cluster. Nothing is read on a timer: a scrape reads, and nothing else does.
+ * per queue in Redis Cluster, then one per queue that has schedules. Nothing is read on a timer: a
+ * scrape reads, and nothing else does.
  * Reads asked for while one is under way share it, so the families of one scrape (and scrapes
  * that overlap) cost one reading.
  */
@@ -10,7 +11,12 @@ import { internalsOf } from "../internals";
 import { CostMeter } from "./cost-meter";
 import { QueueBoard } from "./queue-board";
 import type { ConnectedQueues } from "./queue-board";
-import type { Reading } from "./read-shapes";
+import type { QueueSchedules, Reading } from "./read-shapes";
+
+/** A reading of the queues with the schedules of those that have any. */
+export interface ScheduledReading extends Reading {
+  schedules: QueueSchedules[];
+}
 
 export interface QueueStateReaderOptions {
   /** The queues to read; undefined: every queue of the namespace. */
@@ -22,7 +28,7 @@ export interface QueueStateReaderOptions {
 export class QueueStateReader {
   private readonly board: QueueBoard;
   private readonly queues: readonly string[] | undefined;
-  private underWay: Promise<Reading> | undefined;
+  private underWay: Promise<ScheduledReading> | undefined;
 
   /** `rsmq`: a RedisSMQ instance (its internals are looked up; a look-alike throws a TypeError). */
   constructor(rsmq: ConnectedQueues, options: QueueStateReaderOptions = {}) {
@@ -30,14 +36,22 @@ export class QueueStateReader {
     this.queues = options.queues;
   }
 
-  /** One reading, shared with any under way; rejects when Redis could not be read. */
-  read(): Promise<Reading> {
+  /**
+   * One reading, with the schedules of the queues that have any (one more read each), shared
+   * with any under way; rejects when Redis could not be read.
+   */
+  read(): Promise<ScheduledReading> {
     if (!this.underWay) {
-      const reading = this.queues ? this.board.readQueuesNamed(this.queues) : this.board.readQueues();
+      const reading = this.readWithSchedules();
       this.underWay = reading.finally(() => {
         this.underWay = undefined;
       });
     }
     return this.underWay;
+  }
+
+  private async readWithSchedules(): Promise<ScheduledReading> {
+    const reading = await (this.queues ? this.board.readQueuesNamed(this.queues) : this.board.readQueues());
+    return { ...reading, schedules: await this.board.readSchedulesOf(reading.queues) };
   }
 }

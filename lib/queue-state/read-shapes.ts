@@ -4,7 +4,7 @@
  * by the Redis server's clock; queue settings keep rsmq's units (vt and delay in seconds, created
  * and modified in epoch seconds).
  */
-import type { ConsumerInfo, DeadLetterInfo } from "../types";
+import type { ConsumerInfo, DeadLetterInfo, ScheduleInfo } from "../types";
 import type { BrowsedMessage } from "../operations/browse-messages";
 import type { DueWithin } from "../operations/queue-states";
 import type { QueuePause, QueueRateLimit } from "../types";
@@ -62,6 +62,8 @@ export interface QueueRow {
   leased: number | null;
   /** The Workers consuming the queue now (live heartbeat entries; `GET api/queues/:q/consumers` lists them). */
   consumers: number;
+  /** The queue's schedules (`GET api/queues/:q/schedules` lists them); 0 when it has none. */
+  schedules: number;
   /** Epoch seconds, as rsmq stores them. */
   created: number;
   modified: number;
@@ -127,7 +129,6 @@ export interface DeadLetterGroup {
   lastAt: number | null;
 }
 
-/** `GET api/queues/:qname/dead-letters`: why the messages of a dead-letter queue stopped. */
 /** `GET api/queues/:qname/consumers`: the Workers consuming the queue (live heartbeat entries), at the server's time `now`. */
 export interface ConsumersResponse {
   now: number;
@@ -136,6 +137,21 @@ export interface ConsumersResponse {
   consumers: ConsumerInfo[];
 }
 
+/** `GET api/queues/:qname/schedules`: the queue's schedules (listSchedulesAsync), at the server's time `now`. */
+export interface SchedulesResponse {
+  now: number;
+  qname: string;
+  /** Sorted by name. */
+  schedules: ScheduleInfo[];
+}
+
+/** One queue's schedules, for the schedule metrics. */
+export interface QueueSchedules {
+  qname: string;
+  schedules: ScheduleInfo[];
+}
+
+/** `GET api/queues/:qname/dead-letters`: why the messages of a dead-letter queue stopped. */
 export interface DeadLettersResponse {
   qname: string;
   total: number;

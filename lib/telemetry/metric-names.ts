@@ -252,4 +252,38 @@ export const QUEUE_STATE_METRICS = {
     description: "Workers consuming the queue: their heartbeat entries that have not expired (listConsumersAsync).",
     labels: [],
   },
+  // The queue's schedules (docs/schedules.md): one series per schedule each, from the counts the
+  // firing scripts keep in Redis, so every process's fires are counted once.
+  scheduleSent: {
+    otel: "rsmq.schedule.sent",
+    prometheus: "rsmq_schedule_sent_total",
+    instrument: "observableCounter",
+    unit: "{message}",
+    description: "Messages the schedule has sent, by every firing process together (its count in Redis).",
+    labels: ["schedule"],
+  },
+  scheduleMissed: {
+    otel: "rsmq.schedule.missed",
+    prometheus: "rsmq_schedule_missed_total",
+    instrument: "observableCounter",
+    unit: "{slot}",
+    description: "Slots the schedule did not fire because they were missed (its catchup policy, or older than its catchup window).",
+    labels: ["schedule"],
+  },
+  scheduleOverlapped: {
+    otel: "rsmq.schedule.overlapped",
+    prometheus: "rsmq_schedule_overlapped_total",
+    instrument: "observableCounter",
+    unit: "{slot}",
+    description: 'Slots overlap "skip" skipped because the message of the previous fire was still in the queue.',
+    labels: ["schedule"],
+  },
+  scheduleNextRun: {
+    otel: "rsmq.schedule.next_run",
+    prometheus: "rsmq_schedule_next_run_timestamp_seconds",
+    instrument: "gauge",
+    unit: "s",
+    description: "The schedule's next slot (Unix time); absent while it is paused or after it ended.",
+    labels: ["schedule"],
+  },
 } as const satisfies Record<string, MetricDefinition>;

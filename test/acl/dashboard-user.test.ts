@@ -46,6 +46,7 @@ describe("ACL: the read-only dashboard user of docs/acl.md", function () {
     await setup.sendMessageAsync({ qname: "q", message: "visible" });
     await setup.sendMessageAsync({ qname: "q", message: "later", delay: 60 });
     await deadLetterOne(setup, "q", "q-dlq", "dead");
+    await setup.upsertScheduleAsync({ qname: "q", name: "ping", every: 60_000, message: "ping" });
   });
   afterEach(async () => {
     await asUser?.quitAsync().catch(() => undefined);
@@ -73,6 +74,7 @@ describe("ACL: the read-only dashboard user of docs/acl.md", function () {
         for (const message of page.messages) await board.readMessage("q", message.id);
       },
       () => board.readDeadLetters("q-dlq"),
+      () => board.readSchedules("q"),
     ];
     for (const read of reads) {
       await read().catch((error: Error) => void errors.push(error));
@@ -113,6 +115,7 @@ describe("ACL: the read-only dashboard user of docs/acl.md", function () {
       expect(scrape.status, scrape.text).to.equal(200);
       expect(scrape.text).to.include('rsmq_queue_messages{queue="q",state="visible"} 1');
       expect(scrape.text).to.include('rsmq_queue_messages{queue="q-dlq",state="visible"} 1');
+      expect(scrape.text).to.include('rsmq_schedule_sent_total{queue="q",schedule="ping"} 0');
     } finally {
       running.child.kill("SIGKILL");
       await running.finished;

@@ -7,6 +7,7 @@ import { consumersSection } from "./consumers.js";
 import { controlForms } from "./controls.js";
 import { deadLetterSection } from "./dead-letters.js";
 import { messageBrowser } from "./messages.js";
+import { schedulesSection } from "./schedules.js";
 import { liveFigures } from "./stats.js";
 import { findSection, triageForms } from "./triage-actions.js";
 
@@ -36,6 +37,7 @@ export function queueView(qname) {
   const badge = el("span", { class: "badge dlq", hidden: true, id: "dlq-badge" }, T.dlqBadge);
   const concurrency = el("span", { class: "badge limit", hidden: true, id: "concurrency-badge", "data-badge": "concurrency" });
   const consumers = consumersSection(qname);
+  const schedules = schedulesSection(qname);
   const notFound = el("p", { class: "empty", id: "not-found", hidden: true }, T.notFound(qname));
   const node = el(
     "section",
@@ -45,6 +47,7 @@ export function queueView(qname) {
     notFound,
     figures.node,
     consumers.node,
+    schedules.node,
     deadLetters.node,
     messages.node,
     finder,
@@ -70,6 +73,7 @@ export function queueView(qname) {
       concurrency.hidden = q.concurrency === null;
       concurrency.textContent = q.concurrency === null ? "" : T.controls.concurrencyBadge(q.leased, q.concurrency);
       consumers.update(q);
+      schedules.update(q);
       if (q.isDeadLetterQueue) deadLetters.show();
       figures.update(q, snap.now ?? Date.now(), state.history.get(qname) || []);
       if (!readOnly()) actions.fill(q);

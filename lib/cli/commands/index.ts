@@ -13,6 +13,7 @@ import * as pause from "./pause";
 import * as rateLimit from "./rate-limit";
 import * as concurrency from "./concurrency";
 import * as consumers from "./consumers";
+import * as schedule from "./schedule";
 import * as send from "./send";
 import * as receive from "./receive";
 import * as deleteMessages from "./delete";
@@ -41,6 +42,7 @@ export const COMMANDS: readonly CommandModule[] = [
   rateLimit,
   concurrency,
   consumers,
+  schedule,
   send,
   receive,
   deleteMessages,

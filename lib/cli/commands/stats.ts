@@ -1,6 +1,6 @@
 /**
  * `stats <qname> [--watch]`: a queue's settings, counters, controls (its concurrency limit with
- * what is leased of it), its live consumers and where its messages are.
+ * what is leased of it), its live consumers, how many schedules it has, and where its messages are.
  */
 import type { Command } from "commander";
 import { positiveNumber } from "../arguments";
@@ -41,6 +41,8 @@ function statsLines(out: Output, stats: QueueStats, ns: string, rates?: Rates): 
     ...controlFields(stats),
     ...(stats.concurrency === undefined ? [] : [["concurrency", concurrencyText(stats.concurrency, stats.leased)] as [string, string]]),
     ["consumers", String(stats.consumers)],
+    // Schedules only for a queue that has some: `schedule ls` lists them.
+    ...(stats.schedules === 0 ? [] : [["schedules", `${stats.schedules} (rsmq-next schedule ls ${stats.qname})`] as [string, string]]),
     ["sent", String(stats.totalsent)],
     ["received", String(stats.totalrecv)],
   ];

@@ -1,5 +1,5 @@
 /**
- * Which status an error from rsmq or the board gets: bad input 400, a missing queue or message 404,
+ * Which status an error from rsmq or the board gets: bad input 400, a missing queue, message or schedule 404,
  * an existing queue 409, a refusal by the Redis ACL 403; anything else means Redis could not do it
  * (unreachable, timed out, over maxmemory, a replica), 503.
  */
@@ -15,6 +15,7 @@ const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   batchTooLarge: 400,
   queueNotFound: 404,
   messageNotFound: 404,
+  scheduleNotFound: 404,
   queueExists: 409,
   noPermission: 403,
 };

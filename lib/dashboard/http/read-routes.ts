@@ -1,7 +1,7 @@
 /**
  * The routes that read (docs/dashboard.md, JSON API): the queue list and its live stream, one
- * queue, a page of its messages, one message, its consumers, its dead letters, and the
- * queue-state metrics.
+ * queue, a page of its messages, one message, its consumers, its schedules, its dead letters,
+ * and the queue-state metrics.
  */
 import type { ServerResponse } from "http";
 import type { QueuesResponse } from "../api-types";
@@ -80,6 +80,14 @@ export const READ_ROUTES: readonly ReadRoute[] = [
   },
   {
     method: "GET",
+    pattern: "api/queues/:qname/schedules",
+    mutates: false,
+    async run(ctx, params) {
+      sendJson(ctx.res, 200, await ctx.board.readSchedules(params.qname));
+    },
+  },
+  {
+    method: "GET",
     pattern: "api/queues/:qname/dead-letters",
     mutates: false,
     async run(ctx, params) {
@@ -92,21 +100,28 @@ export const READ_ROUTES: readonly ReadRoute[] = [
     pattern: "metrics",
     mutates: false,
     async run(ctx) {
-      sendMetrics(ctx.res, await ctx.sampler.latest());
+      await sendMetrics(ctx, await ctx.sampler.latest());
     },
   },
 ];
 
 /**
  * The queue-state metrics of the latest reading (the one open tabs share, or a new one when it is
- * older than the interval); 503 with the reason while Redis cannot be read. Prometheus reads this
- * answer, so a failure is a line of text, not the error JSON.
+ * older than the interval), with the schedules of the queues that have any (read for this scrape:
+ * the page reads them apart); 503 with the reason while Redis cannot be read. Prometheus reads
+ * this answer, so a failure is a line of text, not the error JSON.
  */
-function sendMetrics(res: ServerResponse, state: SamplerState): void {
+async function sendMetrics({ res, board }: HandlerParts & { res: ServerResponse }, state: SamplerState): Promise<void> {
   if (!state.health.ok || !state.reading) {
     return sendScrapeFailure(res, state.health.ok ? "no reading yet" : state.health.error);
   }
-  sendExposition(res, renderExposition(queueStateFamilies(state.reading)));
+  let schedules;
+  try {
+    schedules = await board.readSchedulesOf(state.reading.queues);
+  } catch (error) {
+    return sendScrapeFailure(res, error);
+  }
+  sendExposition(res, renderExposition(queueStateFamilies({ ...state.reading, schedules })));
 }
 
 /** The QueuesResponse of a sampler state: no queues while Redis is down (the page says why). */

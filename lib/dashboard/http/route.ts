@@ -1,6 +1,6 @@
 /**
- * What a route is: a method, a path pattern relative to the mount (`:qname` and `:id` match one
- * segment), whether it changes anything, and the code that answers it. A route that changes
+ * What a route is: a method, a path pattern relative to the mount (`:qname`, `:id` and `:name`
+ * match one segment), whether it changes anything, and the code that answers it. A route that changes
  * anything is a POST, and a POST always changes something: the types hold the two together, so
  * no mutation can be declared where the read-only and same-origin checks would skip it.
  */
@@ -14,10 +14,11 @@ import type { SharedLists } from "../live/shared-lists";
 
 export type Method = "GET" | "POST";
 
-/** What a matched route gets: the decoded `:qname` and `:id` segments and the query. */
+/** What a matched route gets: the decoded `:qname`, `:id` and `:name` (a schedule's) segments and the query. */
 export interface RouteParams {
   qname: string;
   id: string;
+  name: string;
   query: URLSearchParams;
 }
 

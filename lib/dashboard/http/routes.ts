@@ -7,11 +7,12 @@
 import { CONTROL_ROUTES } from "./control-routes";
 import { HttpError } from "./http-error";
 import { READ_ROUTES } from "./read-routes";
+import { SCHEDULE_ROUTES } from "./schedule-routes";
 import type { Method, Route, RouteParams } from "./route";
 import { TRIAGE_ROUTES } from "./triage-routes";
 import { WRITE_ROUTES } from "./write-routes";
 
-export const ROUTES: readonly Route[] = [...READ_ROUTES, ...WRITE_ROUTES, ...TRIAGE_ROUTES, ...CONTROL_ROUTES];
+export const ROUTES: readonly Route[] = [...READ_ROUTES, ...WRITE_ROUTES, ...TRIAGE_ROUTES, ...CONTROL_ROUTES, ...SCHEDULE_ROUTES];
 
 /** A route found for a path and method. */
 export interface Match {
@@ -33,12 +34,13 @@ function segmentsOf(path: string): string[] {
 function matchPattern(pattern: string, segments: string[]): Omit<RouteParams, "query"> | undefined {
   const parts = pattern.split("/");
   if (parts.length !== segments.length) return undefined;
-  const params = { qname: "", id: "" };
+  const params = { qname: "", id: "", name: "" };
   for (let i = 0; i < parts.length; i++) {
     // An empty segment (`api/queues/`) names no queue or message: no route has it.
     if (parts[i].startsWith(":") && segments[i] === "") return undefined;
     if (parts[i] === ":qname") params.qname = segments[i];
     else if (parts[i] === ":id") params.id = segments[i];
+    else if (parts[i] === ":name") params.name = segments[i];
     else if (parts[i] !== segments[i]) return undefined;
   }
   return params;

@@ -4,7 +4,8 @@
  * as metric families. The exporter, the dashboard's `metrics` route and the prom-client collector
  * all make their figures here, so they agree to the sample.
  */
-import type { QueueRow } from "../../queue-state/read-shapes";
+import type { QueueRow, QueueSchedules } from "../../queue-state/read-shapes";
+import type { ScheduleInfo } from "../../types";
 import { isPaused, tightestPerSecond } from "../../operations/queue-controls-read";
 import { QUEUE_STATE_METRICS } from "../metric-names";
 import type { MetricDefinition } from "../metric-names";
@@ -14,6 +15,8 @@ import type { FamilyType, MetricFamily, Sample } from "./exposition";
 export interface QueueReading {
   readonly now: number;
   readonly queues: readonly QueueRow[];
+  /** The schedules of the queues that have any (absent: not read, so no schedule series). */
+  readonly schedules?: readonly QueueSchedules[];
 }
 
 /** A message's state, as the `state` label names it. */
@@ -22,8 +25,46 @@ export type QueueMessageState = "visible" | "in_flight" | "delayed" | "hidden_un
 /** The queue-state metrics by their key in QUEUE_STATE_METRICS. */
 export type QueueStateMetric = keyof typeof QUEUE_STATE_METRICS;
 
+/** The metrics with a series per schedule rather than per queue. */
+type ScheduleMetric = "scheduleSent" | "scheduleMissed" | "scheduleOverlapped" | "scheduleNextRun";
+
+const SCHEDULE_METRICS: ReadonlySet<string> = new Set<ScheduleMetric>([
+  "scheduleSent",
+  "scheduleMissed",
+  "scheduleOverlapped",
+  "scheduleNextRun",
+]);
+
+function isScheduleMetric(metric: QueueStateMetric): metric is ScheduleMetric {
+  return SCHEDULE_METRICS.has(metric);
+}
+
+/** The figure of one schedule for a schedule metric; undefined: no series (no next run). */
+function scheduleValue(metric: ScheduleMetric, schedule: ScheduleInfo): number | undefined {
+  switch (metric) {
+    case "scheduleSent":
+      return schedule.count;
+    case "scheduleMissed":
+      return schedule.missed;
+    case "scheduleOverlapped":
+      return schedule.overlapped;
+    case "scheduleNextRun":
+      return schedule.nextRunAt === null ? undefined : schedule.nextRunAt / 1000;
+  }
+}
+
+/** The samples of a schedule metric: one per schedule of each queue read, by queue then name. */
+function scheduleSamples(metric: ScheduleMetric, reading: QueueReading): Sample[] {
+  return (reading.schedules ?? []).flatMap(({ qname, schedules }) =>
+    schedules.flatMap((schedule) => {
+      const value = scheduleValue(metric, schedule);
+      return value === undefined ? [] : [{ labels: { queue: qname, schedule: schedule.name }, value }];
+    }),
+  );
+}
+
 /** The figures of one queue, per metric: the samples each metric has for it. */
-function samplesOf(metric: QueueStateMetric, row: QueueRow): Sample[] {
+function samplesOf(metric: Exclude<QueueStateMetric, ScheduleMetric>, row: QueueRow): Sample[] {
   const queue = row.qname;
   switch (metric) {
     case "messages": {
@@ -72,6 +113,7 @@ export function familyType(definition: MetricDefinition): FamilyType {
 
 /** The samples of one metric for every queue of a reading, sorted by queue (the reading's order). */
 export function queueStateSamples(metric: QueueStateMetric, reading: QueueReading): Sample[] {
+  if (isScheduleMetric(metric)) return scheduleSamples(metric, reading);
   return reading.queues.flatMap((row) => samplesOf(metric, row));
 }
 

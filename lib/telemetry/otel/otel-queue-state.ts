@@ -16,6 +16,9 @@ import { ATTRIBUTES, SYSTEM } from "./otel-recorder";
 /** The attribute the `state` label becomes. */
 export const STATE_ATTRIBUTE = "messaging.rsmq.message.state";
 
+/** The attribute the `schedule` label (a schedule's name) becomes. */
+export const SCHEDULE_ATTRIBUTE = "messaging.rsmq.schedule";
+
 /**
  * Observes the queue state of `instance()` (read at the first collection: the instance is still
  * being built when this is called) for every queue, or those of `queues`.
@@ -47,6 +50,7 @@ export function observeQueueState(meter: Meter, instance: () => object, queues: 
         for (const sample of queueStateSamples(metric, reading)) {
           const attributes: Attributes = { [ATTRIBUTES.system]: SYSTEM, [ATTRIBUTES.destination]: sample.labels.queue };
           if (sample.labels.state !== undefined) attributes[STATE_ATTRIBUTE] = sample.labels.state;
+          if (sample.labels.schedule !== undefined) attributes[SCHEDULE_ATTRIBUTE] = sample.labels.schedule;
           result.observe(observable, sample.value, attributes);
         }
       }

@@ -3,13 +3,15 @@
  * a reading (lib/telemetry/exposition/queue-state-families.ts), on made-up readings: escaping of label values
  * and HELP text, the special values, the `hidden_unsplit` state past the hidden messages a reading
  * splits, the next due time absent when nothing is hidden, the controls (paused 0/1, the tightest
- * rate limit, a block's end, the concurrency limit and its leases, the consumers). promtool parses
- * what is written.
+ * rate limit, a block's end, the concurrency limit and its leases, the consumers), the schedules'
+ * series (one per schedule, the next run absent while paused or ended). promtool parses what is
+ * written.
  */
 import { expect } from "chai";
 import { escapeLabelValue, formatValue, renderExposition } from "../../../lib/telemetry/exposition/exposition";
 import { queueStateFamilies } from "../../../lib/telemetry/exposition/queue-state-families";
 import type { QueueRow } from "../../../lib/queue-state/read-shapes";
+import type { ScheduleInfo } from "../../../lib/types";
 import { parseExposition, prometheusMissing, promtoolCheck } from "../../support/prometheus";
 import { runsOn } from "../../support/targets";
 
@@ -42,10 +44,37 @@ function row(qname: string, figures: Partial<QueueRow>): QueueRow {
     concurrency: null,
     leased: null,
     consumers: 0,
+    schedules: 0,
     created: 0,
     modified: 0,
     deadLetterQueue: null,
     isDeadLetterQueue: false,
+    ...figures,
+  };
+}
+
+function schedule(name: string, figures: Partial<ScheduleInfo>): ScheduleInfo {
+  return {
+    name,
+    every: 60_000,
+    tz: "UTC",
+    anchor: 0,
+    message: "m",
+    priority: 0,
+    catchup: "latest",
+    catchupWindowMs: 86_400_000,
+    overlap: "allow",
+    paused: false,
+    ended: false,
+    createdAt: 0,
+    updatedAt: 0,
+    lastRunAt: null,
+    lastSentAt: null,
+    lastId: null,
+    nextRunAt: null,
+    count: 0,
+    missed: 0,
+    overlapped: 0,
     ...figures,
   };
 }
@@ -160,9 +189,62 @@ describe("metrics: the text exposition format", () => {
     expect(samples.get('rsmq_queue_messages{queue="big",state="hidden_unsplit"}')).to.equal(495);
   });
 
+  it("the schedules: sent, missed and skipped per schedule, the next run in Unix seconds (absent while paused or ended)", () => {
+    const reading = {
+      now: 1_700_000_000_000,
+      queues: [row("a", { schedules: 3 }), row("b", {}), row("c", { schedules: 1 })],
+      schedules: [
+        {
+          qname: "a",
+          schedules: [
+            schedule("nightly", { cron: "0 2 * * *", tz: "Europe/Berlin", count: 12, missed: 1, nextRunAt: 1_700_003_600_000 }),
+            schedule("paused", { paused: true, count: 4, overlapped: 2 }),
+            schedule("done", { ended: true, count: 5 }),
+          ],
+        },
+        { qname: "c", schedules: [schedule("ping.v2:eu-1", { nextRunAt: 1_700_000_000_500, missed: 7, overlapped: 9 })] },
+      ],
+    };
+    const samples = parseExposition(renderExposition(queueStateFamilies(reading)));
+    const ofSchedules = [...samples].filter(([name]) => name.startsWith("rsmq_schedule_"));
+    expect(Object.fromEntries(ofSchedules)).to.deep.equal({
+      'rsmq_schedule_sent_total{queue="a",schedule="nightly"}': 12,
+      'rsmq_schedule_sent_total{queue="a",schedule="paused"}': 4,
+      'rsmq_schedule_sent_total{queue="a",schedule="done"}': 5,
+      'rsmq_schedule_sent_total{queue="c",schedule="ping.v2:eu-1"}': 0,
+      'rsmq_schedule_missed_total{queue="a",schedule="nightly"}': 1,
+      'rsmq_schedule_missed_total{queue="a",schedule="paused"}': 0,
+      'rsmq_schedule_missed_total{queue="a",schedule="done"}': 0,
+      'rsmq_schedule_missed_total{queue="c",schedule="ping.v2:eu-1"}': 7,
+      'rsmq_schedule_overlapped_total{queue="a",schedule="nightly"}': 0,
+      'rsmq_schedule_overlapped_total{queue="a",schedule="paused"}': 2,
+      'rsmq_schedule_overlapped_total{queue="a",schedule="done"}': 0,
+      'rsmq_schedule_overlapped_total{queue="c",schedule="ping.v2:eu-1"}': 9,
+      'rsmq_schedule_next_run_timestamp_seconds{queue="a",schedule="nightly"}': 1_700_003_600,
+      'rsmq_schedule_next_run_timestamp_seconds{queue="c",schedule="ping.v2:eu-1"}': 1_700_000_000.5,
+    });
+    const families = queueStateFamilies(reading).filter((family) => family.name.startsWith("rsmq_schedule_"));
+    expect(families.map((family) => [family.name, family.type])).to.deep.equal([
+      ["rsmq_schedule_sent_total", "counter"],
+      ["rsmq_schedule_missed_total", "counter"],
+      ["rsmq_schedule_overlapped_total", "counter"],
+      ["rsmq_schedule_next_run_timestamp_seconds", "gauge"],
+    ]);
+  });
+
+  it("no schedules read (or none defined): the schedule families have no samples", () => {
+    for (const reading of [
+      { now: 0, queues: [row("a", {})] },
+      { now: 0, queues: [row("a", {})], schedules: [] },
+    ]) {
+      const families = queueStateFamilies(reading).filter((family) => family.name.startsWith("rsmq_schedule_"));
+      expect(families.map((family) => family.samples)).to.deep.equal([[], [], [], []]);
+    }
+  });
+
   it("a prefix goes before every name", () => {
     const names = queueStateFamilies({ now: 0, queues: [] }, "app_").map((family) => family.name);
-    expect(names.every((name) => name.startsWith("app_rsmq_queue_"))).to.equal(true);
+    expect(names.every((name) => name.startsWith("app_rsmq_queue_") || name.startsWith("app_rsmq_schedule_"))).to.equal(true);
   });
 
   it("promtool check metrics parses it and finds nothing to say", async function () {
@@ -173,8 +255,9 @@ describe("metrics: the text exposition format", () => {
       queues: [
         row("a", { visible: 1, total: 1, oldestAgeMs: 10, totalsent: 1, paused: { since: 0, hard: false } }),
         row("b-dlq", { nextDueAt: 5, rateLimit: { mode: "receive", limits: [{ max: 1, perMs: 3000, burst: 0 }] }, rateLimitedUntil: 9 }),
-        row("c", { concurrency: 5, leased: 1, consumers: 2 }),
+        row("c", { concurrency: 5, leased: 1, consumers: 2, schedules: 1 }),
       ],
+      schedules: [{ qname: "c", schedules: [schedule("ping", { count: 3, missed: 1, nextRunAt: 1_700_000_000_000 })] }],
     };
     const checked = await promtoolCheck(renderExposition(queueStateFamilies(reading)));
     expect(checked, checked.output).to.deep.equal({ code: 0, output: "" });
