@@ -67,6 +67,13 @@ declare namespace RedisSMQ {
   export type QueueRateLimit = Types.QueueRateLimit;
   export type ListConsumersOptions = Types.ListConsumersOptions;
   export type ConsumerInfo = Types.ConsumerInfo;
+  export type UpsertScheduleOptions = Types.UpsertScheduleOptions;
+  export type ScheduleNameOptions = Types.ScheduleNameOptions;
+  export type ListSchedulesOptions = Types.ListSchedulesOptions;
+  export type ScheduleInfo = Types.ScheduleInfo;
+  export type ScheduledMessageInfo = Types.ScheduledMessageInfo;
+  export type ScheduleCatchup = Types.ScheduleCatchup;
+  export type ScheduleOverlap = Types.ScheduleOverlap;
   export type SendMessageOptions = Types.SendMessageOptions;
   export type SendMessagesEntry = Types.SendMessagesEntry;
   export type SendMessagesOptions = Types.SendMessagesOptions;

@@ -6,7 +6,7 @@
   - `<id>` with no member in the sorted set: a body no receive can reach;
   - anything else: a field that is not rsmq's, nor rsmq-next's. A Worker's heartbeat entry
     `~w:<workerId>` is rsmq-next's (lua/lookAndBeat-2.lua): not reported, listed or stale alike
-    (the next beat sweeps a stale one).
+    (the next beat sweeps a stale one). So is a schedule `~sched:<name>` (lua/upsertSchedule-2.lua).
   Bodies are not returned: the reply stays small whatever the messages hold.
 
   KEYS[1] queue sorted set  <ns>:<qname>
@@ -36,7 +36,7 @@ local function found(kind, field)
 end
 for i = 1, #entries, 2 do
   local field = entries[i]
-  if not known[field] and string.sub(field, 1, 3) ~= "~w:" then
+  if not known[field] and string.sub(field, 1, 3) ~= "~w:" and string.sub(field, 1, 7) ~= "~sched:" then
     local owner = string.match(field, "^(" .. ID .. "):.+$")
     if owner then
       if rcall("HEXISTS", queueHash, owner) == 0 then

@@ -15,7 +15,8 @@
   ARGV    the names of the hash's fields that are not messages' (QUEUE_FIELDS in
           lib/operations/queue-fields.ts): kept as they are, and only these; one must be "vt".
           `concurrency` is one (the limit stays), `maxed` is not (no receive is held any more);
-          with `consumers` among them, the heartbeat entries it lists (`~w:<id>`) are kept too
+          with `consumers` among them, the heartbeat entries it lists (`~w:<id>`) are kept too,
+          and with `schedules`, the schedules it lists (`~sched:<name>`)
 
   Returns how many messages were removed (the sorted set's ZCARD), or -1 when the queue does not
   exist (no vt, rsmq's test): nothing is written then.
@@ -41,12 +42,14 @@ end
 if not exists then
   return -1
 end
--- The Workers' heartbeat entries the `consumers` index lists stay: they are not messages.
+-- The Workers' heartbeat entries the `consumers` index lists, and the schedules `schedules`
+-- lists, stay: they are not messages.
+local FAMILIES = { consumers = "~w:", schedules = "~sched:" }
 for i, name in ipairs(ARGV) do
-  if name == "consumers" and values[i] then
+  if FAMILIES[name] and values[i] then
     local entries = {}
-    for workerId in string.gmatch(values[i], "%S+") do
-      entries[#entries + 1] = "~w:" .. workerId
+    for member in string.gmatch(values[i], "%S+") do
+      entries[#entries + 1] = FAMILIES[name] .. member
     end
     if #entries > 0 then
       local beats = rcall("HMGET", queueHash, unpackAll(entries))

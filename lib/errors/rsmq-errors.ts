@@ -32,7 +32,9 @@ export type RsmqErrorName =
   // rsmq-next's own: the message asked for is not in the queue (the dashboard's message reads).
   | "messageNotFound"
   // rsmq-next's own: a batch send's bodies add up to more than one script call may carry.
-  | "batchTooLarge";
+  | "batchTooLarge"
+  // rsmq-next's own: the queue has no schedule of that name (pauseSchedule, resumeSchedule).
+  | "scheduleNotFound";
 
 /** Every `code` this package's named errors carry: one per problem, stable across releases. */
 export type RsmqErrorCode =
@@ -53,7 +55,8 @@ export type RsmqErrorCode =
   | "ERR_RSMQ_NEXT_CONNECTION_TIMEOUT"
   | "ERR_RSMQ_NEXT_CONNECTION_CLOSED"
   | "ERR_RSMQ_NEXT_MESSAGE_NOT_FOUND"
-  | "ERR_RSMQ_NEXT_BATCH_TOO_LARGE";
+  | "ERR_RSMQ_NEXT_BATCH_TOO_LARGE"
+  | "ERR_RSMQ_NEXT_SCHEDULE_NOT_FOUND";
 
 /** The `code` of every error name but `invalidFormat` (see {@link INVALID_FORMAT_CODES}). */
 export const ERROR_CODES = {
@@ -72,6 +75,7 @@ export const ERROR_CODES = {
   connectionClosed: "ERR_RSMQ_NEXT_CONNECTION_CLOSED",
   messageNotFound: "ERR_RSMQ_NEXT_MESSAGE_NOT_FOUND",
   batchTooLarge: "ERR_RSMQ_NEXT_BATCH_TOO_LARGE",
+  scheduleNotFound: "ERR_RSMQ_NEXT_SCHEDULE_NOT_FOUND",
 } as const satisfies Record<Exclude<RsmqErrorName, "invalidFormat">, RsmqErrorCode>;
 
 /** The codes of `invalidFormat`, by what had the wrong form. */
@@ -110,6 +114,7 @@ export const queueNotFound = (): Error => rsmqError("queueNotFound", "Queue not 
 export const queueExists = (): Error => rsmqError("queueExists", "Queue exists");
 export const messageTooLong = (): Error => rsmqError("messageTooLong", "Message too long");
 export const messageNotFound = (): Error => rsmqError("messageNotFound", "Message not found");
+export const scheduleNotFound = (): Error => rsmqError("scheduleNotFound", "Schedule not found");
 
 /**
  * Scripts report expected failures as small negative integers (see the headers in lua/);
@@ -125,6 +130,8 @@ export function errorForScriptCode(code: number): Error {
       return messageTooLong();
     case -4:
       return messageNotFound();
+    case -5:
+      return scheduleNotFound();
     default:
       return new Error(`rsmq-next: unexpected script reply ${code}`);
   }

@@ -1,6 +1,6 @@
 /**
  * The controls of RedisSMQ's queues, as its users call them: pause and resume, rate limits and
- * blocks, concurrency limits, and who is consuming. Each `<name>Async` method and its callback
+ * blocks, concurrency limits, who is consuming, and schedules (recurring messages). Each `<name>Async` method and its callback
  * twin `<name>`; QueueMethods (queue-methods.ts) extends this, and the facade builds every method
  * from the operation's descriptor (registry.ts).
  */
@@ -8,13 +8,17 @@ import type { CallbackMethod } from "../callbacks";
 import type {
   ConsumerInfo,
   ListConsumersOptions,
+  ListSchedulesOptions,
   PauseQueueOptions,
   RateLimitQueueOptions,
   RemoveConcurrencyOptions,
   RemoveRateLimitOptions,
   ResumeQueueOptions,
+  ScheduleInfo,
+  ScheduleNameOptions,
   SetConcurrencyOptions,
   SetRateLimitOptions,
+  UpsertScheduleOptions,
 } from "../types";
 
 /** RedisSMQ's queue controls: every method is bound, like the rest of QueueMethods. */
@@ -89,6 +93,57 @@ export interface ControlMethods {
    * for (const c of await rsmq.listConsumersAsync({ qname: "jobs" })) console.log(c.host, c.pid, c.concurrency);
    */
   readonly listConsumersAsync: (options: ListConsumersOptions) => Promise<ConsumerInfo[]>;
+  /**
+   * Writes a schedule of a queue: a message the queue sends itself `every` so many ms, or on a
+   * `cron` expression in the zone `tz` (docs/schedules.md). Only the definition is written; the
+   * messages are sent by every Worker of the queue and by any {@link RedisSMQ.Scheduler}, once per
+   * slot whatever their number. Writing it again with the same timing keeps its state (last and
+   * next slots, counts, pause), so every replica may upsert its schedules at start; a new timing
+   * applies from its next slot. Every option is checked before any round trip (`invalidValue`:
+   * both or neither of `every` and `cron`, a bad expression, an unknown zone, `every` out of 1000
+   * ms to 366 days, a bad name; `cron` needs the optional peer `croner`). Resolves `1` when it
+   * created the schedule, `0` when it replaced one; rejects `queueNotFound`, `messageTooLong` (the
+   * queue's maxsize), `invalidValue` when the queue has 100 schedules already.
+   *
+   * @example
+   * await rsmq.upsertScheduleAsync({ qname: "reports", name: "nightly", cron: "0 2 * * *", tz: "Europe/Berlin", message: "{}" });
+   * await rsmq.upsertScheduleAsync({ qname: "health", name: "ping", every: 60_000, message: "ping" });
+   */
+  readonly upsertScheduleAsync: (options: UpsertScheduleOptions) => Promise<0 | 1>;
+  /**
+   * Removes a schedule: no slot fires from then on. Resolves `1` when it removed it, `0` when the
+   * queue has no schedule of that name; rejects `queueNotFound`.
+   *
+   * @example
+   * await rsmq.removeScheduleAsync({ qname: "reports", name: "nightly" });
+   */
+  readonly removeScheduleAsync: (options: ScheduleNameOptions) => Promise<0 | 1>;
+  /**
+   * Pauses a schedule: no slot fires until {@link resumeScheduleAsync}, and the slots in between
+   * are not caught up. Resolves `1` when it paused it, `0` when it was paused already; rejects
+   * `queueNotFound`, `scheduleNotFound`.
+   *
+   * @example
+   * await rsmq.pauseScheduleAsync({ qname: "reports", name: "nightly" });
+   */
+  readonly pauseScheduleAsync: (options: ScheduleNameOptions) => Promise<0 | 1>;
+  /**
+   * Resumes a paused schedule from its next slot after now. Resolves `1` when it resumed it, `0`
+   * when it was not paused; rejects `queueNotFound`, `scheduleNotFound`.
+   *
+   * @example
+   * await rsmq.resumeScheduleAsync({ qname: "reports", name: "nightly" });
+   */
+  readonly resumeScheduleAsync: (options: ScheduleNameOptions) => Promise<0 | 1>;
+  /**
+   * A queue's schedules, sorted by name: each definition with its state (last and next run, how
+   * many messages it sent, how many slots it missed or skipped), times in epoch ms on the
+   * server's clock. Rejects `queueNotFound`.
+   *
+   * @example
+   * for (const s of await rsmq.listSchedulesAsync({ qname: "reports" })) console.log(s.name, s.nextRunAt, s.count);
+   */
+  readonly listSchedulesAsync: (options: ListSchedulesOptions) => Promise<ScheduleInfo[]>;
   /** Pauses a queue; the callback gets `1`. See {@link pauseQueueAsync}. */
   readonly pauseQueue: CallbackMethod<PauseQueueOptions, 1>;
   /** Resumes a paused queue; the callback gets `1` when it was paused, else `0`. See {@link resumeQueueAsync}. */
@@ -105,4 +160,14 @@ export interface ControlMethods {
   readonly removeConcurrency: CallbackMethod<RemoveConcurrencyOptions, 0 | 1>;
   /** The Workers consuming a queue; the callback gets their entries. See {@link listConsumersAsync}. */
   readonly listConsumers: CallbackMethod<ListConsumersOptions, ConsumerInfo[]>;
+  /** Writes a schedule; the callback gets `1` when it created it, else `0`. See {@link upsertScheduleAsync}. */
+  readonly upsertSchedule: CallbackMethod<UpsertScheduleOptions, 0 | 1>;
+  /** Removes a schedule; the callback gets `1` when it removed one, else `0`. See {@link removeScheduleAsync}. */
+  readonly removeSchedule: CallbackMethod<ScheduleNameOptions, 0 | 1>;
+  /** Pauses a schedule; the callback gets `1` when it paused it, else `0`. See {@link pauseScheduleAsync}. */
+  readonly pauseSchedule: CallbackMethod<ScheduleNameOptions, 0 | 1>;
+  /** Resumes a paused schedule; the callback gets `1` when it resumed it, else `0`. See {@link resumeScheduleAsync}. */
+  readonly resumeSchedule: CallbackMethod<ScheduleNameOptions, 0 | 1>;
+  /** A queue's schedules; the callback gets them. See {@link listSchedulesAsync}. */
+  readonly listSchedules: CallbackMethod<ListSchedulesOptions, ScheduleInfo[]>;
 }

@@ -33,6 +33,10 @@ import { redriveOperation } from "../dead-letters/redrive";
 import { doctorOperation } from "../doctor/doctor";
 import { sweepExpiredOperation } from "../retention/sweep";
 import { listConsumersOperation } from "../operations/list-consumers";
+import { upsertScheduleOperation } from "../operations/upsert-schedule";
+import { removeScheduleOperation } from "../operations/remove-schedule";
+import { pauseScheduleOperation, resumeScheduleOperation } from "../operations/pause-schedule";
+import { listSchedulesOperation } from "../operations/list-schedules";
 
 export const OPERATIONS = {
   createQueue: createQueueOperation,
@@ -64,6 +68,11 @@ export const OPERATIONS = {
   redrive: redriveOperation,
   sweepExpired: sweepExpiredOperation,
   listConsumers: listConsumersOperation,
+  upsertSchedule: upsertScheduleOperation,
+  removeSchedule: removeScheduleOperation,
+  pauseSchedule: pauseScheduleOperation,
+  resumeSchedule: resumeScheduleOperation,
+  listSchedules: listSchedulesOperation,
   changeMessageVisibility: changeMessageVisibilityOperation,
   changeMessagesVisibility: changeMessagesVisibilityOperation,
   doctor: doctorOperation,

@@ -74,6 +74,25 @@ export const CONSUMERS_FIELD = "consumers";
  */
 export const CONSUMER_FIELD_PREFIX = "~w:";
 
+/**
+ * The names of the queue's schedules (upsertSchedule), space-separated: how the schedule scripts
+ * find the definitions, and purge the ones to keep. Purge keeps it.
+ */
+export const SCHEDULES_FIELD = "schedules";
+/**
+ * The earliest next slot of the queue's schedules that are neither paused nor ended, epoch ms on
+ * the server's clock, 0 when one of them is not known yet (a firer settles it); absent when no
+ * schedule is active. Written by every script that writes a schedule; what an idle consumer's
+ * look reads to know when to fire. Purge keeps it.
+ */
+export const SCHEDULE_NEXT_FIELD = "schednext";
+/**
+ * The family of schedules, one per name: `~sched:<name>` = the definition and its state as JSON
+ * (lua/upsertSchedule-2.lua lists the keys). Purge keeps the entries SCHEDULES_FIELD lists; the
+ * doctor knows the family.
+ */
+export const SCHEDULE_FIELD_PREFIX = "~sched:";
+
 /** A hard pause adds this to every score of the queue (lua/shared/pause.lua). */
 export const HARD_PAUSE_OFFSET_MS = 1e14;
 /** A score at or above this is one a hard pause shifted (no real score reaches it). */
@@ -95,6 +114,8 @@ export const QUEUE_FIELDS = [
   RATE_LIMIT_BLOCK_FIELD,
   CONCURRENCY_FIELD,
   CONSUMERS_FIELD,
+  SCHEDULES_FIELD,
+  SCHEDULE_NEXT_FIELD,
 ] as const;
 
 /**

@@ -122,6 +122,14 @@ export const SCRIPT_KINDS = {
   // Concurrency limits (lib/operations/set-concurrency.ts): one field, the leases key, a wake.
   setConcurrency: "drains",
   removeConcurrency: "drains",
+  // Schedules (lib/operations/upsert-schedule.ts and the rest): a definition adds data; a fire
+  // stores messages, as a send; a pause, a resume or a removal is a control an operator may need
+  // on a full server; the list only reads.
+  upsertSchedule: "fills",
+  fireSchedule: "fills",
+  pauseSchedule: "drains",
+  removeSchedule: "drains",
+  listSchedules: "reads",
 } as const satisfies Readonly<Record<string, ScriptKind>>;
 
 /** The name of a script in lua/ (its file name without `-<keys>.lua`): what an Operation runs. */
@@ -172,6 +180,9 @@ const SHARED = [
   { file: "free-slot.lua", calledAs: /\bannounceFree\(/ },
   { file: "send-gate.lua", calledAs: /\bsendGate\(/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
+  { file: "schedule-names.lua", calledAs: /\b(scheduleNames|scheduleIndexText)\(/ },
+  // Calls refusedCommand.
+  { file: "schedule-next.lua", calledAs: /\bwriteScheduleNext\(/ },
   { file: "browsed-message.lua", calledAs: /\b(messageFields|appendMessage)\(/ },
   { file: "receive-due.lua", calledAs: /\breceiveDue\b/ },
   { file: "delete-one.lua", calledAs: /\bdeleteOne\(/ },

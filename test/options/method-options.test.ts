@@ -29,7 +29,8 @@ interface ChildRun {
 
 /**
  * Runs `calls` one after another on one instance of the built package in a new process (queues
- * `q`, `k` and `spare` created first, a message in `q` whose id stands for `"<id>"`), and reports
+ * `q`, `k` and `spare` created first, a message in `q` whose id stands for `"<id>"`, a schedule `s`
+ * of `k`), and reports
  * the process warnings it saw.
  */
 async function runCalls(calls: Call[]): Promise<ChildRun> {
@@ -43,6 +44,7 @@ async function runCalls(calls: Call[]): Promise<ChildRun> {
       const rsmq = new RedisSMQ(JSON.parse(process.env.CONNECTION));
       for (const qname of ["q", "k", "spare"]) await rsmq.createQueueAsync({ qname });
       const id = await rsmq.sendMessageAsync({ qname: "q", message: "kept" });
+      await rsmq.upsertScheduleAsync({ qname: "k", name: "s", every: 3600000, message: "m" });
       const outcomes = [];
       for (const [method, options, twin] of JSON.parse(process.env.CALLS)) {
         const given = options === null ? undefined : revive(options, id);
@@ -112,6 +114,11 @@ const MISSPELT: Record<string, { options: Record<string, unknown>; key: string; 
   setConcurrency: { options: { qname: "k", max: 10_000, maxx: 3 }, key: "maxx", suggestion: "max" },
   removeConcurrency: { options: { qname: "k", qnmae: "q" }, key: "qnmae", suggestion: "qname" },
   listConsumers: { options: { qname: "k", qnmae: "q" }, key: "qnmae", suggestion: "qname" },
+  upsertSchedule: { options: { qname: "k", name: "t", every: 60_000, message: "m", limt: 3 }, key: "limt", suggestion: "limit" },
+  removeSchedule: { options: { qname: "k", name: "none", nam: "s" }, key: "nam", suggestion: "name" },
+  pauseSchedule: { options: { qname: "k", name: "s", nam: "s" }, key: "nam", suggestion: "name" },
+  resumeSchedule: { options: { qname: "k", name: "s", nam: "s" }, key: "nam", suggestion: "name" },
+  listSchedules: { options: { qname: "k", qnmae: "q" }, key: "qnmae", suggestion: "qname" },
 };
 
 /** Per method: every key it takes (rsmq 0.12.4's among them), each with a value it accepts. */
@@ -148,6 +155,26 @@ const KNOWN: Record<string, Record<string, unknown> | undefined> = {
   setConcurrency: { qname: "k", max: 10_000 },
   removeConcurrency: { qname: "k" },
   listConsumers: { qname: "k" },
+  // `every` is the one key left out: it and `cron` exclude each other (the misspelt case takes it).
+  upsertSchedule: {
+    qname: "k",
+    name: "u",
+    cron: "0 2 * * *",
+    tz: "Europe/Berlin",
+    message: "m",
+    delay: 0,
+    priority: 1,
+    catchup: "all",
+    catchupWindowMs: 60_000,
+    overlap: "skip",
+    startAt: 0,
+    endAt: 4_102_444_800_000,
+    limit: 5,
+  },
+  removeSchedule: { qname: "k", name: "none" },
+  pauseSchedule: { qname: "k", name: "s" },
+  resumeSchedule: { qname: "k", name: "s" },
+  listSchedules: { qname: "k" },
 };
 
 describe("method options: a key a method does not take is told once, and ignored", () => {
