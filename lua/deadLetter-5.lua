@@ -66,7 +66,7 @@ end
 rcall("HSET", deadHash, id, body, id .. ":dl", string.sub(why, 1, -2) .. ',"at":' .. now .. "}")
 
 rcall("ZREM", sourceSet, id)
-rcall("HDEL", sourceHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+rcall("HDEL", sourceHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")
 if ARGV[7] == "x" then
   rcall("HINCRBY", sourceHash, "totalexpired", 1)
 end
@@ -79,6 +79,7 @@ if #trimming > 0 then
     fields[#fields + 1] = member .. ":fr"
     fields[#fields + 1] = member .. ":dl"
     fields[#fields + 1] = member .. ":tp"
+    fields[#fields + 1] = member .. ":at"
   end
   rcall("ZREM", deadSet, unpackAll(trimming))
   rcall("HDEL", deadHash, unpackAll(fields))

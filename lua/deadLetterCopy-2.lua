@@ -55,6 +55,7 @@ if #trimming > 0 then
     fields[#fields + 1] = member .. ":fr"
     fields[#fields + 1] = member .. ":dl"
     fields[#fields + 1] = member .. ":tp"
+    fields[#fields + 1] = member .. ":at"
   end
   rcall("ZREM", deadSet, unpackAll(trimming))
   rcall("HDEL", deadHash, unpackAll(fields))

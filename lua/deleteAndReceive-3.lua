@@ -12,8 +12,8 @@
           SPUBLISH, lua/shared/free-slot.lua), both, or ""
   ARGV[3] to ARGV[n + 2]  the message ids to delete, as deleteMessages takes them
   then, with "r", n receipts, one per id in the same order (deleteMessages' rule)
-  then                    receiveMessage's ARGV (vt, count, "d", the batch's byte bound), with
-                          the same trailing ones left off
+  then                    receiveMessage's ARGV (vt, count, "d" | "a" | "da", the batch's byte
+                          bound), with the same trailing ones left off
 
   Returns { deleted, received } or { deleted, received, wake }: `deleted` has one integer per id,
   in order, 1 when that message existed (deleteMessages' reply); `received` is receiveMessage's
@@ -48,7 +48,9 @@ local deleted, freed = deleteIds(queueSet, queueHash, leasesKey, ARGV, 3, idCoun
 if deleted.err then
   return deleted
 end
-local ran, received, slotsLeft = pcall(receiveDue, queueSet, queueHash, leasesKey, ARGV[at] or "", tonumber(ARGV[at + 1] or "1"), ARGV[at + 2] == "d", tonumber(ARGV[at + 3] or ""))
+local flags = ARGV[at + 2] or ""
+local details, attributes = flags == "d" or flags == "da", flags == "a" or flags == "da"
+local ran, received, slotsLeft = pcall(receiveDue, queueSet, queueHash, leasesKey, ARGV[at] or "", tonumber(ARGV[at + 1] or "1"), details, tonumber(ARGV[at + 3] or ""), attributes)
 if not ran then
   -- Redis 7 raises a table { err = message }, earlier ones the message itself.
   if type(received) == "table" then

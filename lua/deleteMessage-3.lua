@@ -1,6 +1,6 @@
 --[[
-  Deletes a message (with its dead-letter note `<id>:dl` and trace context `<id>:tp`, if any, and
-  its concurrency lease). Like rsmq 0.12.4 it does not check that the queue exists.
+  Deletes a message (with its dead-letter note `<id>:dl`, trace context `<id>:tp` and attributes
+  `<id>:at`, if any, and its concurrency lease). Like rsmq 0.12.4 it does not check that the queue exists.
 
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q

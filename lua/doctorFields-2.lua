@@ -2,7 +2,7 @@
   One chunk of the doctor's pass over a queue's hash (HSCAN), without writing anything: each field
   that is neither one of the queue's own (ARGV[3..]) nor a message that is in place.
   - `<id>:<anything>` (id: 32 characters of [A-Za-z0-9]) whose `<id>` is absent: a message's
-    field without its message, as rsmq 0.12.4's delete and pop leave `:dl` and `:tp`;
+    field without its message, as rsmq 0.12.4's delete and pop leave `:dl`, `:tp` and `:at`;
   - `<id>` with no member in the sorted set: a body no receive can reach;
   - anything else: a field that is not rsmq's, nor rsmq-next's. A Worker's heartbeat entry
     `~w:<workerId>` is rsmq-next's (lua/lookAndBeat-2.lua): not reported, listed or stale alike

@@ -7,7 +7,7 @@
   KEYS[1] queue sorted set  <ns>:<qname>
   KEYS[2] queue hash        <ns>:<qname>:Q
   ARGV[1] how many suffixes follow (n)
-  ARGV[2 .. n+1] the per-message suffixes (MESSAGE_FIELD_SUFFIXES: rc fr dl tp)
+  ARGV[2 .. n+1] the per-message suffixes (MESSAGE_FIELD_SUFFIXES: rc fr dl tp at)
   ARGV[n+2 ..] the members
 
   Returns one integer per member: 1 removed, 0 no longer out of place (nothing done).

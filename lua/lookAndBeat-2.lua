@@ -16,8 +16,8 @@
 
   Writes the entry (expires at now + ARGV[3]), adds the id to `consumers` when missing, and sweeps
   the entries `consumers` lists that are gone or expired (a Worker that died without stopping):
-  their fields go and their ids leave the list. Returns exactly what nextDue returns, -1 (writing
-  nothing) when the queue does not exist.
+  their fields go and their ids leave the list. Returns exactly what nextDue returns (its schedule
+  hint included), -1 (writing nothing) when the queue does not exist.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
@@ -26,7 +26,7 @@ local ENTRY = "~w:"
 local unpackAll = table.unpack or unpack -- table.unpack on Lua 5.4
 
 -- nextDueReply is lua/shared/next-due.lua, put before this script by the loader; it reads
--- `consumers` in the HMGET it makes anyway.
+-- `consumers` in the HMGET it makes anyway (fields[12]).
 local reply, fields, nowMs = nextDueReply(queueSet, queueHash, "consumers")
 if reply == -1 then
   return -1
@@ -35,7 +35,7 @@ end
 -- The other Workers' entries: every read before the first write. The list keeps its order (a
 -- beat of a Worker already listed, with no one to sweep, leaves it as it is) and each id once.
 local listed, seen, names = {}, {}, {}
-for id in string.gmatch(fields[11] or "", "%S+") do
+for id in string.gmatch(fields[12] or "", "%S+") do
   if not seen[id] then
     seen[id] = true
     listed[#listed + 1] = id
@@ -72,7 +72,7 @@ end
 
 local entry = string.format("%d", nowMs + ttlMs) .. ":" .. string.format("%d", nowMs) .. ":" .. json
 local index = table.concat(live, " ")
-if index ~= fields[11] then
+if index ~= fields[12] then
   rcall("HSET", queueHash, ENTRY .. workerId, entry, "consumers", index)
 else
   rcall("HSET", queueHash, ENTRY .. workerId, entry)

@@ -17,6 +17,11 @@
   Held back (lua/shared/queue-gate.lua): { "paused:<ms>" } while the queue is paused, and
   { "limited:<ms>:<intervalMs>" } when a message is due now but its rate limit has no token left
   or a block holds receives; the receive would take nothing then either.
+
+  A queue with schedules that may fire (field `schednext`, docs/schedules.md) gets a third
+  element, whatever the first: { first, sweep, scheduleDueMs } with sweep 1 or 0 as above and
+  scheduleDueMs the ms until its earliest schedule slot (0: due now, or not yet known). A pause
+  holds the messages back, not the schedules' firing.
 ]]
 -- nextDueReply is lua/shared/next-due.lua (with serverNowMs and queueGate, which it calls), put
 -- before this script by the loader: the same look lookAndBeat makes before a Worker's heartbeat.

@@ -96,7 +96,7 @@ if rc ~= 1 then
 end
 local carried = details and rcall("HGET", queueHash, id .. ":tp")
 rcall("ZREM", queueSet, id)
-rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")
 if settings[10] then
   rcall("ZREM", leasesKey, id)
 end

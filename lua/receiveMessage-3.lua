@@ -10,7 +10,8 @@
   ARGV[1] vt in seconds, or "" (or absent) for the queue's default
   ARGV[2] count (>= 1); absent for 1 (each argument costs the server a string to build, so the
           client leaves off the ones it does not need)
-  ARGV[3] "d" for the details telemetry needs; "" or absent otherwise
+  ARGV[3] "d" for the details telemetry needs, "a" for each message's attributes, "da" for both;
+          "" or absent for neither
   ARGV[4] the most bytes of bodies a batch returns (lib/operations/batch-bytes.ts); absent for 1
 
   Returns { nextDue, vt, id1, body1, rc1, fr1, id2, ... } where nextDue is the milliseconds from
@@ -18,7 +19,10 @@
   messages were received and it was not looked up, and vt is the visibility timeout applied, in
   seconds. Returns -1 when the queue does not exist. With details: { nextDue, vt, now, id1, body1,
   rc1, fr1, score1, tp1, id2, ... }: the server's ms, and per message the score it had when taken
-  (when it became visible) and its trace context `<id>:tp` (false: none).
+  (when it became visible) and its trace context `<id>:tp` (false: none). With attributes each
+  message ends with one more element, its `<id>:at` (JSON, false: none): { ..., fr1, at1, id2, ... }
+  or with details too { ..., score1, tp1, at1, id2, ... }. A schedule writes it with the message
+  (lua/fireSchedule-n.lua): {"schedule":"<name>","slot":<ms>}.
 
   With a `retention` (docs/retention.md) it never returns an expired message: the due ones it
   meets on the way are deleted or parked in the same call, at most EXPIRE_PER_CALL of them (see
@@ -41,4 +45,5 @@
 -- receiveDue is lua/shared/receive-due.lua, which the loader puts before this script (with the
 -- shared Lua it calls: serverNowMs, refusedCommand, takeLiveDue).
 local queueSet, queueHash, leasesKey = KEYS[1], KEYS[2], KEYS[3]
-return (receiveDue(queueSet, queueHash, leasesKey, ARGV[1] or "", tonumber(ARGV[2] or "1"), ARGV[3] == "d", tonumber(ARGV[4] or "")))
+local flags = ARGV[3] or ""
+return (receiveDue(queueSet, queueHash, leasesKey, ARGV[1] or "", tonumber(ARGV[2] or "1"), flags == "d" or flags == "da", tonumber(ARGV[4] or ""), flags == "a" or flags == "da"))

@@ -35,12 +35,12 @@ for _, id in ipairs(ARGV) do
   local score = rcall("ZSCORE", deadSet, id)
   if body and score and tonumber(score) <= nowMs then
     rcall("ZREM", deadSet, id)
-    rcall("HDEL", deadHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+    rcall("HDEL", deadHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")
     if rcall("ZADD", targetSet, now, id) == 1 then
       rcall("HINCRBY", targetHash, "totalsent", 1)
     end
     rcall("HSET", targetHash, id, body)
-    rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+    rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")
     moved = moved + 1
   end
 end

@@ -33,7 +33,7 @@ for i = 1, #ARGV, 2 do
     rcall("HINCRBY", targetHash, "totalsent", 1)
   end
   rcall("HSET", targetHash, id, body)
-  rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+  rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")
   written = written + 1
 end
 return written

@@ -2,7 +2,7 @@
  * Reading a message's fields in a script's reply: rsmq's message shape, the send time its id
  * starts with, and why a dead letter stopped.
  */
-import type { DeadLetterInfo, QueueMessage } from "../types";
+import type { DeadLetterInfo, QueueMessage, ScheduledMessageInfo } from "../types";
 
 /**
  * When the message with id `id` was sent, in epoch ms (with the microseconds as a fraction): the
@@ -32,4 +32,22 @@ export function parseWhy(text: unknown): DeadLetterInfo | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The schedule and slot in a message's attributes `<id>:at` (JSON `{"schedule":"<name>","slot":<ms>}`,
+ * written by a schedule's fire); undefined when absent, unreadable or not a schedule's.
+ */
+export function scheduleOf(text: unknown): ScheduledMessageInfo | undefined {
+  if (typeof text !== "string") return undefined;
+  let attributes: unknown;
+  try {
+    attributes = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof attributes !== "object" || attributes === null) return undefined;
+  const { schedule, slot } = attributes as { schedule?: unknown; slot?: unknown };
+  if (typeof schedule !== "string" || typeof slot !== "number" || !Number.isFinite(slot)) return undefined;
+  return { name: schedule, slot };
 }

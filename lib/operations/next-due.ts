@@ -31,22 +31,36 @@ export function nextDue(layout: KeyLayout, qname: unknown): Operation<number | n
   };
 }
 
-/** What the Worker's idle look reads: nextDue's answer, and whether the queue wants a sweep (docs/retention.md). */
+/**
+ * What the Worker's idle look reads: nextDue's answer, whether the queue wants a sweep
+ * (docs/retention.md), and when its schedules next fire (docs/schedules.md).
+ */
 export interface IdleLook {
   /** As nextDue resolves: ms until a message is due, null for an empty queue, or the block that holds receives back. */
   nextDueMs: number | null | ReceiveBlock;
   /** The queue has a retention and messages, its sweep lock is free and its last sweep a minute old or more. */
   sweepWanted: boolean;
+  /**
+   * ms until the queue's earliest schedule slot, by the server's clock (0: due now, or not yet
+   * known: a firer computes it); undefined when no schedule of the queue may fire (none, or all
+   * paused or ended). Given while the queue is paused too: a pause holds messages, not firing.
+   */
+  scheduleDueMs: number | undefined;
 }
 
-/** nextDue with the sweep hint its script adds for a queue with a retention (lua/nextDue-2.lua). */
+/** nextDue with the sweep and schedule hints its script adds (lua/nextDue-2.lua). */
 export function idleLook(layout: KeyLayout, qname: unknown): Operation<IdleLook> {
   const look = nextDue(layout, qname);
   return {
     ...look,
     parse(reply) {
       const nextDueMs = look.parse(reply);
-      return { nextDueMs, sweepWanted: Number((reply as unknown[])[1] ?? 0) === 1 };
+      const [, sweep, scheduleDue] = reply as unknown[];
+      return {
+        nextDueMs,
+        sweepWanted: Number(sweep ?? 0) === 1,
+        scheduleDueMs: scheduleDue === undefined || scheduleDue === null ? undefined : Number(scheduleDue),
+      };
     },
   };
 }

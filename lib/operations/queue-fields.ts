@@ -120,7 +120,8 @@ export const QUEUE_FIELDS = [
 
 /**
  * The suffixes of a message's own fields `<id>:<suffix>`: rsmq's receive count and first receive,
- * and rsmq-next's dead-letter note and trace context. rsmq 0.12.4's delete and pop remove only
- * `<id>`, `<id>:rc` and `<id>:fr`, so `:dl` and `:tp` can outlive a message it deletes.
+ * and rsmq-next's dead-letter note, trace context and attributes (`:at`, JSON: the schedule and
+ * slot a schedule sent it for). rsmq 0.12.4's delete and pop remove only `<id>`, `<id>:rc` and
+ * `<id>:fr`, so `:dl`, `:tp` and `:at` can outlive a message it deletes.
  */
-export const MESSAGE_FIELD_SUFFIXES = ["rc", "fr", "dl", "tp"] as const;
+export const MESSAGE_FIELD_SUFFIXES = ["rc", "fr", "dl", "tp", "at"] as const;

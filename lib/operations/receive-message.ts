@@ -1,6 +1,6 @@
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
-import { toQueueMessage } from "./message-reply";
+import { scheduleOf, toQueueMessage } from "./message-reply";
 import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import { isGiven, validateBatchSize, validateQname, validateSeconds } from "./rsmq-input-rules";
@@ -46,13 +46,16 @@ const NOT_LOOKED_UP = -2;
 /**
  * Receives up to `count` messages; with `details` the reply also carries each message's visible-at
  * score and trace context, and the server's time (see lua/receiveMessage-3.lua): only telemetry
- * asks for them, so a receive without it costs what it did.
+ * asks for them, so a receive without it costs what it did. With `attributes` it also reads each
+ * message's `<id>:at` and sets `schedule` on the messages a schedule sent (the Worker asks for it;
+ * the public receives do not, so their answers stay rsmq's).
  */
 export function receiveMessages(
   layout: KeyLayout,
   options: { qname?: unknown; vt?: unknown },
   count: unknown,
   details = false,
+  attributes = false,
 ): Operation<ReceivedBatch> {
   const qname = validateQname(options.qname);
   const vt = isGiven(options.vt) ? integerArg(validateSeconds("vt", options.vt)) : "";
@@ -62,7 +65,7 @@ export function receiveMessages(
     script: "receiveMessage",
     commandKind: "receive",
     keys: [keys.messages, keys.hash, keys.leases],
-    args: receiveArgs(vt, batchSize, details),
+    args: receiveArgs(vt, batchSize, receiveFlags(details, attributes)),
     parse(reply) {
       failIfCode(reply);
       const { rest: fields, expired } = splitExpired(reply as unknown[]);
@@ -70,29 +73,43 @@ export function receiveMessages(
       const blocked = parseReceiveBlock(nextDue);
       const code = Number(nextDue);
       const nextDueMs = blocked ? blocked.retryMs : code === EMPTY_QUEUE ? null : code === NOT_LOOKED_UP ? undefined : code;
-      const batch = details ? withDetails(rest, nextDueMs, Number(appliedVt)) : plainBatch(rest, nextDueMs, Number(appliedVt));
+      const attributesWidth = attributes ? 1 : 0;
+      const batch = details
+        ? withDetails(rest, nextDueMs, Number(appliedVt), attributesWidth)
+        : plainBatch(rest, nextDueMs, Number(appliedVt), attributesWidth);
       if (blocked) batch.blocked = blocked;
       return expired === undefined ? batch : { ...batch, expired };
     },
   };
 }
 
-/** The reply's `id, body, rc, fr, id, ...` (see lua/receiveMessage-3.lua). */
-function plainBatch(rest: unknown[], nextDueMs: number | null | undefined, vt: number): ReceivedBatch {
+/**
+ * The reply's `id, body, rc, fr, id, ...` (see lua/receiveMessage-3.lua), each message followed by
+ * its attributes `at` when `attributesWidth` is 1.
+ */
+function plainBatch(rest: unknown[], nextDueMs: number | null | undefined, vt: number, attributesWidth: 0 | 1): ReceivedBatch {
   const messages: QueueMessage[] = [];
-  for (let i = 0; i < rest.length; i += 4) {
-    messages.push(toQueueMessage(rest[i], rest[i + 1], rest[i + 2], rest[i + 3]));
+  const step = 4 + attributesWidth;
+  for (let i = 0; i < rest.length; i += step) {
+    const message = toQueueMessage(rest[i], rest[i + 1], rest[i + 2], rest[i + 3]);
+    if (attributesWidth === 1) withAttributes(message, rest[i + 4]);
+    messages.push(message);
   }
   return { messages, nextDueMs, vt };
 }
 
-/** The reply's `now, id, body, rc, fr, score, tp, id, ...` (see lua/receiveMessage-3.lua). */
-function withDetails(rest: unknown[], nextDueMs: number | null | undefined, vt: number): ReceivedBatch {
+/**
+ * The reply's `now, id, body, rc, fr, score, tp, id, ...` (see lua/receiveMessage-3.lua), each
+ * message followed by its attributes `at` when `attributesWidth` is 1.
+ */
+function withDetails(rest: unknown[], nextDueMs: number | null | undefined, vt: number, attributesWidth: 0 | 1): ReceivedBatch {
   const [now, ...fields] = rest;
   const messages: QueueMessage[] = [];
   const details: ReceivedDetail[] = [];
-  for (let i = 0; i < fields.length; i += 6) {
+  const step = 6 + attributesWidth;
+  for (let i = 0; i < fields.length; i += step) {
     const message = toQueueMessage(fields[i], fields[i + 1], fields[i + 2], fields[i + 3]);
+    if (attributesWidth === 1) withAttributes(message, fields[i + 6]);
     messages.push(message);
     const carried = fields[i + 5];
     details.push({
@@ -103,14 +120,25 @@ function withDetails(rest: unknown[], nextDueMs: number | null | undefined, vt: 
   return { messages, nextDueMs, vt, details, now: Number(now) };
 }
 
+/** Sets `schedule` on a message whose attributes `<id>:at` name the schedule and slot it was sent for. */
+function withAttributes(message: QueueMessage, stored: unknown): void {
+  const schedule = scheduleOf(stored);
+  if (schedule) message.schedule = schedule;
+}
+
+/** ARGV[3] of the receive script: "d" details, "a" attributes, "da" both, "" neither. */
+function receiveFlags(details: boolean, attributes: boolean): string {
+  return (details ? "d" : "") + (attributes ? "a" : "");
+}
+
 /**
  * The script's ARGV (see lua/receiveMessage-3.lua) without the trailing ones it does not need:
  * each argument costs the server a string to build, and receiveMessage (count 1, the queue's vt)
  * needs none. A batch carries the byte bound of its reply.
  */
-function receiveArgs(vt: string, batchSize: number, details: boolean): string[] {
-  if (batchSize !== 1) return [vt, integerArg(batchSize), details ? "d" : "", integerArg(MAX_BATCH_BYTES)];
-  if (details) return [vt, "1", "d"];
+function receiveArgs(vt: string, batchSize: number, flags: string): string[] {
+  if (batchSize !== 1) return [vt, integerArg(batchSize), flags, integerArg(MAX_BATCH_BYTES)];
+  if (flags !== "") return [vt, "1", flags];
   return vt === "" ? [] : [vt];
 }
 

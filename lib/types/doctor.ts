@@ -25,8 +25,9 @@ export interface DoctorOptions {
 
 /**
  * A kind of thing out of place, and what `fix` does to it:
- * - `fieldWithoutMessage`: a message's field `<id>:<suffix>` (`rc`, `fr`, `dl`, `tp`, or any
- *   other) whose message `<id>` is gone, as rsmq 0.12.4's delete and pop leave `:dl` and `:tp`.
+ * - `fieldWithoutMessage`: a message's field `<id>:<suffix>` (`rc`, `fr`, `dl`, `tp`, `at`, or
+ *   any other) whose message `<id>` is gone, as rsmq 0.12.4's delete and pop leave `:dl`, `:tp`
+ *   and `:at`.
  *   Fix: removed.
  * - `memberWithoutBody`: a message id in the sorted set with no body, which an rsmq 0.12.4
  *   receive hands to user code as `message: null`. Fix: removed from the set, with its fields.

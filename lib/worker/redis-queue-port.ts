@@ -25,6 +25,9 @@ import type { ResolvedWorkerOptions } from "./worker-option-table";
 import { observedWorkerReceive, observing } from "./worker-telemetry";
 import type { Carriers } from "./worker-telemetry";
 
+/** The Worker's receives read each message's attributes, so a handler sees `message.schedule`. */
+const WITH_ATTRIBUTES = true;
+
 /** The port for the worker's queue; throws for anything that is not a RedisSMQ instance. */
 export function redisQueuePort(
   rsmq: RedisSMQ,
@@ -49,7 +52,7 @@ export function redisQueuePort(
       tick();
       const receiving = observing(internals.telemetry)
         ? observedWorkerReceive(internals, qname, vt, count, carriers)
-        : internals.run(() => receiveMessages(layout, { qname, vt }, count));
+        : internals.run(() => receiveMessages(layout, { qname, vt }, count, false, WITH_ATTRIBUTES));
       // Expired messages the script parked go to the queue's expireTo before the batch is handled.
       return receiving.then((batch) => (batch.expired === undefined ? batch : moveExpired(batch)));
     },
@@ -58,7 +61,7 @@ export function redisQueuePort(
       const options = { qname, ids, rcs, vt };
       // As a receive alone: what the receive part parked goes to expireTo before the batch is handled.
       return internals
-        .run(() => deleteAndReceiveMessages(layout, options, count))
+        .run(() => deleteAndReceiveMessages(layout, options, count, false, WITH_ATTRIBUTES))
         .then((result) => (result.batch.expired === undefined ? result : moveExpired(result.batch).then(() => result)));
     },
     get combinesDeletes() {

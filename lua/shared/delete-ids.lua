@@ -6,7 +6,8 @@
 
   deleteIds(queueSet, queueHash, leasesKey, ids, first, last, rcs): deletes the messages ids[first]
   to ids[last], each with every field of its own (`<id>`, `<id>:rc`, `<id>:fr`, its dead-letter
-  note `<id>:dl` and trace context `<id>:tp`), as rsmq 0.12.4's delete removes its three, and its
+  note `<id>:dl`, trace context `<id>:tp` and attributes `<id>:at`), as rsmq 0.12.4's delete
+  removes its three, and its
   concurrency lease (lua/shared/leases.lua). With `rcs` (receipts: rcs[i - first + 1] is that of
   ids[i]) an id whose `<id>:rc` is not its receipt is left alone and answers 0. Returns one integer
   per id, in order: 1 when that message existed (in the set and the hash), else 0; or a NOPERM
@@ -38,7 +39,7 @@ local function deleteIds(queueSet, queueHash, leasesKey, ids, first, last, rcs)
     else
       released[#released + 1] = id
       local removed = rcall("ZREM", queueSet, id)
-      local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+      local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")
       if removed == 1 and fields > 0 then
         results[#results + 1] = 1
       else

@@ -24,7 +24,7 @@ local function deleteOne(queueSet, queueHash, leasesKey, id, rc)
     return refused, 0
   end
   local removed = rcall("ZREM", queueSet, id)
-  local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+  local fields = rcall("HDEL", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")
   local freed = rcall("ZREM", leasesKey, id)
   if removed == 1 and fields > 0 then
     return 1, freed

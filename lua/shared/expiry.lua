@@ -58,6 +58,7 @@ local function expireMessages(queueSet, queueHash, ids, expireTo, nowMs, report)
     fields[#fields + 1] = id .. ":fr"
     fields[#fields + 1] = id .. ":dl"
     fields[#fields + 1] = id .. ":tp"
+    fields[#fields + 1] = id .. ":at"
   end
   rcall("ZREM", queueSet, unpackAll(ids))
   rcall("HDEL", queueHash, unpackAll(fields))

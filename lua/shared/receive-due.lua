@@ -3,9 +3,10 @@
   deleteAndReceive), after now.lua, refused-command.lua and expiry.lua, whose functions it calls.
   Its Redis calls touch only the two keys it is given, which each script takes from its KEYS.
 
-  receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details, maxBytes): receives up to
-  `count` due messages of the queue, as lua/receiveMessage-3.lua's header says (its ARGV, read:
-  vtArg "" for the queue's vt, details true for "d", maxBytes nil for no bound), and returns that
+  receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details, maxBytes, attributes):
+  receives up to `count` due messages of the queue, as lua/receiveMessage-3.lua's header says (its
+  ARGV, read: vtArg "" for the queue's vt, details true for "d" or "da", attributes true for "a"
+  or "da", maxBytes nil for no bound), and returns that
   script's reply: -1 for a missing queue, a NOPERM error reply when the user may not write what a
   receive writes (nothing written then), or the reply table; then, under a concurrency limit, how
   many slots it left free (nil without one): deleteAndReceive announces a slot its deletes freed
@@ -13,7 +14,7 @@
 
   An empty queue (no member in the sorted set) holds no message, so any per-message field left in
   its hash is an orphan: an rsmq 0.12.4 delete or pop removes only `<id>`, `<id>:rc` and
-  `<id>:fr`, and leaves `<id>:tp` and `<id>:dl`. A receive that finds the queue empty removes up
+  `<id>:fr`, and leaves `<id>:tp`, `<id>:dl` and `<id>:at`. A receive that finds the queue empty removes up
   to SWEEP_FIELDS of them (see sweepOrphans): bounded work, no extra command, and skipped for a
   user that may not run HSCAN or HDEL.
 
@@ -41,7 +42,7 @@ local unpackAll = table.unpack or unpack
 
 -- How many fields one sweep looks at, at most: bounded work on a hash of any size.
 local SWEEP_FIELDS = 200
-local ORPHAN_SUFFIXES = { rc = true, fr = true, tp = true, dl = true }
+local ORPHAN_SUFFIXES = { rc = true, fr = true, tp = true, dl = true, at = true }
 
 local function sweepOrphans(queueHash)
   if refusedCommand("hscan", "hdel") then
@@ -83,7 +84,7 @@ local function heldReply(queueSet, held, reply, nowMs)
   return reply
 end
 
-local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details, maxBytes)
+local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details, maxBytes, attributes)
   local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto", "paused", "ratelimit", "rltat", "rlblock", "concurrency", "maxed")
   if not (settings[1] and settings[2] and settings[3]) then
     return -1
@@ -153,13 +154,18 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
     ids = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "LIMIT", "0", countText)
   end
 
-  -- Each message's body and first-receive time: id1, id1:fr, id2, id2:fr, ... (and its trace
-  -- context with details: id1, id1:fr, id1:tp, ...), one HMGET per slice of ids. One message
-  -- (receiveMessage) takes the same steps without the batch's argument tables.
+  -- Each message's body and first-receive time: id1, id1:fr, id2, id2:fr, ... (then its trace
+  -- context with details, and its attributes with attributes: id1, id1:fr, id1:tp, id1:at, ...),
+  -- one HMGET per slice of ids. One message (receiveMessage) takes the same steps without the
+  -- batch's argument tables.
   local stored
-  local width = details and 3 or 2
+  local width = 2 + (details and 1 or 0) + (attributes and 1 or 0)
   if #ids == 1 and not details then
-    stored = rcall("HMGET", queueHash, ids[1], ids[1] .. ":fr")
+    if attributes then
+      stored = rcall("HMGET", queueHash, ids[1], ids[1] .. ":fr", ids[1] .. ":at")
+    else
+      stored = rcall("HMGET", queueHash, ids[1], ids[1] .. ":fr")
+    end
   elseif #ids > 0 then
     stored = {}
     local maxsize = tonumber(settings[3])
@@ -178,6 +184,9 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
         fields[#fields + 1] = ids[i] .. ":fr"
         if details then
           fields[#fields + 1] = ids[i] .. ":tp"
+        end
+        if attributes then
+          fields[#fields + 1] = ids[i] .. ":at"
         end
       end
       local values = rcall("HMGET", queueHash, unpackAll(fields))
@@ -279,6 +288,9 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
     reply[#reply + 1] = fr
     if details then
       reply[#reply + 1] = scores[i]
+      reply[#reply + 1] = stored[width * i - width + 3]
+    end
+    if attributes then
       reply[#reply + 1] = stored[width * i]
     end
   end

@@ -1,9 +1,10 @@
 /**
  * Reading a message's fields from a script's reply, without Redis: the send time an id starts with
- * (rsmq 0.12.4's `sent`), rsmq's message shape, and the `<id>:dl` JSON of a dead letter.
+ * (rsmq 0.12.4's `sent`), rsmq's message shape, the `<id>:dl` JSON of a dead letter, and the
+ * schedule in a message's attributes `<id>:at`.
  */
 import { expect } from "chai";
-import { parseWhy, sentAt, toQueueMessage } from "../../lib/operations/message-reply";
+import { parseWhy, scheduleOf, sentAt, toQueueMessage } from "../../lib/operations/message-reply";
 import { runsOn } from "../support/targets";
 
 runsOn("single");
@@ -41,5 +42,28 @@ describe("message fields in a script's reply", () => {
     expect(parseWhy(JSON.stringify(why))).to.deep.equal(why);
     expect(parseWhy(null)).to.equal(undefined);
     expect(parseWhy("{not json")).to.equal(undefined);
+  });
+
+  it("reads the schedule and slot from a message's attributes; anything else is no schedule", () => {
+    expect(scheduleOf(JSON.stringify({ schedule: "nightly", slot: 1_764_626_400_000 }))).to.deep.equal({
+      name: "nightly",
+      slot: 1_764_626_400_000,
+    });
+    for (const text of [
+      null,
+      undefined,
+      false,
+      "",
+      "{not json",
+      "null",
+      "[]",
+      "42",
+      '{"schedule":"s"}',
+      '{"slot":1}',
+      '{"schedule":1,"slot":1}',
+      '{"schedule":"s","slot":"1"}',
+    ]) {
+      expect(scheduleOf(text), String(text)).to.equal(undefined);
+    }
   });
 });

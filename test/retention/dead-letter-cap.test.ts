@@ -79,7 +79,7 @@ describe("Retention: a dead-letter queue with a retention trims its head on each
         "dlq",
         old.map((m) => m.id),
       ),
-    ).to.have.length(old.length * 4);
+    ).to.have.length(old.length * 5);
     expect(await client.hExists(keysOf(ns, "dlq").hash, "totalexpired")).to.equal(false);
   });
 });

@@ -34,8 +34,8 @@ export interface Planted {
 
 /**
  * Plants `count` messages sent `ageSeconds` ago in `qname`, visible `dueInMs` from now (negative:
- * due since then; positive: hidden, as in flight or delayed), each with an `rc` and a trace context
- * so that every field of theirs can be checked gone.
+ * due since then; positive: hidden, as in flight or delayed), each with an `rc`, a trace context
+ * and attributes (a schedule's) so that every field of theirs can be checked gone.
  */
 export async function plantMessages(
   client: RedisClientType,
@@ -53,7 +53,13 @@ export async function plantMessages(
     // One ms apart, oldest first, so their order by score is their order here.
     const id = idSentAt(now - options.ageSeconds * 1000 + i);
     const body = `${options.prefix ?? "old"}-${i}`;
-    await client.hSet(hash, { [id]: body, [`${id}:rc`]: "1", [`${id}:fr`]: String(now - 1000), [`${id}:tp`]: "00-trace" });
+    await client.hSet(hash, {
+      [id]: body,
+      [`${id}:rc`]: "1",
+      [`${id}:fr`]: String(now - 1000),
+      [`${id}:tp`]: "00-trace",
+      [`${id}:at`]: JSON.stringify({ schedule: "planted", slot: now - 1000 }),
+    });
     await client.zAdd(messages, { score, value: id });
     lastScores.set(series, score);
     planted.push({ id, body });
