@@ -95,11 +95,15 @@ export class ScheduleFirer {
     private readonly options: FirerOptions = {},
   ) {}
 
-  /** Makes the first pass now. Again, or after stop(), does nothing. */
-  start(): void {
-    if (this.started || this.stopped) return;
+  /**
+   * Makes the first pass now; resolves once it is over (fired, or failed and reported: it is then
+   * tried again after a back-off). Again, or after stop(), does nothing.
+   */
+  start(): Promise<void> {
+    if (this.started || this.stopped) return Promise.resolve();
     this.started = true;
     this.requestPass();
+    return this.passing ?? Promise.resolve();
   }
 
   /** A definition changed: a pass now. */

@@ -19,6 +19,7 @@ import { FreshWakes } from "../wakes/fresh-wakes";
 import { systemClock } from "../worker/clock";
 import type { Clock } from "../worker/clock";
 import { ScheduleFirer } from "./schedule-firer";
+import type { ScheduleStore } from "./schedule-firer";
 import { redisScheduleStore } from "./schedule-store";
 import { isScheduleWake } from "./schedule-wake";
 
@@ -80,12 +81,14 @@ export class Scheduler extends TypedEventEmitter<SchedulerEvents> {
     this.internals = internalsOf(rsmq);
     const { qnames, capMs } = resolveSchedulerOptions(options);
     this.queues = qnames.map((qname) => {
-      const store = redisScheduleStore(this.internals, qname);
-      const read = store.read;
-      // The wake subscription's health check rides each read, as it rides a Worker's poll.
-      store.read = () => {
-        this.internals.realtimeWakes().tick(capMs);
-        return read();
+      const redis = redisScheduleStore(this.internals, qname);
+      const store: ScheduleStore = {
+        // The wake subscription's health check rides each read, as it rides a Worker's poll.
+        read: () => {
+          this.internals.realtimeWakes().tick(capMs);
+          return redis.read();
+        },
+        fire: (stored, plan) => redis.fire(stored, plan),
       };
       const firer = new ScheduleFirer(
         store,
@@ -112,7 +115,7 @@ export class Scheduler extends TypedEventEmitter<SchedulerEvents> {
       };
       this.unsubscribers.push(onQueueActivity(this.internals.ns, queue.qname, heard));
       void this.subscribe(queue, heard);
-      queue.firer.start();
+      void queue.firer.start();
     }
     return this;
   }
@@ -161,7 +164,8 @@ export class Scheduler extends TypedEventEmitter<SchedulerEvents> {
 
 /** The options checked, defaults applied. */
 function resolveSchedulerOptions(options: SchedulerOptions): Required<SchedulerOptions> {
-  if (!options || typeof options !== "object") throw new TypeError(`Expected scheduler options to be an object, got ${describeValue(options)}`);
+  if (!options || typeof options !== "object")
+    throw new TypeError(`Expected scheduler options to be an object, got ${describeValue(options)}`);
   rejectUnknownOptions(options, { what: "scheduler", names: OPTION_NAMES });
   const { qnames } = options as Partial<SchedulerOptions>;
   if (!Array.isArray(qnames) || qnames.length === 0) throw optionError("qnames", "a non-empty array of queue names", qnames);

@@ -15,9 +15,9 @@
  *   client's delete), one of its own handlers ending (its delete then rides on the receive that
  *   takes the slot), or the first lease's end; then it receives.
  * - Its looks carry its heartbeat when one is due (heartbeat.ts).
- * - It fires the queue's schedules (schedules/schedule-firer.ts) unless told not to: its looks
- *   (and beats) tell the firer when the next slot is, and a `~sched:` wake, which does not wake the
- *   loop, has the firer read the schedules again.
+ * - It fires the queue's schedules (schedules/schedule-firer.ts) unless told not to: a first pass
+ *   before its first receive, then its looks (and beats) tell the firer when the next slot is, and
+ *   a `~sched:` wake, which does not wake the loop, has the firer read the schedules again.
  * - After a failed call it backs off (100 ms doubling to 15 s), which the same wakes cut short
  *   too, but no sooner than 100 ms after the failure.
  * - It reaches the queue only through a QueuePort and time only through a Clock, both passed in,
@@ -170,8 +170,18 @@ export class WorkerLoop {
       lookNow: () => this.sleeps.wake(),
       keep: (unsubscribe) => this.unsubscribers.push(unsubscribe),
     });
-    this.loopDone = this.loop().catch((error: unknown) => this.reporter.error(error));
-    this.firer?.start();
+    this.loopDone = this.run().catch((error: unknown) => this.reporter.error(error));
+  }
+
+  /**
+   * The first pass over the queue's schedules (a slot missed while no process fired is caught up
+   * at once), then the loop. One after the other, so the worker keeps one call in flight at a
+   * time, which never makes its instance open a second connection (pool-growth.ts).
+   */
+  private async run(): Promise<void> {
+    const { firer } = this;
+    if (firer) await this.unlessStopped(() => firer.start());
+    await this.loop();
   }
 
   /** A wake from the hub or a channel: a schedule change goes to the firer, anything else to the loop's sleep. */

@@ -112,14 +112,22 @@ describe("schedules: the firer", function () {
     function defineEvery(name: string, every: number, nextInMs: number): number {
       const now = store.serverNow();
       const next = now + nextInMs;
-      store.define(name, { every, anchor: next - every, createdAt: now - every, updatedAt: now - every, since: now - every, last: next - every, next });
+      store.define(name, {
+        every,
+        anchor: next - every,
+        createdAt: now - every,
+        updatedAt: now - every,
+        since: now - every,
+        last: next - every,
+        next,
+      });
       return next;
     }
 
     it("times its timer on the server's clock: the next slot less the read's server time, whatever the host clock says", async () => {
       const next = defineEvery("a", 10_000, 4_000);
       firer = make();
-      firer.start();
+      void firer.start();
       await settle();
       expect(store.reads).to.equal(1);
       expect(store.fires).to.have.length(0);
@@ -138,7 +146,7 @@ describe("schedules: the firer", function () {
       defineEvery("held", 1_000, 500);
       store.json.get("held")!.paused = true;
       firer = make();
-      firer.start();
+      void firer.start();
       await settle();
       expect(clock.pending.map((sleep) => sleep.ms)).to.deep.equal([3_000]);
       await clock.advance(3_000);
@@ -148,7 +156,7 @@ describe("schedules: the firer", function () {
     it("a slot another process handled first: nothing reported, the next slot awaited", async () => {
       const next = defineEvery("a", 10_000, 1_000);
       firer = make();
-      firer.start();
+      void firer.start();
       await settle();
       store.fireStatuses.push("done");
       store.json.get("a")!.next = next + 10_000;
@@ -163,7 +171,7 @@ describe("schedules: the firer", function () {
       const reply = held<ScheduleRead | null>();
       store.readReplies.push(reply.promise);
       firer = make();
-      firer.start();
+      void firer.start();
       await settle();
       firer.refresh();
       firer.refresh();
@@ -181,7 +189,7 @@ describe("schedules: the firer", function () {
     it("a look's due time re-arms the timer, 0 makes a pass now, none (no active schedule) leaves no timer", async () => {
       defineEvery("a", 60_000, 30_000);
       firer = make();
-      firer.start();
+      void firer.start();
       await settle();
       expect(clock.pending.map((sleep) => sleep.ms)).to.deep.equal([30_000]);
       firer.noteDue(2_000);
@@ -199,7 +207,7 @@ describe("schedules: the firer", function () {
 
     it("with a cap, it reads once per cap while nothing is due (no schedule, or a far one)", async () => {
       firer = make(30_000);
-      firer.start();
+      void firer.start();
       await settle();
       expect(store.reads).to.equal(1);
       await clock.advance(90_000);
@@ -216,7 +224,7 @@ describe("schedules: the firer", function () {
       defineEvery("a", 60_000, 30_000);
       store.readReplies.push(new Error("down"), new Error("down"), new Error("down"));
       firer = make();
-      firer.start();
+      void firer.start();
       await settle();
       expect(errors).to.have.length(1);
       expect(clock.pending.map((sleep) => sleep.ms)).to.deep.equal([100]);
@@ -233,7 +241,7 @@ describe("schedules: the firer", function () {
     it("a definition changed between the read and the fire (stale): it reads again at once, a few times at most, then a second later", async () => {
       defineEvery("a", 10_000, 1_000);
       firer = make();
-      firer.start();
+      void firer.start();
       await settle();
       store.fireStatuses.push("stale", "stale", "stale", "stale", "stale");
       await clock.advance(1_000);
@@ -250,7 +258,7 @@ describe("schedules: the firer", function () {
       const reply = held<ScheduleRead | null>();
       store.readReplies.push(reply.promise);
       firer = make();
-      firer.start();
+      void firer.start();
       await settle();
       let stopped = false;
       const stopping = firer.stop().then(() => (stopped = true));
@@ -270,7 +278,7 @@ describe("schedules: the firer", function () {
       defineEvery("good", 10_000, 1_000);
       store.define("bad", { cron: "not a cron", tz: "UTC", createdAt: 1, updatedAt: 1, since: 1 });
       firer = make();
-      firer.start();
+      void firer.start();
       await clock.advance(1_000);
       expect(errors.length).to.be.at.least(1);
       expect(fired.map((one) => one.name)).to.deep.equal(["good"]);
@@ -284,9 +292,7 @@ describe("schedules: the firer", function () {
       const { rsmq, cleanup } = queue;
       await rsmq.upsertScheduleAsync({ qname: "q", name: "tick", every: 1000, message: "tick" });
       const got: Array<RedisSMQ.QueueMessage> = [];
-      cleanup.worker(
-        new RedisSMQ.Worker(rsmq, { qname: "q", maxIdleSleepMs: 1000, handler: (message) => void got.push(message) }),
-      ).start();
+      cleanup.worker(new RedisSMQ.Worker(rsmq, { qname: "q", maxIdleSleepMs: 1000, handler: (message) => void got.push(message) })).start();
       await waitFor(() => got.length >= 2, "two scheduled messages handled");
       const [info] = await rsmq.listSchedulesAsync({ qname: "q" });
       for (const message of got.slice(0, 2)) {
@@ -302,7 +308,9 @@ describe("schedules: the firer", function () {
       await rsmq.upsertScheduleAsync({ qname: "q", name: "tick", every: 1000, message: "tick" });
       const client = await plainClient();
       cleanup.add(() => client.quit());
-      const idle = cleanup.worker(new RedisSMQ.Worker(rsmq, { qname: "q", schedules: false, maxIdleSleepMs: 1000, handler: () => undefined }));
+      const idle = cleanup.worker(
+        new RedisSMQ.Worker(rsmq, { qname: "q", schedules: false, maxIdleSleepMs: 1000, handler: () => undefined }),
+      );
       idle.start();
       const firing = new RedisSMQ.Worker(rsmq, { qname: "q", maxIdleSleepMs: 1000, handler: () => new Promise(() => undefined) });
       firing.start();
