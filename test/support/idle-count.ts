@@ -35,6 +35,8 @@ export interface IdleCountOptions {
   windowMs: number;
   /** The Workers' cap: their maxIdleSleepMs, which the child leaves at its default. */
   capMs: number;
+  /** Each queue has 3 schedules defined (see IdleInstanceConfig.schedules). */
+  schedules?: boolean;
 }
 
 export interface IdleResult {
@@ -97,8 +99,10 @@ export class IdleCount {
       const others = await otherClients([server]);
       this.child = this.spawnChild(server);
       await this.until(
-        () => this.everyWorker((mine) => mine.filter((event) => event.name === "receive").length >= 2 && this.asleepAtCap(mine)),
-        "every Worker past start-up (its first receive and the one its wake subscription's wake causes) and asleep at its cap",
+        () =>
+          this.events.some((event) => event.name === "subscribed") &&
+          this.everyWorker((mine) => mine.some((event) => event.name === "receive") && this.asleepAtCap(mine)),
+        "every Worker past start-up (its first receive, and the look its wake subscriptions' confirmation causes) and asleep at its cap",
         STARTUP_MS,
       );
       this.monitor = await MonitorWatch.open([server]);
@@ -129,6 +133,7 @@ export class IdleCount {
       ns: "idle",
       workers: this.options.workers,
       client: this.options.client,
+      schedules: this.options.schedules,
     };
     const child = spawn(process.execPath, [join(__dirname, "idle-instance.js"), JSON.stringify(config)], {
       stdio: ["pipe", "pipe", "pipe"],

@@ -1,7 +1,8 @@
 /**
  * A child program (see idle-count.ts): one RedisSMQ instance at its defaults with `workers` idle
  * Workers at their defaults, one queue each, on the server named in its argument. Every Worker
- * event goes to stdout as a JSON line `{ worker, name, args, at }`; when stdin closes it stops the
+ * event goes to stdout as a JSON line `{ worker, name, args, at }`, and one line
+ * `{ worker: -1, name: "subscribed" }` once its wake subscriptions are confirmed; when stdin closes it stops the
  * Workers, quits and exits. It is a process of its own so that nothing else of a test run (other
  * suites' wakes, timers, a busy event loop) shares its connections or its counts.
  *
@@ -9,6 +10,8 @@
  */
 import Redis from "ioredis";
 import RedisSMQ = require("../../lib/index");
+import { internalsOf } from "../../lib/internals";
+import { KeyLayout } from "../../lib/keys";
 
 export interface IdleInstanceConfig {
   host: string;
@@ -17,6 +20,8 @@ export interface IdleInstanceConfig {
   workers: number;
   /** What the instance talks through: node-redis connections it opens, or an ioredis client passed in. */
   client: "node-redis" | "ioredis";
+  /** Defines 3 schedules on each queue before the Workers start (a daily cron, an hourly `every`, a weekly cron), none due for an hour. */
+  schedules?: boolean;
 }
 
 const WORKER_EVENTS = ["receive", "look", "sleep", "wake", "error", "stopped"] as const;
@@ -31,6 +36,11 @@ async function main(): Promise<void> {
   for (let index = 0; index < config.workers; index++) {
     const qname = `q${index}`;
     await rsmq.createQueueAsync({ qname });
+    if (config.schedules) {
+      await rsmq.upsertScheduleAsync({ qname, name: "daily", cron: "0 3 * * *", tz: "Europe/Berlin", message: "daily" });
+      await rsmq.upsertScheduleAsync({ qname, name: "hourly", every: 3_600_000, startAt: Date.now() + 3_600_000, message: "hourly" });
+      await rsmq.upsertScheduleAsync({ qname, name: "weekly", cron: "30 2 * * 1", message: "weekly" });
+    }
     const worker = new RedisSMQ.Worker(rsmq, { qname, handler: () => undefined });
     for (const name of WORKER_EVENTS) {
       (worker as unknown as NodeJS.EventEmitter).on(name, (...args: unknown[]) =>
@@ -40,6 +50,15 @@ async function main(): Promise<void> {
     workers.push(worker);
   }
   for (const worker of workers) worker.start();
+  // Told as `subscribed` once the instance's wake subscriptions to every queue are confirmed: a
+  // Worker asleep at its cap after that line has had the look their confirmation causes.
+  const wakes = internalsOf(rsmq).realtimeWakes();
+  const channels = workers.flatMap((_, index) => {
+    const keys = KeyLayout.for(ns, false).queue(`q${index}`);
+    return [keys.wakeChannel, keys.realtimeChannel];
+  });
+  while (!channels.every((channel) => wakes.isHeard(channel))) await new Promise((resolve) => setTimeout(resolve, 20));
+  print({ worker: -1, name: "subscribed", args: [], at: Date.now() });
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.once("close", resolve).once("end", resolve));
   await Promise.all(workers.map((worker) => worker.stop()));
