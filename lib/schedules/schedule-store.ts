@@ -15,14 +15,16 @@ export function redisScheduleStore(internals: Pick<RedisSMQInternals, "run" | "l
   const { layout, notify } = internals;
   return {
     read: () =>
-      internals.run(() => readSchedules(layout, qname)).then(
-        ({ nowMs, stored }) => ({ nowMs, schedules: stored }),
-        // A queue not created yet (or deleted) has no schedules: a Scheduler waits for it.
-        (error: unknown) => {
-          if (error instanceof Error && error.name === "queueNotFound") return null;
-          throw error;
-        },
-      ),
+      internals
+        .run(() => readSchedules(layout, qname))
+        .then(
+          ({ nowMs, stored }) => ({ nowMs, schedules: stored }),
+          // A queue not created yet (or deleted) has no schedules: a Scheduler waits for it.
+          (error: unknown) => {
+            if (error instanceof Error && error.name === "queueNotFound") return null;
+            throw error;
+          },
+        ),
     fire: async (stored, plan) => {
       const outcome = await internals.run(() => fireSchedule(layout, notify, qname, stored, plan));
       if (outcome.ids.length > 0) notifyQueueActivity(internals.ns, qname, outcome.ids[0]);

@@ -81,7 +81,10 @@ describe("schedules: the Scheduler", function () {
     const { scheduler, fired, errors } = startScheduler(rsmq, ["q", "other"], 600_000);
     // Subscribed first, so what fires below was heard, not read when the subscription was confirmed.
     const channel = (qname: string) => keysOf(queue.ns, qname).wakeChannel;
-    await waitFor(async () => (await subscribersOf(client, channel("q"))) > 0 && (await subscribersOf(client, channel("other"))) > 0, "subscribed");
+    await waitFor(
+      async () => (await subscribersOf(client, channel("q"))) > 0 && (await subscribersOf(client, channel("other"))) > 0,
+      "subscribed",
+    );
     await sender.upsertScheduleAsync({ qname: "q", name: "remote", every: 60_000, message: "m" });
     await rsmq.upsertScheduleAsync({ qname: "other", name: "local", every: 60_000, message: "m" });
     // The first slot of each is its anchor, the upsert's time: due at once.
@@ -120,7 +123,15 @@ describe("schedules: the Scheduler", function () {
       const anchor = now - 14 * DAY_MS - 2_600;
       for (const name of names) {
         const stored = JSON.parse((await client.hGet(key, `~sched:${name}`))!) as Record<string, unknown>;
-        Object.assign(stored, { anchor, since: anchor, createdAt: anchor, updatedAt: anchor, last: anchor, lastRunAt: anchor, next: anchor + 5000 });
+        Object.assign(stored, {
+          anchor,
+          since: anchor,
+          createdAt: anchor,
+          updatedAt: anchor,
+          last: anchor,
+          lastRunAt: anchor,
+          next: anchor + 5000,
+        });
         await client.hSet(key, `~sched:${name}`, JSON.stringify(stored));
       }
       await client.hSet(key, "schednext", String(anchor + 5000));
@@ -151,7 +162,7 @@ describe("schedules: the Scheduler", function () {
     });
   });
 
-  it("`overlap: \"skip\"`: while the last message is unhandled, slots are skipped and counted; once an rsmq 0.12.4 consumer takes and deletes it, the next slot fires", async function () {
+  it('`overlap: "skip"`: while the last message is unhandled, slots are skipped and counted; once an rsmq 0.12.4 consumer takes and deletes it, the next slot fires', async function () {
     // rsmq 0.12.4 talks to a single server only.
     if (onCluster()) this.skip();
     const { rsmq, ns } = queue;
