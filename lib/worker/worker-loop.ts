@@ -159,6 +159,18 @@ export class WorkerLoop {
     this.slotsRecordedBy = this.queue.telemetry?.recording;
     this.slotsRecordedBy?.concurrency(this.options.qname, this.options.concurrency);
     this.heartbeat?.start();
+    this.loopDone = this.run().catch((error: unknown) => this.reporter.error(error));
+  }
+
+  /**
+   * The first pass over the queue's schedules (a slot missed while no process fired is caught up
+   * at once), then the wakes and the loop. One after the other, so the worker keeps one call in
+   * flight at a time, which never makes its instance open a second connection (pool-growth.ts).
+   */
+  private async run(): Promise<void> {
+    const { firer } = this;
+    if (firer) await this.unlessStopped(() => firer.start());
+    if (this.stopped) return;
     listenForWakes({
       queue: this.queue,
       clock: this.clock,
@@ -170,17 +182,6 @@ export class WorkerLoop {
       lookNow: () => this.sleeps.wake(),
       keep: (unsubscribe) => this.unsubscribers.push(unsubscribe),
     });
-    this.loopDone = this.run().catch((error: unknown) => this.reporter.error(error));
-  }
-
-  /**
-   * The first pass over the queue's schedules (a slot missed while no process fired is caught up
-   * at once), then the loop. One after the other, so the worker keeps one call in flight at a
-   * time, which never makes its instance open a second connection (pool-growth.ts).
-   */
-  private async run(): Promise<void> {
-    const { firer } = this;
-    if (firer) await this.unlessStopped(() => firer.start());
     await this.loop();
   }
 

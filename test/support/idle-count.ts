@@ -99,10 +99,8 @@ export class IdleCount {
       const others = await otherClients([server]);
       this.child = this.spawnChild(server);
       await this.until(
-        () =>
-          this.events.some((event) => event.name === "subscribed") &&
-          this.everyWorker((mine) => mine.some((event) => event.name === "receive") && this.asleepAtCap(mine)),
-        "every Worker past start-up (its first receive, and the look its wake subscriptions' confirmation causes) and asleep at its cap",
+        () => this.everyWorker((mine) => mine.filter((event) => event.name === "receive").length >= 2 && this.asleepAtCap(mine)),
+        "every Worker past start-up (its first receive and the one its wake subscription's wake causes) and asleep at its cap",
         STARTUP_MS,
       );
       this.monitor = await MonitorWatch.open([server]);

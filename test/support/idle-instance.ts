@@ -1,8 +1,7 @@
 /**
  * A child program (see idle-count.ts): one RedisSMQ instance at its defaults with `workers` idle
  * Workers at their defaults, one queue each, on the server named in its argument. Every Worker
- * event goes to stdout as a JSON line `{ worker, name, args, at }`, and one line
- * `{ worker: -1, name: "subscribed" }` once its wake subscriptions are confirmed; when stdin closes it stops the
+ * event goes to stdout as a JSON line `{ worker, name, args, at }`; when stdin closes it stops the
  * Workers, quits and exits. It is a process of its own so that nothing else of a test run (other
  * suites' wakes, timers, a busy event loop) shares its connections or its counts.
  *
@@ -10,8 +9,6 @@
  */
 import Redis from "ioredis";
 import RedisSMQ = require("../../lib/index");
-import { internalsOf } from "../../lib/internals";
-import { KeyLayout } from "../../lib/keys";
 
 export interface IdleInstanceConfig {
   host: string;
@@ -50,15 +47,6 @@ async function main(): Promise<void> {
     workers.push(worker);
   }
   for (const worker of workers) worker.start();
-  // Told as `subscribed` once the instance's wake subscriptions to every queue are confirmed: a
-  // Worker asleep at its cap after that line has had the look their confirmation causes.
-  const wakes = internalsOf(rsmq).realtimeWakes();
-  const channels = workers.flatMap((_, index) => {
-    const keys = KeyLayout.for(ns, false).queue(`q${index}`);
-    return [keys.wakeChannel, keys.realtimeChannel];
-  });
-  while (!channels.every((channel) => wakes.isHeard(channel))) await new Promise((resolve) => setTimeout(resolve, 20));
-  print({ worker: -1, name: "subscribed", args: [], at: Date.now() });
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.once("close", resolve).once("end", resolve));
   await Promise.all(workers.map((worker) => worker.stop()));
