@@ -64,7 +64,9 @@ describe("Worker: idle cost while held back", () => {
     expect(new Set(log.sleeps())).to.deep.equal(new Set([CAP]));
     expect(counters.sleeps).to.equal(counters.receives + counters.looks);
     expect(counters.receives).to.equal(1);
-    expect((stats.evalsha ?? 0) + (stats.evalsha_ro ?? 0), JSON.stringify(stats)).to.equal(counters.receives + counters.looks + STOP_CALLS + SCHEDULE_READS);
+    expect((stats.evalsha ?? 0) + (stats.evalsha_ro ?? 0), JSON.stringify(stats)).to.equal(
+      counters.receives + counters.looks + STOP_CALLS + SCHEDULE_READS,
+    );
     expect((await rsmq.getQueueAttributesAsync({ qname: "q" })).totalrecv).to.equal(0);
   });
 
