@@ -96,7 +96,7 @@ export interface ControlMethods {
   /**
    * Writes a schedule of a queue: a message the queue sends itself `every` so many ms, or on a
    * `cron` expression in the zone `tz` (docs/schedules.md). Only the definition is written; the
-   * messages are sent by every Worker of the queue and by any {@link RedisSMQ.Scheduler}, once per
+   * messages are sent by every Worker of the queue and by any `RedisSMQ.Scheduler`, once per
    * slot whatever their number. Writing it again with the same timing keeps its state (last and
    * next slots, counts, pause), so every replica may upsert its schedules at start; a new timing
    * applies from its next slot. Every option is checked before any round trip (`invalidValue`:

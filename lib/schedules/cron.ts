@@ -51,8 +51,12 @@ function cronJob(expr: string, tz: string): CronJob {
   return job;
 }
 
+/** An IANA zone's form: "UTC", "Europe/Berlin", "America/Port-au-Prince", "Etc/GMT+2" (not an offset such as "+02:00"). */
+const ZONE_FORM = /^[A-Za-z][A-Za-z0-9_+/-]*$/;
+
 /** Whether `tz` is an IANA zone this runtime knows (Intl refuses the others with a RangeError). */
 export function isKnownZone(tz: string): boolean {
+  if (!ZONE_FORM.test(tz)) return false;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: tz });
     return true;
@@ -71,7 +75,9 @@ export function normaliseCron(expr: string): string {
  * a slot after `nowMs` (a pattern such as "0 0 30 2 *" never runs). Throws invalidValue.
  */
 export function validateCron(expr: string, tz: string, nowMs = Date.now()): void {
-  if (!isKnownZone(tz)) throw rsmqError("invalidValue", `Expected \`tz\` to be an IANA time zone such as "Europe/Berlin", got "${tz}"`);
+  if (!isKnownZone(tz)) {
+    throw rsmqError("invalidValue", `Expected \`tz\` to be an IANA time zone such as "Europe/Berlin", got "${tz}" (string)`);
+  }
   const fields = normaliseCron(expr).split(" ");
   if (expr.trim() === "" || fields.length < 5 || fields.length > 6) {
     throw rsmqError(

@@ -71,46 +71,78 @@ function everyCandidates(timing: ScheduleTiming & { every: number }, lower: numb
   return { count, newest };
 }
 
-/**
- * Steps through the cron slots in [lower, upper], keeping the newest. Past MAX_CRON_COUNT steps
- * it jumps to shortly before `upper` (by the mean gap seen so far) for the newest slots: the count
- * is then a lower bound, which only the `missed` counter sees.
- */
-function cronCandidates(timing: ScheduleTiming, lower: number, upper: number): Candidates {
+/** Keeps the newest MAX_SLOTS_PER_FIRE slots of an ascending walk. */
+function keepNewest(newest: number[], slot: number): void {
+  newest.push(slot);
+  if (newest.length > MAX_SLOTS_PER_FIRE) newest.shift();
+}
+
+/** A walk through the cron slots from `from` up to `upper`, of at most `maxSteps` steps. */
+interface CronWalk extends Candidates {
+  /** Whether it reached `upper` (every slot up to it counted), rather than running out of steps. */
+  complete: boolean;
+  /** Where it stopped: the first slot it did not count (null: none left before `endAt`). */
+  stoppedAt: number | null;
+}
+
+/** Steps through the cron slots in [from, upper], counting them and keeping the newest, for at most `maxSteps` steps. */
+function walkCron(timing: ScheduleTiming, from: number, upper: number, maxSteps: number): CronWalk {
   const newest: number[] = [];
   let count = 0;
-  let slot = firstSlotFrom(timing, lower);
-  const firstSlot = slot;
-  while (slot !== null && slot <= upper) {
-    if (count === MAX_CRON_COUNT && firstSlot !== null) {
-      const meanGap = Math.max(1, (slot - firstSlot) / count);
-      const jumpTo = Math.max(slot, Math.floor(upper - 2 * MAX_SLOTS_PER_FIRE * meanGap));
-      newest.length = 0;
-      slot = firstSlotFrom(timing, jumpTo);
-      for (let steps = 0; slot !== null && slot <= upper && steps < MAX_CRON_COUNT; steps++) {
-        count += 1;
-        newest.push(slot);
-        if (newest.length > MAX_SLOTS_PER_FIRE) newest.shift();
-        slot = nextCronSlot(timing, slot);
-      }
-      return { count, newest };
-    }
+  let slot = firstSlotFrom(timing, from);
+  while (slot !== null && slot <= upper && count < maxSteps) {
     count += 1;
-    newest.push(slot);
-    if (newest.length > MAX_SLOTS_PER_FIRE) newest.shift();
-    slot = nextCronSlot(timing, slot);
+    keepNewest(newest, slot);
+    slot = firstSlotFrom(timing, slot + 1);
   }
-  return { count, newest };
+  return { count, newest, complete: slot === null || slot > upper, stoppedAt: slot };
 }
 
-function nextCronSlot(timing: ScheduleTiming, slot: number): number | null {
-  return firstSlotFrom(timing, slot + 1);
+/**
+ * The cron slots in [lower, upper]. Each step costs croner a date computation (about 50 µs), so
+ * past `maxCount` steps the count stops (it is then a lower bound, which only the `missed`
+ * counter sees) and the newest slots are searched for from `upper` backwards.
+ */
+function cronCandidates(timing: ScheduleTiming, lower: number, upper: number, maxCount: number): Candidates {
+  const walk = walkCron(timing, lower, upper, maxCount);
+  if (walk.complete || walk.stoppedAt === null) return walk;
+  const tail = newestCronSlots(timing, walk.stoppedAt, upper);
+  return { count: walk.count + tail.count, newest: tail.newest };
 }
 
-function candidatesOf(timing: ScheduleTiming, lower: number, upper: number): Candidates {
+/** Steps one walk of the search for the newest slots may take. */
+const TAIL_STEPS = 5 * MAX_SLOTS_PER_FIRE;
+
+/**
+ * The newest MAX_SLOTS_PER_FIRE slots in [from, upper], too many to walk through: a bisection on
+ * how far before `upper` a walk starts, between a start that finds too few slots and one that
+ * finds more than TAIL_STEPS. Slots are whole seconds apart at least, so it ends within a second's
+ * resolution, with the newest slots (all of them when fewer lie after `from`).
+ */
+function newestCronSlots(timing: ScheduleTiming, from: number, upper: number): Candidates {
+  let tooFew = 0; // a distance whose walk found fewer than MAX_SLOTS_PER_FIRE
+  let tooMany = Infinity; // a distance whose walk ran out of steps
+  let distance = 60_000;
+  let found: Candidates = { count: 0, newest: [] };
+  while (tooMany - tooFew > 1000) {
+    const start = Math.max(from, Math.floor(upper - distance));
+    const walk = walkCron(timing, start, upper, TAIL_STEPS);
+    if (!walk.complete) {
+      tooMany = distance;
+    } else {
+      found = walk;
+      if (walk.newest.length >= MAX_SLOTS_PER_FIRE || start === from) break;
+      tooFew = distance;
+    }
+    distance = tooMany === Infinity ? distance * 4 : (tooFew + tooMany) / 2;
+  }
+  return { count: found.count, newest: found.newest };
+}
+
+function candidatesOf(timing: ScheduleTiming, lower: number, upper: number, maxCronCount: number): Candidates {
   if (lower > upper) return { count: 0, newest: [] };
   if (timing.every !== undefined) return everyCandidates({ ...timing, every: timing.every }, lower, upper);
-  return cronCandidates(timing, lower, upper);
+  return cronCandidates(timing, lower, upper, maxCronCount);
 }
 
 /** The slots that fire of the due ones, by the on-time rule and the catch-up policy. */
@@ -134,19 +166,34 @@ function dedupTtlMs(state: PlannedSchedule, slot: number): number {
 }
 
 /**
- * The plan for `state` at `nowMs`, or undefined when there is nothing to do: paused, ended, or
- * no slot due and its stored `next` already right.
+ * Whether the stored `next` is a slot still ahead that the schedule will reach: then no slot is
+ * due (`next` is the first after the last plan's) and nothing needs croner. Only the timing moves
+ * slots, and a change of timing resets `next` to 0; `endAt` and `limit` may have changed since.
  */
-export function planFire(state: PlannedSchedule, nowMs: number): FirePlan | undefined {
+function nextStillRight(state: PlannedSchedule, nowMs: number): boolean {
+  return (
+    state.next > nowMs &&
+    (state.endAt === undefined || state.next <= state.endAt) &&
+    (state.limit === undefined || state.count < state.limit)
+  );
+}
+
+/**
+ * The plan for `state` at `nowMs`, or undefined when there is nothing to do: paused, ended, or
+ * no slot due and its stored `next` already right. `maxCronCount` bounds the cron slots counted
+ * (tests lower it to see the bound without 100,000 croner steps).
+ */
+export function planFire(state: PlannedSchedule, nowMs: number, maxCronCount = MAX_CRON_COUNT): FirePlan | undefined {
   if (state.paused || state.next === -1) return undefined;
+  if (nextStillRight(state, nowMs)) return undefined;
   const lower = Math.max(state.since, state.startAt ?? -Infinity, state.last === undefined ? -Infinity : state.last + 1);
   const upper = Math.min(nowMs, state.endAt ?? Infinity);
-  const { count, newest } = candidatesOf(state, lower, upper);
+  const { count, newest } = candidatesOf(state, lower, upper, maxCronCount);
   let slots = slotsToFire(state, newest, nowMs);
   const missed = count - slots.length;
   const left = state.limit === undefined ? Infinity : Math.max(0, state.limit - state.count);
   if (slots.length > left) slots = slots.slice(0, left);
-  const handledThrough = count > 0 ? newest[newest.length - 1] : null;
+  const handledThrough = newest.length > 0 ? newest[newest.length - 1] : null;
   const nextFrom = Math.max(lower, handledThrough === null ? -Infinity : handledThrough + 1, Math.floor(nowMs) + 1);
   const next = slots.length >= left ? -1 : (firstSlotFrom(state, nextFrom) ?? -1);
   if (slots.length === 0 && handledThrough === null && next === state.next) return undefined;

@@ -98,18 +98,20 @@ export function parseStoredSchedule(name: string, json: string): StoredSchedule 
 /**
  * When the schedule fires next, as of `nowMs`: the stored `next`, or, when that is unknown (0:
  * just upserted or resumed), what a firer would plan now (a slot already due reads as itself).
+ * -1: none is left (ended); null: paused.
  */
-function nextRunAt(stored: StoredSchedule, nowMs: number): number | null {
-  if (stored.paused || stored.next === -1) return null;
+function nextRun(stored: StoredSchedule, nowMs: number): number | null {
+  if (stored.next === -1) return -1;
+  if (stored.paused) return null;
   if (stored.next > 0) return stored.next;
   const plan = planFire(stored, nowMs);
   if (plan === undefined) return null;
-  if (plan.slots.length > 0) return plan.slots[0];
-  return plan.next === -1 ? null : plan.next;
+  return plan.slots.length > 0 ? plan.slots[0] : plan.next;
 }
 
 /** The public view of a stored schedule (listSchedules' reply), as of `nowMs` (server clock). */
 export function toScheduleInfo(stored: StoredSchedule, nowMs: number): ScheduleInfo {
+  const next = nextRun(stored, nowMs);
   return withoutUndefined<ScheduleInfo>({
     name: stored.name,
     every: stored.every,
@@ -126,13 +128,13 @@ export function toScheduleInfo(stored: StoredSchedule, nowMs: number): ScheduleI
     endAt: stored.endAt,
     limit: stored.limit,
     paused: stored.paused,
-    ended: stored.next === -1,
+    ended: next === -1,
     createdAt: stored.createdAt,
     updatedAt: stored.updatedAt,
     lastRunAt: stored.lastRunAt ?? null,
     lastSentAt: stored.lastSentAt ?? null,
     lastId: stored.lastId ?? null,
-    nextRunAt: nextRunAt(stored, nowMs),
+    nextRunAt: next === -1 ? null : next,
     count: stored.count,
     missed: stored.missed,
     overlapped: stored.overlapped,

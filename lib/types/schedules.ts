@@ -98,11 +98,17 @@ export interface ScheduleInfo {
   delay?: number;
   /** The priority of each message. */
   priority: number;
+  /** What it does with missed slots (see {@link ScheduleCatchup}). */
   catchup: ScheduleCatchup;
+  /** How old a missed slot may be and still be caught up, in ms. */
   catchupWindowMs: number;
+  /** What a slot does while the previous message is still in the queue (see {@link ScheduleOverlap}). */
   overlap: ScheduleOverlap;
+  /** No slot before this. */
   startAt?: number;
+  /** No slot after this. */
   endAt?: number;
+  /** It ends after this many messages. */
   limit?: number;
   /** Paused by {@link RedisSMQ.pauseSchedule}: no slot fires until it resumes, and the slots in between are not caught up. */
   paused: boolean;

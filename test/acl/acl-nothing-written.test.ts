@@ -22,6 +22,9 @@ import { pauseScores } from "../../lib/operations/pause-queue";
 import { rateLimitBounce } from "../../lib/operations/rate-limit-bounce";
 import { beatJson, lookAndBeat, removeConsumer } from "../../lib/operations/consumer-beat";
 import { internalsOf } from "../../lib/internals";
+import { fireSchedule } from "../../lib/operations/fire-schedule";
+import { readSchedules } from "../../lib/operations/list-schedules";
+import { planFire } from "../../lib/schedules/fire-plan";
 import { commandsOf, forTest, PASSWORD, documentedRules } from "../support/acl-rules";
 import type { Role } from "../support/acl-rules";
 import { allKeys } from "../support/inspect";
@@ -67,6 +70,13 @@ async function twoMessages(setup: RedisSMQ, qname: string): Promise<string[]> {
   const second = await setup.sendMessageAsync({ qname, message: "second" });
   await setup.receiveMessageAsync({ qname, vt: 0 });
   return [first, second];
+}
+
+/** A queue with the schedule `tick`, whose first slot (its upsert's time) is due at once. */
+async function scheduled(setup: RedisSMQ, qname: string): Promise<string[]> {
+  await setup.createQueueAsync({ qname });
+  await setup.upsertScheduleAsync({ qname, name: "tick", every: 3_600_000, message: "tick" });
+  return [];
 }
 
 const PROBES: Probe[] = [
@@ -321,6 +331,37 @@ const PROBES: Probe[] = [
         { id: "0000000000bbbbbbbbbbbbbbbbbbbbbbbb", message: "two" },
       ];
       return run(() => redriveCopy(layout, qname, messages));
+    },
+  },
+  {
+    name: "upsertSchedule",
+    roles: ["admin"],
+    prepare: (setup, qname) => scheduled(setup, qname),
+    call: ({ plain }, qname) => plain.upsertScheduleAsync({ qname, name: "new", every: 60_000, message: "m" }),
+  },
+  {
+    name: "pauseSchedule",
+    roles: ["admin"],
+    prepare: (setup, qname) => scheduled(setup, qname),
+    call: ({ plain }, qname) => plain.pauseScheduleAsync({ qname, name: "tick" }),
+  },
+  {
+    name: "removeSchedule",
+    roles: ["admin"],
+    prepare: (setup, qname) => scheduled(setup, qname),
+    call: ({ plain }, qname) => plain.removeScheduleAsync({ qname, name: "tick" }),
+  },
+  {
+    // A firer's pass (a Worker's, a Scheduler's): the read, then the fire of the slot due at once.
+    name: "fireSchedule",
+    roles: CONSUMERS,
+    prepare: (setup, qname) => scheduled(setup, qname),
+    call: async ({ plain }, qname) => {
+      const { layout, run } = internalsOf(plain);
+      const { nowMs, stored } = await run(() => readSchedules(layout, qname));
+      const plan = planFire(stored[0], nowMs);
+      if (!plan) throw new Error("expected the first slot of `tick` to be due");
+      return run(() => fireSchedule(layout, "wake", qname, stored[0], plan));
     },
   },
 ];

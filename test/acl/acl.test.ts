@@ -8,6 +8,10 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
+import { internalsOf } from "../../lib/internals";
+import { fireSchedule } from "../../lib/operations/fire-schedule";
+import { readSchedules } from "../../lib/operations/list-schedules";
+import { planFire } from "../../lib/schedules/fire-plan";
 import { commandsOf, forTest, PASSWORD, documentedRules } from "../support/acl-rules";
 import type { Role } from "../support/acl-rules";
 import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../support/server";
@@ -122,6 +126,32 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
   }
 
   /**
+   * A firer's pass over `qname`'s schedules as `instance`: the read (listSchedules-2), a plan, and
+   * the fire of the slot due at once (fireSchedule-n: its slot's claim is a SET), for the
+   * schedule `tick` the setup writes (its first slot is its upsert's time).
+   */
+  async function fireSchedules(qname: string, instance: RedisSMQ): Promise<void> {
+    await setup.upsertScheduleAsync({ qname, name: "tick", every: 3_600_000, message: "tick" }).catch(() => undefined);
+    await attempt(async () => {
+      const internals = internalsOf(instance);
+      const { nowMs, stored } = await internals.run(() => readSchedules(internals.layout, qname));
+      for (const schedule of stored) {
+        const plan = planFire(schedule, nowMs);
+        if (plan) await internals.run(() => fireSchedule(internals.layout, "wake", qname, schedule, plan));
+      }
+    });
+  }
+
+  /** The schedule methods: write, pause, resume, list and remove one, as the admin does. */
+  async function manageSchedules(qname: string): Promise<void> {
+    await attempt(() => asUser.upsertScheduleAsync({ qname, name: "admin", every: 60_000, message: "m" }));
+    await attempt(() => asUser.pauseScheduleAsync({ qname, name: "admin" }));
+    await attempt(() => asUser.resumeScheduleAsync({ qname, name: "admin" }));
+    await attempt(() => asUser.listSchedulesAsync({ qname }));
+    await attempt(() => asUser.removeScheduleAsync({ qname, name: "admin" }));
+  }
+
+  /**
    * A Worker with wakes that dead-letters a poison message into `dlq`; returns once the message
    * stopped, a poll after it returned and the wake subscription is in place, or an error was
    * reported, and the worker stopped.
@@ -165,8 +195,10 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
     worker: async ({ qname, dlq }) => {
       await setup.createQueueAsync({ qname });
       await setup.createQueueAsync({ qname: dlq });
+      await setup.createQueueAsync({ qname: `${qname}-scheduled` });
       await consume(qname);
       await consumeLimited(`${qname}-limited`, setup);
+      await fireSchedules(`${qname}-scheduled`, asUser);
       await workPoison(qname, dlq);
     },
     admin: async ({ qname, dlq }) => {
@@ -193,6 +225,9 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
       await consumeLimited(`${qname}-limited`, asUser);
       await attempt(() => asUser.getQueueAttributesAsync({ qname: `${qname}-limited` }));
       await attempt(() => asUser.removeConcurrencyAsync({ qname: `${qname}-limited` }));
+      await manageSchedules(qname);
+      await setup.createQueueAsync({ qname: `${qname}-scheduled` });
+      await fireSchedules(`${qname}-scheduled`, asUser);
       await attempt(() => asUser.purgeQueueAsync({ qname }));
       await attempt(() => asUser.deleteQueueAsync({ qname: dlq }));
       await attempt(() => asUser.deleteQueueAsync({ qname }));

@@ -78,14 +78,19 @@ describe("purgeQueue", () => {
       consumers: "Wkr0000000000001",
       "~w:Wkr0000000000001": '1796000000000:1795000000000:{"host":"h","pid":1,"concurrency":1,"startedAt":1}',
       "~w:Wkr0000000000002": '1:1:{"host":"h","pid":2,"concurrency":1,"startedAt":1}',
+      schedules: "tick",
+      schednext: "1796000060000",
+      "~sched:tick": '{"v":1,"every":60000,"tz":"UTC","message":"m","next":1796000060000}',
+      "~sched:unlisted": '{"v":1,"every":60000,"tz":"UTC","message":"m","next":0}',
       [`${inFlight}:tp`]: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
       "hop3o10ebnmLDK0QMrdZujaKrUfZLZhp:dl": '{"reason":"poison"}',
     });
     const before = await client.hGetAll(keys.hash);
     expect(Object.keys(settingsOf(before)).sort(), "every kept field is planted").to.deep.equal([...QUEUE_FIELDS].sort());
     await client.zAdd(keys.leases, { score: 1796000000000, value: inFlight });
-    // The heartbeat entry the `consumers` index lists stays with the settings; one it does not list goes.
-    const kept = { ...settingsOf(before), "~w:Wkr0000000000001": before["~w:Wkr0000000000001"] };
+    // The heartbeat entry the `consumers` index lists, and the schedule `schedules` lists, stay with
+    // the settings; those they do not list go.
+    const kept = { ...settingsOf(before), "~w:Wkr0000000000001": before["~w:Wkr0000000000001"], "~sched:tick": before["~sched:tick"] };
 
     expect(await rsmq.purgeQueueAsync({ qname: "q" })).to.equal(3);
 

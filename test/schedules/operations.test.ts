@@ -18,12 +18,13 @@ import type { StoredSchedule } from "../../lib/schedules/stored-schedule";
 import { asMessage, rejectionOf } from "../support/old-rsmq";
 import { serverNowMs } from "../support/inspect";
 import { exactState } from "../support/state";
-import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
+import { connectionOptions, keysOf, plainClient, singleServerOnly, singleServerOptions, uniqueNs } from "../support/server";
+import { builtEntry, runChild } from "../support/child-process";
 import { clientCommands, monitor } from "../support/wire";
 import { Cleanup } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single", "cluster", "ioredis");
 
 describe("schedules: the operations and the fire script", () => {
   let ns: string;
@@ -289,6 +290,29 @@ describe("schedules: the operations and the fire script", () => {
       expect(received).to.include({ id, message: "from s" });
     });
 
+    it("five processes firing the same slot at once: one message, one fired, the others done", async () => {
+      const anchor = await upsertPast("s");
+      const schedule = await read("s");
+      const slot = pastSlots(anchor, 10)[9];
+      const firers = Array.from({ length: 5 }, () => cleanup.rsmq(new RedisSMQ(connectionOptions(ns))));
+      const outcomes = await Promise.all(
+        firers.map((firer) =>
+          internalsOf(firer).run(() =>
+            fireSchedule(internalsOf(firer).layout, "wake", "q", schedule, {
+              slots: [slot],
+              handledThrough: slot,
+              missed: 0,
+              next: slot + 1000,
+              dedupTtlMs: 60_000,
+            }),
+          ),
+        ),
+      );
+      expect(outcomes.map(({ status }) => status).sort()).to.deep.equal(["done", "done", "done", "done", "fired"]);
+      expect(await client.zCard(keys().messages)).to.equal(1);
+      expect(await stored("s")).to.include({ count: 1, last: slot });
+    });
+
     it("a plan from before an upsert, a pause or a resume is stale: nothing written", async () => {
       const anchor = await upsertPast("s");
       const old = await read("s");
@@ -381,6 +405,16 @@ describe("schedules: the operations and the fire script", () => {
       expect(await client.zCard(keys().messages)).to.equal(0);
     });
 
+    it("the body goes through the stored JSON unchanged: quotes, slashes, escapes, NUL, non-ASCII, emoji", async () => {
+      const body = 'a "quoted" \\ back/slash\n\ttab \u0000 nul, é, 日本, 😀, {"json": [1, 2]}';
+      const anchor = await upsertPast("s", { message: body });
+      const slot = pastSlots(anchor, 10)[9];
+      const [id] = (await fire(await read("s"), { slots: [slot], handledThrough: slot, next: slot + 1000 })).ids;
+      expect(await field(id)).to.equal(body);
+      expect(asMessage(await rsmq.receiveMessageAsync({ qname: "q" })).message).to.equal(body);
+      expect((await rsmq.listSchedulesAsync({ qname: "q" }))[0].message).to.equal(body);
+    });
+
     it("the queue's delay and the schedule's priority score the message as a send would", async () => {
       await rsmq.setQueueAttributesAsync({ qname: "q", delay: 30 });
       const anchor = await upsertPast("s");
@@ -390,6 +424,55 @@ describe("schedules: the operations and the fire script", () => {
       const score = Number(await client.zScore(keys().messages, id));
       expect(score - now).to.be.within(30_000, 31_000);
       expect(await rsmq.receiveMessageAsync({ qname: "q" })).to.deep.equal({});
+    });
+  });
+
+  describe("without croner (an optional peer)", () => {
+    /** Runs `body` in a child process that cannot resolve croner, with `rsmq` on this test's namespace; prints what `body` returns. */
+    async function withoutCroner(body: string): Promise<unknown> {
+      const program = `
+        const Module = require("module");
+        const resolve = Module._resolveFilename;
+        Module._resolveFilename = function (request, ...rest) {
+          if (request === "croner") throw Object.assign(new Error("Cannot find module 'croner'"), { code: "MODULE_NOT_FOUND" });
+          return resolve.call(this, request, ...rest);
+        };
+        const RedisSMQ = require(${JSON.stringify(builtEntry)});
+        const rsmq = new RedisSMQ(JSON.parse(process.env.CONNECTION));
+        (async () => {
+          const outcome = await (async () => { ${body} })();
+          await rsmq.quitAsync();
+          console.log(JSON.stringify(outcome));
+        })().catch((error) => { console.error(error); process.exit(1); });
+      `;
+      const child = await runChild(program, { CONNECTION: JSON.stringify(singleServerOptions(ns)) }, 20_000);
+      expect(child.code, child.stderr).to.equal(0);
+      return JSON.parse(child.stdout);
+    }
+
+    it("a cron upsert is refused naming the package, before any round trip; every works; a cron schedule lists with nextRunAt null", async function () {
+      singleServerOnly(this, "the child process talks to the single server");
+      await rsmq.upsertScheduleAsync({ qname: "q", name: "nightly", cron: "0 2 * * *", message: "m" });
+      let outcome: unknown;
+      const commands = await monitor(async () => {
+        outcome = await withoutCroner(`
+          const refused = await rsmq.upsertScheduleAsync({ qname: "q", name: "c", cron: "0 2 * * *", message: "m" }).catch((e) => [e.name, e.message]);
+          return refused;
+        `);
+      });
+      expect(outcome).to.deep.equal(["invalidValue", "cron schedules need the package croner: npm install croner"]);
+      expect(
+        clientCommands(commands).filter((name) => name.startsWith("eval")),
+        "no script ran",
+      ).to.deep.equal([]);
+      const listed = (await withoutCroner(`
+        await rsmq.upsertScheduleAsync({ qname: "q", name: "every", every: 60000, message: "m" });
+        return rsmq.listSchedulesAsync({ qname: "q" });
+      `)) as RedisSMQ.ScheduleInfo[];
+      expect(listed.map(({ name, nextRunAt, paused }) => [name, nextRunAt === null, paused])).to.deep.equal([
+        ["every", false, false],
+        ["nightly", true, false],
+      ]);
     });
   });
 });
