@@ -21,6 +21,7 @@ import { idSentAt, plantMessages, setRetention } from "../support/retention";
 import { serverNowMs } from "../support/inspect";
 import { connectionOptions, keysOf, plainClient, singleServerOnly, uniqueNs } from "../support/server";
 import { Cleanup, waitFor } from "../support/worker";
+import { otelSdk } from "../support/otel";
 import { runsOn } from "../support/targets";
 
 runsOn("single", "cluster", "ioredis");
@@ -151,6 +152,19 @@ describe("message attributes (<id>:at)", () => {
       ]);
       // Each deleted with its attributes.
       expect(await atFields()).to.deep.equal([]);
+    });
+    it("a Worker whose instance records telemetry (its receive asks for details too) gets message.schedule", async () => {
+      const sdk = otelSdk();
+      const traced = cleanup.rsmq(new RedisSMQ({ ...connectionOptions(ns), telemetry: { tracerProvider: sdk.tracerProvider } }));
+      const ids = await sendScheduled(2);
+      const seen: Array<ScheduledMessageInfo | undefined> = [];
+      const worker = cleanup.worker(
+        new Worker(traced, { qname: "q", concurrency: 1, handler: (message) => void seen.push(message.schedule) }),
+      );
+      worker.start();
+      await waitFor(() => seen.length === 2, "both messages handled");
+      await worker.stop();
+      expect(seen).to.deep.equal(ids.map((_, i) => ({ name: "nightly", slot: 1000 * (i + 1) })));
     });
   });
 
