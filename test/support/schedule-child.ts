@@ -41,7 +41,7 @@ export interface ScheduleChildLine {
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? "") as ScheduleChildConfig;
   const rsmq = new RedisSMQ(config.connection as never);
-  rsmq.on("error", (error) => print({ name: "error", at: Date.now(), message: error.message }));
+  rsmq.on("error", (error) => print({ name: "error", at: Date.now(), message: `instance: ${error.message}` }));
   const lines = createInterface({ input: process.stdin });
   const go = new Promise<void>((resolve) => lines.on("line", (line) => line.trim() === "go" && resolve()));
   const closed = new Promise((resolve) => lines.once("close", resolve));
@@ -61,14 +61,15 @@ async function main(): Promise<void> {
       qname,
       concurrency: 1000,
       vt: 3600,
-      stopTimeoutMs: 0,
+      // Its handlers never end: the stop waits this long for them, and for its own calls in flight.
+      stopTimeoutMs: 1000,
       handler: (message) => {
         print({ name: "message", at: Date.now(), qname, id: message.id, schedule: message.schedule?.name, slot: message.schedule?.slot });
         // Never settles: the message stays in the queue (in flight) for the test to read, also after the stop.
         return new Promise(() => undefined);
       },
     });
-    worker.on("error", (error) => print({ name: "error", at: Date.now(), message: error.message }));
+    worker.on("error", (error) => print({ name: "error", at: Date.now(), message: `worker: ${error.stack ?? error.message}` }));
     return worker;
   });
   scheduler?.start();
