@@ -12,8 +12,8 @@ import { parseStoredSchedule } from "../../lib/schedules/stored-schedule";
 import type { StoredSchedule } from "../../lib/schedules/stored-schedule";
 import { FakeClock, settle } from "../support/fake-clock";
 import { held } from "../support/fake-queue";
-import { freshQueueEachTest, serverTimePassed, waitFor } from "../support/worker";
-import { plainClient } from "../support/server";
+import { WorkerLog, freshQueueEachTest, serverTimePassed, waitFor } from "../support/worker";
+import { keysOf, plainClient } from "../support/server";
 import { runsOn } from "../support/targets";
 
 runsOn("single", "cluster", "ioredis");
@@ -296,7 +296,10 @@ describe("schedules: the firer", function () {
       const { rsmq, cleanup } = queue;
       await rsmq.upsertScheduleAsync({ qname: "q", name: "tick", every: 1000, message: "tick" });
       const got: Array<RedisSMQ.QueueMessage> = [];
-      cleanup.worker(new RedisSMQ.Worker(rsmq, { qname: "q", maxIdleSleepMs: 1000, handler: (message) => void got.push(message) })).start();
+      // A cap of a minute: what fires each second is the firer's timer, not the Worker's looks.
+      cleanup
+        .worker(new RedisSMQ.Worker(rsmq, { qname: "q", maxIdleSleepMs: 60_000, handler: (message) => void got.push(message) }))
+        .start();
       await waitFor(() => got.length >= 2, "two scheduled messages handled");
       const [info] = await rsmq.listSchedulesAsync({ qname: "q" });
       for (const message of got.slice(0, 2)) {
@@ -305,6 +308,25 @@ describe("schedules: the firer", function () {
         expect((message.schedule!.slot - info.anchor!) % 1000).to.equal(0);
       }
       expect(got[1].schedule!.slot).to.be.above(got[0].schedule!.slot);
+    });
+
+    it("a schedule upserted in another process: the Worker's firer reads it at once (its next slot settled), the Worker neither looks nor receives", async () => {
+      const { rsmq, sender, cleanup, ns } = queue;
+      const client = await plainClient();
+      cleanup.add(() => client.quit());
+      const worker = cleanup.worker(new RedisSMQ.Worker(rsmq, { qname: "q", maxIdleSleepMs: 60_000, handler: () => undefined }));
+      const log = new WorkerLog(worker);
+      worker.start();
+      await waitFor(() => log.asleep && worker.counters.receives >= 2, "the worker subscribed and asleep");
+      const polls = worker.counters.receives + worker.counters.looks;
+      // An hour off: nothing to send, only its next slot to settle (the upsert leaves it unknown, 0).
+      await sender.upsertScheduleAsync({ qname: "q", name: "later", every: 60_000, startAt: Date.now() + 3_600_000, message: "m" });
+      const stored = async () =>
+        JSON.parse((await client.hGet(keysOf(ns, "q").hash, "~sched:later"))!) as { next: number; startAt: number };
+      await waitFor(async () => (await stored()).next !== 0, "the next slot settled by the Worker's firer");
+      expect((await stored()).next).to.equal((await stored()).startAt);
+      expect(worker.counters.receives + worker.counters.looks).to.equal(polls);
+      expect(log.asleep).to.equal(true);
     });
 
     it("`schedules: false`: a Worker fires none; stopped, a Worker fires no more", async () => {
