@@ -77,6 +77,11 @@ const LONGEST_BACKOFF_MS = 15_000;
 const STALE_REREADS = 3;
 /** Then the wait before the next pass. */
 const STALE_RETRY_MS = 1_000;
+/**
+ * The least wait after a fire the server found early (its clock behind the one the plan was read
+ * with: a failover to a server whose clock lags), so the firer does not spin until it catches up.
+ */
+const EARLY_RETRY_MS = 100;
 
 export class ScheduleFirer {
   private timer: WakeableSleep | undefined;
@@ -205,6 +210,7 @@ export class ScheduleFirer {
     if (plan === undefined) return stored.next;
     const outcome = await this.store.fire(stored, plan);
     if (outcome.status === "stale") return "stale";
+    if (outcome.status === "early") return Math.max(outcome.next, nowMs + EARLY_RETRY_MS);
     this.report(stored.name, plan, outcome);
     return outcome.next;
   }

@@ -170,6 +170,20 @@ describe("schedules: the firer", function () {
       expect(clock.pending.map((sleep) => sleep.ms)).to.deep.equal([10_000]);
     });
 
+    it("a fire the server finds early (its clock behind the read's): tried again a little later, not at once", async () => {
+      const next = defineEvery("a", 10_000, 1_000);
+      firer = make();
+      void firer.start();
+      await settle();
+      store.fireStatuses.push("early");
+      await clock.advance(1_000);
+      expect(store.fires).to.have.length(1);
+      expect(clock.pending.map((sleep) => sleep.ms)).to.deep.equal([100]);
+      await clock.advance(100);
+      expect(store.fires.map((fire) => fire.plan.slots)).to.deep.equal([[next], [next]]);
+      expect(fired.map((one) => one.slot)).to.deep.equal([next]);
+    });
+
     it("passes never overlap: refreshes during a pass make one more pass after it", async () => {
       defineEvery("a", 10_000, 5_000);
       const reply = held<ScheduleRead | null>();
