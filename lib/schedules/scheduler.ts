@@ -17,7 +17,6 @@ import { rejectUnknownOptions } from "../options/unknown-options";
 import { onQueueActivity } from "../wakes/wake-hub";
 import { FreshWakes } from "../wakes/fresh-wakes";
 import { systemClock } from "../worker/clock";
-import type { Clock } from "../worker/clock";
 import { ScheduleFirer } from "./schedule-firer";
 import type { ScheduleStore } from "./schedule-firer";
 import { redisScheduleStore } from "./schedule-store";
@@ -76,7 +75,7 @@ export class Scheduler extends TypedEventEmitter<SchedulerEvents> {
   private stopping: Promise<void> | undefined;
 
   /** Checks the options; a wrong one throws a TypeError or RangeError naming it, before anything is sent to Redis. */
-  constructor(rsmq: RedisSMQ, options: SchedulerOptions, clock: Clock = systemClock) {
+  constructor(rsmq: RedisSMQ, options: SchedulerOptions) {
     super();
     this.internals = internalsOf(rsmq);
     const { qnames, capMs } = resolveSchedulerOptions(options);
@@ -92,7 +91,7 @@ export class Scheduler extends TypedEventEmitter<SchedulerEvents> {
       };
       const firer = new ScheduleFirer(
         store,
-        clock,
+        systemClock,
         {
           fired: (fired) => this.tell("fired", { qname, ...fired }),
           skipped: (skipped) => this.tell("skipped", { qname, ...skipped }),
