@@ -2,5 +2,5 @@
 import RedisSMQ from "../dist/index.js";
 
 export default RedisSMQ;
-export const { Worker, RetryPolicy, PoisonError, RateLimitError, MessageCancelledError } = RedisSMQ;
+export const { Worker, Scheduler, RetryPolicy, PoisonError, RateLimitError, MessageCancelledError } = RedisSMQ;
 export { RedisSMQ };

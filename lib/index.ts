@@ -2,8 +2,8 @@
  * The package entry. `require("rsmq-next")` returns the {@link RedisSMQ} class itself, as
  * `require("rsmq")` does; `import RedisSMQ from "rsmq-next"` works from TypeScript and ESM, and the
  * public types are importable by name or as `RedisSMQ.QueueMessage`, as with rsmq. The class also
- * carries {@link Worker}, {@link RetryPolicy}, {@link PoisonError}, {@link RateLimitError} and
- * {@link MessageCancelledError} as static properties.
+ * carries {@link Worker}, {@link Scheduler}, {@link RetryPolicy}, {@link PoisonError},
+ * {@link RateLimitError} and {@link MessageCancelledError} as static properties.
  *
  * @example
  * ```ts
@@ -21,6 +21,8 @@
  */
 import { RedisSMQ as RedisSMQClass } from "./redis-smq";
 import { Worker as WorkerClass } from "./worker/worker";
+import { Scheduler as SchedulerClass } from "./schedules/scheduler";
+import type * as SchedulerTypes from "./schedules/scheduler";
 import { PoisonError as PoisonErrorClass } from "./retry/poison-error";
 import { RateLimitError as RateLimitErrorClass } from "./retry/rate-limit-error";
 import { MessageCancelledError as MessageCancelledErrorClass } from "./worker/message-cancelled-error";
@@ -39,6 +41,7 @@ import type { RsmqErrorCode as ErrorCode, RsmqErrorName as ErrorName } from "./e
 Object.defineProperty(RedisSMQClass, "default", { value: RedisSMQClass });
 Object.defineProperty(RedisSMQClass, "RedisSMQ", { value: RedisSMQClass });
 Object.defineProperty(RedisSMQClass, "Worker", { value: WorkerClass });
+Object.defineProperty(RedisSMQClass, "Scheduler", { value: SchedulerClass });
 Object.defineProperty(RedisSMQClass, "RetryPolicy", { value: RetryPolicyClass });
 Object.defineProperty(RedisSMQClass, "PoisonError", { value: PoisonErrorClass });
 Object.defineProperty(RedisSMQClass, "RateLimitError", { value: RateLimitErrorClass });
@@ -105,6 +108,10 @@ declare namespace RedisSMQ {
   export type GaveUpInfo = WorkerEventTypes.GaveUpInfo;
   export type AbandonedOutcome = WorkerEventTypes.AbandonedOutcome;
   export type WorkerStats = WorkerCounters;
+  /** The Scheduler class as a type, for `import { Scheduler } from "rsmq-next"`. */
+  export type Scheduler = SchedulerClass;
+  export type SchedulerOptions = SchedulerTypes.SchedulerOptions;
+  export type SchedulerEvents = SchedulerTypes.SchedulerEvents;
   /** The RetryPolicy class as a type. */
   export type RetryPolicy = RetryPolicyClass;
   /** The PoisonError class as a type. */
@@ -144,6 +151,8 @@ const RedisSMQ = RedisSMQClass as typeof RedisSMQClass & {
   readonly RedisSMQ: typeof RedisSMQClass;
   /** The consumer that sleeps until the next message is due: `const { Worker } = require("rsmq-next")`. */
   readonly Worker: typeof WorkerClass;
+  /** Fires the schedules of its queues from a process that need not consume them: `new RedisSMQ.Scheduler(rsmq, { qnames })`. */
+  readonly Scheduler: typeof SchedulerClass;
   /** When a failed message is retried and when it stops. */
   readonly RetryPolicy: typeof RetryPolicyClass;
   /** Throw it from a handler to stop retrying at once. */

@@ -9,6 +9,7 @@ import type { Operation } from "./operations/operation";
 import type { KeyLayout } from "./keys";
 import type { RealtimeWakes } from "./wakes/realtime-wakes";
 import type { TelemetryHub } from "./telemetry/telemetry-hub";
+import type { SendNotification } from "./operations/send-notification";
 
 /** A running Worker as the instance sees it: quitAsync() stops it. */
 export interface StoppableWorker {
@@ -19,6 +20,8 @@ export interface RedisSMQInternals {
   readonly ns: string;
   /** Where each queue's keys and realtime channel are. */
   readonly layout: KeyLayout;
+  /** What the instance's sends publish (its `realtime` and `wakeConsumers`): a schedule's fire publishes the same. */
+  readonly notify: SendNotification;
   /** Builds and runs an operation on the instance's connection (validation, routing, replica acks, NOSCRIPT answered). */
   run<T>(build: () => Operation<T>): Promise<T>;
   /**

@@ -105,9 +105,11 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     );
     const telemetrySettings = resolveTelemetry(settings.telemetry);
     if (telemetrySettings) startOpenTelemetry(telemetry, telemetrySettings, spanServerAddress(settings.connection), () => this);
+    const notify = sendNotification(settings.realtime, settings.wakeConsumers);
     this.internals = {
       ns: settings.ns,
       layout: settings.layout,
+      notify,
       run: (build) => (this.closedByUser ? this.refuseClosed(build) : operations.run(build)),
       command: (operation, args, key) => this.plainCommand(operation, args, key),
       realtimeWakes: () => this.subscriber,
@@ -118,7 +120,7 @@ export class RedisSMQ extends TypedEventEmitter<RedisSMQEvents> {
     attachInternals(this, this.internals);
     attachMethods(this, {
       internals: this.internals,
-      notify: sendNotification(settings.realtime, settings.wakeConsumers),
+      notify,
       outlets: { emit: (event, duplicate) => this.emit(event, duplicate), reportProblem: (key, error) => this.problems.report(key, error) },
       closed: () => (this.closedByUser ? connectionClosedError(this.closedByUser) : undefined),
     });

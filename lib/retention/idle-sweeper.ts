@@ -10,6 +10,7 @@
  * beat that falls on a chunk goes beside it, one command more, only while a pass runs.
  */
 import { idleLook } from "../operations/next-due";
+import type { IdleLook } from "../operations/next-due";
 import { lookAndBeat } from "../operations/consumer-beat";
 import type { ConsumerBeat } from "../operations/consumer-beat";
 import { sweepExpiredChunk } from "../operations/sweep-expired";
@@ -26,11 +27,13 @@ export class IdleSweeper {
   /**
    * @param lockMs how long the lock holds without a next chunk: longer than the Worker's longest
    *   sleep, since its chunks come one per look
+   * @param looked told of each look's whole answer (a chunk's is not one): the Worker's schedule firer reads it
    */
   constructor(
     private readonly owner: ExpiryOwner,
     private readonly qname: string,
     private readonly lockMs: number,
+    private readonly looked: (look: IdleLook) => void = () => undefined,
   ) {}
 
   /**
@@ -42,9 +45,10 @@ export class IdleSweeper {
     const { owner, qname } = this;
     if (this.cursor === undefined) {
       const { layout } = owner;
-      const { nextDueMs, sweepWanted } = await owner.run(() => (beat ? lookAndBeat(layout, qname, beat) : idleLook(layout, qname)));
-      if (sweepWanted) this.cursor = 0;
-      return nextDueMs;
+      const look = await owner.run(() => (beat ? lookAndBeat(layout, qname, beat) : idleLook(layout, qname)));
+      if (look.sweepWanted) this.cursor = 0;
+      this.looked(look);
+      return look.nextDueMs;
     }
     const cursor = this.cursor;
     const beating = beat && owner.run(() => lookAndBeat(owner.layout, qname, beat));

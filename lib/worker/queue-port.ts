@@ -15,6 +15,7 @@ import type { QueueMessage } from "../types";
 import type { TelemetryHub } from "../telemetry/telemetry-hub";
 import type { Carrier } from "../telemetry/tracing";
 import type { ConsumerBeat } from "../operations/consumer-beat";
+import type { ScheduleStore } from "../schedules/schedule-firer";
 
 /** One worker's queue: the calls its loop makes, and the wakes it listens for. */
 export interface QueuePort {
@@ -90,4 +91,18 @@ export interface QueuePort {
   readonly telemetry?: TelemetryHub;
   /** The trace context a message received through this port carries (while telemetry records or traces). */
   readonly carrierOf?: (message: QueueMessage) => Carrier;
+  /**
+   * The queue's schedules, for the worker to fire (schedules/schedule-firer.ts). Absent where it
+   * fires none (`schedules: false`, a fake queue).
+   */
+  readonly schedules?: WorkerSchedules;
+}
+
+/** A worker's way to its queue's schedules: their store, and what its looks read of them. */
+export interface WorkerSchedules extends ScheduleStore {
+  /**
+   * Calls `listener` with what each look (and each beat, a look too) read of the schedules: ms
+   * until the earliest next slot (0: due, or not settled yet), undefined when none is active.
+   */
+  watchDue(listener: (ms: number | undefined) => void): void;
 }

@@ -24,6 +24,8 @@ import type { QueuePort } from "./queue-port";
 import type { ResolvedWorkerOptions } from "./worker-option-table";
 import { observedWorkerReceive, observing } from "./worker-telemetry";
 import type { Carriers } from "./worker-telemetry";
+import { redisScheduleStore } from "../schedules/schedule-store";
+import type { IdleLook } from "../operations/next-due";
 
 /** The Worker's receives read each message's attributes, so a handler sees `message.schedule`. */
 const WITH_ATTRIBUTES = true;
@@ -31,16 +33,19 @@ const WITH_ATTRIBUTES = true;
 /** The port for the worker's queue; throws for anything that is not a RedisSMQ instance. */
 export function redisQueuePort(
   rsmq: RedisSMQ,
-  options: Pick<ResolvedWorkerOptions, "qname" | "vt" | "deadLetterQueue" | "maxIdleSleepMs" | "realtimeWakes">,
+  options: Pick<ResolvedWorkerOptions, "qname" | "vt" | "deadLetterQueue" | "maxIdleSleepMs" | "realtimeWakes" | "schedules">,
 ): QueuePort {
   const internals = internalsOf(rsmq);
   const { ns, layout } = internals;
   const { qname, vt, deadLetterQueue, maxIdleSleepMs, realtimeWakes } = options;
+  // What each look reads of the queue's schedules goes to the Worker's firer (WorkerSchedules.watchDue).
+  let scheduleDue: (ms: number | undefined) => void = () => undefined;
+  const looked = (look: IdleLook): void => scheduleDue(look.scheduleDueMs);
   // Sent with the poll, in the same tick: an idle instance's subscription costs one PING per cap.
   const tick = realtimeWakes ? () => internals.realtimeWakes().tick(maxIdleSleepMs) : () => undefined;
   const mover = new DeadLetterMover(internals);
   // Its chunks come one per look, so its lock outlasts the longest sleep between two.
-  const sweeper = new IdleSweeper(internals, qname, Math.max(SWEEP_LOCK_MS, 2 * maxIdleSleepMs));
+  const sweeper = new IdleSweeper(internals, qname, Math.max(SWEEP_LOCK_MS, 2 * maxIdleSleepMs), looked);
   const { wakeChannel, realtimeChannel } = layout.queue(qname);
   // Handlers of one batch finish together: their deletes go out as one deleteMessages.
   const deletes = new DeleteBatcher((ids, rcs) => internals.run(() => deleteMessages(layout, { qname, ids, rcs })));
@@ -75,7 +80,7 @@ export function redisQueuePort(
       return sweeper.look(beat);
     },
     // Not through the sweeper: a beat of its own must not take a chunk of a pass the looks run.
-    beat: (beat) => internals.run(() => lookAndBeat(layout, qname, beat)).then(() => undefined),
+    beat: (beat) => internals.run(() => lookAndBeat(layout, qname, beat)).then(looked),
     removeConsumer: (workerId) => internals.run(() => removeConsumer(layout, qname, workerId)),
     remove: (id, rc) => deletes.remove(id, rc),
     hide: (id, ms, rc, release) => internals.run(() => hideMessage(layout, qname, id, ms, rc, release)),
@@ -92,6 +97,12 @@ export function redisQueuePort(
     },
     telemetry: internals.telemetry,
     carrierOf: (message) => carriers.get(message),
+    schedules: options.schedules
+      ? {
+          ...redisScheduleStore(internals, qname),
+          watchDue: (listener) => void (scheduleDue = listener),
+        }
+      : undefined,
     enlist: (worker) => {
       internals.workers.add(worker);
       return () => void internals.workers.delete(worker);

@@ -15,6 +15,9 @@
  *   client's delete), one of its own handlers ending (its delete then rides on the receive that
  *   takes the slot), or the first lease's end; then it receives.
  * - Its looks carry its heartbeat when one is due (heartbeat.ts).
+ * - It fires the queue's schedules (schedules/schedule-firer.ts) unless told not to: a first pass
+ *   before its first receive, then its looks (and beats) tell the firer when the next slot is, and
+ *   a `~sched:` wake, which does not wake the loop, has the firer read the schedules again.
  * - After a failed call it backs off (100 ms doubling to 15 s), which the same wakes cut short
  *   too, but no sooner than 100 ms after the failure.
  * - It reaches the queue only through a QueuePort and time only through a Clock, both passed in,
@@ -38,6 +41,9 @@ import type { ResolvedWorkerOptions } from "./worker-option-table";
 import { WorkerReporter } from "./worker-reporter";
 import type { WorkerStats } from "./worker-stats";
 import type { Recorder, WakeupCause, WakeupResult } from "../telemetry/recorder";
+import { ScheduleFirer } from "../schedules/schedule-firer";
+import { isScheduleWake } from "../schedules/schedule-wake";
+import { FreshWakes } from "../wakes/fresh-wakes";
 
 /** The loop's ports: the queue's I/O, the clock, and randomness (uniform in [0, 1); Math.random by default). */
 export interface WorkerPorts {
@@ -86,6 +92,10 @@ export class WorkerLoop {
   private wokeBy: WakeupCause | undefined;
   /** The recorder told of this worker's handler slots at start, told again at stop. */
   private slotsRecordedBy: Recorder | undefined;
+  /** Fires the queue's schedules; none where the queue port gives none (`schedules: false`). */
+  private readonly firer: ScheduleFirer | undefined;
+  /** A schedule change made in this process is heard twice (the hub and the channel): one read. */
+  private readonly scheduleWakes = new FreshWakes();
   /** Removed again at stop, so a long-lived signal shared by many workers does not keep them all. */
   private readonly onSignalAbort = (): void => void this.stop();
 
@@ -128,6 +138,11 @@ export class WorkerLoop {
       const consumers = { beat: queue.beat.bind(queue), removeConsumer: queue.removeConsumer.bind(queue) };
       this.heartbeat = new Heartbeat(consumers, this.clock, options, reportError);
     }
+    if (queue.schedules) {
+      const firer = new ScheduleFirer(queue.schedules, this.clock, { error: reportError });
+      queue.schedules.watchDue((ms) => firer.noteDue(ms));
+      this.firer = firer;
+    }
     options.signal?.addEventListener("abort", this.onSignalAbort, { once: true });
   }
 
@@ -144,6 +159,18 @@ export class WorkerLoop {
     this.slotsRecordedBy = this.queue.telemetry?.recording;
     this.slotsRecordedBy?.concurrency(this.options.qname, this.options.concurrency);
     this.heartbeat?.start();
+    this.loopDone = this.run().catch((error: unknown) => this.reporter.error(error));
+  }
+
+  /**
+   * The first pass over the queue's schedules (a slot missed while no process fired is caught up
+   * at once), then the wakes and the loop. One after the other, so the worker keeps one call in
+   * flight at a time, which never makes its instance open a second connection (pool-growth.ts).
+   */
+  private async run(): Promise<void> {
+    const { firer } = this;
+    if (firer) await this.unlessStopped(() => firer.start());
+    if (this.stopped) return;
     listenForWakes({
       queue: this.queue,
       clock: this.clock,
@@ -151,11 +178,17 @@ export class WorkerLoop {
       problems: this.reporter.problems,
       maxIdleSleepMs: this.options.maxIdleSleepMs,
       realtimeWakes: this.options.realtimeWakes,
-      heard: (id) => this.sleeps.wakeFor(id),
+      heard: (id) => this.heard(id),
       lookNow: () => this.sleeps.wake(),
       keep: (unsubscribe) => this.unsubscribers.push(unsubscribe),
     });
-    this.loopDone = this.loop().catch((error: unknown) => this.reporter.error(error));
+    await this.loop();
+  }
+
+  /** A wake from the hub or a channel: a schedule change goes to the firer, anything else to the loop's sleep. */
+  private heard(id: string | undefined): void {
+    if (!isScheduleWake(id)) return this.sleeps.wakeFor(id);
+    if (this.scheduleWakes.fresh(id)) this.firer?.refresh();
   }
 
   /** Stops the loop and waits for running handlers (at most stopTimeoutMs); the same promise every time. */
@@ -170,6 +203,8 @@ export class WorkerLoop {
     this.abandonPoll?.();
     this.sleeps.end();
     this.slots.release();
+    // No slot fires after the stop; a fire call in flight ends by itself, like a poll.
+    const firerStopped = this.firer?.stop().catch((error: unknown) => this.reporter.error(error));
     await this.loopDone;
     // Removing the listeners is immediate; the UNSUBSCRIBE itself needs the server, which may be
     // down (then it would wait in the offline queue until the server is back). So it is awaited
@@ -178,7 +213,7 @@ export class WorkerLoop {
     // Its entry leaves the list of consumers, as bounded as the rest (it lapses by itself anyway).
     const delisted = this.heartbeat?.stop().catch((error: unknown) => this.reporter.error(error));
     const pending: Array<Promise<unknown>> = [...this.slots.running];
-    if (this.queue.connected) pending.push(unsubscribed, ...(delisted ? [delisted] : []));
+    if (this.queue.connected) pending.push(unsubscribed, ...(delisted ? [delisted] : []), ...(firerStopped ? [firerStopped] : []));
     if (pending.length > 0) {
       const grace = this.clock.sleep(this.options.stopTimeoutMs);
       await Promise.race([Promise.allSettled(pending), grace.done]);

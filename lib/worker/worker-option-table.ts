@@ -124,6 +124,7 @@ export const WORKER_OPTIONS = {
     cli: { flag: "--dlq <qname>", description: "dead-letter queue (default <qname>-dlq)" },
   },
   onStop: { default: "deadLetter", check: onStopOption },
+  schedules: { default: true, check: booleanOption },
 } as const satisfies { readonly [K in keyof WorkerOptions]-?: WorkerOption<WorkerOptions[K]> };
 
 type Table = typeof WORKER_OPTIONS;

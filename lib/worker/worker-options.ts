@@ -81,4 +81,12 @@ export interface WorkerOptions {
    * @default "deadLetter"
    */
   onStop?: "deadLetter" | "delete";
+  /**
+   * Fire the queue's schedules (upsertScheduleAsync): every Worker of a queue takes part, and the
+   * fire script lets each slot send one message whichever fires it. Idle, it costs nothing more:
+   * the earliest next slot comes with the look the Worker makes anyway. `false`: this Worker fires
+   * none (a Scheduler, or other Workers of the queue, do).
+   * @default true
+   */
+  schedules?: boolean;
 }

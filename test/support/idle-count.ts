@@ -35,6 +35,8 @@ export interface IdleCountOptions {
   windowMs: number;
   /** The Workers' cap: their maxIdleSleepMs, which the child leaves at its default. */
   capMs: number;
+  /** Each queue has 3 schedules defined (see IdleInstanceConfig.schedules). */
+  schedules?: boolean;
 }
 
 export interface IdleResult {
@@ -129,6 +131,7 @@ export class IdleCount {
       ns: "idle",
       workers: this.options.workers,
       client: this.options.client,
+      schedules: this.options.schedules,
     };
     const child = spawn(process.execPath, [join(__dirname, "idle-instance.js"), JSON.stringify(config)], {
       stdio: ["pipe", "pipe", "pipe"],

@@ -17,6 +17,8 @@ export interface IdleInstanceConfig {
   workers: number;
   /** What the instance talks through: node-redis connections it opens, or an ioredis client passed in. */
   client: "node-redis" | "ioredis";
+  /** Defines 3 schedules on each queue before the Workers start (a daily cron, an hourly `every`, a weekly cron), none due for an hour. */
+  schedules?: boolean;
 }
 
 const WORKER_EVENTS = ["receive", "look", "sleep", "wake", "error", "stopped"] as const;
@@ -31,6 +33,11 @@ async function main(): Promise<void> {
   for (let index = 0; index < config.workers; index++) {
     const qname = `q${index}`;
     await rsmq.createQueueAsync({ qname });
+    if (config.schedules) {
+      await rsmq.upsertScheduleAsync({ qname, name: "daily", cron: "0 3 * * *", tz: "Europe/Berlin", message: "daily" });
+      await rsmq.upsertScheduleAsync({ qname, name: "hourly", every: 3_600_000, startAt: Date.now() + 3_600_000, message: "hourly" });
+      await rsmq.upsertScheduleAsync({ qname, name: "weekly", cron: "30 2 * * 1", message: "weekly" });
+    }
     const worker = new RedisSMQ.Worker(rsmq, { qname, handler: () => undefined });
     for (const name of WORKER_EVENTS) {
       (worker as unknown as NodeJS.EventEmitter).on(name, (...args: unknown[]) =>

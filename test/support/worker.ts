@@ -115,15 +115,16 @@ export async function loadPollScripts(ns: string, qname: string): Promise<void> 
 }
 
 /**
- * Loads the receive and look scripts (plain and flagged) on the server at `url`, and those of the
- * Worker's heartbeat (a look that carries it, and its removal at stop).
+ * Loads the receive and look scripts (plain and flagged) on the server at `url`, those of the
+ * Worker's heartbeat (a look that carries it, and its removal at stop), and the read of its
+ * schedules at start.
  */
 export async function loadPollScriptsAt(url: string): Promise<void> {
   const client = createClient({ url });
   client.on("error", () => undefined);
   await client.connect();
   try {
-    for (const name of ["receiveMessage", "nextDue", "deleteAndReceive", "lookAndBeat", "removeConsumer"] as const) {
+    for (const name of ["receiveMessage", "nextDue", "deleteAndReceive", "lookAndBeat", "removeConsumer", "listSchedules"] as const) {
       for (const body of [script(name), script(name).flagged]) await client.sendCommand(["SCRIPT", "LOAD", body.source]);
     }
   } finally {

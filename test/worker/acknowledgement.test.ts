@@ -56,9 +56,10 @@ describe("Worker: acknowledgement rides on the next receive", () => {
     });
 
     expect(handled).to.deep.equal(ids);
-    // The first receive carries no delete; each later one carries the previous message's, and the
+    // Before the first receive, the read of the queue's schedules (read-only; there are none). The
+    // first receive carries no delete; each later one carries the previous message's, and the
     // last, which finds the queue empty, carries the twentieth's.
-    expect(clientCommands(commands)).to.deep.equal(Array.from({ length: 21 }, () => "evalsha"));
+    expect(clientCommands(commands)).to.deep.equal(["evalsha_ro", ...Array.from({ length: 21 }, () => "evalsha")]);
     expect(worker.counters).to.deep.include({ receives: 21, emptyReceives: 1, handled: 20, errors: 0 });
     await expectQueueEmpty(ids);
   });
@@ -83,7 +84,9 @@ describe("Worker: acknowledgement rides on the next receive", () => {
     });
 
     expect([...handled].sort()).to.deep.equal([...ids].sort());
-    const sent = clientCommands(commands);
+    // Before the first receive, the read of the queue's schedules (read-only; there are none).
+    const [scheduleRead, ...sent] = clientCommands(commands);
+    expect(scheduleRead).to.equal("evalsha_ro");
     expect(
       sent.every((name) => name === "evalsha"),
       JSON.stringify(sent),

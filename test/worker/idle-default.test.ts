@@ -4,7 +4,8 @@
  * instance of its own on a redis-server of its own (see support/idle-count.ts). The promise: per
  * cap interval at most each Worker's look, plus one health check of the instance's shared wake
  * subscription riding the same tick; so one idle Worker costs at most 2 commands per 30 s, 240
- * an hour.
+ * an hour. The same holds with schedules defined: the Worker's firer learns the next slot from
+ * the look itself.
  *
  * The counts wait about 80 s and do nothing else, so they start in a root `before` hook, when the
  * run starts, and run beside the rest of the pass; the tests below only read their results.
@@ -29,7 +30,7 @@ const CHECK_SLACK_MS = 1_000;
 /** What a Worker's look is sent as: EVALSHA (EVALSHA_RO where read-only scripts say so). */
 const LOOK = /^evalsha(_ro)?$/;
 
-const counts: { one?: IdleCount; two?: IdleCount; ioredis?: IdleCount } = {};
+const counts: { one?: IdleCount; two?: IdleCount; ioredis?: IdleCount; scheduled?: IdleCount } = {};
 
 /** Each count starts a redis-server of its own: REDIS_URL or a container cannot stand in. */
 const runnable = (): boolean => !onCluster() && !onIoredis() && spawnSync("redis-server", ["--version"]).status === 0;
@@ -41,6 +42,7 @@ before(function () {
   counts.one = IdleCount.start({ ...options, workers: 1, client: "node-redis" });
   counts.two = IdleCount.start({ ...options, workers: 2, client: "node-redis" });
   counts.ioredis = IdleCount.start({ ...options, workers: 1, client: "ioredis" });
+  counts.scheduled = IdleCount.start({ ...options, workers: 1, client: "node-redis", schedules: true });
 });
 
 after(async function () {
@@ -123,6 +125,13 @@ describe("Worker: idle cost at the defaults (counted at the server over 75 s, be
   it("two idle Workers of one instance: a look each per cap, and still one PING for the subscription they share", async function () {
     this.timeout(WINDOW_MS + 3 * CAP_MS);
     expectIdleBound(await counts.two!.result, 2);
+  });
+
+  it("with 3 schedules defined (a daily cron, an hourly `every`, a weekly cron): still its look and one PING per cap", async function () {
+    this.timeout(WINDOW_MS + 3 * CAP_MS);
+    const result = await counts.scheduled!.result;
+    expectIdleBound(result, 1);
+    expect(byName(result).ping).to.equal(result.commands.length / 2);
   });
 
   it("through an ioredis client: the same 2 commands per cap", async function () {

@@ -227,7 +227,7 @@ describe("Worker options", () => {
       it("names an option close to none, and lists the known ones", () => {
         const error = constructionError(rsmq, { qname: "q", handler, colour: "blue" });
         expect(error).to.be.instanceOf(TypeError);
-        expect(error.message).to.match(/^Unknown worker option `colour`; known options: qname, handler, concurrency, .*onStop$/);
+        expect(error.message).to.match(/^Unknown worker option `colour`; known options: qname, handler, concurrency, .*onStop, schedules$/);
         expect(error.message).not.to.include("did you mean");
       });
 
