@@ -16,7 +16,8 @@
   exist, else { {vt, delay, maxsize, totalrecv, totalsent, created, modified, totalexpired, retention, expireto,
   paused, ratelimit, rlblock, concurrency, consumers, schedules},
   msgs, visible,
-  inFlight, delayed, looked, nextDueAt, headId, headScore, dueIn1m, dueIn10m, dueIn1h, leased, liveConsumers }.
+  inFlight, delayed, looked, nextDueAt, headId, headScore, dueIn1m, dueIn10m, dueIn1h, leased, liveConsumers,
+  scheduleFigures }.
   visible: due now (score <= now). A hidden message is in flight when it has an `<id>:rc` field
   (received: being handled, or waiting for a retry), delayed when not; looked: how many hidden ones
   were looked at (fewer than all: the split covers the earliest only). nextDueAt: the earliest
@@ -28,6 +29,13 @@
   not read). liveConsumers: the Workers' heartbeat entries `consumers` lists that have not expired
   (lua/lookAndBeat-2.lua); a queue no Worker beats on costs nothing more. schedules is the index of
   the queue's schedules as stored (space-separated names; the reader counts them).
+  scheduleFigures: what the schedule metrics show of each schedule the index lists (its first
+  MOST_SCHEDULES), in its order: { name, count, missed, overlapped, next, paused, plan }, the
+  numbers as integer texts (paused "1" or "0"; next as stored: 0 unknown, -1 ended), plan the
+  stored JSON without its message when next is 0 and the schedule is not paused (the reader plans
+  the next slot from it, as listSchedules' does), else false. A name without its `~sched:` field,
+  or whose field is not a JSON object, is left out, as lua/listSchedules-2.lua leaves it out. A
+  queue without schedules costs nothing more; one with schedules, one HMGET of their fields.
 ]]
 local rcall = redis.call
 local lookAtMost = tonumber(ARGV[1])
@@ -98,6 +106,63 @@ local function liveConsumers(queueHash, index)
   return live
 end
 
+-- upsertSchedule-2.lua refuses a queue's 101st schedule: the figures stay bounded even for an
+-- index written by hand.
+local MOST_SCHEDULES = 100
+-- What the planner (lib/schedules/fire-plan.ts, through lib/schedules/stored-schedule.ts) reads
+-- of a schedule: all of it but the message, which may be long.
+local PLAN_KEYS = {
+  "every", "cron", "tz", "anchor", "startAt", "endAt", "catchup", "catchupWindowMs", "limit", "paused",
+  "since", "last", "next", "count", "createdAt",
+}
+
+-- A stored number (the schedule scripts write numbers; one written by hand may be a numeric
+-- string) as an integer text; "0" for anything else, as the reader's parse reads it.
+local function integerText(value)
+  local number = tonumber(value)
+  if not number or number ~= number or number >= 2 ^ 53 or number <= -2 ^ 53 then
+    return "0"
+  end
+  return string.format("%d", math.floor(number))
+end
+
+local function isPaused(record)
+  return record.paused == true or record.paused == 1 or record.paused == "1"
+end
+
+local function planText(record)
+  local plan = {}
+  for _, key in ipairs(PLAN_KEYS) do
+    plan[key] = record[key]
+  end
+  return cjson.encode(plan)
+end
+
+-- scheduleNames() is lua/shared/schedule-names.lua, which the loader puts before this script.
+local function scheduleFigures(queueHash, index)
+  local names, fieldNames = scheduleNames(index), {}
+  for i = 1, math.min(#names, MOST_SCHEDULES) do
+    fieldNames[i] = "~sched:" .. names[i]
+  end
+  local figures = {}
+  if #fieldNames == 0 then
+    return figures
+  end
+  local texts = rcall("HMGET", queueHash, unpackAll(fieldNames))
+  for i = 1, #fieldNames do
+    local decoded, record = pcall(cjson.decode, texts[i] or "")
+    -- An array (a table with a first element) is not a schedule either.
+    if decoded and type(record) == "table" and record[1] == nil then
+      local nextText, paused = integerText(record.next), isPaused(record)
+      figures[#figures + 1] = {
+        names[i], integerText(record.count), integerText(record.missed), integerText(record.overlapped), nextText,
+        paused and "1" or "0", (not paused and nextText ~= "-1" and tonumber(nextText) <= 0) and planText(record) or false,
+      }
+    end
+  end
+  return figures
+end
+
 for i = first, #KEYS, 3 do
   local queueSet = KEYS[i]
   local queueHash = KEYS[i + 1]
@@ -131,6 +196,7 @@ for i = first, #KEYS, 3 do
       fields, msgs, visible, inFlight, delayed, math.floor(#hidden / 2), nextDueAt, headId, headScore,
       dueWithin(queueSet, 60000), dueWithin(queueSet, 600000), dueWithin(queueSet, 3600000),
       fields[14] and rcall("ZCOUNT", queueLeases, "(" .. now, "+inf") or -1, liveConsumers(queueHash, fields[15]),
+      scheduleFigures(queueHash, fields[16]),
     }
   end
 end

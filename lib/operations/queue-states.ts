@@ -1,7 +1,8 @@
 /**
  * The reading of many queues at once (lua/queueStates-n.lua), for the dashboard (and of one, for
  * the command line's `stats`): each queue's settings,
- * counters, messages by state and what becomes visible next, by one server clock. Nothing is written.
+ * counters, messages by state and what becomes visible next, and what the schedule metrics show
+ * of its schedules, by one server clock. Nothing is written.
  */
 import { integerArg } from "./operation";
 import type { Operation } from "./operation";
@@ -11,6 +12,8 @@ import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
 import { readControls } from "./queue-controls-read";
 import type { QueueControls } from "./queue-controls-read";
+import { parseScheduleFigures } from "./schedule-figures";
+import type { QueueScheduleFigures } from "./schedule-figures";
 
 /** How many hidden messages become visible within the next minute, ten minutes and hour. */
 export interface DueWithin {
@@ -74,12 +77,17 @@ export interface QueueState extends QueueCounts {
   dueWithin: DueWithin;
 }
 
-/** What one call saw: the server's time, the registry (when asked for) and the queues that exist. */
+/**
+ * What one call saw: the server's time, the registry (when asked for), the queues that exist and
+ * the schedules of those that have any.
+ */
 export interface QueueStates {
   now: number;
   /** The registry's members, when the call read it. */
   registry: string[] | undefined;
   queues: QueueState[];
+  /** What the schedule metrics show of each schedule, for the queues of `queues` that have any, in their order. */
+  schedules: QueueScheduleFigures[];
   /** Queues asked for that do not exist (any more). */
   missing: string[];
 }
@@ -106,11 +114,16 @@ export function queueStates(
     args: [integerArg(lookAtMost), withRegistry ? "1" : "0"],
     parse(reply) {
       const [nowText, members, ...entries] = reply as [string, string[] | null, ...unknown[]];
-      const states: QueueStates = { now: Number(nowText), registry: members ?? undefined, queues: [], missing: [] };
+      const states: QueueStates = { now: Number(nowText), registry: members ?? undefined, queues: [], schedules: [], missing: [] };
       entries.forEach((entry, index) => {
         const qname = qnames[index];
-        if (!Array.isArray(entry)) states.missing.push(qname);
-        else states.queues.push(queueState(qname, entry, states.now));
+        if (!Array.isArray(entry)) {
+          states.missing.push(qname);
+          return;
+        }
+        states.queues.push(queueState(qname, entry, states.now));
+        const schedules = parseScheduleFigures(entry[14], states.now);
+        if (schedules.length > 0) states.schedules.push({ qname, schedules });
       });
       return states;
     },
