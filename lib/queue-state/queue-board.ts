@@ -1,6 +1,7 @@
 /**
- * The reads of Redis the dashboard and the queue-state metrics share: every queue in one script
- * call (one per queue in Redis Cluster, where each queue has a slot of its own), a page of
+ * The reads of Redis the dashboard and the queue-state metrics share: every queue, with what the
+ * schedule metrics show of its schedules, in one script call (one per queue in Redis Cluster,
+ * where each queue has a slot of its own), a page of
  * messages, one message, a dead-letter queue's reasons, the Workers consuming a queue, its
  * schedules. None receives or writes anything. Each
  * command sent is counted in the cost meter.
@@ -87,7 +88,7 @@ export class QueueBoard {
     this.marks = new Map(
       states.queues.map((state) => [state.qname, { now: states.now, totalsent: state.totalsent, totalrecv: state.totalrecv }]),
     );
-    return { now: states.now, queues: rows };
+    return { now: states.now, queues: rows, schedules: sortedSchedules(states) };
   }
 
   /**
@@ -99,7 +100,7 @@ export class QueueBoard {
       qnames.map((qname) => validateQname(qname)),
       false,
     );
-    return { now: states.now, queues: queueRows(states.queues, states.now, new Map(), this.names) };
+    return { now: states.now, queues: queueRows(states.queues, states.now, new Map(), this.names), schedules: sortedSchedules(states) };
   }
 
   /** One queue, with its dead-letter queue (or the queue it is the dead-letter queue of); rejects `queueNotFound`. */
@@ -142,23 +143,6 @@ export class QueueBoard {
     return { now: read.nowMs, qname, schedules: read.stored.map((stored) => toScheduleInfo(stored, read.nowMs)) };
   }
 
-  /**
-   * The schedules of the rows that have any (one read each, sent together), for the schedule
-   * metrics; a queue deleted since the rows were read is left out.
-   */
-  async readSchedulesOf(rows: readonly QueueRow[]): Promise<QueueSchedules[]> {
-    const withSchedules = rows.filter((row) => row.schedules > 0);
-    const read = await Promise.all(
-      withSchedules.map((row) =>
-        this.readSchedules(row.qname).catch((error: unknown) => {
-          if (error instanceof Error && error.name === "queueNotFound") return undefined;
-          throw error;
-        }),
-      ),
-    );
-    return read.flatMap((answer) => (answer ? [{ qname: answer.qname, schedules: answer.schedules }] : []));
-  }
-
   /** Why the first messages of a dead-letter queue stopped, grouped. */
   async readDeadLetters(qname: string): Promise<DeadLettersResponse> {
     const read = await this.counted(() => deadLetterNotes(this.queue.layout, qname, LOOK_AT_DEAD_LETTERS));
@@ -195,6 +179,7 @@ export class QueueBoard {
       now: Math.max(states.now, more.now),
       registry,
       queues: [...states.queues, ...more.queues],
+      schedules: [...states.schedules, ...more.schedules],
       missing: [...states.missing, ...more.missing],
     };
   }
@@ -211,6 +196,7 @@ export class QueueBoard {
       now: Math.max(...each.map((states) => states.now)),
       registry: undefined,
       queues: each.flatMap((states): QueueState[] => states.queues),
+      schedules: each.flatMap((states) => states.schedules),
       missing: each.flatMap((states) => states.missing),
     };
   }
@@ -247,6 +233,11 @@ function connectionLost(): Error {
   const error = new Error("the connection to Redis is lost; rsmq-next reconnects by itself");
   error.name = "redisUnavailable";
   return error;
+}
+
+/** The schedules of a reading's queues, by queue name (as its rows are sorted). */
+function sortedSchedules(states: QueueStates): QueueSchedules[] {
+  return [...states.schedules].sort((a, b) => (a.qname < b.qname ? -1 : a.qname > b.qname ? 1 : 0));
 }
 
 /** A registry member the board can read: written by something else, a member may be anything. */

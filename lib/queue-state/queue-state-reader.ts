@@ -1,9 +1,9 @@
 /**
  * Reads the queue state the metrics show, on demand only: every queue of the namespace (or the
- * queues of a list) through the QueueBoard the dashboard reads with too, one script call for all of them on one
- * server (a second when the registry names a queue the first did not know), the registry and one
- * per queue in Redis Cluster, then one per queue that has schedules. Nothing is read on a timer: a
- * scrape reads, and nothing else does.
+ * queues of a list), with what the schedule metrics show of their schedules, through the
+ * QueueBoard the dashboard reads with too, one script call for all of them on one server (a second
+ * when the registry names a queue the first did not know), the registry and one per queue in Redis
+ * Cluster. Nothing is read on a timer: a scrape reads, and nothing else does.
  * Reads asked for while one is under way share it, so the families of one scrape (and scrapes
  * that overlap) cost one reading.
  */
@@ -11,12 +11,7 @@ import { internalsOf } from "../internals";
 import { CostMeter } from "./cost-meter";
 import { QueueBoard } from "./queue-board";
 import type { ConnectedQueues } from "./queue-board";
-import type { QueueSchedules, Reading } from "./read-shapes";
-
-/** A reading of the queues with the schedules of those that have any. */
-export interface ScheduledReading extends Reading {
-  schedules: QueueSchedules[];
-}
+import type { Reading } from "./read-shapes";
 
 export interface QueueStateReaderOptions {
   /** The queues to read; undefined: every queue of the namespace. */
@@ -28,7 +23,7 @@ export interface QueueStateReaderOptions {
 export class QueueStateReader {
   private readonly board: QueueBoard;
   private readonly queues: readonly string[] | undefined;
-  private underWay: Promise<ScheduledReading> | undefined;
+  private underWay: Promise<Reading> | undefined;
 
   /** `rsmq`: a RedisSMQ instance (its internals are looked up; a look-alike throws a TypeError). */
   constructor(rsmq: ConnectedQueues, options: QueueStateReaderOptions = {}) {
@@ -37,21 +32,16 @@ export class QueueStateReader {
   }
 
   /**
-   * One reading, with the schedules of the queues that have any (one more read each), shared
+   * One reading, with the schedules of the queues that have any (read by the same call), shared
    * with any under way; rejects when Redis could not be read.
    */
-  read(): Promise<ScheduledReading> {
+  read(): Promise<Reading> {
     if (!this.underWay) {
-      const reading = this.readWithSchedules();
+      const reading = this.queues ? this.board.readQueuesNamed(this.queues) : this.board.readQueues();
       this.underWay = reading.finally(() => {
         this.underWay = undefined;
       });
     }
     return this.underWay;
-  }
-
-  private async readWithSchedules(): Promise<ScheduledReading> {
-    const reading = await (this.queues ? this.board.readQueuesNamed(this.queues) : this.board.readQueues());
-    return { ...reading, schedules: await this.board.readSchedulesOf(reading.queues) };
   }
 }

@@ -7,6 +7,7 @@
 import type { ConsumerInfo, DeadLetterInfo, ScheduleInfo } from "../types";
 import type { BrowsedMessage } from "../operations/browse-messages";
 import type { DueWithin } from "../operations/queue-states";
+import type { ScheduleFigures } from "../operations/schedule-figures";
 import type { QueuePause, QueueRateLimit } from "../types";
 
 /** One queue of the namespace, as one reading of all queues saw it (`GET api/queues`). */
@@ -73,10 +74,14 @@ export interface QueueRow {
   isDeadLetterQueue: boolean;
 }
 
-/** All queues of the namespace at the server's time `now` (epoch ms). */
+/**
+ * All queues of the namespace at the server's time `now` (epoch ms), with the schedules of those
+ * that have any (read by the same script call).
+ */
 export interface Reading {
   now: number;
   queues: QueueRow[];
+  schedules: QueueSchedules[];
 }
 
 /** What the dashboard itself costs Redis: commands it sent, counted where it sends them. */
@@ -145,10 +150,10 @@ export interface SchedulesResponse {
   schedules: ScheduleInfo[];
 }
 
-/** One queue's schedules, for the schedule metrics. */
+/** One queue's schedules, for the schedule metrics: what they show of each, sorted by name. */
 export interface QueueSchedules {
   qname: string;
-  schedules: ScheduleInfo[];
+  schedules: ScheduleFigures[];
 }
 
 /** `GET api/queues/:qname/dead-letters`: why the messages of a dead-letter queue stopped. */

@@ -20,7 +20,7 @@ function countingRead() {
   const read = async (): Promise<Reading> => {
     state.calls += 1;
     if (state.failing) throw state.failing;
-    return { now: state.calls, queues: [] };
+    return { now: state.calls, queues: [], schedules: [] };
   };
   return { state, read };
 }
@@ -113,7 +113,7 @@ describe("dashboard sampler", () => {
     let calls = 0;
     const read = (): Promise<Reading> => {
       calls += 1;
-      return calls === 1 ? Promise.resolve({ now: 1, queues: [] }) : new Promise((resolve) => (answer = resolve));
+      return calls === 1 ? Promise.resolve({ now: 1, queues: [], schedules: [] }) : new Promise((resolve) => (answer = resolve));
     };
     const timers = manualTimers();
     let now = 0;
@@ -137,7 +137,7 @@ describe("dashboard sampler", () => {
     now = 5000;
     timers.fire();
     expect(seen[2].health).to.deep.equal({ ok: false, error: "Redis has not answered for 4 s", since: 1000 });
-    answer({ now: 2, queues: [] });
+    answer({ now: 2, queues: [], schedules: [] });
     await waitFor(() => seen.length === 4, "the answer");
     expect(seen[3].health).to.deep.equal({ ok: true });
     expect(

@@ -4,8 +4,9 @@
  * `collectMetrics` with prom-client, the exporter (`rsmq-next metrics`) and the dashboard's
  * `metrics` route give one series per schedule, equal to what listSchedulesAsync reads (sent,
  * missed, skipped, the next run; none for a paused schedule), and agree to the sample; OpenTelemetry
- * observes the same figures. A scrape reads the queues once and each queue with schedules once more;
- * a queue without schedules costs nothing more.
+ * observes the same figures. A scrape is the queues' one reading, schedules included: one command on
+ * one server (the registry and one per queue in Redis Cluster), whatever the number of queues with
+ * schedules.
  */
 import { expect } from "chai";
 import * as promClient from "prom-client";
@@ -158,17 +159,29 @@ describe("metrics: the schedules' series", function () {
     expect(scheduleSamples(fromDashboard.text)).to.deep.equal(expected);
   });
 
-  it("one scrape: the queues' reading, then one listSchedules per queue with schedules, none for the others", async () => {
+  it("one scrape with schedules on two queues: one command on one server (the registry and one per queue in Cluster), no more", async () => {
     const registry = collecting();
     await registry.metrics(); // learns the queues
     const watch = await CommandWatch.open();
     each.add(() => watch.close());
-    await registry.metrics();
+    const samples = scheduleSamples(await registry.metrics());
+    expect(
+      Object.keys(samples)
+        .filter((name) => name.startsWith("rsmq_schedule_sent_total"))
+        .sort(),
+    ).to.deep.equal([
+      'rsmq_schedule_sent_total{queue="jobs",schedule="held"}',
+      'rsmq_schedule_sent_total{queue="jobs",schedule="once"}',
+      'rsmq_schedule_sent_total{queue="jobs",schedule="tick"}',
+      'rsmq_schedule_sent_total{queue="reports",schedule="nightly"}',
+    ]);
+    // Every command any client sent while the scrape ran (this test's run has the server to itself).
     const calls = (await watch.clientCalls(["queueStates", "listSchedules"])).map((call) => call.split(" ").slice(1).join(" ")).sort();
-    const reading = internalsOf(rsmq).layout.registryWithQueues
-      ? ["evalsha_ro queueStates"]
-      : ["evalsha_ro queueStates", "evalsha_ro queueStates", "evalsha_ro queueStates", "smembers"];
-    expect(calls).to.deep.equal([...reading, "evalsha_ro listSchedules", "evalsha_ro listSchedules"].sort());
+    expect(calls).to.deep.equal(
+      internalsOf(rsmq).layout.registryWithQueues
+        ? ["evalsha_ro queueStates"]
+        : ["evalsha_ro queueStates", "evalsha_ro queueStates", "evalsha_ro queueStates", "smembers"],
+    );
   });
 
   it("OpenTelemetry: the same figures, the schedule as messaging.rsmq.schedule", async () => {

@@ -100,28 +100,22 @@ export const READ_ROUTES: readonly ReadRoute[] = [
     pattern: "metrics",
     mutates: false,
     async run(ctx) {
-      await sendMetrics(ctx, await ctx.sampler.latest());
+      sendMetrics(ctx, await ctx.sampler.latest());
     },
   },
 ];
 
 /**
  * The queue-state metrics of the latest reading (the one open tabs share, or a new one when it is
- * older than the interval), with the schedules of the queues that have any (read for this scrape:
- * the page reads them apart); 503 with the reason while Redis cannot be read. Prometheus reads
- * this answer, so a failure is a line of text, not the error JSON.
+ * older than the interval), the schedules of the queues that have any included (the same call
+ * read them); 503 with the reason while Redis cannot be read. Prometheus reads this answer, so a
+ * failure is a line of text, not the error JSON.
  */
-async function sendMetrics({ res, board }: HandlerParts & { res: ServerResponse }, state: SamplerState): Promise<void> {
+function sendMetrics({ res }: { res: ServerResponse }, state: SamplerState): void {
   if (!state.health.ok || !state.reading) {
     return sendScrapeFailure(res, state.health.ok ? "no reading yet" : state.health.error);
   }
-  let schedules;
-  try {
-    schedules = await board.readSchedulesOf(state.reading.queues);
-  } catch (error) {
-    return sendScrapeFailure(res, error);
-  }
-  sendExposition(res, renderExposition(queueStateFamilies({ ...state.reading, schedules })));
+  sendExposition(res, renderExposition(queueStateFamilies(state.reading)));
 }
 
 /** The QueuesResponse of a sampler state: no queues while Redis is down (the page says why). */

@@ -5,7 +5,7 @@
  * all make their figures here, so they agree to the sample.
  */
 import type { QueueRow, QueueSchedules } from "../../queue-state/read-shapes";
-import type { ScheduleInfo } from "../../types";
+import type { ScheduleFigures } from "../../operations/schedule-figures";
 import { isPaused, tightestPerSecond } from "../../operations/queue-controls-read";
 import { QUEUE_STATE_METRICS } from "../metric-names";
 import type { MetricDefinition } from "../metric-names";
@@ -15,7 +15,7 @@ import type { FamilyType, MetricFamily, Sample } from "./exposition";
 export interface QueueReading {
   readonly now: number;
   readonly queues: readonly QueueRow[];
-  /** The schedules of the queues that have any (absent: not read, so no schedule series). */
+  /** The schedules of the queues that have any, read by the same call (absent: no schedule series). */
   readonly schedules?: readonly QueueSchedules[];
 }
 
@@ -40,7 +40,7 @@ function isScheduleMetric(metric: QueueStateMetric): metric is ScheduleMetric {
 }
 
 /** The figure of one schedule for a schedule metric; undefined: no series (no next run). */
-function scheduleValue(metric: ScheduleMetric, schedule: ScheduleInfo): number | undefined {
+function scheduleValue(metric: ScheduleMetric, schedule: ScheduleFigures): number | undefined {
   switch (metric) {
     case "scheduleSent":
       return schedule.count;
