@@ -31,7 +31,12 @@ export interface FireOutcome {
   readonly status: "fired" | "skipped" | "done" | "stale" | "early" | "gone";
   readonly next: number;
   readonly ids: string[];
+  /** The messages stored, each with the slot it was sent for (an id ends with the random part drawn for its slot). */
+  readonly sent: ReadonlyArray<{ slot: number; id: string }>;
 }
+
+/** An id is 10 characters of the server's time, then the random part the client drew. */
+const ID_TIME_CHARS = 10;
 
 const STATUSES: ReadonlySet<string> = new Set(["fired", "skipped", "done", "stale", "early"]);
 
@@ -71,10 +76,16 @@ export function fireSchedule(
     ],
     parse(reply) {
       failIfCode(reply);
-      if (reply === 0) return { status: "gone", next: 0, ids: [] };
-      const [status, next, ...ids] = reply as [string, number, ...string[]];
+      if (reply === 0) return { status: "gone", next: 0, ids: [], sent: [] };
+      const [status, next, ...stored] = reply as [string, number, ...string[]];
       if (!STATUSES.has(String(status))) throw new Error(`rsmq-next: unexpected fireSchedule reply ${JSON.stringify(reply)}`);
-      return { status: String(status) as FireOutcome["status"], next: Number(next), ids: ids.map(String) };
+      const ids = stored.map(String);
+      const slotOf = new Map(randomParts.map((part, index) => [part, plan.slots[index]]));
+      const sent = ids.flatMap((id) => {
+        const slot = slotOf.get(id.slice(ID_TIME_CHARS));
+        return slot === undefined ? [] : [{ slot, id }];
+      });
+      return { status: String(status) as FireOutcome["status"], next: Number(next), ids, sent };
     },
   };
 }

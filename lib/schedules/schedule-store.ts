@@ -8,8 +8,7 @@ import type { RedisSMQInternals } from "../internals";
 import { readSchedules } from "../operations/list-schedules";
 import { fireSchedule } from "../operations/fire-schedule";
 import { notifyQueueActivity } from "../wakes/wake-hub";
-import type { FirePlan } from "./fire-plan";
-import type { FireOutcome, ScheduleStore } from "./schedule-firer";
+import type { ScheduleStore } from "./schedule-firer";
 
 export function redisScheduleStore(internals: Pick<RedisSMQInternals, "run" | "layout" | "notify" | "ns">, qname: string): ScheduleStore {
   const { layout, notify } = internals;
@@ -30,18 +29,7 @@ export function redisScheduleStore(internals: Pick<RedisSMQInternals, "run" | "l
       if (outcome.ids.length > 0) notifyQueueActivity(internals.ns, qname, outcome.ids[0]);
       // Removed since the read: nothing left to fire or to wait for.
       if (outcome.status === "gone") return { status: "done", next: -1, sent: [] };
-      return { status: outcome.status, next: outcome.next, sent: slotsOf(outcome.ids, plan, stored.limit !== undefined) };
+      return { status: outcome.status, next: outcome.next, sent: [...outcome.sent] };
     },
   };
-}
-
-/**
- * The slot of each id a fire stored. The script stores in slot order and stops at the limit, so
- * the ids are the plan's first slots; a slot whose dedup claim was taken (sent already, by a
- * schedule of the same name removed since) stores none, and then which slots the ids belong to
- * is not known here: they go untold (listSchedules counts them all the same).
- */
-function slotsOf(ids: string[], plan: FirePlan, limited: boolean): FireOutcome["sent"] {
-  if (ids.length !== plan.slots.length && !limited) return [];
-  return ids.map((id, index) => ({ slot: plan.slots[index], id }));
 }

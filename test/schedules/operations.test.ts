@@ -277,7 +277,7 @@ describe("schedules: the operations and the fire script", () => {
       expect(first.next).to.equal(slot + 1000);
       expect(first.ids).to.have.length(1);
       const [id] = first.ids;
-      expect(await fire(schedule, plan)).to.deep.equal({ status: "done", next: slot + 1000, ids: [] });
+      expect(await fire(schedule, plan)).to.deep.equal({ status: "done", next: slot + 1000, ids: [], sent: [] });
       expect(await client.zCard(keys().messages)).to.equal(1);
       expect(JSON.parse((await field(`${id}:at`))!)).to.deep.equal({ schedule: "s", slot });
       const claim = dedupKey(keys(), slotDedupId("s", slot), "");
@@ -339,6 +339,7 @@ describe("schedules: the operations and the fire script", () => {
       expect(await fire(schedule, { slots: [later], handledThrough: later, next: later + 1000 })).to.deep.include({
         status: "early",
         ids: [],
+        sent: [],
       });
       expect(await exactState(client, ns)).to.deep.equal(before);
     });
@@ -348,7 +349,7 @@ describe("schedules: the operations and the fire script", () => {
       const slots = pastSlots(anchor, 10);
       const [id] = (await fire(await read("s"), { slots: [slots[7]], handledThrough: slots[7], next: slots[8] })).ids;
       const skipped = await fire(await read("s"), { slots: [slots[8]], handledThrough: slots[8], next: slots[9] });
-      expect(skipped).to.deep.equal({ status: "skipped", next: slots[9], ids: [] });
+      expect(skipped).to.deep.equal({ status: "skipped", next: slots[9], ids: [], sent: [] });
       expect(await stored("s")).to.include({ overlapped: 1, count: 1, last: slots[8], lastId: id });
       expect(await client.zCard(keys().messages)).to.equal(1);
       await rsmq.deleteMessageAsync({ qname: "q", id });
@@ -380,19 +381,29 @@ describe("schedules: the operations and the fire script", () => {
       expect(await fire(await read("s").catch(() => ({ name: "s", v: 0 }) as StoredSchedule), plan)).to.deep.include({ status: "gone" });
       await rsmq.upsertScheduleAsync({ qname: "q", name: "s", every: 1000, startAt: anchor, message: "again" });
       const again = await fire(await read("s"), plan);
-      expect(again).to.deep.equal({ status: "fired", next: slot + 1000, ids: [] });
+      expect(again).to.deep.equal({ status: "fired", next: slot + 1000, ids: [], sent: [] });
       expect(await client.zCard(keys().messages)).to.equal(1);
       expect(await stored("s")).to.include({ last: slot, count: 0 });
+    });
+
+    it("names the slot of each message it stored, when an earlier slot's claim was taken too", async () => {
+      const anchor = await upsertPast("s");
+      const [taken, free] = pastSlots(anchor, 10).slice(8);
+      await client.set(dedupKey(keys(), slotDedupId("s", taken), ""), "elsewhere", { PX: 60_000 });
+      const outcome = await fire(await read("s"), { slots: [taken, free], handledThrough: free, next: free + 1000 });
+      expect(outcome.ids).to.have.length(1);
+      expect(outcome.sent).to.deep.equal([{ slot: free, id: outcome.ids[0] }]);
+      expect(JSON.parse((await field(`${outcome.ids[0]}:at`))!)).to.deep.equal({ schedule: "s", slot: free });
     });
 
     it("no slot and no handledThrough settles next only: one write when it differs, none when it is equal", async () => {
       await upsertPast("s");
       const next = (await serverNowMs(client)) + 5000;
-      expect(await fire(await read("s"), { next })).to.deep.equal({ status: "done", next, ids: [] });
+      expect(await fire(await read("s"), { next })).to.deep.equal({ status: "done", next, ids: [], sent: [] });
       expect(await stored("s")).to.include({ next });
       expect(await field("schednext")).to.equal(String(next));
       const before = await exactState(client, ns);
-      expect(await fire(await read("s"), { next })).to.deep.equal({ status: "done", next, ids: [] });
+      expect(await fire(await read("s"), { next })).to.deep.equal({ status: "done", next, ids: [], sent: [] });
       expect(await exactState(client, ns)).to.deep.equal(before);
     });
 
@@ -400,7 +411,7 @@ describe("schedules: the operations and the fire script", () => {
       const anchor = await upsertPast("s", { catchup: "none" });
       const slots = pastSlots(anchor, 10);
       const outcome = await fire(await read("s"), { handledThrough: slots[9], missed: 10, next: slots[9] + 1000 });
-      expect(outcome).to.deep.equal({ status: "fired", next: slots[9] + 1000, ids: [] });
+      expect(outcome).to.deep.equal({ status: "fired", next: slots[9] + 1000, ids: [], sent: [] });
       expect(await stored("s")).to.include({ last: slots[9], missed: 10, count: 0 });
       expect(await client.zCard(keys().messages)).to.equal(0);
     });
