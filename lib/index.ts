@@ -112,6 +112,8 @@ declare namespace RedisSMQ {
   export type Scheduler = SchedulerClass;
   export type SchedulerOptions = SchedulerTypes.SchedulerOptions;
   export type SchedulerEvents = SchedulerTypes.SchedulerEvents;
+  export type ScheduleFired = SchedulerTypes.ScheduleFired;
+  export type ScheduleSkipped = SchedulerTypes.ScheduleSkipped;
   /** The RetryPolicy class as a type. */
   export type RetryPolicy = RetryPolicyClass;
   /** The PoisonError class as a type. */

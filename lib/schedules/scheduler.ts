@@ -34,12 +34,36 @@ export interface SchedulerOptions {
   capMs?: number;
 }
 
+/** A message a {@link Scheduler} sent for a slot. */
+export interface ScheduleFired {
+  /** The queue. */
+  qname: string;
+  /** The schedule's name. */
+  name: string;
+  /** The slot the message was sent for, epoch ms. */
+  slot: number;
+  /** The message's id. */
+  id: string;
+}
+
+/** Slots a {@link Scheduler} did not send. */
+export interface ScheduleSkipped {
+  /** The queue. */
+  qname: string;
+  /** The schedule's name. */
+  name: string;
+  /** How many slots. */
+  count: number;
+  /** `missed`: the schedule's catch-up policy left them out; `overlap`: `overlap: "skip"` held them back. */
+  reason: "missed" | "overlap";
+}
+
 /** What a {@link Scheduler} emits. */
 export interface SchedulerEvents {
   /** A message sent for a slot of schedule `name` of queue `qname`. */
-  fired: [fired: { qname: string; name: string; slot: number; id: string }];
+  fired: [fired: ScheduleFired];
   /** Slots not sent: `missed` (the schedule's catch-up policy) or `overlap` (`overlap: "skip"` held them back). */
-  skipped: [skipped: { qname: string; name: string; count: number; reason: "missed" | "overlap" }];
+  skipped: [skipped: ScheduleSkipped];
   /** A failed read or fire (tried again after a back-off) or a wake subscription that failed. */
   error: [error: Error];
 }
