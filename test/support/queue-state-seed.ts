@@ -45,6 +45,11 @@ export async function seedQueues(rsmq: RedisSMQ): Promise<SeededQueues> {
   const beat = (workerId: string, ttlMs: number): Promise<unknown> =>
     run(() => lookAndBeat(layout, "jobs", { workerId, json: beatJson("seed", 1, 1, 0), ttlMs }));
   await beat("seedWorkerGone00", 1);
+  // Expired 1 ms after its beat on the server's clock: wait until it is, or a reading that follows
+  // within that millisecond (pipelined calls on a fast server) counts it.
+  for (let looks = 0; (await rsmq.listConsumersAsync({ qname: "jobs" })).some(({ id }) => id === "seedWorkerGone00"); looks++) {
+    if (looks === 1000) throw new Error("the seed's expired heartbeat stayed live for 1000 looks");
+  }
   await beat("seedWorkerLive00", 3_600_000);
   return { jobsHead, jobsInFlight: first, deadLetter };
 }
