@@ -8,50 +8,18 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import { createDashboard } from "../../lib/dashboard";
-import type { DashboardHandler } from "../../lib/dashboard";
-import { connectionOptions, plainClient, uniqueNs } from "../support/server";
 import { exactState } from "../support/state";
-import { nodeHttpAtRoot, post, send } from "../support/dashboard";
-import type { Answer, Mounted } from "../support/dashboard";
+import { post, send } from "../support/dashboard";
+import type { Mounted } from "../support/dashboard";
 import { runsOn } from "../support/targets";
+import { dashboardPair, expectError } from "../support/dashboard-pair";
 
 runsOn("single", "cluster", "ioredis");
 
-function expectError(answer: Answer, status: number, error: string): void {
-  expect([answer.status, answer.json?.error], answer.text).to.deep.equal([status, error]);
-  expect(answer.json.message).to.be.a("string").and.not.equal("");
-}
-
 describe("dashboard schedule routes", function () {
-  let ns: string;
-  let rsmq: RedisSMQ;
-  let client: RedisClientType;
-  let handlers: DashboardHandler[];
-  let rw: Mounted;
-  let ro: Mounted;
-  let qname: string;
-  let n = 0;
-
-  before(async () => {
-    ns = uniqueNs("sched-routes");
-    rsmq = new RedisSMQ(connectionOptions(ns));
-    client = await plainClient();
-    const writable = createDashboard({ rsmq, readOnly: false });
-    const readOnly = createDashboard({ rsmq });
-    handlers = [writable, readOnly];
-    [rw, ro] = await Promise.all([nodeHttpAtRoot(writable), nodeHttpAtRoot(readOnly)]);
-  });
-  after(async () => {
-    for (const handler of handlers) handler.close();
-    await Promise.all([rw?.close(), ro?.close()]);
-    await rsmq.quitAsync();
-    await client.quit();
-  });
-  beforeEach(async () => {
-    qname = `q${++n}`;
-    await rsmq.createQueueAsync({ qname });
-  });
+  const dash = dashboardPair("sched-routes");
+  let ns: string, rsmq: RedisSMQ, client: RedisClientType, rw: Mounted, ro: Mounted, qname: string;
+  beforeEach(() => ({ ns, rsmq, client, rw, ro, qname } = dash));
 
   const at = (mounted: Mounted, route: string): string => mounted.base + route;
   const state = (): Promise<unknown> => exactState(client, ns);
