@@ -6,13 +6,14 @@
  * after an action, and every SCHEDULES_EVERY_MS while there are any (their runs move): one script
  * call, not one per reading.
  */
-import { getJSON, post, queuePath } from "../api.js";
+import { post, queuePath } from "../api.js";
 import { ask } from "../confirm.js";
 import { el } from "../dom.js";
 import { fmtNumber } from "../format.js";
 import { attempt } from "../notices.js";
-import { isStale, readOnly } from "../state.js";
+import { readOnly } from "../state.js";
 import { T } from "../text.js";
+import { listedSection } from "./listed-section.js";
 
 const SCHEDULES_EVERY_MS = 10000;
 
@@ -25,37 +26,12 @@ export function fmtTiming(s) {
 const isoTime = (ms) => (ms === null || ms === undefined ? T.none : new Date(ms).toISOString());
 
 export function schedulesSection(qname) {
-  const body = el("div", {}, el("p", { class: "muted" }, T.loading));
-  const count = el("span", { class: "muted" }, "");
-  const node = el("section", { id: "schedules", class: "card" }, el("h2", {}, T.schedules.title, " ", count), body);
-  let shownCount = null;
-  let loadedAt = 0;
-  let loading = false;
-
-  async function load() {
-    if (isStale() || loading) return;
-    loading = true;
-    try {
-      const result = await attempt(() => getJSON(`${queuePath(qname)}/schedules`));
-      if (!result) return;
-      loadedAt = Date.now();
-      shownCount = result.schedules.length;
-      count.textContent = fmtNumber(shownCount);
-      node.dataset.schedules = String(shownCount);
-      body.replaceChildren(result.schedules.length === 0 ? el("p", { class: "empty" }, T.schedules.none) : table(qname, result, load));
-    } finally {
-      loading = false;
-    }
-  }
-
-  return {
-    node,
-    /** Follows queue row `q`: reads the list again when its count differs, or it is old and not empty. */
-    update(q) {
-      const old = Date.now() - loadedAt >= SCHEDULES_EVERY_MS && q.schedules > 0;
-      if (shownCount === null || q.schedules !== shownCount || old) load();
-    },
-  };
+  return listedSection(qname, {
+    key: "schedules",
+    texts: T.schedules,
+    everyMs: SCHEDULES_EVERY_MS,
+    table: (result, reload) => table(qname, result, reload),
+  });
 }
 
 function table(qname, { schedules }, reload) {
