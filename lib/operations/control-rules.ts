@@ -5,6 +5,7 @@
  */
 import { rsmqError } from "../errors/rsmq-errors";
 import type { RateLimit } from "../types";
+import { invalidValue, wholeNumberOption } from "./invalid-value";
 
 /** The furthest a pause's `until` may lie ahead: a year (a later one is more likely a unit mistake, seconds for ms). */
 export const MAX_PAUSE_AHEAD_MS = 366 * 86_400_000;
@@ -15,23 +16,6 @@ export const MAX_LIMIT_COUNT = 1_000_000;
 /** The longest `perMs` of a limit, and the longest block: a day. */
 export const MAX_LIMIT_MS = 86_400_000;
 
-function describe(value: unknown): string {
-  if (typeof value === "string") return `"${value}" (string)`;
-  if (value instanceof Date) return `${String(value)} (Date)`;
-  return `${String(value)} (${value === null ? "null" : typeof value})`;
-}
-
-function invalid(item: string, expected: string, value: unknown): Error {
-  return rsmqError("invalidValue", `Expected \`${item}\` to be ${expected}, got ${describe(value)}`);
-}
-
-function wholeNumber(item: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(item, `a whole number from ${min} to ${max}`, value);
-  }
-  return value;
-}
-
 /**
  * A pause's `until`, epoch ms (a Date is read as its time): after `nowMs` (the client's clock, so
  * an `until` already past is refused before the round trip; the script then reads the server's)
@@ -40,14 +24,14 @@ function wholeNumber(item: string, value: unknown, min: number, max: number): nu
 export function validateUntil(value: unknown, nowMs: number): number {
   const ms = value instanceof Date ? value.getTime() : value;
   if (typeof ms !== "number" || !Number.isInteger(ms) || ms <= nowMs || ms > nowMs + MAX_PAUSE_AHEAD_MS) {
-    throw invalid("until", "epoch milliseconds (or a Date) after now and at most a year ahead", value);
+    throw invalidValue("until", "epoch milliseconds (or a Date) after now and at most a year ahead", value);
   }
   return ms;
 }
 
 /** `hard`: a boolean. */
 export function validateHard(value: unknown): boolean {
-  if (typeof value !== "boolean") throw invalid("hard", "true or false", value);
+  if (typeof value !== "boolean") throw invalidValue("hard", "true or false", value);
   return value;
 }
 
@@ -56,22 +40,23 @@ const LIMIT_KEYS: ReadonlySet<string> = new Set(["max", "perMs", "burst"]);
 /** One limit, with its `burst` (0 when left out). */
 function validateLimit(value: unknown, index: number): Required<RateLimit> {
   const item = `limits[${index}]`;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalid(item, "an object { max, perMs, burst? }", value);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw invalidValue(item, "an object { max, perMs, burst? }", value);
   const limit = value as Record<string, unknown>;
   const unknown = Object.keys(limit).find((key) => !LIMIT_KEYS.has(key));
   if (unknown !== undefined)
     throw rsmqError("invalidValue", `Unknown key \`${unknown}\` in \`${item}\`: a limit takes max, perMs and burst`);
   return {
-    max: wholeNumber(`${item}.max`, limit.max, 1, MAX_LIMIT_COUNT),
-    perMs: wholeNumber(`${item}.perMs`, limit.perMs, 1, MAX_LIMIT_MS),
-    burst: limit.burst === undefined ? 0 : wholeNumber(`${item}.burst`, limit.burst, 0, MAX_LIMIT_COUNT),
+    max: wholeNumberOption(`${item}.max`, limit.max, 1, MAX_LIMIT_COUNT),
+    perMs: wholeNumberOption(`${item}.perMs`, limit.perMs, 1, MAX_LIMIT_MS),
+    burst: limit.burst === undefined ? 0 : wholeNumberOption(`${item}.burst`, limit.burst, 0, MAX_LIMIT_COUNT),
   };
 }
 
 /** 1 to MAX_LIMITS limits. */
 export function validateLimits(value: unknown): Array<Required<RateLimit>> {
   if (!Array.isArray(value) || value.length < 1 || value.length > MAX_LIMITS) {
-    throw invalid(
+    throw invalidValue(
       "limits",
       `a list of 1 to ${MAX_LIMITS} limits { max, perMs, burst? }`,
       Array.isArray(value) ? `${value.length} limits` : value,
@@ -83,13 +68,13 @@ export function validateLimits(value: unknown): Array<Required<RateLimit>> {
 /** A rate limit's mode, "receive" when left out. */
 export function validateMode(value: unknown): "receive" | "pace" {
   if (value === undefined) return "receive";
-  if (value !== "receive" && value !== "pace") throw invalid("mode", '"receive" or "pace"', value);
+  if (value !== "receive" && value !== "pace") throw invalidValue("mode", '"receive" or "pace"', value);
   return value;
 }
 
 /** A block's length: a whole number of ms from 1 to MAX_LIMIT_MS. */
 export function validateBlockMs(value: unknown): number {
-  return wholeNumber("ms", value, 1, MAX_LIMIT_MS);
+  return wholeNumberOption("ms", value, 1, MAX_LIMIT_MS);
 }
 
 /** The `ratelimit` field's value (lib/operations/queue-fields.ts): `<r|p>;<max>/<perMs>/<burst>,...`. */

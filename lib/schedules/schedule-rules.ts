@@ -9,6 +9,7 @@ import { validatePriority } from "../operations/priority";
 import { MAX_SECONDS } from "../operations/rsmq-input-rules";
 import type { ScheduleCatchup, ScheduleOverlap, UpsertScheduleOptions } from "../types/schedules";
 import { normaliseCron, validateCron } from "./cron";
+import { invalidValue, wholeNumberOption } from "../operations/invalid-value";
 
 const DAY_MS = 86_400_000;
 /** The shortest `every`: a second (a queue is not a timer wheel). */
@@ -41,26 +42,9 @@ export interface ScheduleDefinition {
   limit?: number;
 }
 
-function describe(value: unknown): string {
-  if (typeof value === "string") return `"${value}" (string)`;
-  if (value instanceof Date) return `${String(value)} (Date)`;
-  return `${String(value)} (${value === null ? "null" : typeof value})`;
-}
-
-function invalid(item: string, expected: string, value: unknown): Error {
-  return rsmqError("invalidValue", `Expected \`${item}\` to be ${expected}, got ${describe(value)}`);
-}
-
-function wholeNumber(item: string, value: unknown, min: number, max: number, unit = ""): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(item, `a whole number${unit} from ${min} to ${max}`, value);
-  }
-  return value;
-}
-
 function oneOf<T extends string>(item: string, value: unknown, choices: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
-  if (!choices.includes(value as T)) throw invalid(item, choices.map((choice) => `"${choice}"`).join(" or "), value);
+  if (!choices.includes(value as T)) throw invalidValue(item, choices.map((choice) => `"${choice}"`).join(" or "), value);
   return value as T;
 }
 
@@ -68,14 +52,14 @@ function oneOf<T extends string>(item: string, value: unknown, choices: readonly
 function epochMs(item: string, value: unknown): number {
   const ms = value instanceof Date ? value.getTime() : value;
   if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 0 || ms > MAX_EPOCH_MS) {
-    throw invalid(item, "epoch milliseconds or a valid Date", value);
+    throw invalidValue(item, "epoch milliseconds or a valid Date", value);
   }
   return ms;
 }
 
 /** A schedule's name: 1 to 100 of `[A-Za-z0-9_.:-]`. */
 export function validateScheduleName(name: unknown): string {
-  if (typeof name !== "string" || !SCHEDULE_NAME_FORMAT.test(name)) throw invalid("name", "1 to 100 of A-Z a-z 0-9 _ . : -", name);
+  if (typeof name !== "string" || !SCHEDULE_NAME_FORMAT.test(name)) throw invalidValue("name", "1 to 100 of A-Z a-z 0-9 _ . : -", name);
   return name;
 }
 
@@ -84,13 +68,13 @@ export function validateScheduleName(name: unknown): string {
  * refuse a cron expression that never runs again. Throws invalidValue naming the first bad option.
  */
 export function validateSchedule(options: Partial<UpsertScheduleOptions>, nowMs: number): ScheduleDefinition {
-  if (typeof options !== "object" || options === null) throw invalid("options", "an object", options);
+  if (typeof options !== "object" || options === null) throw invalidValue("options", "an object", options);
   const name = validateScheduleName(options.name);
   const { every, cron, tz } = options;
   if ((every === undefined) === (cron === undefined)) {
     throw rsmqError("invalidValue", "Expected exactly one of `every` and `cron`, got " + (every === undefined ? "neither" : "both"));
   }
-  if (typeof options.message !== "string") throw invalid("message", "a string", options.message);
+  if (typeof options.message !== "string") throw invalidValue("message", "a string", options.message);
   const definition: ScheduleDefinition = {
     name,
     tz: "UTC",
@@ -100,25 +84,26 @@ export function validateSchedule(options: Partial<UpsertScheduleOptions>, nowMs:
     catchupWindowMs:
       options.catchupWindowMs === undefined
         ? DEFAULT_CATCHUP_WINDOW_MS
-        : wholeNumber("catchupWindowMs", options.catchupWindowMs, MIN_EVERY_MS, MAX_SPAN_MS, " of ms"),
+        : wholeNumberOption("catchupWindowMs", options.catchupWindowMs, MIN_EVERY_MS, MAX_SPAN_MS, " of ms"),
     overlap: oneOf("overlap", options.overlap, ["allow", "skip"] as const, "allow"),
   };
   if (every !== undefined) {
-    definition.every = wholeNumber("every", every, MIN_EVERY_MS, MAX_SPAN_MS, " of ms");
-    if (tz !== undefined) throw invalid("tz", "left out with `every` (an `every` schedule has no zone)", tz);
+    definition.every = wholeNumberOption("every", every, MIN_EVERY_MS, MAX_SPAN_MS, " of ms");
+    if (tz !== undefined) throw invalidValue("tz", "left out with `every` (an `every` schedule has no zone)", tz);
   }
-  if (options.delay !== undefined) definition.delay = wholeNumber("delay", options.delay, 0, MAX_SECONDS, " of seconds");
+  if (options.delay !== undefined) definition.delay = wholeNumberOption("delay", options.delay, 0, MAX_SECONDS, " of seconds");
   if (options.startAt !== undefined) definition.startAt = epochMs("startAt", options.startAt);
   if (options.endAt !== undefined) {
     definition.endAt = epochMs("endAt", options.endAt);
     if (definition.startAt !== undefined && definition.endAt <= definition.startAt) {
-      throw invalid("endAt", `after \`startAt\` (${definition.startAt})`, options.endAt);
+      throw invalidValue("endAt", `after \`startAt\` (${definition.startAt})`, options.endAt);
     }
   }
-  if (options.limit !== undefined) definition.limit = wholeNumber("limit", options.limit, 1, MAX_SCHEDULE_LIMIT);
+  if (options.limit !== undefined) definition.limit = wholeNumberOption("limit", options.limit, 1, MAX_SCHEDULE_LIMIT);
   if (cron !== undefined) {
-    if (typeof cron !== "string") throw invalid("cron", "a cron expression (a string)", cron);
-    if (tz !== undefined && (typeof tz !== "string" || tz === "")) throw invalid("tz", 'an IANA time zone such as "Europe/Berlin"', tz);
+    if (typeof cron !== "string") throw invalidValue("cron", "a cron expression (a string)", cron);
+    if (tz !== undefined && (typeof tz !== "string" || tz === ""))
+      throw invalidValue("tz", 'an IANA time zone such as "Europe/Berlin"', tz);
     definition.tz = tz ?? "UTC";
     validateCron(cron, definition.tz, Math.max(nowMs, definition.startAt ?? nowMs));
     definition.cron = normaliseCron(cron);
