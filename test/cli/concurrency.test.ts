@@ -9,32 +9,20 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { internalsOf } from "../../lib/internals";
 import { beatJson, lookAndBeat } from "../../lib/operations/consumer-beat";
-import { connectionOptions, plainClient, uniqueNs } from "../support/server";
-import { at, json, runCli } from "../support/cli";
+import { at, json } from "../support/cli";
 import { exactState } from "../support/state";
 import { runsOn } from "../support/targets";
+import { cliQueue } from "../support/cli-queue";
 
 // One server: the scripts run on the cluster in test/operations/, and the command's cluster
 // connection in the other CLI suites; here it would only repeat processes.
 runsOn("single");
 
 describe("CLI: concurrency, consumers, and stats showing them", () => {
-  let ns: string;
-  let rsmq: RedisSMQ;
-  let client: RedisClientType;
-
-  beforeEach(async () => {
-    ns = uniqueNs("cli-fleet");
-    rsmq = new RedisSMQ(connectionOptions(ns));
-    client = await plainClient();
-    await rsmq.createQueueAsync({ qname: "q" });
-  });
-  afterEach(async () => {
-    await rsmq.quitAsync();
-    await client.quit();
-  });
-
-  const cli = (...args: string[]) => runCli([...at(ns), ...args]);
+  const fixture = cliQueue("cli-fleet");
+  const cli = fixture.cli;
+  let ns: string, rsmq: RedisSMQ, client: RedisClientType;
+  beforeEach(() => ({ ns, rsmq, client } = fixture));
   const beat = (workerId: string, host: string, pid: number, startedAt: number) => {
     const { layout, run } = internalsOf(rsmq);
     return run(() => lookAndBeat(layout, "q", { workerId, json: beatJson(host, pid, 5, startedAt), ttlMs: 60_000 }));

@@ -9,11 +9,12 @@ import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { collect, formatLimit, limit, untilTime } from "../../lib/cli/control-arguments";
-import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
+import { keysOf } from "../support/server";
 import { waitFor } from "../support/worker";
-import { at, json, runCli } from "../support/cli";
+import { at, json } from "../support/cli";
 import { exactState } from "../support/state";
 import { runsOn } from "../support/targets";
+import { cliQueue } from "../support/cli-queue";
 
 // One server: the controls' scripts run on the cluster in test/operations/ and test/gates/, and
 // the command's cluster connection in the other CLI suites; here it would only repeat 40 s of processes.
@@ -53,22 +54,10 @@ describe("CLI: the arguments of pause and rate-limit", () => {
 });
 
 describe("CLI: pause, resume, rate-limit, and stats showing them", () => {
-  let ns: string;
-  let rsmq: RedisSMQ;
-  let client: RedisClientType;
-
-  beforeEach(async () => {
-    ns = uniqueNs("cli-controls");
-    rsmq = new RedisSMQ(connectionOptions(ns));
-    client = await plainClient();
-    await rsmq.createQueueAsync({ qname: "q" });
-  });
-  afterEach(async () => {
-    await rsmq.quitAsync();
-    await client.quit();
-  });
-
-  const cli = (...args: string[]) => runCli([...at(ns), ...args]);
+  const fixture = cliQueue("cli-controls");
+  const cli = fixture.cli;
+  let ns: string, rsmq: RedisSMQ, client: RedisClientType;
+  beforeEach(() => ({ ns, rsmq, client } = fixture));
   const attributes = () => rsmq.getQueueAttributesAsync({ qname: "q" });
 
   describe("pause and resume", () => {

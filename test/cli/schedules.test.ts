@@ -8,10 +8,10 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, plainClient, uniqueNs } from "../support/server";
-import { at, json, runCli } from "../support/cli";
+import { at, json } from "../support/cli";
 import { exactState } from "../support/state";
 import { runsOn } from "../support/targets";
+import { cliQueue } from "../support/cli-queue";
 
 // One server: the scripts run on the cluster in test/schedules/, and the command's cluster
 // connection in the other CLI suites; here it would only repeat processes.
@@ -20,22 +20,10 @@ runsOn("single");
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe("CLI: schedule set, ls, pause, resume, rm", () => {
-  let ns: string;
-  let rsmq: RedisSMQ;
-  let client: RedisClientType;
-
-  beforeEach(async () => {
-    ns = uniqueNs("cli-sched");
-    rsmq = new RedisSMQ(connectionOptions(ns));
-    client = await plainClient();
-    await rsmq.createQueueAsync({ qname: "q" });
-  });
-  afterEach(async () => {
-    await rsmq.quitAsync();
-    await client.quit();
-  });
-
-  const cli = (...args: string[]) => runCli([...at(ns), ...args]);
+  const fixture = cliQueue("cli-sched");
+  const cli = fixture.cli;
+  let ns: string, rsmq: RedisSMQ, client: RedisClientType;
+  beforeEach(() => ({ ns, rsmq, client } = fixture));
   const listed = () => rsmq.listSchedulesAsync({ qname: "q" });
 
   it("set --every: created, then replaced with the same timing (its state kept); --json says which", async () => {
