@@ -10,7 +10,6 @@
  * `RSMQ_NEXT_SCREENSHOT=1` also writes docs/dashboard.png (the picture docs/dashboard.md shows).
  */
 import { expect } from "chai";
-import express = require("express");
 import { createServer } from "http";
 import type { Server } from "http";
 import type { AddressInfo } from "net";
@@ -25,10 +24,10 @@ import type { OpenedPage } from "../support/browser";
 import { deadLetterOne } from "../support/retry";
 import type { Rsmq } from "../support/old-rsmq";
 import { runsOn } from "../support/targets";
+import { MOUNT, ServedDashboards } from "../support/served-dashboards";
 
 runsOn("single");
 
-const MOUNT = "/ops/queues";
 const XSS = '<img src=x onerror="window.__xss = true">';
 
 describe("dashboard in a real browser (chromium)", function () {
@@ -37,22 +36,10 @@ describe("dashboard in a real browser (chromium)", function () {
   let rsmq: RedisSMQ;
   let producer: RedisSMQ;
   let old: Rsmq;
-  const servers: Server[] = [];
-  const dashboards: Array<ReturnType<typeof createDashboard>> = [];
+  const served = new ServedDashboards();
   let opened: OpenedPage | undefined;
 
   /** Serves a dashboard under MOUNT with Express; resolves the page's URL. */
-  async function serve(readOnly: boolean): Promise<string> {
-    const dashboard = createDashboard({ rsmq, readOnly, intervalMs: 250 });
-    dashboards.push(dashboard);
-    const app = express();
-    app.use(MOUNT, dashboard);
-    const server = createServer(app);
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}${MOUNT}/`;
-  }
-
   const cell = (qname: string, column: string) => opened!.page.locator(`#queues tr[data-qname="${qname}"] td[data-col="${column}"]`);
 
   before(async () => {
@@ -82,15 +69,14 @@ describe("dashboard in a real browser (chromium)", function () {
   });
 
   after(async () => {
-    for (const dashboard of dashboards) dashboard.close();
-    for (const server of servers) await new Promise((resolve) => server.close(resolve));
+    await served.close();
     await closeBrowser();
     await Promise.all([rsmq?.quitAsync(), producer?.quitAsync(), old?.quitAsync()]);
     await redis?.stop();
   });
 
   it("shows every queue with its counts, and a message sent elsewhere without a reload", async () => {
-    opened = await openPage(await serve(true));
+    opened = await openPage(await served.serve(rsmq, true));
     const { page } = opened;
     const headers = await page.locator("#queues thead th").allTextContents();
     expect(headers.slice(0, 5)).to.deep.equal(["Queue", "Visible", "In flight", "Delayed", "Total"]);
@@ -117,7 +103,7 @@ describe("dashboard in a real browser (chromium)", function () {
   });
 
   it("lists a queue's messages with their states, and shows a hostile body as text", async () => {
-    opened = await openPage(`${await serve(true)}#/queues/orders`);
+    opened = await openPage(`${await served.serve(rsmq, true)}#/queues/orders`);
     const { page } = opened;
     await page.locator("#messages tr[data-id]").first().waitFor();
     const states = await page.locator("#messages tr[data-id]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-state")));
@@ -143,7 +129,7 @@ describe("dashboard in a real browser (chromium)", function () {
   });
 
   it("redrives the dead-letter queue with a click, when writes are on", async () => {
-    opened = await openPage(`${await serve(false)}#/queues/orders-dlq`);
+    opened = await openPage(`${await served.serve(rsmq, false)}#/queues/orders-dlq`);
     const { page } = opened;
     await page.locator("#dead-letters tr[data-group]").first().waitFor();
     expect(await page.locator("#dead-letters tr[data-group]").count()).to.equal(2);
@@ -157,7 +143,7 @@ describe("dashboard in a real browser (chromium)", function () {
   });
 
   it("keeps the overview's rows while Redis is down, marked stale", async () => {
-    opened = await openPage(await serve(true));
+    opened = await openPage(await served.serve(rsmq, true));
     const { page } = opened;
     await page.locator('#queues tr[data-qname="orders"]').waitFor();
     await page.locator('#status[data-state="live"]').waitFor();
@@ -171,7 +157,7 @@ describe("dashboard in a real browser (chromium)", function () {
   });
 
   it("shows Redis going down, and heals when it is back", async () => {
-    opened = await openPage(await serve(true));
+    opened = await openPage(await served.serve(rsmq, true));
     const { page } = opened;
     await page.locator('#status[data-state="live"]').waitFor();
     const port = redis.port;

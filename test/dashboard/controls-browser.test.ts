@@ -8,12 +8,7 @@
  * error, no CSP violation, no request off the origin.
  */
 import { expect } from "chai";
-import express = require("express");
-import { createServer } from "http";
-import type { Server } from "http";
-import type { AddressInfo } from "net";
 import RedisSMQ = require("../../lib/index");
-import { createDashboard } from "../../lib/dashboard";
 import { startRedisServer } from "../../lib/cli/redis/redis-server";
 import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import { closeBrowser, closeCheckedPage, openPage } from "../support/browser";
@@ -22,29 +17,16 @@ import { waitFor } from "../support/worker";
 import { internalsOf } from "../../lib/internals";
 import { beatJson, lookAndBeat } from "../../lib/operations/consumer-beat";
 import { runsOn } from "../support/targets";
+import { ServedDashboards } from "../support/served-dashboards";
 
 runsOn("single");
-
-const MOUNT = "/ops/queues";
 
 describe("dashboard: a queue's pause and rate limit in a real browser (chromium)", function () {
   this.timeout(90_000);
   let redis: RedisServerProcess;
   let rsmq: RedisSMQ;
-  const servers: Server[] = [];
-  const dashboards: Array<ReturnType<typeof createDashboard>> = [];
+  const served = new ServedDashboards();
   let opened: OpenedPage | undefined;
-
-  async function serve(readOnly: boolean): Promise<string> {
-    const dashboard = createDashboard({ rsmq, readOnly, intervalMs: 250 });
-    dashboards.push(dashboard);
-    const app = express();
-    app.use(MOUNT, dashboard);
-    const server = createServer(app);
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}${MOUNT}/`;
-  }
 
   before(async () => {
     redis = await startRedisServer();
@@ -59,8 +41,7 @@ describe("dashboard: a queue's pause and rate limit in a real browser (chromium)
   });
 
   after(async () => {
-    for (const dashboard of dashboards) dashboard.close();
-    for (const server of servers) await new Promise((resolve) => server.close(resolve));
+    await served.close();
     await closeBrowser();
     await rsmq?.quitAsync();
     await redis?.stop();
@@ -77,7 +58,7 @@ describe("dashboard: a queue's pause and rate limit in a real browser (chromium)
     });
     await rsmq.rateLimitQueueAsync({ qname: "api-calls", ms: 600_000 });
     try {
-      opened = await openPage(await serve(true));
+      opened = await openPage(await served.serve(rsmq, true));
       const { page } = opened;
       await page.locator('#queues tr[data-qname="emails"] [data-badge="paused"]').waitFor();
       expect(await page.locator('#queues [data-badge="paused"]').count()).to.equal(1);
@@ -103,7 +84,7 @@ describe("dashboard: a queue's pause and rate limit in a real browser (chromium)
 
   it("read-write: pauses (hard) and resumes a queue; the page follows", async () => {
     await rsmq.sendMessageAsync({ qname: "emails", message: "hello" });
-    opened = await openPage(`${await serve(false)}#/queues/emails`);
+    opened = await openPage(`${await served.serve(rsmq, false)}#/queues/emails`);
     const { page } = opened;
     const paused = page.locator('#settings dd[data-setting="paused"]');
     await page.locator('#pause-form input[name="hard"]').check();
@@ -119,7 +100,7 @@ describe("dashboard: a queue's pause and rate limit in a real browser (chromium)
   });
 
   it("read-write: pauses for some minutes, by the server's time", async () => {
-    opened = await openPage(`${await serve(false)}#/queues/plain`);
+    opened = await openPage(`${await served.serve(rsmq, false)}#/queues/plain`);
     const { page } = opened;
     await page.locator('#pause-form input[name="minutes"]').fill("30");
     const before = Date.now();
@@ -131,7 +112,7 @@ describe("dashboard: a queue's pause and rate limit in a real browser (chromium)
   });
 
   it("read-write: sets a rate limit and removes it; the page follows", async () => {
-    opened = await openPage(`${await serve(false)}#/queues/api-calls`);
+    opened = await openPage(`${await served.serve(rsmq, false)}#/queues/api-calls`);
     const { page } = opened;
     const shown = page.locator('#settings dd[data-setting="rateLimit"]');
     await page.locator('#rate-limit-form input[name="max"]').fill("10");
@@ -161,7 +142,7 @@ describe("dashboard: a queue's pause and rate limit in a real browser (chromium)
       lookAndBeat(layout, "plain", { workerId: "browserWorker001", json: beatJson("host-c", 3030, 2, 1000), ttlMs: 600_000 }),
     );
     await rsmq.sendMessageAsync({ qname: "plain", message: "held" });
-    opened = await openPage(`${await serve(false)}#/queues/plain`);
+    opened = await openPage(`${await served.serve(rsmq, false)}#/queues/plain`);
     const { page } = opened;
     const worker = page.locator('#consumers tr[data-consumer="browserWorker001"]');
     await worker.waitFor();

@@ -7,42 +7,25 @@
  * request off the origin.
  */
 import { expect } from "chai";
-import express = require("express");
-import { createServer } from "http";
-import type { Server } from "http";
-import type { AddressInfo } from "net";
 import RedisSMQ = require("../../lib/index");
-import { createDashboard } from "../../lib/dashboard";
 import { startRedisServer } from "../../lib/cli/redis/redis-server";
 import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import { closeBrowser, closeCheckedPage, openPage } from "../support/browser";
 import type { OpenedPage } from "../support/browser";
 import { waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
+import { ServedDashboards } from "../support/served-dashboards";
 
 runsOn("single");
 
-const MOUNT = "/ops/queues";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe("dashboard: a queue's schedules in a real browser (chromium)", function () {
   this.timeout(90_000);
   let redis: RedisServerProcess;
   let rsmq: RedisSMQ;
-  const servers: Server[] = [];
-  const dashboards: Array<ReturnType<typeof createDashboard>> = [];
+  const served = new ServedDashboards();
   let opened: OpenedPage | undefined;
-
-  async function serve(readOnly: boolean): Promise<string> {
-    const dashboard = createDashboard({ rsmq, readOnly, intervalMs: 250 });
-    dashboards.push(dashboard);
-    const app = express();
-    app.use(MOUNT, dashboard);
-    const server = createServer(app);
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}${MOUNT}/`;
-  }
 
   const paused = async (name: string): Promise<boolean | undefined> =>
     (await rsmq.listSchedulesAsync({ qname: "reports" })).find((info) => info.name === name)?.paused;
@@ -62,15 +45,14 @@ describe("dashboard: a queue's schedules in a real browser (chromium)", function
   });
 
   after(async () => {
-    for (const dashboard of dashboards) dashboard.close();
-    for (const server of servers) await new Promise((resolve) => server.close(resolve));
+    await served.close();
     await closeBrowser();
     await rsmq?.quitAsync();
     await redis?.stop();
   });
 
   it("read-only: the schedules with their timing, next run and state, and no button to change them", async () => {
-    opened = await openPage(`${await serve(true)}#/queues/reports`);
+    opened = await openPage(`${await served.serve(rsmq, true)}#/queues/reports`);
     const { page } = opened;
     const nightly = page.locator('#schedules tr[data-schedule="nightly"]');
     await nightly.waitFor();
@@ -87,7 +69,7 @@ describe("dashboard: a queue's schedules in a real browser (chromium)", function
   });
 
   it("read-write: pauses a schedule, resumes it and removes it (after confirming); the list follows", async () => {
-    opened = await openPage(`${await serve(false)}#/queues/reports`);
+    opened = await openPage(`${await served.serve(rsmq, false)}#/queues/reports`);
     const { page } = opened;
     const ping = page.locator('#schedules tr[data-schedule="ping"]');
     await ping.locator('button[data-action="pause-schedule"]').click();

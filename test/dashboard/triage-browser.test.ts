@@ -7,12 +7,7 @@
  * violation, no request off the origin.
  */
 import { expect } from "chai";
-import express = require("express");
-import { createServer } from "http";
-import type { Server } from "http";
-import type { AddressInfo } from "net";
 import RedisSMQ = require("../../lib/index");
-import { createDashboard } from "../../lib/dashboard";
 import { startRedisServer } from "../../lib/cli/redis/redis-server";
 import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import { closeBrowser, closeCheckedPage, openPage } from "../support/browser";
@@ -20,31 +15,19 @@ import type { OpenedPage } from "../support/browser";
 import { deadLetterOne } from "../support/retry";
 import { waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
+import { ServedDashboards } from "../support/served-dashboards";
 
 runsOn("single");
 
-const MOUNT = "/ops/queues";
 const XSS = '<img src=x onerror="window.__xss = true"> order failed';
 
 describe("dashboard triage in a real browser (chromium)", function () {
   this.timeout(90_000);
   let redis: RedisServerProcess;
   let rsmq: RedisSMQ;
-  const servers: Server[] = [];
-  const dashboards: Array<ReturnType<typeof createDashboard>> = [];
+  const served = new ServedDashboards();
   let opened: OpenedPage | undefined;
   let dead: { charge: string; poison: string };
-
-  async function serve(readOnly: boolean): Promise<string> {
-    const dashboard = createDashboard({ rsmq, readOnly, intervalMs: 250 });
-    dashboards.push(dashboard);
-    const app = express();
-    app.use(MOUNT, dashboard);
-    const server = createServer(app);
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}${MOUNT}/`;
-  }
 
   before(async () => {
     redis = await startRedisServer();
@@ -65,15 +48,14 @@ describe("dashboard triage in a real browser (chromium)", function () {
   });
 
   after(async () => {
-    for (const dashboard of dashboards) dashboard.close();
-    for (const server of servers) await new Promise((resolve) => server.close(resolve));
+    await served.close();
     await closeBrowser();
     await rsmq?.quitAsync();
     await redis?.stop();
   });
 
   it("read-only: finds by a text in the bodies and by id, shows bodies as text, says its bound, offers no action", async () => {
-    opened = await openPage(`${await serve(true)}#/queues/orders`);
+    opened = await openPage(`${await served.serve(rsmq, true)}#/queues/orders`);
     const { page } = opened;
     expect(await page.locator("#find-bound").textContent()).to.match(/at most 10,000 messages/);
     await page.locator('#find-messages input[name="query"]').fill("failed");
@@ -102,7 +84,7 @@ describe("dashboard triage in a real browser (chromium)", function () {
   });
 
   it("redrives one dead letter found by its text, after confirming", async () => {
-    opened = await openPage(`${await serve(false)}#/queues/orders-dlq`);
+    opened = await openPage(`${await served.serve(rsmq, false)}#/queues/orders-dlq`);
     const { page } = opened;
     // The page is built read-only until the first reading says otherwise, then built again: a
     // query typed before that would be lost with the old form. The send form is read-write's.
@@ -122,7 +104,7 @@ describe("dashboard triage in a real browser (chromium)", function () {
   });
 
   it("sends with a priority: the message goes before the older ones", async () => {
-    opened = await openPage(`${await serve(false)}#/queues/orders`);
+    opened = await openPage(`${await served.serve(rsmq, false)}#/queues/orders`);
     const { page } = opened;
     await page.locator('#send-message textarea[name="message"]').fill("rush order");
     await page.locator('#send-message input[name="priority"]').fill("9");
@@ -133,7 +115,7 @@ describe("dashboard triage in a real browser (chromium)", function () {
   });
 
   it("changes the retention", async () => {
-    opened = await openPage(`${await serve(false)}#/queues/orders`);
+    opened = await openPage(`${await served.serve(rsmq, false)}#/queues/orders`);
     const { page } = opened;
     await page.locator('#retention-form input[name="retention"]').fill("86400");
     await page.locator('#retention-form input[name="expireTo"]').fill("orders-expired");
@@ -143,7 +125,7 @@ describe("dashboard triage in a real browser (chromium)", function () {
   });
 
   it("purges a queue only once its name is typed; the queue stays", async () => {
-    opened = await openPage(`${await serve(false)}#/queues/orders`);
+    opened = await openPage(`${await served.serve(rsmq, false)}#/queues/orders`);
     const { page } = opened;
     expect((await rsmq.getQueueAttributesAsync({ qname: "orders" })).msgs).to.be.above(0);
     await page.locator('button[data-action="purge-queue"]').click();
