@@ -45,21 +45,6 @@ export function readSchedules(layout: KeyLayout, qname: unknown): Operation<Sche
   };
 }
 
-/**
- * One schedule's public view. A next slot not yet settled (0) is planned from the server's time;
- * a cron schedule cannot be planned in a process without croner (an optional peer), and is then
- * listed with `nextRunAt: null` rather than failing the whole list (a dashboard, an exporter).
- */
-function scheduleInfo(stored: StoredSchedule, nowMs: number): ScheduleInfo {
-  try {
-    return toScheduleInfo(stored, nowMs);
-  } catch (error) {
-    if (!(error instanceof Error) || error.name !== "invalidValue" || stored.next !== 0) throw error;
-    // A paused schedule's next run is null without planning: the rest of the view is the same.
-    return { ...toScheduleInfo({ ...stored, paused: true }, nowMs), paused: stored.paused };
-  }
-}
-
 /** The public view, sorted by name; a next slot not yet settled is planned from the server's time read with it. */
 export function listSchedules(layout: KeyLayout, options: Partial<ListSchedulesOptions>): Operation<ScheduleInfo[]> {
   const reading = readSchedules(layout, options.qname);
@@ -67,7 +52,7 @@ export function listSchedules(layout: KeyLayout, options: Partial<ListSchedulesO
     ...reading,
     parse(reply) {
       const { nowMs, stored } = reading.parse(reply);
-      return stored.map((schedule) => scheduleInfo(schedule, nowMs));
+      return stored.map((schedule) => toScheduleInfo(schedule, nowMs));
     },
   };
 }

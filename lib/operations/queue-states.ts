@@ -121,8 +121,10 @@ export function queueStates(
           states.missing.push(qname);
           return;
         }
-        states.queues.push(queueState(qname, entry, states.now));
+        // The row counts the schedules a list shows (not the names the index holds): the page
+        // reads the list again whenever the two differ.
         const schedules = parseScheduleFigures(entry[14], states.now);
+        states.queues.push(queueState(qname, entry, states.now, schedules.length));
         if (schedules.length > 0) states.schedules.push({ qname, schedules });
       });
       return states;
@@ -130,7 +132,7 @@ export function queueStates(
   };
 }
 
-function queueState(qname: string, entry: unknown[], now: number): QueueState {
+function queueState(qname: string, entry: unknown[], now: number, schedules: number): QueueState {
   const [fields, total, visible, inFlight, delayed, looked, nextDueAt, headId, headScore, due1m, due10m, due1h, leased, consumers] =
     entry as [Array<string | null>, ...number[]];
   const int = (index: number): number => parseInt(fields[index] ?? "0", 10) || 0;
@@ -156,7 +158,7 @@ function queueState(qname: string, entry: unknown[], now: number): QueueState {
     partial: looked < total - visible,
     ...(concurrency > 0 ? { concurrency, leased: Math.max(0, leased) } : {}),
     consumers,
-    schedules: (fields[15] ?? "").split(" ").filter((name) => name !== "").length,
+    schedules,
     nextDueAt: nextDueAt < 0 ? null : nextDueAt,
     headSentAt: typeof headId === "string" ? sentAt(headId) : null,
     headDueAt: typeof headId === "string" ? visibleSince(headId, headScore) : null,

@@ -5,6 +5,8 @@
  */
 import type { ScheduleCatchup, ScheduleInfo, ScheduleOverlap } from "../types/schedules";
 import { planFire } from "./fire-plan";
+import type { FirePlan } from "./fire-plan";
+import { CRONER_MISSING } from "./cron";
 import { DEFAULT_CATCHUP_WINDOW_MS } from "./schedule-rules";
 import type { PlannedSchedule } from "./fire-plan";
 
@@ -98,13 +100,20 @@ export function parseStoredSchedule(name: string, json: string): StoredSchedule 
 /**
  * When the schedule fires next, as of `nowMs`: the stored `next`, or, when that is unknown (0:
  * just upserted or resumed), what a firer would plan now (a slot already due reads as itself).
- * -1: none is left (ended); null: paused.
+ * -1: none is left (ended); null: paused, or a cron schedule this process cannot plan (croner,
+ * an optional peer, is not installed): a list (a dashboard, an exporter) still reads.
  */
 function nextRun(stored: StoredSchedule, nowMs: number): number | null {
   if (stored.next === -1) return -1;
   if (stored.paused) return null;
   if (stored.next > 0) return stored.next;
-  const plan = planFire(stored, nowMs);
+  let plan: FirePlan | undefined;
+  try {
+    plan = planFire(stored, nowMs);
+  } catch (error) {
+    if (error instanceof Error && error.message === CRONER_MISSING) return null;
+    throw error;
+  }
   if (plan === undefined) return null;
   return plan.slots.length > 0 ? plan.slots[0] : plan.next;
 }

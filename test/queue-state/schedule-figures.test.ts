@@ -91,6 +91,9 @@ describe("queue state: the schedule figures of a reading", () => {
       ["jobs", ["kept"]],
     ]);
     expect(reading.schedules[0].schedules).to.deep.equal((await rsmq.listSchedulesAsync({ qname: "jobs" })).map(figuresOf));
+    expect(reading.queues.find(({ qname }) => qname === "jobs")?.schedules, "the row counts what GET .../schedules lists").to.equal(
+      (await rsmq.listSchedulesAsync({ qname: "jobs" })).length,
+    );
   });
 
   it("bounded: a schedule's message is not in the reply, and at most 100 schedules a queue are read", async () => {

@@ -485,5 +485,25 @@ describe("schedules: the operations and the fire script", () => {
         ["nightly", true, false],
       ]);
     });
+
+    it("the dashboard lists a cron schedule whose next slot is not settled with nextRunAt null, as listSchedules does", async function () {
+      singleServerOnly(this, "the child process talks to the single server");
+      await rsmq.upsertScheduleAsync({ qname: "q", name: "nightly", cron: "0 2 * * *", message: "m" });
+      const answer = (await withoutCroner(`
+        const http = require("http");
+        const { createDashboard } = require(require("path").join(require("path").dirname(${JSON.stringify(builtEntry)}), "dashboard/index.js"));
+        const dashboard = createDashboard({ rsmq });
+        const server = http.createServer(dashboard);
+        await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+        try {
+          const response = await fetch("http://127.0.0.1:" + server.address().port + "/api/queues/q/schedules");
+          return [response.status, await response.json()];
+        } finally {
+          dashboard.close();
+          await new Promise((resolve) => server.close(resolve));
+        }
+      `)) as [number, { schedules: RedisSMQ.ScheduleInfo[] }];
+      expect([answer[0], answer[1].schedules.map(({ name, nextRunAt }) => [name, nextRunAt])]).to.deep.equal([200, [["nightly", null]]]);
+    });
   });
 });
