@@ -7,7 +7,7 @@
  * queue costs more, and only while there are expired messages to move.
  *
  * A look may carry the Worker's heartbeat (lookAndBeat, the same answer); a chunk cannot, so a
- * beat that falls on a chunk goes beside it, one command more, only while a pass runs.
+ * beat that falls on a chunk goes after it, one command more, only while a pass runs.
  */
 import { idleLook } from "../operations/next-due";
 import type { IdleLook } from "../operations/next-due";
@@ -51,9 +51,10 @@ export class IdleSweeper {
       return look.nextDueMs;
     }
     const cursor = this.cursor;
-    const beating = beat && owner.run(() => lookAndBeat(owner.layout, qname, beat));
     const chunk = await owner.run(() => sweepExpiredChunk(owner.layout, qname, this.token, cursor, this.lockMs));
-    await beating;
+    // The beat after the chunk, not beside it: one call in flight at a time, and a failed chunk
+    // sends no beat whose failure nobody would await.
+    if (beat) this.looked(await owner.run(() => lookAndBeat(owner.layout, qname, beat)));
     this.cursor = chunk.state === "more" ? chunk.next : undefined;
     await moveExpired(owner, qname, chunk.expired);
     return chunk.nextDueMs;
