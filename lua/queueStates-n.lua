@@ -109,12 +109,6 @@ end
 -- upsertSchedule-2.lua refuses a queue's 101st schedule: the figures stay bounded even for an
 -- index written by hand.
 local MOST_SCHEDULES = 100
--- What the planner (lib/schedules/fire-plan.ts, through lib/schedules/stored-schedule.ts) reads
--- of a schedule: all of it but the message, which may be long.
-local PLAN_KEYS = {
-  "every", "cron", "tz", "anchor", "startAt", "endAt", "catchup", "catchupWindowMs", "limit", "paused",
-  "since", "last", "next", "count", "createdAt",
-}
 
 -- A stored number (the schedule scripts write numbers; one written by hand may be a numeric
 -- string) as an integer text; "0" for anything else, as the reader's parse reads it.
@@ -130,12 +124,11 @@ local function isPaused(record)
   return record.paused == true or record.paused == 1 or record.paused == "1"
 end
 
+-- What the planner (lib/schedules/fire-plan.ts, through lib/schedules/stored-schedule.ts) reads
+-- of a schedule: all of it but the message, which may be long.
 local function planText(record)
-  local plan = {}
-  for _, key in ipairs(PLAN_KEYS) do
-    plan[key] = record[key]
-  end
-  return cjson.encode(plan)
+  record.message = nil
+  return cjson.encode(record)
 end
 
 -- scheduleNames() is lua/shared/schedule-names.lua, which the loader puts before this script.

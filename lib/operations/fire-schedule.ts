@@ -8,7 +8,7 @@ import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
-import { randomIdPart } from "./random-id-part";
+import { sortedIdParts } from "./send-messages";
 import { dedupKey } from "./dedup-id";
 import { notificationArgs } from "./send-notification";
 import type { SendNotification } from "./send-notification";
@@ -59,7 +59,7 @@ export function fireSchedule(
   const keys = layout.queue(validateQname(qname));
   const [channel, kind] = notificationArgs(keys, notify, layout.cluster);
   // Sorted, so the ids of one fire (which share the server's time) sort in slot order.
-  const randomParts = plan.slots.map(() => randomIdPart()).sort();
+  const randomParts = sortedIdParts(plan.slots.length);
   return {
     script: "fireSchedule",
     keys: [keys.messages, keys.hash, ...plan.slots.map((slot) => dedupKey(keys, slotDedupId(stored.name, slot), ""))],

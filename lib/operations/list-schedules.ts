@@ -17,7 +17,8 @@ export interface SchedulesReading {
   readonly stored: StoredSchedule[];
 }
 
-const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/** Orders by name, as listSchedules lists schedules. */
+export const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
  * The schedules as stored, with the server's time they were read at. A field that is not a JSON

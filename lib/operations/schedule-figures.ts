@@ -6,6 +6,7 @@
  */
 import type { ScheduleInfo } from "../types";
 import { parseStoredSchedule, toScheduleInfo } from "../schedules/stored-schedule";
+import { byName } from "./list-schedules";
 
 /** The part of a schedule's ScheduleInfo (listSchedulesAsync) the schedule metrics show. */
 export type ScheduleFigures = Pick<ScheduleInfo, "name" | "count" | "missed" | "overlapped" | "nextRunAt">;
@@ -15,8 +16,6 @@ export interface QueueScheduleFigures {
   qname: string;
   schedules: ScheduleFigures[];
 }
-
-const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
  * The next run as toScheduleInfo tells it: null when ended (-1) or paused, the stored slot when

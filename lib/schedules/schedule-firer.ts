@@ -43,7 +43,7 @@ export interface FireOutcome {
   /** The schedule's next slot as stored now (-1: none, it ended). */
   next: number;
   /** The messages it sent, with their slots. */
-  sent: Array<{ slot: number; id: string }>;
+  sent: ReadonlyArray<{ slot: number; id: string }>;
 }
 
 /** The firer's way to its queue (schedule-store.ts binds it to Redis; tests may pass a fake). */

@@ -29,7 +29,7 @@ export function redisScheduleStore(internals: Pick<RedisSMQInternals, "run" | "l
       if (outcome.ids.length > 0) notifyQueueActivity(internals.ns, qname, outcome.ids[0]);
       // Removed since the read: nothing left to fire or to wait for.
       if (outcome.status === "gone") return { status: "done", next: -1, sent: [] };
-      return { status: outcome.status, next: outcome.next, sent: [...outcome.sent] };
+      return { status: outcome.status, next: outcome.next, sent: outcome.sent };
     },
   };
 }
