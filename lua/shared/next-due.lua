@@ -26,7 +26,8 @@ local function withScheduleHint(reply, schedNext, nowMs)
   return reply
 end
 
-local function nextDueReply(queueSet, queueHash, alsoRead)
+-- The reply without the hint: nextDueReply adds it to whichever reply this gives.
+local function dueReply(queueSet, queueHash, alsoRead)
   local fields
   if alsoRead then
     fields = redis.call("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "sweeplock", "sweptat", "paused", "ratelimit", "rltat", "rlblock", "schednext", alsoRead)
@@ -46,17 +47,17 @@ local function nextDueReply(queueSet, queueHash, alsoRead)
     local _
     _, held = queueGate(fields[7], fields[8], fields[9], fields[10], nowMs, seconds, micros, 1)
     if held and string.byte(held, 1) == 112 then -- "p": paused
-      return withScheduleHint({ held }, fields[11], nowMs), fields, nowMs
+      return { held }, fields, nowMs
     end
   end
 
   local first = redis.call("ZRANGE", queueSet, 0, 0, "WITHSCORES")
   if #first == 0 then
-    return withScheduleHint({ -1 }, fields[11], nowMs), fields, nowMs
+    return { -1 }, fields, nowMs
   end
   local dueMs = math.max(0, tonumber(first[2]) - nowMs)
   if held and dueMs == 0 then
-    return withScheduleHint({ held }, fields[11], nowMs), fields, nowMs
+    return { held }, fields, nowMs
   end
 
   -- How often an idle Worker sweeps its queue, at most.
@@ -65,8 +66,16 @@ local function nextDueReply(queueSet, queueHash, alsoRead)
     local lockUntil = tonumber(string.match(fields[5] or "", ":(%d+)$") or "0")
     local sweptAt = tonumber(fields[6] or "0") or 0
     if lockUntil <= nowMs and nowMs - sweptAt >= SWEEP_EVERY_MS then
-      return withScheduleHint({ dueMs, 1 }, fields[11], nowMs), fields, nowMs
+      return { dueMs, 1 }, fields, nowMs
     end
   end
-  return withScheduleHint({ dueMs }, fields[11], nowMs), fields, nowMs
+  return { dueMs }, fields, nowMs
+end
+
+local function nextDueReply(queueSet, queueHash, alsoRead)
+  local reply, fields, nowMs = dueReply(queueSet, queueHash, alsoRead)
+  if reply ~= -1 then
+    withScheduleHint(reply, fields[11], nowMs)
+  end
+  return reply, fields, nowMs
 end
