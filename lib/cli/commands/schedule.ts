@@ -42,9 +42,12 @@ function milliseconds(value: string): number {
 /** A time as `--start-at` and `--end-at` take it: epoch ms, an ISO time, or a duration from now. */
 const time = (value: string): number => untilTime(value);
 
-/** The options of `set` as upsertScheduleAsync takes them, those not given left out. */
+/** The options of `set` as upsertScheduleAsync takes them (one not given is undefined, which it reads as left out). */
 function upsertOptions(qname: string, name: string, options: SetOptions): UpsertScheduleOptions {
-  const given: Partial<UpsertScheduleOptions> = {
+  return {
+    qname,
+    name,
+    message: options.message,
     every: options.every,
     cron: options.cron,
     tz: options.tz,
@@ -57,8 +60,6 @@ function upsertOptions(qname: string, name: string, options: SetOptions): Upsert
     endAt: options.endAt,
     limit: options.limit,
   };
-  for (const key of Object.keys(given) as Array<keyof UpsertScheduleOptions>) if (given[key] === undefined) delete given[key];
-  return { ...given, qname, name, message: options.message };
 }
 
 /** Runs `body` on the queue `qname` with the schedule `name` named in error messages. */
