@@ -94,14 +94,21 @@ describe("a pass in which no test ran fails npm test", () => {
       );
     });
 
-    it("npm test with a --grep that matches nothing exits 1, saying so for each of its four passes", async function () {
+    it("npm test with a --grep that matches nothing exits 1, saying so for each of its six passes", async function () {
       this.timeout(120_000);
       // Side by side, as CI runs them (a shared server would run them one after the other, stopping at the first).
       const sideBySide = { REDIS_URL: undefined, TEST_REDIS: undefined, RSMQ_TEST_SERIAL: undefined };
       const runPasses = path.join(root, "build/test/support/run-passes.js");
       const { code, output } = await runNode([runPasses, "--grep", "no test has this title"], sideBySide);
       expect(code, output).to.equal(1);
-      for (const pass of ["single-server", "processes (single-server)", "cluster", "ioredis"]) {
+      for (const pass of [
+        "single-server",
+        "processes (single-server)",
+        "cluster",
+        "ioredis6",
+        "noderedis6-resp3",
+        "cluster-noderedis6-resp3",
+      ]) {
         expect(output, output).to.include(`npm test fails: the ${pass} pass ran no test (0 passing, 0 pending)`);
       }
     });

@@ -13,7 +13,7 @@ import { MOUNTS, post } from "../support/dashboard";
 import type { Answer, Mounted } from "../support/dashboard";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** What a POST could have changed: each queue's settings, counters and messages. */
 async function namespaceState(rsmq: RedisSMQ): Promise<unknown> {

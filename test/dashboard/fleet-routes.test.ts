@@ -17,7 +17,7 @@ import { runsOn } from "../support/targets";
 import { dashboardPair, expectError } from "../support/dashboard-pair";
 import { waitFor } from "../support/worker";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("dashboard concurrency and consumers routes", function () {
   const dash = dashboardPair("fleet-routes");

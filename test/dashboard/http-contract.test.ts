@@ -18,7 +18,7 @@ import { MOUNTS, SAME_ORIGIN, openStream, post, send } from "../support/dashboar
 import type { Answer, Mounted } from "../support/dashboard";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -16,7 +16,7 @@ import { parseExposition } from "../support/prometheus";
 import { CLOCK_SAMPLES, expectedSamples, seedQueues } from "../support/queue-state-seed";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 for (const { name, mount } of MOUNTS) {
   describe(`dashboard metrics route: ${name}`, () => {

@@ -14,7 +14,7 @@ import type { Mounted } from "../support/dashboard";
 import { runsOn } from "../support/targets";
 import { dashboardPair, expectError } from "../support/dashboard-pair";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("dashboard schedule routes", function () {
   const dash = dashboardPair("sched-routes");

@@ -19,7 +19,7 @@ import { nodeHttpAtRoot, post, send } from "../support/dashboard";
 import type { Answer, Mounted } from "../support/dashboard";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 function expectError(answer: Answer, status: number, error: string): void {
   expect([answer.status, answer.json?.error], answer.text).to.deep.equal([status, error]);

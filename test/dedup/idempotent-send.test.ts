@@ -15,7 +15,7 @@ import { SilentProxy } from "../support/silent-proxy";
 import { monitor } from "../support/wire";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** Polls `check` every 20 ms until it holds, for at most `withinMs`. */
 async function until(check: () => Promise<boolean>, withinMs = 5000): Promise<void> {

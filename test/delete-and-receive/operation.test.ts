@@ -15,7 +15,7 @@ import { connectionOptionsAs, onEveryServer } from "../support/worker";
 import { PASSWORD } from "../support/acl-rules";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("deleteAndReceiveMessages: the operation", () => {
   let ns: string;

@@ -11,7 +11,7 @@ import type { Library, Run } from "../support/differential";
 import { WriteWatch } from "../support/written-data";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 interface Message {
   id: string;

@@ -15,7 +15,7 @@ import { onIoredis, singleServerClient, singleServerOnly, uniqueNs } from "../su
 import { waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const SCRIPT_LOADS = ["scriptload:popMessage", "scriptload:receiveMessage", "scriptload:changeMessageVisibility"] as const;
 const EVENTS = ["connect", ...SCRIPT_LOADS] as const;

@@ -11,7 +11,7 @@ import { QUEUE_NOT_FOUND, expectSameAsRsmq, fails, ok, outcome, viaCallback } fr
 import type { Api, Outcome } from "../support/differential";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 interface Counts {
   vt?: number;

@@ -15,7 +15,7 @@ import { singleServerClient, singleServerOptions, uniqueNs } from "../support/se
 import { Cleanup } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const create = (api: Api): Promise<Outcome> => outcome(api.createQueueAsync({ qname: "q" }));
 const send = (api: Api, body: string): Promise<Outcome> => outcome(api.sendMessageAsync({ qname: "q", message: body }));

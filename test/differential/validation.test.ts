@@ -10,7 +10,7 @@ import { exactState, fails, open, outcome } from "../support/differential";
 import type { Api, Instance, Outcome } from "../support/differential";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 type Method =
   | "createQueueAsync"

@@ -25,7 +25,7 @@ import { waitFor } from "../support/worker";
 import { fieldsOf, plantMessages } from "../support/retention";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const CARRIER = JSON.stringify({ traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" });
 

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { settingProblems } from "../../lib/doctor/settings-check";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** The problems of queue `q` with these values, as `kind field` strings. */
 function problems(values: { vt?: string; delay?: string; maxsize?: string; retention?: string; expireto?: string }): string[] {

@@ -18,7 +18,7 @@ import { exactState } from "../support/state";
 import { runsOn } from "../support/targets";
 import { deleteQueueFields, pause, setQueueFields, waitFor } from "./gate-fields";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 type Message = RedisSMQ.QueueMessage;
 

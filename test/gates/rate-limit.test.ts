@@ -14,7 +14,7 @@ import { serverNowUs } from "../support/inspect";
 import { runsOn } from "../support/targets";
 import { mostInWindow, pause, queueField, setQueueFields } from "./gate-fields";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 type Message = RedisSMQ.QueueMessage;
 

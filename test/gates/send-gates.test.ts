@@ -21,7 +21,7 @@ import { openOldRsmq } from "../support/old-rsmq";
 import { runsOn } from "../support/targets";
 import { mostInWindow, pause, queueField, setQueueFields } from "./gate-fields";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const HARD_PAUSE_OFFSET_MS = 1e14;
 

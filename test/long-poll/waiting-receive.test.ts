@@ -15,7 +15,7 @@ import { commandStatsDuring, clientCommands, monitor } from "../support/wire";
 import { Cleanup, freshQueue, loadPollScripts, sendFromChildProcess, subscribersOf, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 type QueueMessage = RedisSMQ.QueueMessage;
 const MAX = 60_000;

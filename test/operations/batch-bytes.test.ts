@@ -12,7 +12,7 @@ import type { MonitoredLine } from "../support/monitor-socket";
 import { connectionOptions, onCluster, testCluster, testRedis, uniqueNs } from "../support/server";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** 4 bodies of 65536 bytes, the default maxsize: exactly the bound. */
 const BODY = 65_536;

@@ -15,7 +15,7 @@ import { WriteWatch, watchedAsync } from "../support/written-data";
 import { clientCommands, monitor } from "../support/wire";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 type QueueMessage = RedisSMQ.QueueMessage;
 

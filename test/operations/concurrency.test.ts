@@ -16,7 +16,7 @@ import { monitor } from "../support/wire";
 import { Cleanup, serverTimePassed, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("concurrency limits", () => {
   let ns: string;

@@ -21,7 +21,7 @@ import { monitor } from "../support/wire";
 import { Cleanup, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const ENTRY = /^(\d+):(\d+):(.*)$/;
 

@@ -17,7 +17,7 @@ import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/ser
 import { Cleanup, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("controls end to end", () => {
   let ns: string;

@@ -24,7 +24,7 @@ import { Cleanup, waitFor } from "../support/worker";
 import { otelSdk } from "../support/otel";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 

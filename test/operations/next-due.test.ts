@@ -15,7 +15,7 @@ import { clientCommands, monitor } from "../support/wire";
 import { rejectionOf } from "../support/old-rsmq";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 type Result = RedisSMQ.ReceiveOrNextDue;
 

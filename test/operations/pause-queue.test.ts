@@ -24,7 +24,7 @@ import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/ser
 import { Cleanup, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** The queue's members with their scores, by member. */
 async function scores(client: RedisClientType, key: string): Promise<Map<string, number>> {

@@ -9,7 +9,7 @@ import { connectionOptions, uniqueNs } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** An id of the right form that no message of this run has. */
 const NEVER = "aaaaaaaaaa" + "b".repeat(22);

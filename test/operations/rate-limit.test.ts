@@ -20,7 +20,7 @@ import { onQueueActivity } from "../../lib/wakes/wake-hub";
 import { Cleanup, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("rate limit controls", () => {
   let ns: string;

@@ -17,7 +17,7 @@ import { monitor } from "../support/wire";
 import { Cleanup, serverTimePassed } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 type QueueMessage = RedisSMQ.QueueMessage;
 

@@ -14,7 +14,7 @@ import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../
 import { clientCommands, monitor } from "../support/wire";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 type SentEntry = RedisSMQ.SentEntry;
 

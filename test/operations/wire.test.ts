@@ -21,7 +21,7 @@ import RedisSMQ = require("../../lib");
 import { runsOn } from "../support/targets";
 import { CHECK_RIGHTS_AFTER } from "../../lib/scripts/script-runner";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** Everything one library's cases run against. */
 interface Lab {

@@ -21,7 +21,7 @@ import { Cleanup } from "../support/worker";
 import type { Rsmq } from "../support/old-rsmq";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const SCRIPTS = ["queueStates", "browseMessages", "readMessage", "deadLetterNotes"];
 

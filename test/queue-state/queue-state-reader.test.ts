@@ -22,7 +22,7 @@ import { CommandWatch } from "../support/retry";
 import { Cleanup } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("metrics: the queue state read from Redis", () => {
   const cleanup = new Cleanup();

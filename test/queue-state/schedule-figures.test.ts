@@ -17,7 +17,7 @@ import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/ser
 import { Cleanup } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** What the schedule metrics show of a listSchedulesAsync entry. */
 function figuresOf({ name, count, missed, overlapped, nextRunAt }: ScheduleInfo) {

@@ -17,7 +17,7 @@ import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/ser
 import { fieldsOf, plantMessages, setRetention } from "../support/retention";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("Retention: the receive path", () => {
   let ns: string;

@@ -12,7 +12,7 @@ import { fieldsOf, plantMessages, setRetention } from "../support/retention";
 import { rejectionOf } from "../support/old-rsmq";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("Retention: the sweep", () => {
   let ns: string;

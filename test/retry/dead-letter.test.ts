@@ -29,7 +29,7 @@ import {
 import { exactState } from "../support/state";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 type QueueMessage = RedisSMQ.QueueMessage;
 

@@ -8,7 +8,7 @@ import RedisSMQ = require("../../lib/index");
 import { isPoison, PoisonError as PoisonErrorDirect } from "../../lib/retry/poison-error";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { RetryPolicy, PoisonError } = RedisSMQ;
 

@@ -14,7 +14,7 @@ import { delay } from "../support/worker";
 import { watchDuring } from "../support/retry";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { RetryPolicy, Worker } = RedisSMQ;
 

@@ -34,7 +34,7 @@ import type { WatchedNode } from "../support/retry";
 import { exactState } from "../support/state";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker, PoisonError } = RedisSMQ;
 

@@ -13,7 +13,7 @@ import { asMessage } from "../support/old-rsmq";
 import { CommandWatch, loadScripts, messageFields, nodeOfQueue, oldRsmqOr, serverNowMs, watchDuring } from "../support/retry";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker, PoisonError } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;

@@ -16,7 +16,7 @@ import { WorkerLog, freshQueueEachTest, serverTimePassed, waitFor } from "../sup
 import { keysOf, plainClient } from "../support/server";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** The server's clock runs this far from the host's: the firer must never mix the two. */
 const SERVER_AHEAD_MS = 123_456_789;

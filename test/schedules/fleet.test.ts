@@ -13,7 +13,7 @@ import { ScheduleFleet, duplicateSlots, scheduledMessages, sentAtMs } from "../s
 import type { ScheduleProcess } from "../support/schedule-fleet";
 import type { ScheduleChildConfig } from "../support/schedule-child";
 import { serverNowMs } from "../support/inspect";
-import { connectionOptions, keysOf, onIoredis, plainClient, singleServerOptions, uniqueNs } from "../support/server";
+import { connectionOptions, keysOf, onPassedClient, plainClient, singleServerOptions, uniqueNs } from "../support/server";
 import { delay, serverTimePassed } from "../support/worker";
 import { runsOn } from "../support/targets";
 
@@ -40,7 +40,7 @@ describe("schedules: a fleet of firing processes", function () {
     rsmq = new RedisSMQ(connectionOptions(ns));
     client = await plainClient();
     // A child process cannot share this one's ioredis client: there, it connects to the same server.
-    connection = (onIoredis() ? singleServerOptions(ns) : connectionOptions(ns)) as unknown as Record<string, unknown>;
+    connection = (onPassedClient() ? singleServerOptions(ns) : connectionOptions(ns)) as unknown as Record<string, unknown>;
   });
   afterEach(async () => {
     await fleet.kill();

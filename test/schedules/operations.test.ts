@@ -24,7 +24,7 @@ import { clientCommands, monitor } from "../support/wire";
 import { Cleanup } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("schedules: the operations and the fire script", () => {
   let ns: string;

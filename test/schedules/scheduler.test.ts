@@ -13,7 +13,7 @@ import { freshQueueEachTest, serverTimePassed, waitFor } from "../support/worker
 import { runsOn } from "../support/targets";
 import type { RedisClientType } from "redis";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 type Scheduler = RedisSMQ.Scheduler;
 type Fired = RedisSMQ.SchedulerEvents["fired"][0];

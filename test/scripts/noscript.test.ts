@@ -12,7 +12,7 @@ import RedisSMQ = require("../../lib");
 import { CHECK_RIGHTS_AFTER } from "../../lib/scripts/script-runner";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "ioredis");
+runsOn("single", "client");
 
 /**
  * Resolves on the instance's next `event`. (events.once would also reject on the `error` events a

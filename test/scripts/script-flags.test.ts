@@ -18,7 +18,7 @@ import { exactState } from "../support/state";
 import { Cleanup, WorkerLog, queueServer, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 

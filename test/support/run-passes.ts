@@ -1,11 +1,12 @@
 /**
- * `npm test`: the mocha passes (one redis-server; the Redis Cluster target; the ioredis target)
- * in three tracks at the same time: the single-server pass without the suites that spend their
- * time in the processes they start; beside it those suites (the command line's, test/cli/, and the
- * fleet's Workers in several processes, test/fleet/; on one server too); and the cluster pass
- * then the ioredis pass. Each pass starts servers of its own on free ports (see server.ts), so
- * none sees another's commands, counters, CONFIG SET or restarts; and most of each pass is spent
- * waiting on child processes and servers, not computing, so on 2 cores the tracks overlap well.
+ * `npm test`: the mocha passes, in three tracks at the same time (see `tracks`): the single-server
+ * pass without the suites that spend their time in the processes they start; beside it those
+ * suites (the command line's, test/cli/, and the fleet's Workers in several processes,
+ * test/fleet/; on one server too), then the passes through clients passed in (ioredis 6, node-redis
+ * 6 in RESP3); and the cluster pass, then the cluster suites through a node-redis 6 cluster client.
+ * Each pass starts servers of its own on free ports (see server.ts), so none sees another's
+ * commands, counters, CONFIG SET or restarts; and most of each pass is spent waiting on child
+ * processes and servers, not computing, so on 2 cores the tracks overlap well.
  *
  * The single-server pass prints as it runs; the other passes' output is held and printed whole
  * after it, so each pass's lines (and its "N passing" summary, which .ci/run adds up) stay intact.
@@ -13,17 +14,16 @@
  * as they do with RSMQ_TEST_SERIAL=1. Arguments after `npm test --` go to every pass.
  *
  * Each pass runs the suites whose `runsOn(...)` line names its target (suite-targets.ts); a suite
- * without one fails the run before any pass starts. `--only <target>` runs that one pass alone
- * (`npm run test:cluster`, `npm run test:ioredis`). A pass that exits 0 but ran no test fails the
- * run, with the reason (pass-summary.ts).
+ * without one fails the run before any pass starts. `--only <pass>` runs that one pass alone
+ * (`npm run test:cluster`, `npm run test:ioredis`, `npm test -- --only noderedis6-resp3`). A pass
+ * that exits 0 but ran no test fails the run, with the reason (pass-summary.ts).
  */
 import { spawn } from "child_process";
 import type { ChildProcess } from "child_process";
 import * as path from "path";
 import { emptyPassReason, readSummary } from "./pass-summary";
 import { selectSuites } from "./suite-targets";
-import { TARGETS } from "./targets";
-import type { Target } from "./targets";
+import type { TestClientKind } from "./test-clients";
 
 const root = path.resolve(__dirname, "../../..");
 const mocha = path.join(root, "node_modules/mocha/bin/mocha.js");
@@ -45,8 +45,8 @@ if (suites.problems.length > 0) {
   process.exit(1);
 }
 
-// One .mocharc.json for every pass. The cluster and ioredis passes give each test and hook 30 s,
-// not its 20 s: their set-ups (a cluster's nodes, an ioredis client per test) take longer.
+// One .mocharc.json for every pass. The cluster and client passes give each test and hook 30 s,
+// not its 20 s: their set-ups (a cluster's nodes, a client per test) take longer.
 const slowerTarget = ["--config", ".mocharc.json", "--timeout", "30000"];
 const single: Pass = { name: "single-server", args: ["--config", ".mocharc.json", ...suites.files.single, ...extra], env: process.env };
 const cluster: Pass = {
@@ -54,11 +54,18 @@ const cluster: Pass = {
   args: [...slowerTarget, ...suites.files.cluster, ...extra],
   env: { ...process.env, RSMQ_TEST_TARGET: "cluster" },
 };
-const ioredis: Pass = {
-  name: "ioredis",
-  args: [...slowerTarget, ...suites.files.ioredis, ...extra],
-  env: { ...process.env, RSMQ_TEST_TARGET: "ioredis" },
-};
+/** A pass of the suites that run with a client passed in (`client`), through a client of `kind`. */
+const clientPass = (kind: TestClientKind): Pass => ({
+  name: kind,
+  args: [...slowerTarget, ...suites.files.client, ...extra],
+  env: { ...process.env, RSMQ_TEST_CLIENT: kind },
+});
+/** The suites that run both on the cluster and with a client passed in, through a cluster client of `kind`. */
+const clusterClientPass = (kind: TestClientKind): Pass => ({
+  name: `cluster-${kind}`,
+  args: [...slowerTarget, ...suites.files.cluster.filter((file) => suites.files.client.includes(file)), ...extra],
+  env: { ...process.env, RSMQ_TEST_TARGET: "cluster", RSMQ_TEST_CLIENT: kind },
+});
 // Side by side, the single-server pass runs as two: the suites that mostly wait on processes apart.
 const runsProcesses = (file: string): boolean => /[\\/]test[\\/](cli|fleet)[\\/]/.test(file);
 const singleWithoutCommandLine: Pass = {
@@ -70,17 +77,26 @@ const processes: Pass = {
   args: ["--config", ".mocharc.json", ...suites.files.single.filter(runsProcesses), ...extra],
   env: process.env,
 };
-const passes: Record<Target, Pass> = { single, cluster, ioredis };
+/** The passes of clients passed in: the newest of each library, on one server and on the cluster. */
+const clientPasses: Pass[] = [clientPass("ioredis6"), clientPass("noderedis6-resp3"), clusterClientPass("noderedis6-resp3")];
+/** Every pass by the name `--only` takes (`ioredis` is the ioredis 6 client pass). */
+const passes: Record<string, Pass> = {
+  single,
+  cluster,
+  ioredis: clientPasses[0],
+  ...Object.fromEntries(clientPasses.map((pass) => [pass.name, pass])),
+};
 
-/** `--only <target>` (one pass alone), and the arguments for mocha. */
-function parseArguments(args: string[]): { only?: Target; extra: string[] } {
+/**
+ * The tracks `npm test` runs at the same time, each its passes one after the other. The first is
+ * printed as it runs; the others are held and printed whole after it, in this order.
+ */
+const tracks: Pass[][] = [[singleWithoutCommandLine], [processes, clientPasses[0], clientPasses[1]], [cluster, clientPasses[2]]];
+
+/** `--only <pass>` (one pass alone), and the arguments for mocha. */
+function parseArguments(args: string[]): { only?: string; extra: string[] } {
   if (args[0] !== "--only") return { extra: args };
-  const target = TARGETS.find((known) => known === args[1]);
-  if (!target) {
-    process.stderr.write(`--only takes one of ${TARGETS.join(", ")}, got ${String(args[1])}\n`);
-    process.exit(2);
-  }
-  return { only: target, extra: args.slice(2) };
+  return { only: args[1] ?? "", extra: args.slice(2) };
 }
 
 /**
@@ -155,33 +171,45 @@ function killIfStuck(child: ChildProcess, output: Buffer[]): { readonly killed: 
 }
 
 async function main(): Promise<number> {
-  if (only) return (await run(passes[only], false)).code;
+  if (only !== undefined) {
+    const pass = passes[only];
+    if (!pass) {
+      process.stderr.write(`--only takes one of ${Object.keys(passes).join(", ")}, got ${only}\n`);
+      return 2;
+    }
+    return (await run(pass, false)).code;
+  }
   const serial = Boolean(process.env.REDIS_URL || process.env.TEST_REDIS || process.env.RSMQ_TEST_SERIAL === "1");
   if (serial) {
-    for (const pass of [single, cluster, ioredis]) {
+    for (const pass of [single, cluster, ...clientPasses]) {
       const { code } = await run(pass, false);
       if (code !== 0) return code;
     }
     return 0;
   }
-  let besideDone = false;
-  const besideRun = (async () => {
-    const clusterPass = await run(cluster, true);
-    const ioredisPass = await run(ioredis, true);
-    return { clusterPass, ioredisPass };
-  })().finally(() => (besideDone = true));
-  const processesRun = run(processes, true);
-  const first = await run(singleWithoutCommandLine, false);
-  const processesPass = await processesRun;
-  process.stdout.write("\n  The suites that run processes (test/cli/, test/fleet/, one redis-server), run alongside:\n");
-  for (const chunk of processesPass.output) process.stdout.write(chunk);
-  if (!besideDone) process.stdout.write("\n  (waiting for the Redis Cluster and ioredis passes, which run alongside)\n");
-  const { clusterPass, ioredisPass } = await besideRun;
-  process.stdout.write("\n  Redis Cluster target (RSMQ_TEST_TARGET=cluster), run alongside:\n");
-  for (const chunk of clusterPass.output) process.stdout.write(chunk);
-  process.stdout.write("\n  ioredis clients (RSMQ_TEST_TARGET=ioredis), run alongside after the cluster pass:\n");
-  for (const chunk of ioredisPass.output) process.stdout.write(chunk);
-  return [first.code, processesPass.code, clusterPass.code, ioredisPass.code].find((code) => code !== 0) ?? 0;
+  const held = tracks.slice(1).map(async (track) => {
+    const results: Array<{ pass: Pass; code: number; output: Buffer[] }> = [];
+    for (const pass of track) results.push({ pass, ...(await run(pass, true)) });
+    return results;
+  });
+  const first = await run(tracks[0][0], false);
+  const codes = [first.code];
+  process.stdout.write("\n  (the passes run alongside follow, each as a whole once it ends)\n");
+  for (const track of held) {
+    for (const { pass, code, output } of await track) {
+      process.stdout.write(`\n  ${describe(pass)}, run alongside:\n`);
+      for (const chunk of output) process.stdout.write(chunk);
+      codes.push(code);
+    }
+  }
+  return codes.find((code) => code !== 0) ?? 0;
+}
+
+/** How a held pass is introduced in the output. */
+function describe(pass: Pass): string {
+  const target = pass.env.RSMQ_TEST_TARGET === "cluster" ? "the Redis Cluster target" : "one redis-server";
+  const client = pass.env.RSMQ_TEST_CLIENT;
+  return client ? `${target}, through a ${client} client passed in (RSMQ_TEST_CLIENT=${client})` : `The ${pass.name} pass (${target})`;
 }
 
 void main().then((code) => {

@@ -8,12 +8,14 @@
  * run their same bodies against it: `connectionOptions()` then gives cluster options,
  * `plainClient()` a cluster client, and the key helpers the cluster key layout. A single server
  * is started on both targets, for rsmq 0.12.4 (which cannot run on a cluster). With
- * RSMQ_TEST_TARGET=ioredis it is the single server again, reached through an ioredis client:
- * `connectionOptions()` gives `{ client: new Redis(...) }`, closed after the test (or, made in a
- * suite hook, after the run).
+ * RSMQ_TEST_CLIENT=<kind> (test-clients.ts) the calls go through a client the test passes in:
+ * on the single server `connectionOptions()` gives `{ client }` (an ioredis or node-redis 4/5/6
+ * client, RESP2 or RESP3), and with RSMQ_TEST_TARGET=cluster too, a cluster client of that kind on
+ * the test cluster; each is closed after the test (or, made in a suite hook, after the run).
+ * RSMQ_TEST_TARGET=ioredis is the older name of RSMQ_TEST_CLIENT=ioredis5.
  */
 import { randomBytes } from "crypto";
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import type { RedisOptions } from "ioredis";
 import { createClient, createCluster } from "redis";
 import type { RedisClientType, RedisClusterType } from "redis";
@@ -23,6 +25,8 @@ import { clusterUnavailableReason, startTestCluster } from "./cluster";
 import type { TestCluster } from "./cluster";
 import { startTestRedis } from "./redis-server";
 import type { TestRedis } from "./redis-server";
+import { clusterTestClient, isIoredisKind, standaloneTestClient, testClientKindFromEnv } from "./test-clients";
+import type { TestClient, TestClientKind, TestClientSettings } from "./test-clients";
 
 let server: TestRedis | undefined;
 let cluster: TestCluster | undefined;
@@ -32,17 +36,34 @@ export function onCluster(): boolean {
   return process.env.RSMQ_TEST_TARGET === "cluster";
 }
 
-/** Whether this run reaches the single server through ioredis clients (RSMQ_TEST_TARGET=ioredis). */
-export function onIoredis(): boolean {
-  return process.env.RSMQ_TEST_TARGET === "ioredis";
+/** The client this run passes in as `client` (RSMQ_TEST_CLIENT), or undefined when the package opens its own connection. */
+export function passedClientKind(): TestClientKind | undefined {
+  if (process.env.RSMQ_TEST_TARGET === "ioredis") return "ioredis5";
+  return testClientKindFromEnv();
 }
 
-/** ioredis clients made by connectionOptions(): during a test (closed after it), and in suite hooks (after the run). */
-const ioredisClients = { test: [] as Redis[], suite: [] as Redis[] };
+/** Whether this run passes a client in (RSMQ_TEST_CLIENT): options then hold an object a child process cannot be given. */
+export function onPassedClient(): boolean {
+  return passedClientKind() !== undefined;
+}
+
+/** Whether this run passes an ioredis client in (RSMQ_TEST_CLIENT=ioredis5 or ioredis6). */
+export function onIoredis(): boolean {
+  const kind = passedClientKind();
+  return kind !== undefined && isIoredisKind(kind);
+}
+
+/** Clients made by connectionOptions() and friends: during a test (closed after it), and in suite hooks (after the run). */
+const madeClients = { test: [] as TestClient[], suite: [] as TestClient[] };
 let inTest = false;
 
-function closeIoredis(clients: Redis[]): void {
-  for (const client of clients.splice(0)) client.disconnect();
+function closeClients(clients: TestClient[]): void {
+  for (const made of clients.splice(0)) made.close();
+}
+
+function keep(made: TestClient): TestClient {
+  (inTest ? madeClients.test : madeClients.suite).push(made);
+  return made;
 }
 
 export const mochaHooks = {
@@ -51,7 +72,7 @@ export const mochaHooks = {
   },
   afterEach(): void {
     inTest = false;
-    closeIoredis(ioredisClients.test);
+    closeClients(madeClients.test);
   },
   async beforeAll(this: Mocha.Context): Promise<void> {
     this.timeout(120_000);
@@ -66,7 +87,7 @@ export const mochaHooks = {
     server = await startTestRedis();
   },
   async afterAll(): Promise<void> {
-    closeIoredis(ioredisClients.suite);
+    closeClients(madeClients.suite);
     await Promise.all([server?.close(), cluster?.close()]);
   },
 };
@@ -94,41 +115,40 @@ export function uniqueNs(prefix = "t"): string {
   return `${prefix}${randomBytes(4).toString("hex")}`;
 }
 
-/** Options for RedisSMQ pointing at the run's target: the single server, the cluster, or an ioredis client. */
+/** Options for RedisSMQ pointing at the run's target: the single server, the cluster, or a client passed in (on either). */
 export function connectionOptions(ns: string): { host: string; port: number; ns: string } {
-  if (onCluster())
+  const kind = passedClientKind();
+  if (onCluster()) {
+    if (kind)
+      return { client: keep(clusterTestClient(kind, testCluster().rootNodes())).client, ns } as unknown as ReturnType<
+        typeof connectionOptions
+      >;
     return { cluster: { rootNodes: testCluster().rootNodes() }, ns } as unknown as { host: string; port: number; ns: string };
-  if (onIoredis()) return { client: ioredisClient(), ns } as unknown as { host: string; port: number; ns: string };
+  }
+  if (kind) return { client: keep(standaloneTestClient(kind, testRedis())).client, ns } as unknown as ReturnType<typeof connectionOptions>;
   return singleServerOptions(ns);
 }
 
 /**
  * connectionOptions() with a connection setting that belongs to the client: node-redis' `name`,
- * `username`, `password` and `disableOfflineQueue` as top-level options, or on the ioredis target
- * the same settings of the ioredis client (`connectionName`, `enableOfflineQueue: false`).
+ * `username`, `password` and `disableOfflineQueue` as top-level options, or, when the run passes
+ * a client in, the same settings of that client (ioredis: `connectionName`, `enableOfflineQueue: false`).
  */
-export function connectionOptionsWith(
-  ns: string,
-  settings: { name?: string; username?: string; password?: string; disableOfflineQueue?: boolean },
-): ReturnType<typeof connectionOptions> {
-  if (!onIoredis()) return { ...connectionOptions(ns), ...settings } as ReturnType<typeof connectionOptions>;
-  const { name, username, password, disableOfflineQueue } = settings;
-  const client = ioredisClient({
-    ...(name === undefined ? {} : { connectionName: name }),
-    ...(username === undefined ? {} : { username }),
-    ...(password === undefined ? {} : { password }),
-    ...(disableOfflineQueue ? { enableOfflineQueue: false } : {}),
-  });
+export function connectionOptionsWith(ns: string, settings: TestClientSettings): ReturnType<typeof connectionOptions> {
+  const kind = passedClientKind();
+  if (!kind || onCluster()) return { ...connectionOptions(ns), ...settings } as ReturnType<typeof connectionOptions>;
+  const client = keep(standaloneTestClient(kind, testRedis(), settings)).client;
   return { client, ns } as unknown as ReturnType<typeof connectionOptions>;
 }
 
-/** A new ioredis client on the single server, closed after the test (made in a suite hook: after the run). */
+/**
+ * A new ioredis client on the single server (ioredis 6 on the ioredis6 run, 5 otherwise), closed
+ * after the test (made in a suite hook: after the run).
+ */
 export function ioredisClient(options: RedisOptions = {}): Redis {
-  const { host, port } = testRedis();
-  const client = new Redis({ host, port, ...options });
-  client.on("error", () => undefined);
-  (inTest ? ioredisClients.test : ioredisClients.suite).push(client);
-  return client;
+  const kind = passedClientKind() === "ioredis6" ? "ioredis6" : "ioredis5";
+  const made = keep(standaloneTestClient(kind, testRedis(), {}, options));
+  return made.client as Redis;
 }
 
 /** Options for the single server, whatever the target: for rsmq 0.12.4, and single-server-only tests. */

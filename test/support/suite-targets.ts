@@ -31,7 +31,7 @@ function suiteSources(root: string, dir: string): string[] {
 /** The targets a suite's source declares, or why it declares none. */
 export function declaredTargets(source: string): Target[] | string {
   const lines = [...source.matchAll(DECLARATION)];
-  if (lines.length === 0) return 'no runsOn(...) line (for example `runsOn("single", "cluster", "ioredis");` after the imports)';
+  if (lines.length === 0) return 'no runsOn(...) line (for example `runsOn("single", "cluster", "client");` after the imports)';
   if (lines.length > 1) return `${lines.length} runsOn(...) lines; one is expected`;
   const names = lines[0][1].split(",").map((name) => name.trim());
   const targets: Target[] = [];
@@ -48,7 +48,7 @@ export function declaredTargets(source: string): Target[] | string {
 
 /** Reads every suite's declaration under `root`/test. */
 export function selectSuites(root: string): SuiteSelection {
-  const selection: SuiteSelection = { files: { single: [], cluster: [], ioredis: [] }, problems: [] };
+  const selection: SuiteSelection = { files: { single: [], cluster: [], client: [] }, problems: [] };
   for (const source of suiteSources(root, "test")) {
     const targets = declaredTargets(readFileSync(path.join(root, source), "utf8"));
     if (typeof targets === "string") {

@@ -1,16 +1,17 @@
 /**
  * The targets a suite runs on, declared by one line at its top, after the imports:
- * `runsOn("single", "cluster", "ioredis")`. The pass runner reads that line from each suite's
+ * `runsOn("single", "cluster", "client")`. The pass runner reads that line from each suite's
  * source to choose the files of each pass (suite-targets.ts), and fails the run on a suite
  * without one.
  */
 
 /**
  * Where a pass runs: one redis-server (`single`), a local Redis Cluster (`cluster`,
- * RSMQ_TEST_TARGET=cluster), or the single server through ioredis clients (`ioredis`,
- * RSMQ_TEST_TARGET=ioredis). See server.ts.
+ * RSMQ_TEST_TARGET=cluster), or through a client the test passes in as `client` (`client`:
+ * RSMQ_TEST_CLIENT names which, see test-clients.ts). A suite that names both `cluster` and
+ * `client` also runs in the pass that passes a cluster client on the test cluster. See server.ts.
  */
-export const TARGETS = ["single", "cluster", "ioredis"] as const;
+export const TARGETS = ["single", "cluster", "client"] as const;
 
 /** One of {@link TARGETS}. */
 export type Target = (typeof TARGETS)[number];

@@ -18,7 +18,7 @@ import {
   connectionOptionsWith,
   keysOf,
   onCluster,
-  onIoredis,
+  onPassedClient,
   singleServerOptions,
   testCluster,
   testRedis,
@@ -190,7 +190,7 @@ export class ReceiveCounter {
  */
 export async function sendFromChildProcess(ns: string, qname: string, message: string): Promise<string> {
   // A child process cannot share this one's ioredis client: there, it connects to the same server.
-  const [id] = await sendFromChild(onIoredis() ? singleServerOptions(ns) : connectionOptions(ns), [qname], message);
+  const [id] = await sendFromChild(onPassedClient() ? singleServerOptions(ns) : connectionOptions(ns), [qname], message);
   return id;
 }
 
@@ -237,7 +237,7 @@ export interface ReadySender {
  */
 export function readySender(ns: string, qname: string, message: string): Promise<ReadySender> {
   const entry = join(__dirname, "..", "..", "lib", "index.js");
-  const options = { ...(onIoredis() ? singleServerOptions(ns) : connectionOptions(ns)), realtime: true };
+  const options = { ...(onPassedClient() ? singleServerOptions(ns) : connectionOptions(ns)), realtime: true };
   const program = `
     const RedisSMQ = require(${JSON.stringify(entry)});
     const rsmq = new RedisSMQ(${JSON.stringify(options)});

@@ -19,7 +19,7 @@ import { runsOn } from "../support/targets";
 import { serverNowMs } from "../support/inspect";
 import { sentAt } from "../../lib/operations/message-reply";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const CARRIER = JSON.stringify({ traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" });
 

@@ -19,7 +19,7 @@ import { CommandWatch } from "../support/retry";
 import { Cleanup } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("telemetry: the queue-state metrics through OpenTelemetry", () => {
   const cleanup = new Cleanup();

@@ -15,7 +15,7 @@ import { connectionOptions, keysOf, onCluster, plainClient, uniqueNs } from "../
 import { runsOn } from "../support/targets";
 import { waitFor } from "../support/worker";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 

@@ -11,7 +11,7 @@ import { connectionOptions, onCluster, uniqueNs } from "../support/server";
 import { clientCommands, monitor } from "../support/wire";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** The commands a client sent, without what replicas and the cluster bus send on their own. */
 const sentByClients = (names: string[]): string[] => names.filter((name) => name !== "replconf" && name !== "ping");

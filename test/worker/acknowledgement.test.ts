@@ -11,7 +11,7 @@ import { clientCommands, monitor } from "../support/wire";
 import { freshQueueEachTest, loadPollScripts, waitFor, WorkerLog } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 

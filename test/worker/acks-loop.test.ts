@@ -13,7 +13,7 @@ import type { LoopEvent } from "../support/fake-queue";
 import { PendingAcks } from "../../lib/worker/pending-acks";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const CAP = 60_000;
 

@@ -7,7 +7,7 @@ import RedisSMQ = require("../../lib/index");
 import { freshQueueEachTest, WorkerLog, delay, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 

@@ -12,7 +12,7 @@ import { connectionOptions, keysOf, plainClient, singleServerOnly, uniqueNs } fr
 import { Cleanup, WorkerLog, subscribersOf, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 

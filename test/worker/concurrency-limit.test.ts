@@ -15,7 +15,7 @@ import { batch, blockedBatch, CombiningFakeQueue, fakeWorker, held, message } fr
 import type { LoopEvent } from "../support/fake-queue";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const CAP = 60_000;
 const FREE = "~free:1700000000123";

@@ -8,7 +8,7 @@ import RedisSMQ = require("../../lib/index");
 import { freshQueueEachTest, WorkerLog, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;

@@ -12,7 +12,7 @@ import { commandStatsDuring } from "../support/wire";
 import { freshQueueEachTest, loadPollScripts, WorkerLog, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 

@@ -17,7 +17,7 @@ import { batch, FakeQueue, fakeWorker, held, message } from "../support/fake-que
 import { Cleanup, freshQueue, waitFor, WorkerLog } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 const CAP = 10_000;

@@ -13,7 +13,7 @@ import { clientsNow, commandStatsDuring } from "../support/wire";
 import { Cleanup, freshQueue, loadPollScripts, WorkerLog, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 const CAP = 200;

@@ -17,7 +17,7 @@ import { batch, blockedBatch, CombiningFakeQueue, fakeWorker, held, limited, mes
 import type { LoopEvent } from "../support/fake-queue";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const CAP = 60_000;
 const RESUME = "~resume:1700000000123";

@@ -17,10 +17,10 @@ import { spawnSync } from "child_process";
 import { DEFAULT_MAX_IDLE_SLEEP_MS } from "../../lib/worker/worker-option-table";
 import { IdleCount } from "../support/idle-count";
 import type { IdleResult } from "../support/idle-count";
-import { onCluster, onIoredis } from "../support/server";
+import { onCluster, onPassedClient } from "../support/server";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const CAP_MS = DEFAULT_MAX_IDLE_SLEEP_MS;
 /** Two ticks and a half: the window opens as the Workers fall asleep, so it holds two ticks each, with 15 s to spare. */
@@ -33,7 +33,7 @@ const LOOK = /^evalsha(_ro)?$/;
 const counts: { one?: IdleCount; two?: IdleCount; ioredis?: IdleCount; scheduled?: IdleCount } = {};
 
 /** Each count starts a redis-server of its own: REDIS_URL or a container cannot stand in. */
-const runnable = (): boolean => !onCluster() && !onIoredis() && spawnSync("redis-server", ["--version"]).status === 0;
+const runnable = (): boolean => !onCluster() && !onPassedClient() && spawnSync("redis-server", ["--version"]).status === 0;
 
 // Root hooks: the counts start with the run and are closed at its end, whatever ran.
 before(function () {
@@ -105,7 +105,7 @@ function expectIdleBound(result: IdleResult, workers: number): void {
 
 describe("Worker: idle cost at the defaults (counted at the server over 75 s, beside the rest of the run)", function () {
   before(function () {
-    if (onCluster() || onIoredis()) this.skip();
+    if (onCluster() || onPassedClient()) this.skip();
     if (!counts.one) {
       console.log("\n  Skipping the idle count at the defaults: it needs redis-server on PATH\n");
       this.skip();

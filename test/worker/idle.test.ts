@@ -13,7 +13,7 @@ import { clientsNow, commandStatsDuring } from "../support/wire";
 import { Cleanup, freshQueue, ReceiveCounter, WorkerLog, loadPollScripts, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 /** The stop's one script call: the worker's heartbeat entry removed from the queue's consumers. */

@@ -12,7 +12,7 @@ import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/ser
 import { Cleanup, freshQueue, WorkerLog, deferred, serverTimePassed, subscribersOf, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;

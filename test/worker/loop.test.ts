@@ -17,7 +17,7 @@ import { batch, fakeWorker, held, message } from "../support/fake-queue";
 import type { LoopEvent } from "../support/fake-queue";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const CAP = 60_000;
 

@@ -11,7 +11,7 @@ import { connectionOptions, singleServerOptions, uniqueNs } from "../support/ser
 import { clientCommands, monitor } from "../support/wire";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 const handler = async (): Promise<void> => undefined;

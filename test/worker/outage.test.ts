@@ -20,7 +20,7 @@ import {
 import { Cleanup, WorkerLog, delay, subscribersOf, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 /** Why the restart tests skip the cluster target: they stop and start the single server's process. */

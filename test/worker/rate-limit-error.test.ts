@@ -10,7 +10,7 @@ import type { QueueMessage } from "../../lib/types";
 import { freshQueueEachTest, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const BLOCK_MS = 300;
 

@@ -11,7 +11,7 @@ import { keysOf, plainClient } from "../support/server";
 import { Cleanup, deferred, freshQueue, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 

@@ -16,7 +16,7 @@ import {
 } from "../../lib/worker/sleep-policy";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 describe("Worker sleep policy", () => {
   describe("receiveRetryDelay", () => {

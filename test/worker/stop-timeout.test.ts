@@ -12,7 +12,7 @@ import { MonitorWatch } from "../support/monitor-socket";
 import { Cleanup, WorkerLog, deferred, freshQueue, queueServer, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker, PoisonError } = RedisSMQ;
 type QueueMessage = RedisSMQ.QueueMessage;

@@ -11,7 +11,7 @@ import { connectionOptions, onCluster, uniqueNs } from "../support/server";
 import { Cleanup, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 

@@ -10,7 +10,7 @@ import { FakeClock, settle } from "../support/fake-clock";
 import { held } from "../support/fake-queue";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const T0 = 1_700_000_000_000;
 

@@ -12,7 +12,7 @@ import { connectionOptions, keysOf, onCluster, plainClient, testCluster, testRed
 import { Cleanup, connectionOptionsAs, onEveryServer, sendFromChildProcess, subscribersOf, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 

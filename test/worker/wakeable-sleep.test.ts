@@ -9,7 +9,7 @@ import type { WakeReason } from "../../lib/worker/wakeable-sleep";
 import { delay } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** Whether `promise` is still pending after `ms`. */
 async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {

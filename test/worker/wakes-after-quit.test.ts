@@ -9,7 +9,7 @@ import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/ser
 import { delay, subscribersOf } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 

@@ -32,7 +32,7 @@ import {
 } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
 type Worker = RedisSMQ.Worker;

@@ -25,7 +25,7 @@ import { CommandWatch } from "../../support/retry";
 import { Cleanup } from "../../support/worker";
 import { runsOn } from "../../support/targets";
 
-runsOn("single", "cluster", "ioredis");
+runsOn("single", "cluster", "client");
 
 /** The figures a registry holds, as the text format writes them (HELP and TYPE lines left out). */
 async function samplesOf(registry: promClient.Registry): Promise<Map<string, number>> {

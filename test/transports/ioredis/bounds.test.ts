@@ -17,7 +17,7 @@ import { SilentProxy } from "../../support/silent-proxy";
 import { Cleanup, waitFor } from "../../support/worker";
 import { runsOn } from "../../support/targets";
 
-runsOn("single", "ioredis");
+runsOn("single", "client");
 
 describe("an ioredis client: bounds", () => {
   const cleanup = new Cleanup();

@@ -10,7 +10,7 @@ import { rejectionOf } from "../../support/old-rsmq";
 import { ioredisClient, singleServerClient, uniqueNs } from "../../support/server";
 import { runsOn } from "../../support/targets";
 
-runsOn("single", "ioredis");
+runsOn("single", "client");
 
 /** The connections the server has open now, from CLIENT LIST. */
 async function connectionCount(client: RedisClientType): Promise<number> {

@@ -16,7 +16,7 @@ import { uniqueNs } from "../../support/server";
 import { Cleanup, WorkerLog, sendFromChild, waitFor } from "../../support/worker";
 import { runsOn } from "../../support/targets";
 
-runsOn("single", "ioredis");
+runsOn("single", "client");
 
 const { Worker } = RedisSMQ;
 
