@@ -10,7 +10,7 @@ import { exactState, fails, ok, open, outcome } from "../support/differential";
 import type { Api, Callback, Instance, Outcome } from "../support/differential";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single", "cluster", "client");
 
 const QUEUE_NOT_FOUND = fails("queueNotFound", "Queue not found");
 const UNKNOWN_ID = "0123456789abcdefghijABCDEFGHIJ01";
