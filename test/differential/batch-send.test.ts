@@ -5,12 +5,12 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib");
-import { asMessage, openOldRsmq } from "../support/old-rsmq";
+import { asMessage, besideOldRsmqOptions, openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
-import { singleServerOptions, uniqueNs } from "../support/server";
+import { uniqueNs } from "../support/server";
 import { runsOn } from "../support/targets";
 
-runsOn("single");
+runsOn("single", "client");
 
 describe("differential: sendMessages read by rsmq 0.12.4", () => {
   let ns: string;
@@ -19,7 +19,7 @@ describe("differential: sendMessages read by rsmq 0.12.4", () => {
 
   beforeEach(async () => {
     ns = uniqueNs("batch");
-    next = new RedisSMQ(singleServerOptions(ns));
+    next = new RedisSMQ(besideOldRsmqOptions(ns));
     old = openOldRsmq(ns);
     await old.createQueueAsync({ qname: "q" });
   });

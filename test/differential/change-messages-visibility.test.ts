@@ -12,7 +12,7 @@ import type { Api, Library, Outcome, Run } from "../support/differential";
 import { WriteWatch } from "../support/written-data";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single", "cluster", "client");
 
 type ChangeMany = (options: { qname: string; ids: string[]; vt: number }) => Promise<Outcome>;
 type Scenario = (api: Api, changeMany: ChangeMany) => Promise<unknown[]>;

@@ -8,13 +8,13 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import type RedisSMQ = require("../../lib/index");
-import { asMessage, openNextRsmq, openOldRsmq } from "../support/old-rsmq";
+import { asMessage, openNextBesideOld, openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
 import { keysOf, plainClient, uniqueNs } from "../support/server";
 import { Cleanup } from "../support/worker";
 import { runsOn } from "../support/targets";
 
-runsOn("single");
+runsOn("single", "client");
 
 describe("controls beside rsmq 0.12.4", () => {
   let ns: string;
@@ -26,7 +26,7 @@ describe("controls beside rsmq 0.12.4", () => {
   beforeEach(async () => {
     ns = uniqueNs("ctl");
     old = openOldRsmq(ns);
-    next = cleanup.rsmq(openNextRsmq(ns));
+    next = cleanup.rsmq(openNextBesideOld(ns));
     cleanup.add(() => old.quitAsync());
     client = await plainClient();
     cleanup.add(() => client.quit());

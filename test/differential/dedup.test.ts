@@ -9,12 +9,12 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import type { QueueKeys } from "../../lib/keys";
 import { dedupKey } from "../../lib/operations/dedup-id";
-import { asMessage, openOldRsmq } from "../support/old-rsmq";
+import { asMessage, besideOldRsmqOptions, openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
-import { singleServerClient, singleServerOptions, uniqueNs } from "../support/server";
+import { singleServerClient, uniqueNs } from "../support/server";
 import { runsOn } from "../support/targets";
 
-runsOn("single");
+runsOn("single", "client");
 
 describe("Differential: idempotent sends, rsmq 0.12.4 and rsmq-next together", () => {
   let ns: string;
@@ -26,7 +26,7 @@ describe("Differential: idempotent sends, rsmq 0.12.4 and rsmq-next together", (
   beforeEach(async () => {
     ns = uniqueNs();
     old = openOldRsmq(ns);
-    next = new RedisSMQ(singleServerOptions(ns));
+    next = new RedisSMQ(besideOldRsmqOptions(ns));
     client = await singleServerClient();
   });
   afterEach(async () => {

@@ -27,7 +27,7 @@ import { RULES, visibleScores } from "../support/fuzz-rules";
 import { WriteWatch } from "../support/written-data";
 import { runsOn } from "../support/targets";
 
-runsOn("single", "cluster");
+runsOn("single", "cluster", "client");
 
 /** A whole number from the environment, or `fallback`; anything else stops the run with the reason. */
 function setting(name: string, fallback: number): number {

@@ -5,7 +5,7 @@
  */
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
-import { asMessage, openNextRsmq, openOldRsmq, rejectionOf } from "../support/old-rsmq";
+import { asMessage, openNextBesideOld, openOldRsmq, rejectionOf } from "../support/old-rsmq";
 import type { QueueAttributes, Rsmq } from "../support/old-rsmq";
 import { serverNowMs } from "../support/inspect";
 import { plainClient, uniqueNs } from "../support/server";
@@ -14,7 +14,7 @@ import type { Snapshot } from "../support/state";
 import { WriteWatch, watchedAsync } from "../support/written-data";
 import { runsOn } from "../support/targets";
 
-runsOn("single");
+runsOn("single", "client");
 
 type LibraryName = "rsmq 0.12.4" | "rsmq-next";
 const OLD: LibraryName = "rsmq 0.12.4";
@@ -22,7 +22,7 @@ const NEXT: LibraryName = "rsmq-next";
 
 /** Opens one instance of each library on `ns`. */
 function openBoth(ns: string, extra: { realtime?: boolean } = {}): Record<LibraryName, Rsmq> {
-  return { [OLD]: openOldRsmq(ns, extra), [NEXT]: openNextRsmq(ns, extra) } as Record<LibraryName, Rsmq>;
+  return { [OLD]: openOldRsmq(ns, extra), [NEXT]: openNextBesideOld(ns, extra) } as Record<LibraryName, Rsmq>;
 }
 
 /**

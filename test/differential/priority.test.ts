@@ -7,12 +7,12 @@
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
-import { asMessage, openOldRsmq } from "../support/old-rsmq";
+import { asMessage, besideOldRsmqOptions, openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
-import { singleServerOptions, uniqueNs } from "../support/server";
+import { uniqueNs } from "../support/server";
 import { runsOn } from "../support/targets";
 
-runsOn("single");
+runsOn("single", "client");
 
 const sentOf = (id: string): number => parseInt(id.slice(0, 10), 36) / 1000;
 
@@ -23,7 +23,7 @@ describe("Differential: rsmq-next's priorities, consumed by rsmq 0.12.4", () => 
   beforeEach(async () => {
     const ns = uniqueNs("prio");
     old = openOldRsmq(ns);
-    next = new RedisSMQ(singleServerOptions(ns));
+    next = new RedisSMQ(besideOldRsmqOptions(ns));
     await next.createQueueAsync({ qname: "q" });
   });
   afterEach(async () => {

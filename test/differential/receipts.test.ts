@@ -9,9 +9,9 @@ import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
 import { expectSameAsRsmq, ok, outcome } from "../support/differential";
 import type { Api, Outcome } from "../support/differential";
-import { asMessage, openOldRsmq } from "../support/old-rsmq";
+import { asMessage, besideOldRsmqOptions, openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
-import { singleServerClient, singleServerOptions, uniqueNs } from "../support/server";
+import { singleServerClient, uniqueNs } from "../support/server";
 import { Cleanup } from "../support/worker";
 import { runsOn } from "../support/targets";
 
@@ -53,7 +53,7 @@ describe("differential: receipts and leases", () => {
     beforeEach(async function () {
       ns = uniqueNs("mixed");
       // rsmq 0.12.4 runs on the single server only: both libraries share it here, whatever the target.
-      next = cleanup.rsmq(new RedisSMQ(singleServerOptions(ns)));
+      next = cleanup.rsmq(new RedisSMQ(besideOldRsmqOptions(ns)));
       old = openOldRsmq(ns);
       cleanup.add(async () => {
         await old.quitAsync();

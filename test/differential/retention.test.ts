@@ -8,14 +8,14 @@
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import { asMessage, openOldRsmq } from "../support/old-rsmq";
+import { asMessage, besideOldRsmqOptions, openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
-import { singleServerClient, singleServerOptions, uniqueNs } from "../support/server";
+import { singleServerClient, uniqueNs } from "../support/server";
 import { fieldsOf, idSentAt } from "../support/retention";
 import { serverNowMs } from "../support/inspect";
 import { runsOn } from "../support/targets";
 
-runsOn("single");
+runsOn("single", "client");
 
 describe("Differential: a queue with a retention, rsmq 0.12.4 and rsmq-next together", () => {
   let ns: string;
@@ -26,7 +26,7 @@ describe("Differential: a queue with a retention, rsmq 0.12.4 and rsmq-next toge
   beforeEach(async () => {
     ns = uniqueNs();
     old = openOldRsmq(ns);
-    next = new RedisSMQ(singleServerOptions(ns));
+    next = new RedisSMQ(besideOldRsmqOptions(ns));
     client = await singleServerClient();
   });
   afterEach(async () => {

@@ -12,12 +12,12 @@ import { fireSchedule } from "../../lib/operations/fire-schedule";
 import type { FireOutcome } from "../../lib/operations/fire-schedule";
 import { readSchedules } from "../../lib/operations/list-schedules";
 import { planFire } from "../../lib/schedules/fire-plan";
-import { asMessage, openOldRsmq } from "../support/old-rsmq";
+import { asMessage, besideOldRsmqOptions, openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
-import { singleServerClient, singleServerOptions, uniqueNs } from "../support/server";
+import { singleServerClient, uniqueNs } from "../support/server";
 import { runsOn } from "../support/targets";
 
-runsOn("single");
+runsOn("single", "client");
 
 describe("Differential: schedules, rsmq 0.12.4 and rsmq-next together", () => {
   let ns: string;
@@ -50,7 +50,7 @@ describe("Differential: schedules, rsmq 0.12.4 and rsmq-next together", () => {
   beforeEach(async () => {
     ns = uniqueNs();
     old = openOldRsmq(ns);
-    next = new RedisSMQ(singleServerOptions(ns));
+    next = new RedisSMQ(besideOldRsmqOptions(ns));
     client = await singleServerClient();
   });
   afterEach(async () => {

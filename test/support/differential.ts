@@ -55,9 +55,14 @@ export type Library = "rsmq" | "next";
  * states compare all the same, since snapshots name keys as rsmq does on either target.
  */
 
-/** Connection options for `library` in namespace `ns`. */
-export function optionsFor(library: Library, ns: string): { host: string; port: number; ns: string } {
-  return library === "rsmq" ? singleServerOptions(ns) : connectionOptions(ns);
+/**
+ * Connection options for `library` in namespace `ns`. `nextClient`, when given, is the client
+ * rsmq-next is passed instead of the run's (a test client of another kind, test-clients.ts).
+ */
+export function optionsFor(library: Library, ns: string, nextClient?: unknown): { host: string; port: number; ns: string } {
+  if (library === "rsmq") return singleServerOptions(ns);
+  if (nextClient === undefined) return connectionOptions(ns);
+  return { client: nextClient, ns } as unknown as ReturnType<typeof optionsFor>;
 }
 
 /** A plain client where `library`'s data lives (a cluster client typed as one on the cluster target); quit it. */
@@ -92,10 +97,13 @@ export interface Instance {
   close(): Promise<void>;
 }
 
-/** Opens a client of `library` (in a fresh namespace unless `ns` is given) and waits until it answers. */
-export async function open(library: Library, ns = uniqueNs(library === "rsmq" ? "old" : "new")): Promise<Instance> {
+/**
+ * Opens a client of `library` (in a fresh namespace unless `ns` is given) and waits until it
+ * answers; rsmq-next through `nextClient` when given (see optionsFor).
+ */
+export async function open(library: Library, ns = uniqueNs(library === "rsmq" ? "old" : "new"), nextClient?: unknown): Promise<Instance> {
   // rsmq writes into its options object, so each instance gets its own.
-  const raw = library === "rsmq" ? new OldRSMQ(optionsFor(library, ns)) : new RedisSMQ(optionsFor(library, ns));
+  const raw = library === "rsmq" ? new OldRSMQ(optionsFor(library, ns)) : new RedisSMQ(optionsFor(library, ns, nextClient));
   const inner = raw as unknown as Api;
   // rsmq loads its scripts on connect and queues calls meanwhile; one answered call means the
   // connection is up for both libraries, so later wire captures see no handshake.
@@ -289,9 +297,12 @@ export function watched(api: Api, watch: WriteWatch): Api {
   return result as unknown as Api;
 }
 
-/** Runs a scenario on a fresh client of `library` and returns its normalised results and state. */
-export async function run(library: Library, scenario: Scenario): Promise<Run> {
-  const instance = await open(library);
+/**
+ * Runs a scenario on a fresh client of `library` and returns its normalised results and state;
+ * rsmq-next through `nextClient` when given (see optionsFor).
+ */
+export async function run(library: Library, scenario: Scenario, nextClient?: unknown): Promise<Run> {
+  const instance = await open(library, undefined, nextClient);
   const client = await dataClient(library);
   try {
     const watch = new WriteWatch(client, instance.ns);
@@ -332,11 +343,12 @@ function errorNames(value: unknown): unknown[] {
 /**
  * Runs `scenario` on rsmq and on rsmq-next and expects the same results and the same state.
  * `expected`, when given, pins the (normalised) results too, so a behaviour both libraries got
- * wrong the same way would still fail.
+ * wrong the same way would still fail. `nextClient`, when given, is the client rsmq-next is
+ * passed instead of the run's (see optionsFor).
  */
-export async function expectSameAsRsmq(scenario: Scenario, expected?: unknown[]): Promise<Run> {
+export async function expectSameAsRsmq(scenario: Scenario, expected?: unknown[], nextClient?: unknown): Promise<Run> {
   const old = await run("rsmq", scenario);
-  const next = await run("next", scenario);
+  const next = await run("next", scenario, nextClient);
   expect(next.results, "results (rsmq-next vs rsmq)").to.deep.equal(old.results);
   expect(next.state, "Redis state (rsmq-next vs rsmq)").to.deep.equal(old.state);
   // Guards the scenario itself: errors must be rsmq's own, not a crash both share.

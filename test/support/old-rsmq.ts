@@ -5,7 +5,7 @@
  */
 import OldRSMQ = require("rsmq");
 import RedisSMQ = require("../../lib/index");
-import { connectionOptions, singleServerOptions } from "./server";
+import { connectionOptions, onCluster, singleServerOptions } from "./server";
 
 export type QueueMessage = RedisSMQ.QueueMessage;
 export type QueueAttributes = RedisSMQ.QueueAttributes;
@@ -34,6 +34,22 @@ export function openOldRsmq(ns: string, extra: { realtime?: boolean } = {}): Rsm
 /** An rsmq-next instance on the test server. */
 export function openNextRsmq(ns: string, extra: { realtime?: boolean } = {}): RedisSMQ {
   return new RedisSMQ({ ...connectionOptions(ns), ...extra });
+}
+
+/**
+ * Options for an rsmq-next instance that shares rsmq 0.12.4's server (a mixed fleet on one
+ * namespace): the run's client passed in when it passes one (each client kind then writes what an
+ * rsmq 0.12.4 beside it reads), the package's own connection otherwise. On the cluster target the
+ * passed client is a cluster client, which cannot reach the single server: there the package opens
+ * its own connection to it.
+ */
+export function besideOldRsmqOptions(ns: string): { host: string; port: number; ns: string } {
+  return onCluster() ? singleServerOptions(ns) : connectionOptions(ns);
+}
+
+/** An rsmq-next instance on rsmq 0.12.4's server (see besideOldRsmqOptions). */
+export function openNextBesideOld(ns: string, extra: { realtime?: boolean } = {}): RedisSMQ {
+  return new RedisSMQ({ ...besideOldRsmqOptions(ns), ...extra });
 }
 
 /** Narrows a receive/pop result to a message, failing with the actual value when it is `{}`. */
