@@ -218,3 +218,77 @@ describe("a node-redis client passed in, its server stopped", function () {
     });
   }
 });
+
+describe("a node-redis client passed in: the wake subscription through a reconnect, and the caller's own", function () {
+  this.timeout(30_000);
+  const cleanup = new Cleanup();
+  let made: TestClient | undefined;
+  afterEach(async () => {
+    await cleanup.run();
+    made?.close();
+  });
+
+  /** A sleeping, subscribed Worker on the passed client of `kind`; what it handles. */
+  async function sleepingWorker(kind: TestClientKind) {
+    const ns = uniqueNs("clients");
+    const name = `clients-${ns}`;
+    made = standaloneTestClient(kind, testRedis(), { name });
+    const client = made.client as AnyNodeRedis;
+    await waitFor(() => client.isReady, `the ${kind} client ready`);
+    const rsmq = cleanup.rsmq(new RedisSMQ({ client: made.client, ns } as never));
+    rsmq.on("error", () => undefined);
+    await rsmq.createQueueAsync({ qname: "q" });
+    const handled: string[] = [];
+    const worker = cleanup.worker(
+      new Worker(rsmq, { qname: "q", maxIdleSleepMs: CAP, handler: (message) => void handled.push(message.message) }),
+    );
+    const log = new WorkerLog(worker);
+    worker.start();
+    const probe = await plainClient();
+    cleanup.add(() => probe.quit());
+    const channel = keysOf(ns, "q").realtimeChannel;
+    await waitFor(async () => (await subscribersOf(probe, channel)) === 1, "the realtime subscription");
+    await waitFor(() => log.asleep && worker.counters.receives >= 2, "the worker asleep");
+    return { ns, name, client, rsmq, worker, handled, probe, channel };
+  }
+
+  for (const kind of KINDS) {
+    it(`${kind}: each connection dropped by the server, the Worker looks for what it may have missed, and is woken again after`, async () => {
+      const { ns, name, handled, probe, channel } = await sleepingWorker(kind);
+      // Neither published nor sent in this process: only a look finds it.
+      const quiet = new OldRSMQ(singleServerOptions(ns));
+      cleanup.add(() => new Promise((resolve) => quiet.quit(resolve)));
+      await quiet.sendMessageAsync({ qname: "q", message: "unannounced" });
+      const list = String(await probe.sendCommand(["CLIENT", "LIST"]));
+      const ids = list
+        .split("\n")
+        .filter((line) => line.split(" ").includes(`name=${name}`))
+        .map((line) => /(?:^| )id=(\d+)/.exec(line)![1]);
+      expect(ids.length).to.be.at.least(1);
+      for (const id of ids) await probe.sendCommand(["CLIENT", "KILL", "ID", id]);
+      await waitFor(() => handled.includes("unannounced"), "the unannounced message handled, long before the cap");
+      await waitFor(async () => (await subscribersOf(probe, channel)) === 1, "subscribed again");
+      const loud = new OldRSMQ({ ...singleServerOptions(ns), realtime: true });
+      cleanup.add(() => new Promise((resolve) => loud.quit(resolve)));
+      await loud.sendMessageAsync({ qname: "q", message: "published" });
+      await waitFor(() => handled.includes("published"), "the published message handled, long before the cap");
+    });
+  }
+
+  for (const kind of ["noderedis5-resp3", "noderedis6-resp3"] as const) {
+    it(`${kind}: the caller's own listener on the wake channel stays through the Worker's stop and quitAsync()`, async () => {
+      const { client, rsmq, worker, probe, channel } = await sleepingWorker(kind);
+      const heard: string[] = [];
+      await (client as unknown as { subscribe(channel: string, listener: (message: string) => void): Promise<void> }).subscribe(
+        channel,
+        (message) => heard.push(message),
+      );
+      await worker.stop();
+      await rsmq.quitAsync();
+      expect(await subscribersOf(probe, channel)).to.equal(1);
+      await probe.sendCommand(["PUBLISH", channel, "for the caller"]);
+      await waitFor(() => heard.includes("for the caller"), "the caller's listener called");
+      expect(await client.sendCommand(["PING"])).to.equal("PONG");
+    });
+  }
+});
