@@ -10,7 +10,7 @@ import type { RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "../../options/connection/client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "../../options/connection/nested-options";
-import { abortableCall, duplicateClient, promiseApiOf, respOf, socketOptionsOf } from "./private-shapes";
+import { callOptions, duplicateClient, promiseApiOf, respOf, socketOptionsOf } from "./private-shapes";
 import { nodeRedisLink } from "./node-redis-link";
 import { ClientSubscriber } from "./client-subscriber";
 import { SharedConnectionSubscriber } from "./shared-connection-subscriber";
@@ -100,7 +100,7 @@ export class NodeRedisTransport implements Transport {
   }
 
   sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
-    const reply = this.watchdog.call((signal) => this.commands.sendCommand(args, abortableCall(signal)));
+    const reply = this.watchdog.call((signal) => this.commands.sendCommand(args, callOptions(signal)));
     // A reply on a connection the wakes share proves their subscription's link works: no PING needed.
     if (this.sharedSubscriber) void reply.then(this.sharedSubscriber.heard, () => undefined);
     return reply;
@@ -114,7 +114,7 @@ export class NodeRedisTransport implements Transport {
     if (this.state.everReady && !this.client.isReady) throw unconfirmedWrite(acks, "the connection was lost after the write");
     // WAIT waits on the server by design, up to waitForReplicasMs: that is not silence.
     await awaitReplicas(
-      (wait) => this.watchdog.call((signal) => this.commands.sendCommand(wait, abortableCall(signal)), acks.timeoutMs),
+      (wait) => this.watchdog.call((signal) => this.commands.sendCommand(wait, callOptions(signal)), acks.timeoutMs),
       acks,
     );
     return reply;
@@ -140,7 +140,7 @@ export class NodeRedisTransport implements Transport {
       this.state.stop();
       return "OK";
     }
-    await this.closer.close(() => this.watchdog.call((signal) => this.commands.sendCommand(["QUIT"], abortableCall(signal))));
+    await this.closer.close(() => this.watchdog.call((signal) => this.commands.sendCommand(["QUIT"], callOptions(signal))));
     this.watchdog.close();
     this.detach();
     return "OK";

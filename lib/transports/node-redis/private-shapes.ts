@@ -55,11 +55,13 @@ export function respOf(client: RedisClientType): 2 | 3 {
 }
 
 /**
- * The options of one call that carry its AbortSignal, which withdraws it from the offline queue:
- * node-redis 4 reads `signal`, node-redis 5 and 6 `abortSignal`.
+ * The options of one call: its AbortSignal, which withdraws it from the offline queue (node-redis
+ * 4 reads it as `signal`, 5 and 6 as `abortSignal`), and an empty type mapping, so that replies
+ * decode as node-redis' defaults whatever mapping the caller's 5/6 client carries
+ * (`withTypeMapping`, `commandOptions`): the call's own options come last and win.
  */
-export function abortableCall(signal: AbortSignal | undefined): { signal?: AbortSignal } {
-  return { signal, abortSignal: signal } as { signal?: AbortSignal };
+export function callOptions(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return { signal, abortSignal: signal, typeMapping: {} } as { signal?: AbortSignal };
 }
 
 /** A copy of a client (node-redis' `duplicate`), `overrides` on top of its options. */

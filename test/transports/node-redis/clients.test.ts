@@ -18,6 +18,7 @@ import { Cleanup, WorkerLog, subscribersOf, waitFor } from "../../support/worker
 import { asMessage, rejectionOf } from "../../support/old-rsmq";
 import { startLocalRedis } from "../../support/redis-server";
 import { runsOn } from "../../support/targets";
+import { RESP_TYPES } from "redis6";
 
 runsOn("single");
 
@@ -25,6 +26,17 @@ const { Worker } = RedisSMQ;
 
 const KINDS: TestClientKind[] = ["noderedis4", "noderedis5-resp2", "noderedis5-resp3", "noderedis6-resp2", "noderedis6-resp3"];
 const CAP = 60_000;
+
+/** A type mapping that changes every reply it can: strings as Buffers, arrays and sets as Sets, maps as Maps. */
+const EVERY_TYPE_MAPPED = {
+  [RESP_TYPES.BLOB_STRING]: Buffer,
+  [RESP_TYPES.SIMPLE_STRING]: Buffer,
+  [RESP_TYPES.VERBATIM_STRING]: Buffer,
+  [RESP_TYPES.ARRAY]: Set,
+  [RESP_TYPES.SET]: Set,
+  [RESP_TYPES.MAP]: Map,
+  [RESP_TYPES.DOUBLE]: Buffer,
+};
 
 /** What a node-redis client of any major offers a test. */
 interface AnyNodeRedis {
@@ -115,6 +127,17 @@ for (const kind of KINDS) {
       const own = cleanup.rsmq(new RedisSMQ(singleServerOptions(ownNs)));
       expect(await course(rsmq, ns)).to.equal(await course(own, ownNs));
     });
+
+    if (kind !== "noderedis4") {
+      it("gives the same with the caller's type mapping on the client (withTypeMapping: Buffers, Sets, Maps)", async () => {
+        const mapped = (made.client as { withTypeMapping(mapping: object): unknown }).withTypeMapping(EVERY_TYPE_MAPPED);
+        const mappedNs = uniqueNs("clients");
+        const through = cleanup.rsmq(new RedisSMQ({ client: mapped, ns: mappedNs } as never));
+        const ownNs = uniqueNs("clients");
+        const own = cleanup.rsmq(new RedisSMQ(singleServerOptions(ownNs)));
+        expect(await course(through, mappedNs)).to.equal(await course(own, ownNs));
+      });
+    }
 
     it("round-trips a body of multi-byte UTF-8, a NUL and 64 KiB exactly, through send, receive and pop", async () => {
       const body = awkwardBody();
