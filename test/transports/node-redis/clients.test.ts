@@ -18,7 +18,8 @@ import { Cleanup, WorkerLog, subscribersOf, waitFor } from "../../support/worker
 import { asMessage, rejectionOf } from "../../support/old-rsmq";
 import { startLocalRedis } from "../../support/redis-server";
 import { runsOn } from "../../support/targets";
-import { RESP_TYPES } from "redis6";
+import { RESP_TYPES, createClient as createClient6 } from "redis6";
+import { createClient as createClient5 } from "redis5";
 
 runsOn("single");
 
@@ -312,6 +313,40 @@ describe("a node-redis client passed in: the wake subscription through a reconne
       await probe.sendCommand(["PUBLISH", channel, "for the caller"]);
       await waitFor(() => heard.includes("for the caller"), "the caller's listener called");
       expect(await client.sendCommand(["PING"])).to.equal("PONG");
+    });
+  }
+});
+
+type MakeClient = (options: object) => AnyNodeRedis & {
+  on(event: "error", listener: () => void): unknown;
+  connect(): Promise<unknown>;
+  destroy(): void;
+};
+
+describe("a node-redis 5/6 client made without `RESP`: its default protocol decides where wakes listen", function () {
+  this.timeout(30_000);
+  const cleanup = new Cleanup();
+  afterEach(() => cleanup.run());
+
+  for (const [major, createClient, connections] of [
+    ["5 (RESP2 by default): on a copy", createClient5 as unknown as MakeClient, 2],
+    ["6 (RESP3 by default): on the caller's own connection", createClient6 as unknown as MakeClient, 1],
+  ] as const) {
+    it(`node-redis ${major}`, async () => {
+      const ns = uniqueNs("clients");
+      const name = `clients-${ns}`;
+      const { host, port } = testRedis();
+      const client = createClient({ socket: { host, port }, name });
+      client.on("error", () => undefined);
+      await client.connect();
+      cleanup.add(async () => client.destroy());
+      const rsmq = cleanup.rsmq(new RedisSMQ({ client, ns } as never));
+      await rsmq.createQueueAsync({ qname: "q" });
+      const worker = cleanup.worker(new Worker(rsmq, { qname: "q", maxIdleSleepMs: CAP, handler: () => undefined }));
+      const log = new WorkerLog(worker);
+      worker.start();
+      await waitFor(() => log.asleep && worker.counters.receives >= 2, "the worker asleep, subscribed");
+      expect(await connectionsNamed(name)).to.have.length(connections);
     });
   }
 });
