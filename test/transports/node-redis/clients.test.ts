@@ -17,6 +17,7 @@ import { clientCommands, commandStatsDuring, connectionsNamed, monitor } from ".
 import { Cleanup, WorkerLog, subscribersOf, waitFor } from "../../support/worker";
 import { asMessage, rejectionOf } from "../../support/old-rsmq";
 import { startLocalRedis } from "../../support/redis-server";
+import { SilentProxy } from "../../support/silent-proxy";
 import { runsOn } from "../../support/targets";
 import { RESP_TYPES, createClient as createClient6 } from "redis6";
 import { createClient as createClient5 } from "redis5";
@@ -347,6 +348,37 @@ describe("a node-redis 5/6 client made without `RESP`: its default protocol deci
       worker.start();
       await waitFor(() => log.asleep && worker.counters.receives >= 2, "the worker asleep, subscribed");
       expect(await connectionsNamed(name)).to.have.length(connections);
+    });
+  }
+});
+
+describe("a RESP3 node-redis client passed in: the health check of the subscription it carries", function () {
+  this.timeout(30_000);
+  const cleanup = new Cleanup();
+  afterEach(() => cleanup.run());
+
+  for (const kind of ["noderedis5-resp3", "noderedis6-resp3"] as const) {
+    it(`${kind}: with subscriberPingMs, a PING unanswered within commandTimeoutMs is reported, and the caller's socket left alone`, async () => {
+      const proxy = await SilentProxy.start(testRedis());
+      cleanup.add(() => proxy.close());
+      const made = standaloneTestClient(kind, { host: "127.0.0.1", port: proxy.port });
+      cleanup.add(async () => made.close());
+      const client = made.client as AnyNodeRedis;
+      await waitFor(() => client.isReady, `the ${kind} client ready`);
+      const ns = uniqueNs("clients");
+      const rsmq = cleanup.rsmq(new RedisSMQ({ client: made.client, ns, subscriberPingMs: 300, commandTimeoutMs: 1000 } as never));
+      const errors: Error[] = [];
+      rsmq.on("error", (error: Error) => errors.push(error));
+      await rsmq.createQueueAsync({ qname: "q" });
+      const worker = cleanup.worker(new Worker(rsmq, { qname: "q", maxIdleSleepMs: CAP, handler: () => undefined }));
+      const log = new WorkerLog(worker);
+      worker.start();
+      await waitFor(() => log.asleep && worker.counters.receives >= 2, "the worker asleep, subscribed");
+      expect(proxy.openConnections, "one connection: the subscription rides the caller's").to.equal(1);
+      proxy.silence();
+      await waitFor(() => errors.some((error) => error.name === "connectionTimeout"), "the unanswered PING reported");
+      expect(errors.find((error) => error.name === "connectionTimeout")!.message).to.include("commandTimeoutMs");
+      expect(proxy.silentConnections, "the caller's socket, left as it is").to.equal(1);
     });
   }
 });
