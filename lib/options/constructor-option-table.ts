@@ -14,6 +14,7 @@ import { hasStringNumbers, isIoredis, keyPrefixOf } from "../transports/ioredis/
 import type { ConstructorOptions } from "../types";
 import { booleanOption, integerOption, numberOption, optionError } from "./checks";
 import { telemetryOption } from "../telemetry/telemetry-options";
+import { KNOWN_CLIENTS, describeUnknownClient, isKnownClient } from "./connection/given-client";
 
 /** Checks a given value (never undefined or null: rsmq reads both as left out) and returns it typed; throws a TypeError naming the option. */
 export type OptionCheck<T> = (name: string, value: unknown) => T;
@@ -110,13 +111,14 @@ function clusterOption(name: string, value: unknown): RedisClusterOptions {
 }
 
 /**
- * Any client passes (what it is decides the transport), except an ioredis client with one of two
+ * A client the package knows passes (what it is decides the transport; see given-client.ts), except an ioredis client with one of two
  * settings, refused before anything is sent: `keyPrefix` would be put in front of every key
  * rsmq-next sends, moving the queues away from where rsmq 0.12.4 (and every other client) looks
  * for them; `stringNumbers` would turn counts and codes in replies into strings (`msgs: "1"`, a
  * delete read as not done).
  */
-function clientOption(_name: string, client: unknown): unknown {
+function clientOption(name: string, client: unknown): unknown {
+  if (!isKnownClient(client)) throw new TypeError(`Expected \`${name}\` to be ${KNOWN_CLIENTS}, got ${describeUnknownClient(client)}`);
   if (!isIoredis(client)) return client;
   const prefix = keyPrefixOf(client);
   if (prefix !== undefined) {

@@ -11,6 +11,11 @@
  * beside each Worker's look and however many Workers share it, and none while messages are
  * heard. A silent subscription costs wake latency only, never a message: the look itself bounds
  * lateness by the cap. A `subscriberPingMs` given is a fixed interval of its own, and 0 none.
+ *
+ * Where the subscription shares the command connection (the caller's RESP3 node-redis 5/6
+ * client: node-redis/shared-connection-subscriber.ts), every reply on it counts as heard, so the
+ * Workers' own polls keep it checked and no PING goes out; an unanswered one is reported, and the
+ * link, the caller's, is left as it is.
  */
 
 /**

@@ -8,7 +8,7 @@ import { expect } from "chai";
 import RedisSMQ = require("../../lib/index");
 import { builtEntry, runChild } from "../support/child-process";
 import { DEFAULT_STOP_TIMEOUT_MS } from "../../lib/worker/worker-option-table";
-import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
+import { connectionOptions, keysOf, onPassedClient, plainClient, singleServerOptions, uniqueNs } from "../support/server";
 import { Cleanup, freshQueue, WorkerLog, deferred, serverTimePassed, subscribersOf, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
@@ -407,7 +407,9 @@ describe("Worker: lifecycle", () => {
           events.push("quit: " + (await rsmq.quitAsync()));
         })().catch((error) => { console.error(error); process.exit(1); });
       `;
-      const outcome = await runChild(program, { OPTIONS: JSON.stringify(connectionOptions(ns)) });
+      // A client passed in cannot be given to a child process: there the package opens its own connection.
+      const options = onPassedClient() ? singleServerOptions(ns) : connectionOptions(ns);
+      const outcome = await runChild(program, { OPTIONS: JSON.stringify(options) });
       expect(outcome.exited, `the process did not exit within 10 s; stdout: ${outcome.stdout}; stderr: ${outcome.stderr}`).to.equal(true);
       expect(outcome.code, outcome.stderr).to.equal(0);
       const events = JSON.parse(outcome.stdout) as string[];

@@ -1,8 +1,11 @@
 /**
- * Recognises the `client` a caller passes: a node-redis v4 client is used as it is; a node-redis
- * v3 client (what rsmq 0.12.4 accepted) only lends its connection settings.
+ * Recognises the `client` a caller passes: a node-redis 4, 5 or 6 client is used as it is; a
+ * node-redis v3 client (what rsmq 0.12.4 accepted) only lends its connection settings; anything
+ * else the package does not know is refused (see describeUnknownClient).
  */
 import type { RedisClientType } from "redis";
+import { isClusterClient } from "../../transports/node-redis/private-shapes";
+import { isIoredis } from "../../transports/ioredis/client-shape";
 
 /** Just enough of a node-redis v3 `RedisClient` to read where it connects. */
 interface V3Client {
@@ -13,6 +16,11 @@ interface V3Client {
   auth_pass?: string;
 }
 
+/**
+ * Whether `client` is a node-redis 4, 5 or 6 client (`createClient`; a v4 one in legacyMode too),
+ * by its shape. A node-redis 5/6 client pool or Sentinel client has `sendCommand`, `connect` and
+ * `isOpen` as well, but no `duplicate` and `isPubSubActive` both: neither is one connection.
+ */
 export function isV4Client(client: unknown): client is RedisClientType {
   const candidate = client as Partial<RedisClientType> | null;
   return (
@@ -20,8 +28,38 @@ export function isV4Client(client: unknown): client is RedisClientType {
     candidate !== null &&
     typeof candidate.sendCommand === "function" &&
     typeof candidate.connect === "function" &&
-    "isOpen" in candidate
+    typeof candidate.duplicate === "function" &&
+    "isOpen" in candidate &&
+    "isPubSubActive" in candidate
   );
+}
+
+/** Whether the package knows `client`: a node-redis client or cluster client, an ioredis one, or a node-redis v3 client. */
+export function isKnownClient(client: unknown): boolean {
+  return isIoredis(client) || isClusterClient(client) || isV4Client(client) || isV3Client(client);
+}
+
+/** What the package takes as `client`, for the message that refuses anything else. */
+export const KNOWN_CLIENTS =
+  "a node-redis 4, 5 or 6 client or cluster client (a v4 client in legacyMode too), " +
+  "an ioredis 5 or 6 client (standalone, Sentinel-managed or Cluster), " +
+  "or a node-redis v3 client (which lends its host, port, db and password)";
+
+/** How many of an unknown object's keys its refusal shows. */
+const KEYS_SHOWN = 6;
+
+/**
+ * An unknown `client` as its refusal shows it: its type, an object's constructor name and first
+ * few keys (never their values, which may be credentials).
+ */
+export function describeUnknownClient(client: unknown): string {
+  if (typeof client !== "object" || client === null) {
+    return typeof client === "function" ? `a function (${client.name || "anonymous"})` : `\`${String(client)}\` (${typeof client})`;
+  }
+  const name = (client as { constructor?: { name?: unknown } }).constructor?.name;
+  const keys = Object.keys(client);
+  const shown = keys.slice(0, KEYS_SHOWN).join(", ") + (keys.length > KEYS_SHOWN ? ", ..." : "");
+  return `an object (${typeof name === "string" && name !== "" ? name : "no constructor"}) with keys { ${shown} }`;
 }
 
 export function isV3Client(client: unknown): client is V3Client {

@@ -1,6 +1,6 @@
 /**
  * The Redis connection behind a RedisSMQ instance: opened here (and then owned and closed here),
- * or the caller's node-redis v4 client (borrowed: never closed here). Connection state becomes
+ * or the caller's node-redis 4, 5 or 6 client (borrowed: never closed here). Connection state becomes
  * `connect`, `disconnect` and `error` events. A connection opened here always has an `error`
  * listener, so an outage never crashes the process; node-redis reconnects on its own and holds
  * calls made meanwhile in its offline queue until the server is back.
@@ -10,9 +10,10 @@ import type { RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "../../options/connection/client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "../../options/connection/nested-options";
-import { duplicateClient, promiseApiOf, socketOptionsOf } from "./private-shapes";
+import { callOptions, duplicateClient, promiseApiOf, respOf, socketOptionsOf } from "./private-shapes";
 import { nodeRedisLink } from "./node-redis-link";
 import { ClientSubscriber } from "./client-subscriber";
+import { SharedConnectionSubscriber } from "./shared-connection-subscriber";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
 import { isV3Client, isV4Client, settingsOfV3Client, warnV3ClientOnce } from "../../options/connection/given-client";
 import { awaitReplicas } from "../replica-acks";
@@ -27,7 +28,7 @@ import { HAND_OUT_AS_IS } from "../handover";
 export class NodeRedisTransport implements Transport {
   readonly cluster = false;
   readonly handover = HAND_OUT_AS_IS;
-  /** The node-redis v4 client in use. */
+  /** The node-redis client in use (4, 5 or 6 when borrowed; 4 when opened here). */
   readonly client: RedisClientType;
   /** Whether this instance opened the client and so must close it. */
   readonly owned: boolean;
@@ -42,6 +43,8 @@ export class NodeRedisTransport implements Transport {
   private readonly detach: () => void;
   /** Bounds every call (offlineTimeoutMs, commandTimeoutMs); drops a silent link of an owned client. */
   private readonly watchdog: LinkWatchdog;
+  /** The wakes' subscription when it shares this connection (see openSubscriber). */
+  private sharedSubscriber: SharedConnectionSubscriber | undefined;
 
   /**
    * Opens the connection the settings describe, or borrows their `client`; with `duplicateOf`,
@@ -97,7 +100,10 @@ export class NodeRedisTransport implements Transport {
   }
 
   sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
-    return this.watchdog.call((signal) => this.commands.sendCommand(args, { signal }));
+    const reply = this.watchdog.call((signal) => this.commands.sendCommand(args, callOptions(signal)));
+    // A reply on a connection the wakes share proves their subscription's link works: no PING needed.
+    if (this.sharedSubscriber) void reply.then(this.sharedSubscriber.heard, () => undefined);
+    return reply;
   }
 
   async sendReplicated(args: string[], _key: string | undefined, acks: ReplicaAcks): Promise<unknown> {
@@ -107,13 +113,23 @@ export class NodeRedisTransport implements Transport {
     // still false.) The reply just arrived, so a ready client still has the socket that carried it.
     if (this.state.everReady && !this.client.isReady) throw unconfirmedWrite(acks, "the connection was lost after the write");
     // WAIT waits on the server by design, up to waitForReplicasMs: that is not silence.
-    await awaitReplicas((wait) => this.watchdog.call((signal) => this.commands.sendCommand(wait, { signal }), acks.timeoutMs), acks);
+    await awaitReplicas(
+      (wait) => this.watchdog.call((signal) => this.commands.sendCommand(wait, callOptions(signal)), acks.timeoutMs),
+      acks,
+    );
     return reply;
   }
 
-  /** SUBSCRIBE on a copy of this client, bounded as this one is. */
+  /**
+   * SUBSCRIBE on a copy of this client, bounded as this one is; on the caller's RESP3 client
+   * (node-redis 5/6), on that very connection, which runs commands while subscribed.
+   */
   openSubscriber(onError: (error: Error) => void): Subscriber {
-    return new ClientSubscriber(this.client, onError, this.settings.bounds, this.settings.subscriberPingMs);
+    const { bounds, subscriberPingMs } = this.settings;
+    if (this.owned || respOf(this.client) !== 3) return new ClientSubscriber(this.client, onError, bounds, subscriberPingMs);
+    const shared = new SharedConnectionSubscriber(this.client, onError, bounds, subscriberPingMs);
+    this.sharedSubscriber = shared;
+    return shared;
   }
 
   /** Closes an owned connection (QUIT when up; see ClientCloser); leaves a borrowed one open. */
@@ -124,7 +140,7 @@ export class NodeRedisTransport implements Transport {
       this.state.stop();
       return "OK";
     }
-    await this.closer.close(() => this.watchdog.call((signal) => this.commands.sendCommand(["QUIT"], { signal })));
+    await this.closer.close(() => this.watchdog.call((signal) => this.commands.sendCommand(["QUIT"], callOptions(signal))));
     this.watchdog.close();
     this.detach();
     return "OK";

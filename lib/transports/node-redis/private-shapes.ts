@@ -43,6 +43,27 @@ export function promiseApiOf(client: RedisClientType): RedisClientType {
   return optionsOf(client)?.legacyMode ? (client as unknown as { v4: RedisClientType }).v4 : client;
 }
 
+/**
+ * The protocol a client speaks: node-redis 5 and 6 take a `RESP` option (2 or 3), whose default is
+ * 2 in node-redis 5 and 3 in node-redis 6, told apart by a member only node-redis 6 has (its
+ * internal `_keyPrefix`). node-redis 4 speaks RESP2 only.
+ */
+export function respOf(client: RedisClientType): 2 | 3 {
+  const given = (optionsOf(client) as { RESP?: unknown } | undefined)?.RESP;
+  if (given === 2 || given === 3) return given;
+  return "_keyPrefix" in client ? 3 : 2;
+}
+
+/**
+ * The options of one call: its AbortSignal, which withdraws it from the offline queue (node-redis
+ * 4 reads it as `signal`, 5 and 6 as `abortSignal`), and an empty type mapping, so that replies
+ * decode as node-redis' defaults whatever mapping the caller's 5/6 client carries
+ * (`withTypeMapping`, `commandOptions`): the call's own options come last and win.
+ */
+export function callOptions(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return { signal, abortSignal: signal, typeMapping: {} } as { signal?: AbortSignal };
+}
+
 /** A copy of a client (node-redis' `duplicate`), `overrides` on top of its options. */
 export function duplicateClient(client: RedisClientType, overrides: RedisClientOptions): RedisClientType {
   return client.duplicate(overrides as Parameters<RedisClientType["duplicate"]>[0]) as RedisClientType;
