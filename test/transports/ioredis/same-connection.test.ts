@@ -4,13 +4,18 @@
  * working (and hear rsmq's wake messages too, which they should ignore), commands run while the
  * connection is subscribed, and quitAsync() unsubscribes rsmq's channels only. Two instances on
  * one client share a channel; `autoResubscribe: false` is made up for; a client not ready when the
- * Worker subscribes is looked at once it is; `protocol: 2` subscribes on a copy, as ioredis 5 does.
+ * Worker subscribes (its server down) is looked at once it is; `protocol: 2`, or a server that refuses HELLO 3,
+ * subscribes on a copy, as ioredis 5 does.
  */
 import { expect } from "chai";
+import { mkdtempSync, rmSync } from "fs";
 import Redis6 from "ioredis6";
+import { tmpdir } from "os";
+import { join } from "path";
 import type { RedisClientType } from "redis";
 import { createClient } from "redis";
 import RedisSMQ = require("../../../lib");
+import { openIoredisSubscriber } from "../../../lib/transports/ioredis/wake-subscriber";
 import { subscribersOf } from "../../support/inspect";
 import { startLocalRedis } from "../../support/redis-server";
 import type { TestRedis } from "../../support/redis-server";
@@ -24,6 +29,9 @@ const { Worker } = RedisSMQ;
 
 /** Far beyond how long a wake may take: a message handled before it was woken, not found by the timer. */
 const IDLE_CAP_MS = 60_000;
+
+/** The defaults of offlineTimeoutMs and commandTimeoutMs. */
+const BOUNDS = { offlineTimeoutMs: 20_000, commandTimeoutMs: 5_000 };
 
 describe("an ioredis 6 client: wakes on its own connection", function () {
   this.timeout(30_000);
@@ -140,18 +148,17 @@ describe("an ioredis 6 client: wakes on its own connection", function () {
     await waitFor(async () => (await subscribersOf(admin, `${ns}:rt:q`)) === 1, "subscribed again");
   });
 
-  it("made with lazyConnect and not ready when the Worker subscribes: subscribes on its own connection once ready", async () => {
+  it("not ready when the wake subscriber is opened (its server down): subscribes on its own connection once ready", async () => {
+    const down = await persistentServer();
     const ns = uniqueNs("io6");
-    const setup = new RedisSMQ({ host: server.host, port: server.port, ns });
-    await setup.createQueueAsync({ qname: "q" });
-    await setup.quitAsync();
-    const client = ioredis6({ lazyConnect: true, connectionName: ns });
-    const rsmq = cleanup.rsmq(new RedisSMQ({ client, ns } as never));
-    expect(client.status).to.not.equal("ready");
-    const { handled } = await sleepingWorker(rsmq, ns);
-    expect(await subscriptionsNamed(ns)).to.equal("2");
-    await sendFromChild({ host: server.host, port: server.port, ns }, ["q"], "woken");
-    await waitFor(() => handled.includes("woken"), "the worker woken", 5_000);
+    const client = await queueAndClient(down.redis, ns);
+    const { subscriber, heard } = await subscribeWhileDown(down, client, `${ns}:rt:q`);
+    expect(await down.subscriptionsNamed(ns)).to.equal("1");
+    expect(await client.set(`${ns}:still`, "usable")).to.equal("OK");
+    await down.inspector.publish(`${ns}:rt:q`, "hello");
+    await waitFor(() => heard.includes("hello"), "the message on the client's own connection");
+    await subscriber.close();
+    expect(await down.subscriptionsNamed(ns)).to.equal("0");
   });
 
   it("with protocol: 2 subscribes on a copy, as with ioredis 5, and closes it on quitAsync()", async () => {
@@ -166,4 +173,102 @@ describe("an ioredis 6 client: wakes on its own connection", function () {
     await waitFor(async () => (await subscriptionsNamed(ns)) === "0", "only the client left");
     expect(await client.ping()).to.equal("PONG");
   });
+
+  it("on a server that refuses HELLO 3 (the client falls back to RESP2): a Worker subscribes on a copy", async () => {
+    // HELLO renamed away: "unknown command", as from a server before Redis 6.
+    const old = await persistentServer(["--rename-command", "HELLO", ""]);
+    const ns = uniqueNs("io6");
+    const client = await queueAndClient(old.redis, ns);
+    const rsmq = cleanup.rsmq(new RedisSMQ({ client, ns } as never));
+    await client.ping();
+    const { log, handled } = sleepingWorkerOn(rsmq);
+    await waitFor(async () => (await old.subscriptionsNamed(ns)) === "0,2" && log.asleep, "the client, and its copy holding both channels");
+    // The client itself is not in (RESP2) subscriber mode.
+    expect(await client.set(`${ns}:still`, "usable")).to.equal("OK");
+    await sendFromChild({ host: old.redis.host, port: old.redis.port, ns }, ["q"], "woken");
+    await waitFor(() => handled.includes("woken"), "the worker woken", 5_000);
+  });
+
+  it("on a server that refuses HELLO 3, not ready when the wake subscriber is opened: subscribes on a copy once ready", async () => {
+    const old = await persistentServer(["--rename-command", "HELLO", ""]);
+    const ns = uniqueNs("io6");
+    const client = await queueAndClient(old.redis, ns);
+    const { subscriber, heard } = await subscribeWhileDown(old, client, `${ns}:rt:q`);
+    expect(await old.subscriptionsNamed(ns)).to.equal("0,1");
+    expect(await client.set(`${ns}:still`, "usable")).to.equal("OK");
+    await old.inspector.publish(`${ns}:rt:q`, "hello");
+    await waitFor(() => heard.includes("hello"), "the message on the copy");
+    await subscriber.close();
+    await waitFor(async () => (await old.subscriptionsNamed(ns)) === "0", "the copy closed");
+  });
+
+  /** A redis-server of the test's own that keeps its data over a restart (AOF), and a client to look at it. */
+  async function persistentServer(args: string[] = []) {
+    const dir = mkdtempSync(join(tmpdir(), "rsmq-next-io6-"));
+    const redis = await startLocalRedis({ dir, args: ["--appendonly", "yes", "--appendfsync", "always", ...args] });
+    const inspector = createClient({ url: redis.url }) as RedisClientType;
+    inspector.on("error", () => undefined);
+    await inspector.connect();
+    cleanup.add(async () => {
+      await inspector.disconnect().catch(() => undefined);
+      await redis.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const subscriptionsNamed = async (name: string): Promise<string> =>
+      (await inspector.sendCommand<string>(["CLIENT", "LIST"]))
+        .split("\n")
+        .filter((line) => line.includes(` name=${name} `))
+        .map((line) => / sub=(\d+)/.exec(line)![1])
+        .sort()
+        .join();
+    return { redis, inspector, subscriptionsNamed };
+  }
+
+  /** Queue "q" made on `redis`, and an ioredis 6 client there named `ns` that retries every 100 ms. */
+  async function queueAndClient(redis: TestRedis, ns: string): Promise<Redis6> {
+    const setup = new RedisSMQ({ host: redis.host, port: redis.port, ns });
+    await setup.createQueueAsync({ qname: "q" });
+    await setup.quitAsync();
+    const client = new Redis6({ host: redis.host, port: redis.port, connectionName: ns, retryStrategy: () => 100 });
+    client.on("error", () => undefined);
+    cleanup.add(async () => client.disconnect());
+    return client;
+  }
+
+  /** A Worker on queue "q" of `rsmq`, started. */
+  function sleepingWorkerOn(rsmq: RedisSMQ) {
+    const handled: string[] = [];
+    const worker = cleanup.worker(
+      new Worker(rsmq, { qname: "q", maxIdleSleepMs: IDLE_CAP_MS, handler: (message) => void handled.push(message.message) }),
+    );
+    worker.on("error", () => undefined);
+    const log = new WorkerLog(worker);
+    worker.start();
+    return { worker, log, handled };
+  }
+
+  /**
+   * Opens the wake subscriber of `client` (as a RedisSMQ does on its first subscription) while its
+   * server is down, and subscribes `channel`: the subscription waits for the client to be ready.
+   * The server comes back once the client has failed to reconnect twice since.
+   */
+  async function subscribeWhileDown(server: Awaited<ReturnType<typeof persistentServer>>, client: Redis6, channel: string) {
+    await server.redis.stopProcess();
+    await waitFor(() => client.status === "reconnecting", "the client to see its server gone");
+    let attempts = 0;
+    const onReconnecting = (): void => void attempts++;
+    client.on("reconnecting", onReconnecting);
+    const errors: Error[] = [];
+    const subscriber = openIoredisSubscriber(client as never, (error) => errors.push(error), BOUNDS, undefined);
+    cleanup.add(() => subscriber.close());
+    const heard: Array<string | undefined> = [];
+    const subscribed = subscriber.subscribe(channel, (message) => heard.push(message));
+    await waitFor(() => attempts >= 2, "two reconnect attempts since the subscriber opened");
+    client.off("reconnecting", onReconnecting);
+    expect(client.status).to.not.equal("ready");
+    await server.redis.startProcess();
+    await subscribed;
+    expect(errors).to.deep.equal([]);
+    return { subscriber, heard };
+  }
 });
