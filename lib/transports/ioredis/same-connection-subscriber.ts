@@ -8,10 +8,10 @@
  * The client is the caller's: this module SUBSCRIBEs and UNSUBSCRIBEs its own channels only,
  * never quits or drops the connection (a PING left unanswered is reported, the link left alone),
  * and listens to the client's `message` event beside the caller's own listeners: it acts only on
- * its channels and ignores the rest, while the caller's listeners also hear the wake messages of
- * rsmq's channels (`<ns>:rt:<qname>`), which they should ignore in turn. Several RedisSMQ
- * instances on one client share a channel's subscription (channel-claims.ts): the last one to let
- * go unsubscribes it.
+ * its channels and ignores the rest, while the caller's listeners also hear the messages of rsmq's
+ * channels (`<ns>:rt:<qname>` and `<ns>:wake:<qname>`), which they should ignore in turn. Several
+ * RedisSMQ instances on one client share a channel's subscription (channel-claims.ts): the last
+ * one to let go unsubscribes it.
  *
  * After a reconnect ioredis subscribes the channels again itself (`autoResubscribe`, on by
  * default: SUBSCRIBE is written before `ready` is emitted, so before any look it triggers); with
