@@ -3,24 +3,34 @@
  * Sentinel-managed ioredis client of its own (with or without `waitForReplicas`, with or without
  * `failoverDetector`), to a queue of its own, consumed by a Worker (concurrency 4) on a shared
  * consumer instance, with a ledger per stream: what was acknowledged, handled, lost, duplicated.
+ * The clients are ioredis 5 or ioredis 6 ones, as the load is told.
  */
 import { Redis } from "ioredis";
 import type { RedisOptions } from "ioredis";
+import Redis6 from "ioredis6";
 import RedisSMQ = require("../../lib/index");
 import { DeliveryLedger, Producer } from "./cluster-tools";
 import type { SentinelSetup } from "./sentinel";
 
 const { Worker } = RedisSMQ;
 
-/** A Sentinel-managed ioredis client for the set-up, as a user would make one (see docs/high-availability.md). */
-export function sentinelClient(setup: SentinelSetup, options: RedisOptions = {}): Redis {
-  const client = new Redis({
+/** Which ioredis the load's clients are. */
+export type SentinelIoredis = "ioredis5" | "ioredis6";
+
+/**
+ * A Sentinel-managed ioredis client (ioredis 5 unless told) for the set-up, as a user would make
+ * one (see docs/high-availability.md). An ioredis 6 one is typed as ioredis 5's: the options and
+ * the members used here are the same.
+ */
+export function sentinelClient(setup: SentinelSetup, options: RedisOptions = {}, kind: SentinelIoredis = "ioredis5"): Redis {
+  const settings: RedisOptions = {
     sentinels: setup.sentinels.map(({ host, port }) => ({ host, port })),
     name: setup.masterName,
     failoverDetector: true,
     maxRetriesPerRequest: null,
     ...options,
-  });
+  };
+  const client = kind === "ioredis6" ? (new Redis6(settings as Record<string, unknown>) as unknown as Redis) : new Redis(settings);
   client.on("error", () => undefined);
   return client;
 }
@@ -49,7 +59,7 @@ export class Stream {
     private readonly load: SentinelLoad,
   ) {
     this.rsmq = load.instance(
-      sentinelClient(load.setup, { failoverDetector: options.failoverDetector }),
+      sentinelClient(load.setup, { failoverDetector: options.failoverDetector }, load.kind),
       options.waitForReplicas > 0 ? { waitForReplicas: options.waitForReplicas, waitForReplicasMs: 500 } : {},
     );
   }
@@ -157,6 +167,8 @@ export class SentinelLoad {
   constructor(
     readonly setup: SentinelSetup,
     readonly ns: string,
+    /** Which ioredis the streams' clients are. */
+    readonly kind: SentinelIoredis = "ioredis5",
   ) {}
 
   /** A RedisSMQ on `client` in this run's namespace; its connection errors are kept in `errors`. */

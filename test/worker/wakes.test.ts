@@ -193,9 +193,9 @@ describe("Worker: wakes", () => {
     two.start();
     three.start();
     // The one command connection (0 subscriptions: the default one, or the client passed in) and
-    // one subscriber with both queues' two channels (wake and realtime); a RESP3 node-redis client
-    // passed in carries the subscription itself: one connection with the four.
-    const commands = passedClientKind()?.match(/^noderedis.*resp3$/) ? [] : [0];
+    // one subscriber with both queues' two channels (wake and realtime); a RESP3 client passed in
+    // (node-redis 5/6, ioredis 6) carries the subscription itself: one connection with the four.
+    const commands = /^(noderedis.*resp3|ioredis6)$/.test(passedClientKind() ?? "") ? [] : [0];
     await waitFor(async () => (await subscriptions()).sort().join() === [...commands, 4].join(), "one subscriber with four channels");
     await two.stop();
     expect((await subscriptions()).sort()).to.deep.equal([...commands, 4]); // q2 still has a worker

@@ -1,20 +1,22 @@
 /**
- * An ioredis 5 client as rsmq-next sees it: structural interfaces of its own, so that the package
- * neither loads ioredis nor needs its types (ioredis is an optional peer dependency: a caller who
- * passes an ioredis client has it installed). A client is recognised by its shape, not by its
- * constructor's name: a standalone or Sentinel-managed `new Redis(...)`, or `new Redis.Cluster(...)`.
+ * An ioredis 5 or 6 client as rsmq-next sees it: structural interfaces of its own, so that the
+ * package neither loads ioredis nor needs its types (ioredis is an optional peer dependency: a
+ * caller who passes an ioredis client has it installed). A client is recognised by its shape, not
+ * by its constructor's name or version: a standalone or Sentinel-managed `new Redis(...)`, or
+ * `new Redis.Cluster(...)`. ioredis 6 speaks RESP3 by default (HELLO 3, RESP2 when the server
+ * refuses it); with either `replyMapping` its replies to rsmq's commands are what ioredis 5 gives.
  */
 
 /** The events of an ioredis client that rsmq-next listens to. */
 export type IoredisEvent = "ready" | "connect" | "close" | "end" | "error" | "message" | "smessage";
 
-/** Just enough of an ioredis 5 pipeline: commands by name, and their results, one [error, reply] each. */
+/** Just enough of an ioredis pipeline: commands by name, and their results, one [error, reply] each. */
 export interface IoredisPipeline {
   call(command: string, ...args: string[]): IoredisPipeline;
   exec(): Promise<Array<[Error | null, unknown]> | null>;
 }
 
-/** What both ioredis 5 clients (standalone and Cluster) have. */
+/** What both kinds of ioredis client (standalone and Cluster) have, in ioredis 5 and 6. */
 interface IoredisCommon {
   /** "wait", "connecting", "connect", "ready", "close", "reconnecting", "end". */
   readonly status: string;
@@ -29,10 +31,11 @@ interface IoredisCommon {
   ssubscribe(...channels: string[]): Promise<unknown>;
   sunsubscribe(...channels: string[]): Promise<unknown>;
   on(event: IoredisEvent, listener: (...args: never[]) => void): unknown;
+  once(event: IoredisEvent, listener: (...args: never[]) => void): unknown;
   off(event: IoredisEvent, listener: (...args: never[]) => void): unknown;
 }
 
-/** The options of a standalone ioredis 5 client that rsmq-next reads. */
+/** The options of a standalone ioredis client that rsmq-next reads. */
 export interface IoredisOptions {
   host?: string;
   port?: number;
@@ -45,17 +48,28 @@ export interface IoredisOptions {
   name?: string;
   maxRetriesPerRequest?: number | null;
   enableOfflineQueue?: boolean;
+  /** Whether the client subscribes its channels again after a reconnect (default true). */
+  autoResubscribe?: boolean;
+  /** ioredis 6: the protocol asked for with HELLO (3 by default); ioredis 5 has no such option (RESP2). */
+  protocol?: number;
 }
 
-/** A standalone (or Sentinel-managed) ioredis 5 client: `new Redis(...)`. */
+/** ioredis 6: the state of the current connection, `protocol` as negotiated (2 when the server refused HELLO 3). */
+export interface IoredisCondition {
+  protocol?: number;
+}
+
+/** A standalone (or Sentinel-managed) ioredis client: `new Redis(...)`. */
 export interface IoredisClient extends IoredisCommon {
   readonly isCluster?: false;
   readonly options: IoredisOptions;
+  /** Set once it connects (ioredis 5 has it too, without `protocol`). */
+  readonly condition?: IoredisCondition | null;
   /** A new client with the same options (and `override` on top). */
   duplicate(override?: Record<string, unknown>): IoredisClient;
 }
 
-/** An ioredis 5 Redis Cluster client: `new Redis.Cluster(...)`. */
+/** An ioredis Redis Cluster client: `new Redis.Cluster(...)`. */
 export interface IoredisCluster extends IoredisCommon {
   readonly isCluster: true;
   readonly options: {
@@ -71,7 +85,7 @@ export interface IoredisCluster extends IoredisCommon {
   duplicate(startupNodes?: unknown[], options?: Record<string, unknown>): IoredisCluster;
 }
 
-/** An ioredis 5 client of either kind. */
+/** An ioredis client of either kind. */
 export type AnyIoredis = IoredisClient | IoredisCluster;
 
 function hasIoredisShape(candidate: Record<string, unknown>): boolean {
@@ -102,6 +116,19 @@ export function isIoredisCluster(client: unknown): client is IoredisCluster {
 /** An ioredis client of either kind. */
 export function isIoredis(client: unknown): client is AnyIoredis {
   return isIoredisClient(client) || isIoredisCluster(client);
+}
+
+/**
+ * Whether a standalone client's connection speaks RESP3 now (ioredis 6, after HELLO 3): commands
+ * then go on while it is subscribed, so wake subscriptions can share it. Read once it is ready.
+ */
+export function speaksResp3(client: IoredisClient): boolean {
+  return client.condition?.protocol === 3;
+}
+
+/** Whether a standalone client asks for RESP3 when it connects (ioredis 6 unless `protocol: 2`). */
+export function asksForResp3(client: IoredisClient): boolean {
+  return client.options.protocol === 3;
 }
 
 /** The `keyPrefix` an ioredis client would add to every key (which would move rsmq's keys), or undefined. */

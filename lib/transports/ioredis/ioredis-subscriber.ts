@@ -1,7 +1,8 @@
 /**
- * The connection realtime wakes listen on, for an ioredis client: a copy of it (`duplicate()`,
- * so a Sentinel-managed client's copy follows the primary too), opened on first use, owned and
- * closed here. The caller's client is never put in subscriber mode.
+ * The connection realtime wakes listen on, for an ioredis client whose own connection cannot carry
+ * them (RESP2, or a Cluster client: see wake-subscriber.ts): a copy of it (`duplicate()`, so a
+ * Sentinel-managed client's copy follows the primary too), opened on first use, owned and closed
+ * here. The caller's client is never put in subscriber mode.
  *
  * Standalone or Sentinel: SUBSCRIBE. The copy does not resubscribe by itself (`autoResubscribe`
  * off): on every reconnect the channels are subscribed here again, and once they are, every

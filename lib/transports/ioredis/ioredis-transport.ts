@@ -1,5 +1,5 @@
 /**
- * The connection behind a RedisSMQ instance given an ioredis 5 client (standalone, Sentinel-managed
+ * The connection behind a RedisSMQ instance given an ioredis 5 or 6 client (standalone, Sentinel-managed
  * or Cluster): always borrowed, never closed here. ioredis routes each command itself (in a
  * cluster by the command's first key, following MOVED and ASK), reconnects on its own and, under
  * Sentinel, asks the sentinels for the primary on every reconnect. What is added here: every call
@@ -10,7 +10,7 @@
 import { IOREDIS_CLOSED } from "../closed-by-user";
 import type { AnyIoredis } from "./client-shape";
 import { ioredisLink, translateIoredisError } from "./ioredis-link";
-import { IoredisSubscriber } from "./ioredis-subscriber";
+import { openIoredisSubscriber } from "./wake-subscriber";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
 import { awaitReplicas } from "../replica-acks";
@@ -91,9 +91,9 @@ export class IoredisTransport implements Transport {
     return write[1];
   }
 
-  /** SUBSCRIBE (SSUBSCRIBE in a cluster) on a copy of the caller's client. */
+  /** SUBSCRIBE on the caller's connection when it speaks RESP3, else on a copy (SSUBSCRIBE in a cluster): see wake-subscriber.ts. */
   openSubscriber(onError: (error: Error) => void): Subscriber {
-    return new IoredisSubscriber(this.client, onError, this.bounds, this.subscriberPingMs);
+    return openIoredisSubscriber(this.client, onError, this.bounds, this.subscriberPingMs);
   }
 
   /** Leaves the caller's client open: only stops listening to it. */

@@ -3,6 +3,7 @@
  * primary after a manual failover, and those writes are lost (measured by failover.test.ts): the
  * library says so once per process, with a warning code. Each case runs in a child process of its
  * own, since the warning is once per process. No server is needed (the clients never connect).
+ * The same with ioredis 5 and ioredis 6 clients.
  */
 import { expect } from "chai";
 import { builtEntry, runChild } from "../../support/child-process";
@@ -11,11 +12,11 @@ import { runsOn } from "../../support/targets";
 
 runsOn("single");
 
-/** The warning codes a child process emits after making one RedisSMQ per entry of `clients` (ioredis options). */
-async function warningsFor(clients: Array<Record<string, unknown>>): Promise<string[]> {
+/** The warning codes a child process emits after making one RedisSMQ per entry of `clients` (options of a `pkg` client). */
+async function warningsFor(pkg: string, clients: Array<Record<string, unknown>>): Promise<string[]> {
   const port = await freePort(); // no sentinel listens there
   const program = `
-    const { Redis, Cluster } = require(${JSON.stringify(require.resolve("ioredis"))});
+    const { Redis, Cluster } = require(${JSON.stringify(require.resolve(pkg))});
     const RedisSMQ = require(${JSON.stringify(builtEntry)});
     const codes = [];
     process.on("warning", (warning) => codes.push(warning.code));
@@ -36,12 +37,16 @@ async function warningsFor(clients: Array<Record<string, unknown>>): Promise<str
   return JSON.parse(outcome.stdout) as string[];
 }
 
-describe("a Sentinel-managed ioredis client without failoverDetector", () => {
-  it("is warned about once per process, with code RSMQ_NEXT_SENTINEL_FAILOVER_DETECTOR", async () => {
-    expect(await warningsFor([{}, {}, { client: { failoverDetector: false } }])).to.deep.equal(["RSMQ_NEXT_SENTINEL_FAILOVER_DETECTOR"]);
-  });
+for (const pkg of ["ioredis", "ioredis6"]) {
+  describe(`a Sentinel-managed ${pkg} client without failoverDetector`, () => {
+    it("is warned about once per process, with code RSMQ_NEXT_SENTINEL_FAILOVER_DETECTOR", async () => {
+      expect(await warningsFor(pkg, [{}, {}, { client: { failoverDetector: false } }])).to.deep.equal([
+        "RSMQ_NEXT_SENTINEL_FAILOVER_DETECTOR",
+      ]);
+    });
 
-  it("no warning with failoverDetector: true, for a standalone client or for a Cluster client", async () => {
-    expect(await warningsFor([{ client: { failoverDetector: true } }, { standalone: true }, { cluster: true }])).to.deep.equal([]);
+    it("no warning with failoverDetector: true, for a standalone client or for a Cluster client", async () => {
+      expect(await warningsFor(pkg, [{ client: { failoverDetector: true } }, { standalone: true }, { cluster: true }])).to.deep.equal([]);
+    });
   });
-});
+}

@@ -7,7 +7,9 @@
  * Workers carry on without a restart; an idle Worker with a 60 s cap is woken after the failover
  * by a realtime send from another process; a burst of sends held during the outage meets a
  * promoted replica without the scripts (NOSCRIPT) and succeeds. Without `waitForReplicas`, the
- * acknowledged sends lost are measured, not asserted. Each case prints its figures.
+ * acknowledged sends lost are measured, not asserted. Each case prints its figures. The two
+ * failovers run with ioredis 5 clients and with ioredis 6 ones (RESP3: the idle Worker's wake
+ * subscription is on the consumer's own connection, which follows the primary too).
  */
 import { expect } from "chai";
 import RedisSMQ = require("../../../lib");
@@ -15,7 +17,7 @@ import { startSentinelSetup, TILT_TIMEOUT_MS } from "../../support/sentinel";
 import { MAX_RETRY_MS } from "../../../lib/worker/sleep-policy";
 import type { SentinelSetup, SentinelSetupNode } from "../../support/sentinel";
 import { SentinelLoad, errorCounts, sentinelClient } from "../../support/sentinel-load";
-import type { Stream } from "../../support/sentinel-load";
+import type { SentinelIoredis, Stream } from "../../support/sentinel-load";
 import { uniqueNs } from "../../support/server";
 import { WorkerLog, sendFromChild, waitFor } from "../../support/worker";
 import { runsOn } from "../../support/targets";
@@ -96,6 +98,7 @@ describe("sentinel: failover under load", function () {
    * outcome; returns the streams for case-specific assertions.
    */
   async function underLoad(
+    kind: SentinelIoredis,
     label: string,
     streamOptions: Array<{ name: string; waitForReplicas: number; failoverDetector: boolean }>,
     failover: (
@@ -103,9 +106,9 @@ describe("sentinel: failover under load", function () {
       outage: () => Promise<void>,
     ) => Promise<{ promoted: SentinelSetupNode; startedAt: number; namedAt: number }>,
   ): Promise<Stream[]> {
-    const load = new SentinelLoad(setup, uniqueNs("sn"));
+    const load = new SentinelLoad(setup, uniqueNs("sn"), kind);
     try {
-      const consumer = load.instance(sentinelClient(setup));
+      const consumer = load.instance(sentinelClient(setup, {}, kind));
       const streams = streamOptions.map((options) => load.stream(options));
       for (const stream of streams) await stream.start(consumer);
       const idle = await sleeper(load, consumer);
@@ -171,7 +174,7 @@ describe("sentinel: failover under load", function () {
 
       const scripts = await scriptStats(promoted);
       console.log(
-        `      ${label}: new primary named after ${promotedMs} ms; on it: ${scripts.noscript} NOSCRIPT replies, ${scripts.eval} EVAL`,
+        `      ${kind} ${label}: new primary named after ${promotedMs} ms; on it: ${scripts.noscript} NOSCRIPT replies, ${scripts.eval} EVAL`,
       );
       for (const stream of streams) console.log(`      ${stream.figures(label, startedAt)}`);
       if (label === "kill") console.log(`      ${burster.figures(label, startedAt)}`);
@@ -203,46 +206,50 @@ describe("sentinel: failover under load", function () {
     }
   }
 
-  it("SIGKILL of the primary: no acknowledged send lost with waitForReplicas: 1; without it, measured", async () => {
-    await underLoad(
-      "kill",
-      [
-        { name: "replicated", waitForReplicas: 1, failoverDetector: true },
-        { name: "unreplicated", waitForReplicas: 0, failoverDetector: true },
-      ],
-      async (old, outage) => {
-        await setup.killPrimary();
-        const startedAt = Date.now();
-        await outage();
-        const promoted = await setup.waitForNewPrimary(old);
-        const namedAt = Date.now();
-        // As an operator would: the dead node comes back as a replica, so that WAIT 1 can be met again.
-        await setup.restart(old);
-        return { promoted, startedAt, namedAt };
-      },
-    );
-  });
+  for (const kind of ["ioredis5", "ioredis6"] as const) {
+    it(`${kind}: SIGKILL of the primary: no acknowledged send lost with waitForReplicas: 1; without it, measured`, async () => {
+      await underLoad(
+        kind,
+        "kill",
+        [
+          { name: "replicated", waitForReplicas: 1, failoverDetector: true },
+          { name: "unreplicated", waitForReplicas: 0, failoverDetector: true },
+        ],
+        async (old, outage) => {
+          await setup.killPrimary();
+          const startedAt = Date.now();
+          await outage();
+          const promoted = await setup.waitForNewPrimary(old);
+          const namedAt = Date.now();
+          // As an operator would: the dead node comes back as a replica, so that WAIT 1 can be met again.
+          await setup.restart(old);
+          return { promoted, startedAt, namedAt };
+        },
+      );
+    });
 
-  it("manual SENTINEL FAILOVER: no acknowledged send lost with waitForReplicas: 1; clients without failoverDetector measured", async () => {
-    await underLoad(
-      "failover",
-      [
-        { name: "replicated", waitForReplicas: 1, failoverDetector: true },
-        { name: "unreplicated", waitForReplicas: 0, failoverDetector: true },
-        { name: "replicated-nodetector", waitForReplicas: 1, failoverDetector: false },
-        { name: "unreplicated-nodetector", waitForReplicas: 0, failoverDetector: false },
-      ],
-      async (old) => {
-        await setup.failover();
-        const startedAt = Date.now();
-        await setup.waitForNewPrimary(old);
-        const namedAt = Date.now();
-        // WAIT 1 is met again once the sentinels have made the old primary a replica of the new one
-        // (about 10 s: they wait 8 s after it should have become one).
-        return { promoted: await setup.waitForNewPrimary(old, { replicaLinked: true, timeoutMs: 30_000 }), startedAt, namedAt };
-      },
-    );
-  });
+    it(`${kind}: manual SENTINEL FAILOVER: no acknowledged send lost with waitForReplicas: 1; clients without failoverDetector measured`, async () => {
+      await underLoad(
+        kind,
+        "failover",
+        [
+          { name: "replicated", waitForReplicas: 1, failoverDetector: true },
+          { name: "unreplicated", waitForReplicas: 0, failoverDetector: true },
+          { name: "replicated-nodetector", waitForReplicas: 1, failoverDetector: false },
+          { name: "unreplicated-nodetector", waitForReplicas: 0, failoverDetector: false },
+        ],
+        async (old) => {
+          await setup.failover();
+          const startedAt = Date.now();
+          await setup.waitForNewPrimary(old);
+          const namedAt = Date.now();
+          // WAIT 1 is met again once the sentinels have made the old primary a replica of the new one
+          // (about 10 s: they wait 8 s after it should have become one).
+          return { promoted: await setup.waitForNewPrimary(old, { replicaLinked: true, timeoutMs: 30_000 }), startedAt, namedAt };
+        },
+      );
+    });
+  }
 
   it("a client connected straight to a replica (as to an old primary after a failover) gets readOnlyReplica for a write; nothing is written", async () => {
     const primary = await setup.primary();
