@@ -1,0 +1,38 @@
+/**
+ * Where a node-redis 5 or 6 cluster client (passed in as `client`) differs from node-redis 4's in
+ * what ClusterTransport reads or calls; the shapes the three share are read in
+ * node-redis/private-shapes.ts. Tested by test/transports/cluster/node-redis-5-6.test.ts.
+ * - 5 and 6 close with close()/destroy() beside the deprecated quit()/disconnect().
+ * - A call is given up with the `abortSignal` command option (4: `signal`).
+ * - connect() marks the client open before it has read the slot map (4 too), but 5 and 6 then
+ *   refuse calls (6: ClientOfflineError) where 4's fail on the empty map: a client passed in
+ *   while it connects is waited for, not replaced.
+ */
+import type { RedisClusterType } from "redis";
+
+type Cluster = RedisClusterType;
+
+/** Whether `cluster` is a node-redis 5 or 6 cluster client (`close` and `destroy`, which 4 lacks). */
+export function isNodeRedis5Or6Cluster(cluster: Cluster): boolean {
+  const candidate = cluster as unknown as { close?: unknown; destroy?: unknown };
+  return typeof candidate.close === "function" && typeof candidate.destroy === "function";
+}
+
+/** The methods that close a cluster client of this major: the ones a close by the user may come through. */
+export function closeMethodsOf(cluster: Cluster): ReadonlyArray<"quit" | "disconnect" | "close" | "destroy"> {
+  return isNodeRedis5Or6Cluster(cluster) ? ["quit", "disconnect", "close", "destroy"] : ["quit", "disconnect"];
+}
+
+/** Command options that give a call up when `signal` aborts (before it is sent), as this major names the option. */
+export function abortOption(
+  cluster: Cluster,
+  signal: AbortSignal | undefined,
+): { signal?: AbortSignal; abortSignal?: AbortSignal } | undefined {
+  if (signal === undefined) return undefined;
+  return isNodeRedis5Or6Cluster(cluster) ? { abortSignal: signal } : { signal };
+}
+
+/** Whether the cluster client holds a slot map (its first topology read is done). */
+export function slotMapRead(cluster: Cluster): boolean {
+  return cluster.masters.length > 0;
+}
