@@ -4,6 +4,8 @@
  * node-redis/private-shapes.ts. Tested by test/transports/cluster/node-redis-5-6.test.ts.
  * - 5 and 6 close with close()/destroy() beside the deprecated quit()/disconnect().
  * - A call is given up with the `abortSignal` command option (4: `signal`).
+ * - Their node clients speak RESP3 when asked to (6: by default), which a connection opened here
+ *   for SSUBSCRIBE does not need: it speaks RESP2, and sends no HELLO.
  * - connect() marks the client open before it has read the slot map (4 too), but 5 and 6 then
  *   refuse calls (6: ClientOfflineError) where 4's fail on the empty map: a client passed in
  *   while it connects is waited for, not replaced.
@@ -35,4 +37,15 @@ export function abortOption(
 /** Whether the cluster client holds a slot map (its first topology read is done). */
 export function slotMapRead(cluster: Cluster): boolean {
   return cluster.masters.length > 0;
+}
+
+/**
+ * Settings of a subscriber connection opened here over those of the cluster client's node client:
+ * on node-redis 5 and 6, RESP2 (pub/sub alone needs no RESP3, and a RESP2 connection sends no
+ * HELLO), so none of what needs RESP3 (a client-side cache, invalidations, maintenance
+ * notifications). None on node-redis 4, which has no RESP option.
+ */
+export function subscriberOverrides(cluster: Cluster): Record<string, unknown> {
+  if (!isNodeRedis5Or6Cluster(cluster)) return {};
+  return { RESP: 2, clientSideCache: undefined, emitInvalidate: undefined, maintNotifications: "disabled" };
 }

@@ -5,6 +5,7 @@
 import type { RedisClientOptions, RedisClientType, RedisClusterType } from "redis";
 import { hashSlot } from "./hash-slot";
 import { isErrorReply } from "./error-replies";
+import { subscriberOverrides } from "./cluster-shapes";
 import { duplicateClient, firstMasterClient, knownNodeAddresses, slotMasterAddress, socketOptionsOf } from "../node-redis/private-shapes";
 import { unsubscribeError } from "../node-redis/client-subscriber";
 import type { ChannelListener, Subscriber } from "../transport";
@@ -154,6 +155,7 @@ export class ClusterSubscriber implements Subscriber {
     const separator = node.lastIndexOf(":");
     let connected = false;
     const client = duplicateClient(template, {
+      ...subscriberOverrides(cluster),
       readonly: false,
       socket: {
         ...socketOptionsOf(template),
