@@ -2,12 +2,14 @@
  * A node-redis 5 or 6 cluster client (`createCluster` of `redis5` / `redis6`, RESP2 and RESP3)
  * passed in as `client`: every operation answers as on node-redis 4, a Worker is woken by a send
  * from another instance (sharded pub/sub on the slot's master, not its idle timer), `rsmq.redis`
- * is the client passed, quitAsync() leaves it open, and each operation is one EVALSHA.
+ * is the client passed, quitAsync() leaves it open, closing it (close() or destroy() too) closes
+ * the instance, and each operation is one EVALSHA.
  */
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../../lib");
 import { subscribersOf } from "../../support/inspect";
+import { rejectionOf } from "../../support/old-rsmq";
 import { keysOf, onCluster, plainClient, testCluster, uniqueNs } from "../../support/server";
 import { clusterTestClient } from "../../support/test-clients";
 import type { TestClient, TestClientKind } from "../../support/test-clients";
@@ -122,6 +124,15 @@ for (const kind of KINDS) {
       const client = made.client as { sendCommand(key: string, readonly: boolean, args: string[]): Promise<unknown> };
       expect(await client.sendCommand("k", false, ["SET", "k", "v"])).to.equal("OK");
     });
+
+    for (const how of ["close", "destroy"] as const) {
+      it(`closing the client passed in with ${how}() closes the instance: its calls are refused connectionClosed`, async () => {
+        const rsmq = passing(uniqueNs());
+        await rsmq.createQueueAsync({ qname: "q" });
+        await (made.client as Record<typeof how, () => unknown>)[how]();
+        expect((await rejectionOf(rsmq.listQueuesAsync())).name).to.equal("connectionClosed");
+      });
+    }
 
     it("sends each operation as one EVALSHA (sendMessage, receiveMessage)", async () => {
       const ns = uniqueNs();
