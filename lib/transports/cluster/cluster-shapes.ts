@@ -20,6 +20,13 @@ export function isNodeRedis5Or6Cluster(cluster: Cluster): boolean {
   return typeof candidate.close === "function" && typeof candidate.destroy === "function";
 }
 
+/** Whether `cluster` is a node-redis 6 cluster client (`getNodeClientForKey`, new in 6). */
+function isNodeRedis6Cluster(cluster: Cluster): boolean {
+  return (
+    isNodeRedis5Or6Cluster(cluster) && typeof (cluster as unknown as { getNodeClientForKey?: unknown }).getNodeClientForKey === "function"
+  );
+}
+
 /** The methods that close a cluster client of this major: the ones a close by the user may come through. */
 export function closeMethodsOf(cluster: Cluster): ReadonlyArray<"quit" | "disconnect" | "close" | "destroy"> {
   return isNodeRedis5Or6Cluster(cluster) ? ["quit", "disconnect", "close", "destroy"] : ["quit", "disconnect"];
@@ -47,5 +54,7 @@ export function slotMapRead(cluster: Cluster): boolean {
  */
 export function subscriberOverrides(cluster: Cluster): Record<string, unknown> {
   if (!isNodeRedis5Or6Cluster(cluster)) return {};
-  return { RESP: 2, clientSideCache: undefined, emitInvalidate: undefined, maintNotifications: "disabled" };
+  // 5 sends HELLO whenever RESP is set (RESP2 is its default), 6 unless it is 2 (3 is its default).
+  const resp2 = isNodeRedis6Cluster(cluster) ? 2 : undefined;
+  return { RESP: resp2, clientSideCache: undefined, emitInvalidate: undefined, maintNotifications: "disabled" };
 }
