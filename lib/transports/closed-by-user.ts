@@ -36,9 +36,14 @@ interface Closable {
  * properties of this one object that call the client's own methods unchanged; a `duplicate()`
  * of it does not get them.
  */
-export function watchClusterClose(cluster: Closable, closed: () => void): void {
-  for (const name of ["quit", "disconnect"] as const) {
-    const original = cluster[name];
+export function watchClusterClose(
+  cluster: Closable,
+  closed: () => void,
+  methods: ReadonlyArray<string> = ["quit", "disconnect"], // node-redis 5 and 6: close and destroy too
+): void {
+  for (const name of methods) {
+    const original = (cluster as unknown as Record<string, unknown>)[name];
+    if (typeof original !== "function") continue;
     Object.defineProperty(cluster, name, {
       configurable: true,
       writable: true,

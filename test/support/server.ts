@@ -136,9 +136,21 @@ export function connectionOptions(ns: string): { host: string; port: number; ns:
  */
 export function connectionOptionsWith(ns: string, settings: TestClientSettings): ReturnType<typeof connectionOptions> {
   const kind = passedClientKind();
-  if (!kind || onCluster()) return { ...connectionOptions(ns), ...settings } as ReturnType<typeof connectionOptions>;
-  const client = keep(standaloneTestClient(kind, testRedis(), settings)).client;
+  if (!kind) return { ...connectionOptions(ns), ...settings } as ReturnType<typeof connectionOptions>;
+  const client = onCluster()
+    ? keep(clusterTestClient(kind, testCluster().rootNodes(), settings)).client
+    : keep(standaloneTestClient(kind, testRedis(), settings)).client;
   return { client, ns } as unknown as ReturnType<typeof connectionOptions>;
+}
+
+/**
+ * Options a child process can be given for the run's target: connectionOptions(ns) when the run
+ * passes no client; else the server or cluster that client reaches, for the child to connect to itself.
+ */
+export function childProcessOptions(ns: string): ReturnType<typeof connectionOptions> {
+  if (!onPassedClient()) return connectionOptions(ns);
+  if (onCluster()) return { cluster: { rootNodes: testCluster().rootNodes() }, ns } as unknown as ReturnType<typeof connectionOptions>;
+  return singleServerOptions(ns);
 }
 
 /**

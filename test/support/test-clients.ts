@@ -107,15 +107,35 @@ export function standaloneTestClient(
   return { kind, client, close: () => endNodeRedis(client) };
 }
 
-/** A cluster client of `kind` on the cluster reached through `rootNodes` (node-redis `{ url }` root nodes). */
-export function clusterTestClient(kind: TestClientKind, rootNodes: ReadonlyArray<{ url: string }>): TestClient {
+/**
+ * A cluster client of `kind` on the cluster reached through `rootNodes` (node-redis `{ url }` root
+ * nodes), with `settings` on every node's connection (node-redis `defaults`, ioredis `redisOptions`).
+ */
+export function clusterTestClient(
+  kind: TestClientKind,
+  rootNodes: ReadonlyArray<{ url: string }>,
+  settings: TestClientSettings = {},
+): TestClient {
+  const { name, username, password, disableOfflineQueue } = settings;
   if (isIoredisKind(kind)) {
     const nodes = rootNodes.map(({ url }) => ({ host: new URL(url).hostname, port: Number(new URL(url).port) }));
-    const client = kind === "ioredis6" ? new Redis6.Cluster(nodes) : new Redis5.Cluster(nodes);
+    const redisOptions = {
+      ...(name === undefined ? {} : { connectionName: name }),
+      ...(username === undefined ? {} : { username }),
+      ...(password === undefined ? {} : { password }),
+    };
+    const clusterOptions = { redisOptions, ...(disableOfflineQueue ? { enableOfflineQueue: false } : {}) };
+    const client = kind === "ioredis6" ? new Redis6.Cluster(nodes, clusterOptions) : new Redis5.Cluster(nodes, clusterOptions);
     client.on("error", () => undefined);
     return { kind, client, close: () => client.disconnect() };
   }
-  const options = { rootNodes: rootNodes.map(({ url }) => ({ url })) };
+  const defaults = {
+    ...(name === undefined ? {} : { name }),
+    ...(username === undefined ? {} : { username }),
+    ...(password === undefined ? {} : { password }),
+    ...(disableOfflineQueue ? { disableOfflineQueue } : {}),
+  };
+  const options = { rootNodes: rootNodes.map(({ url }) => ({ url })), defaults };
   const client = (kind === "noderedis4"
     ? createCluster4(options)
     : kind.startsWith("noderedis5")

@@ -14,12 +14,11 @@ import { serverNowMs } from "./inspect";
 import { MonitorWatch } from "./monitor-socket";
 import type { MonitoredLine } from "./monitor-socket";
 import {
+  childProcessOptions,
   connectionOptions,
   connectionOptionsWith,
   keysOf,
   onCluster,
-  onPassedClient,
-  singleServerOptions,
   testCluster,
   testRedis,
   uniqueNs,
@@ -190,7 +189,7 @@ export class ReceiveCounter {
  */
 export async function sendFromChildProcess(ns: string, qname: string, message: string): Promise<string> {
   // A child process cannot share this one's ioredis client: there, it connects to the same server.
-  const [id] = await sendFromChild(onPassedClient() ? singleServerOptions(ns) : connectionOptions(ns), [qname], message);
+  const [id] = await sendFromChild(childProcessOptions(ns), [qname], message);
   return id;
 }
 
@@ -237,7 +236,7 @@ export interface ReadySender {
  */
 export function readySender(ns: string, qname: string, message: string): Promise<ReadySender> {
   const entry = join(__dirname, "..", "..", "lib", "index.js");
-  const options = { ...(onPassedClient() ? singleServerOptions(ns) : connectionOptions(ns)), realtime: true };
+  const options = { ...childProcessOptions(ns), realtime: true };
   const program = `
     const RedisSMQ = require(${JSON.stringify(entry)});
     const rsmq = new RedisSMQ(${JSON.stringify(options)});

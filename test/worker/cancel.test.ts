@@ -12,7 +12,7 @@ import { MessageCancelledError } from "../../lib/worker/message-cancelled-error"
 import { builtEntry, runChild } from "../support/child-process";
 import { settle } from "../support/fake-clock";
 import { batch, fakeWorker, held, message } from "../support/fake-queue";
-import { connectionOptions, onPassedClient, singleServerOptions } from "../support/server";
+import { childProcessOptions, connectionOptions } from "../support/server";
 import { Cleanup, freshQueue, waitFor } from "../support/worker";
 import { runsOn } from "../support/targets";
 
@@ -146,7 +146,7 @@ describe("Worker: cancel from anywhere", () => {
       await waitFor(() => started > 0, "the handler to start");
       const program = `
         const RedisSMQ = require(${JSON.stringify(builtEntry)});
-        const rsmq = new RedisSMQ(${JSON.stringify(onPassedClient() ? singleServerOptions(ns) : connectionOptions(ns))});
+        const rsmq = new RedisSMQ(${JSON.stringify(childProcessOptions(ns))});
         rsmq.deleteMessageAsync({ qname: "q", id: ${JSON.stringify(id)} })
           .then((found) => { process.stdout.write(String(found) + " " + Date.now()); return rsmq.quitAsync(); })
           .catch((error) => { console.error(error); process.exit(1); });`;

@@ -3,7 +3,7 @@
  * pass), which mean the topology this client holds is wrong, and the backoff between attempts.
  * Pure but for the clock and the pause: retrying() is the one loop both kinds of call run.
  */
-import { ErrorReply } from "redis";
+import { isErrorReply } from "./error-replies";
 
 /** Replies a cluster gives while slots move or a master is replaced: retry after a pause. */
 const TRANSIENT_REPLY = /^(TRYAGAIN|CLUSTERDOWN|MOVED|ASK|LOADING|MASTERDOWN|READONLY)\b/;
@@ -14,17 +14,17 @@ const STALE_TOPOLOGY_REPLY = /^(CLUSTERDOWN|MASTERDOWN|READONLY)\b/;
 export function isTransient(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   // Anything but a server reply is the connection: refused, reset, closed, offline, timed out.
-  if (!(error instanceof ErrorReply)) return true;
+  if (!isErrorReply(error)) return true;
   return TRANSIENT_REPLY.test(error.message);
 }
 
 /** Whether a failure means the slot map is out of date, so the topology should be read afresh. */
 export function staleTopology(error: unknown): boolean {
-  return !(error instanceof ErrorReply) || STALE_TOPOLOGY_REPLY.test((error as Error).message);
+  return !isErrorReply(error) || STALE_TOPOLOGY_REPLY.test(error.message);
 }
 
 export function isMoved(error: unknown): boolean {
-  return error instanceof ErrorReply && error.message.startsWith("MOVED ");
+  return isErrorReply(error) && error.message.startsWith("MOVED ");
 }
 
 /** The pause after failed attempt number `attempt` (from 0): doubling from 25 ms, at most 500 ms, never past `deadline`. */

@@ -2,9 +2,10 @@
  * The connection a RealtimeWakes listens on in Redis Cluster: one subscriber connection per node,
  * copies of the cluster client's node connections, opened on first use and owned here.
  */
-import { ErrorReply } from "redis";
 import type { RedisClientOptions, RedisClientType, RedisClusterType } from "redis";
 import { hashSlot } from "./hash-slot";
+import { isErrorReply } from "./error-replies";
+import { subscriberOverrides } from "./cluster-shapes";
 import { duplicateClient, firstMasterClient, knownNodeAddresses, slotMasterAddress, socketOptionsOf } from "../node-redis/private-shapes";
 import { unsubscribeError } from "../node-redis/client-subscriber";
 import type { ChannelListener, Subscriber } from "../transport";
@@ -97,16 +98,16 @@ export class ClusterSubscriber implements Subscriber {
           return;
         } catch (error) {
           lastError = error;
-          const moved = error instanceof ErrorReply ? /^MOVED \d+ (\S+)$/.exec(error.message) : null;
+          const moved = isErrorReply(error) ? /^MOVED \d+ (\S+)$/.exec(error.message) : null;
           if (moved) {
             node = moved[1];
             continue;
           }
-          if (this.sharded && error instanceof ErrorReply && /unknown command/i.test(error.message)) {
+          if (this.sharded && isErrorReply(error) && /unknown command/i.test(error.message)) {
             this.sharded = false;
             continue;
           }
-          if (error instanceof ErrorReply) throw error; // refused (ACL, ...): no other node will say otherwise
+          if (isErrorReply(error)) throw error; // refused (ACL, ...): no other node will say otherwise
           break;
         }
       }
@@ -154,6 +155,7 @@ export class ClusterSubscriber implements Subscriber {
     const separator = node.lastIndexOf(":");
     let connected = false;
     const client = duplicateClient(template, {
+      ...subscriberOverrides(cluster),
       readonly: false,
       socket: {
         ...socketOptionsOf(template),

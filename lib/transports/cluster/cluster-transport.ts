@@ -21,8 +21,12 @@ import { describeRootNodes, NODE_DEFAULTS } from "./node-options";
 import { confirmOnNode, sendToSlotOwner } from "./replicated-write";
 import { closeCluster, createOwnedCluster, FIRST_READ_MIN_WAIT_MS, refreshedCluster, slotMapUnreadError } from "./cluster-clients";
 import { nodeOptionsOf } from "../node-redis/private-shapes";
+import { abortOption, closeMethodsOf, isNodeRedis5Or6Cluster, slotMapRead } from "./cluster-shapes";
 import type { NodeOptions } from "../node-redis/private-shapes";
 import { HAND_OUT_AS_IS } from "../handover";
+
+/** How often a client passed in while it connects is looked at until it holds its slot map. */
+const SLOT_MAP_LOOK_MS = 10;
 
 /** A fresh topology is read at most this often. */
 const MIN_REFRESH_INTERVAL_MS = 250;
@@ -46,6 +50,8 @@ export class ClusterTransport implements Transport {
   private readonly opened = new Set<Cluster>();
   /** The cluster client passed in, if any: where the caller's node settings are read, and the user's to close even once replaced here. */
   private readonly given: Cluster | undefined;
+  /** What `client` gives for good, whatever client calls go through: a node-redis 5 or 6 client passed in. */
+  private readonly exposed: Cluster | undefined;
   /**
    * The caller's node settings, read from `given` (`duplicate()` replaces `defaults` as a whole);
    * never from a client opened here: with minimizeConnections it may have no node client at all
@@ -80,8 +86,10 @@ export class ClusterTransport implements Transport {
       this.seeds = "the cluster client passed in";
       this.current = options.client;
       this.given = options.client;
+      this.exposed = isNodeRedis5Or6Cluster(options.client) ? options.client : undefined;
       this.owned = false;
     } else {
+      this.exposed = undefined;
       this.seeds = describeRootNodes(options.cluster.rootNodes);
       this.current = createOwnedCluster(options.cluster, () => (this.isConnected ? undefined : this.opening.signal));
       this.opened.add(this.current);
@@ -95,9 +103,12 @@ export class ClusterTransport implements Transport {
     this.ready.catch(() => undefined);
   }
 
-  /** The cluster client in use now (a new one after a topology refresh). */
+  /**
+   * `rsmq.redis`: a node-redis 5 or 6 client passed in, always; otherwise the cluster client in use
+   * now (node-redis 4's passed in until the first topology refresh, then the refreshed copy).
+   */
   get client(): Cluster {
-    return this.current;
+    return this.exposed ?? this.current;
   }
 
   get connected(): boolean {
@@ -147,7 +158,7 @@ export class ClusterTransport implements Transport {
     return this.retried(staleTopology, (client) => {
       // A call with no key goes to any node, and fails over to another by itself.
       if (this.failFast.has(client) || firstKey === undefined) return client.sendCommand(firstKey, false, args);
-      return this.offlineWatch.run(client, firstKey, (signal) => client.sendCommand(firstKey, false, args, { signal }));
+      return this.offlineWatch.run(client, firstKey, (signal) => client.sendCommand(firstKey, false, args, abortOption(client, signal)));
     });
   }
 
@@ -213,10 +224,14 @@ export class ClusterTransport implements Transport {
    * user's; this library's own (close(), a replaced client) are not.
    */
   private watchUserClose(client: Cluster): void {
-    watchClusterClose(client, () => {
-      if (this.closed || (client !== this.current && client !== this.given)) return;
-      this.events.closed?.(CLUSTER_CLOSED);
-    });
+    watchClusterClose(
+      client,
+      () => {
+        if (this.closed || (client !== this.current && client !== this.given)) return;
+        this.events.closed?.(CLUSTER_CLOSED);
+      },
+      closeMethodsOf(client),
+    );
   }
 
   private readonly onError = (error: Error): void => {
@@ -228,12 +243,16 @@ export class ClusterTransport implements Transport {
 
   /** Connects, trying again until it works or the connection is closed. */
   private async open(client: Cluster): Promise<void> {
+    let connectedHere = false;
     for (;;) {
       // A client passed in open is the caller's to connect; one passed in closed is connected here.
-      if (client.isOpen) break;
+      if (client.isOpen && !isNodeRedis5Or6Cluster(client)) break;
+      if (client.isOpen && (await this.slotMapOf(client))) break;
       if (this.closed) throw new Error("rsmq-next: the connection was closed before it opened");
+      if (client.isOpen) continue;
       try {
         await client.connect();
+        connectedHere = true;
         break;
       } catch (error) {
         if (this.closed) throw error;
@@ -243,14 +262,25 @@ export class ClusterTransport implements Transport {
       }
     }
     if (this.closed) {
-      // quitAsync() ran while the topology was being read: it found nothing open to close.
-      await closeCluster(client);
+      // quitAsync() ran while the topology was being read: it found nothing open to close. (A
+      // client passed in open stays the caller's.)
+      if (connectedHere) await closeCluster(client);
       throw new Error("rsmq-next: the connection was closed before it opened");
     }
     this.isConnected = true;
     // Read now, while the caller's client has its node clients (each one made with its settings).
     if (this.given) this.callerSettings ??= nodeOptionsOf(this.given);
     process.nextTick(() => this.events.connect());
+  }
+
+  /**
+   * Whether a node-redis 5 or 6 client passed in open holds its slot map, waiting while it reads it
+   * (its calls are refused until then, and would have it replaced); false once it is no longer
+   * open (its connect failed: it is connected here) or this connection is closed.
+   */
+  private async slotMapOf(client: Cluster): Promise<boolean> {
+    while (client.isOpen && !slotMapRead(client) && !this.closed) await pause(SLOT_MAP_LOOK_MS);
+    return client.isOpen && !this.closed;
   }
 
   /** Reads the topology afresh into a new client (see refreshedCluster), swaps it in, and closes the replaced one if it was opened here. */

@@ -4,16 +4,17 @@
  * node-redis follows ASK and MOVED out of sight, and would route the WAIT by its slot map: to a
  * migration's source when the write ran on its target.
  */
-import { ErrorReply } from "redis";
 import type { RedisClusterType } from "redis";
 import { hashSlot } from "./hash-slot";
+import { isErrorReply } from "./error-replies";
+import { abortOption } from "./cluster-shapes";
 import { nodeClientAt, slotMasterClient } from "../node-redis/private-shapes";
 import { awaitReplicas } from "../replica-acks";
 import { unconfirmedWrite } from "../../errors/replication-timeouts";
 import type { ReplicaAcks } from "../transport";
 
 /** One node's connection inside the cluster client. */
-type NodeClient = { readonly isReady: boolean; sendCommand(args: string[], options?: { signal?: AbortSignal }): Promise<unknown> };
+type NodeClient = { readonly isReady: boolean; sendCommand(args: string[], options?: ReturnType<typeof abortOption>): Promise<unknown> };
 
 /** A write's reply, and the node connection that ran it. */
 export interface RanWrite {
@@ -32,7 +33,7 @@ export async function sendToSlotOwner(cluster: RedisClusterType, args: string[],
   if (!owner) throw new Error(`rsmq-next: no master known for slot ${hashSlot(key)}`);
   const node: NodeClient = await owner;
   try {
-    return { reply: await node.sendCommand(args, { signal }), node };
+    return { reply: await node.sendCommand(args, abortOption(cluster, signal)), node };
   } catch (error) {
     const address = askedAddress(error);
     if (address === undefined) throw error;
@@ -60,6 +61,6 @@ export async function confirmOnNode(ran: RanWrite, acks: ReplicaAcks): Promise<u
 
 /** "host:port" of an `ASK <slot> <host:port>` reply, else undefined. */
 function askedAddress(error: unknown): string | undefined {
-  if (!(error instanceof ErrorReply) || !error.message.startsWith("ASK ")) return undefined;
+  if (!isErrorReply(error) || !error.message.startsWith("ASK ")) return undefined;
   return error.message.slice(error.message.lastIndexOf(" ") + 1);
 }

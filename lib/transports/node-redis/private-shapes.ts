@@ -113,9 +113,14 @@ export function firstMasterClient(cluster: Cluster): NodeClientOrPromise {
   return cluster.nodeClient(cluster.masters[0]) as NodeClientOrPromise;
 }
 
-/** The slot's master's client as the map holds it now, without making one. */
+/**
+ * The slot's master's client as the map holds it now, without making one. node-redis 4 holds a
+ * promise there while the client connects; 5 and 6 hold the client, and the promise beside it
+ * (`connectPromise`), which is what is given then.
+ */
 export function slotMasterClientState(cluster: Cluster, slot: number): NodeClientState {
-  return cluster.slots[slot]?.master?.client as NodeClientState;
+  const master = cluster.slots[slot]?.master as { client?: unknown; connectPromise?: Promise<unknown> } | undefined;
+  return (master?.connectPromise ?? master?.client) as NodeClientState;
 }
 
 /**
