@@ -5,7 +5,7 @@
  */
 import type { RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
-import { callOptions, duplicateClient, socketOptionsOf } from "./private-shapes";
+import { callOptionsFor, duplicateClient, socketOptionsOf } from "./private-shapes";
 import { nodeRedisLink } from "./node-redis-link";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
@@ -86,7 +86,7 @@ export class ClientSubscriber implements Subscriber {
 
   async close(): Promise<void> {
     this.health.close();
-    await this.closer.close(() => this.watchdog.call((signal) => this.client.sendCommand(["QUIT"], callOptions(signal))));
+    await this.closer.close(() => this.watchdog.call((signal) => this.client.sendCommand(["QUIT"], callOptionsFor(this.client)(signal))));
     this.watchdog.close();
   }
 
@@ -94,7 +94,7 @@ export class ClientSubscriber implements Subscriber {
   private async ping(): Promise<boolean> {
     if (!this.client.isReady || this.closer.closed) return false;
     try {
-      await this.watchdog.call((signal) => this.client.sendCommand(["PING"], callOptions(signal)));
+      await this.watchdog.call((signal) => this.client.sendCommand(["PING"], callOptionsFor(this.client)(signal)));
       return true;
     } catch (error) {
       if (!this.closer.closed && (error as Error).name === "connectionTimeout") this.onError(error as Error);

@@ -10,7 +10,8 @@ import type { RedisClientType } from "redis";
 import { ClientCloser } from "./client-closer";
 import { toClientOptions } from "../../options/connection/client-options";
 import { ignoredNestedKeys, warnIgnoredNestedOnce } from "../../options/connection/nested-options";
-import { callOptions, duplicateClient, promiseApiOf, respOf, socketOptionsOf } from "./private-shapes";
+import { callOptionsFor, duplicateClient, promiseApiOf, respOf, socketOptionsOf } from "./private-shapes";
+import type { CallOptionsOf } from "./private-shapes";
 import { nodeRedisLink } from "./node-redis-link";
 import { ClientSubscriber } from "./client-subscriber";
 import { SharedConnectionSubscriber } from "./shared-connection-subscriber";
@@ -34,6 +35,8 @@ export class NodeRedisTransport implements Transport {
   readonly owned: boolean;
   /** Where commands go: the client, or its `.v4` face in legacyMode. */
   private readonly commands: RedisClientType;
+  /** How each call carries its AbortSignal, as this client's major reads it. */
+  private readonly callOptions: CallOptionsOf;
   /** Up or not, told as `connect` and `disconnect`, with the reconnects counted (set before the client's events are heard). */
   private readonly state: ReadyWatch;
   /** Closes an owned client at any point of its life, a connection attempt in flight included. */
@@ -76,6 +79,7 @@ export class NodeRedisTransport implements Transport {
       this.owned = true;
     }
     this.commands = promiseApiOf(this.client);
+    this.callOptions = callOptionsFor(this.client);
     this.state = watchReady(events, this.client.isReady);
     this.detach = this.listen();
     // A borrowed client's calls are bounded too, but its socket is the caller's to manage.
@@ -100,7 +104,7 @@ export class NodeRedisTransport implements Transport {
   }
 
   sendCommand(args: string[], _firstKey?: string): Promise<unknown> {
-    const reply = this.watchdog.call((signal) => this.commands.sendCommand(args, callOptions(signal)));
+    const reply = this.watchdog.call((signal) => this.commands.sendCommand(args, this.callOptions(signal)));
     // A reply on a connection the wakes share proves their subscription's link works: no PING needed.
     if (this.sharedSubscriber) void reply.then(this.sharedSubscriber.heard, () => undefined);
     return reply;
@@ -114,7 +118,7 @@ export class NodeRedisTransport implements Transport {
     if (this.state.everReady && !this.client.isReady) throw unconfirmedWrite(acks, "the connection was lost after the write");
     // WAIT waits on the server by design, up to waitForReplicasMs: that is not silence.
     await awaitReplicas(
-      (wait) => this.watchdog.call((signal) => this.commands.sendCommand(wait, callOptions(signal)), acks.timeoutMs),
+      (wait) => this.watchdog.call((signal) => this.commands.sendCommand(wait, this.callOptions(signal)), acks.timeoutMs),
       acks,
     );
     return reply;
@@ -140,7 +144,7 @@ export class NodeRedisTransport implements Transport {
       this.state.stop();
       return "OK";
     }
-    await this.closer.close(() => this.watchdog.call((signal) => this.commands.sendCommand(["QUIT"], callOptions(signal))));
+    await this.closer.close(() => this.watchdog.call((signal) => this.commands.sendCommand(["QUIT"], this.callOptions(signal))));
     this.watchdog.close();
     this.detach();
     return "OK";

@@ -54,14 +54,22 @@ export function respOf(client: RedisClientType): 2 | 3 {
   return "_keyPrefix" in client ? 3 : 2;
 }
 
+/** The empty type mapping each call of a node-redis 5/6 client carries (see callOptionsFor). */
+const NO_TYPE_MAPPING = Object.freeze({});
+
+/** The options of one call, given its AbortSignal (or none). */
+export type CallOptionsOf = (signal: AbortSignal | undefined) => { signal?: AbortSignal };
+
 /**
- * The options of one call: its AbortSignal, which withdraws it from the offline queue (node-redis
- * 4 reads it as `signal`, 5 and 6 as `abortSignal`), and an empty type mapping, so that replies
- * decode as node-redis' defaults whatever mapping the caller's 5/6 client carries
- * (`withTypeMapping`, `commandOptions`): the call's own options come last and win.
+ * How a client's calls carry their options, by its major: the AbortSignal that withdraws a call
+ * from the offline queue (node-redis 4 reads it as `signal`, 5 and 6 as `abortSignal`), and on 5
+ * and 6 an empty type mapping, so that replies decode as node-redis' defaults whatever mapping the
+ * caller's client carries (`withTypeMapping`, `commandOptions`): the call's own options win. Chosen
+ * once per client (5 and 6 have `withTypeMapping`, 4 has not), so a v4 call allocates no more than before.
  */
-export function callOptions(signal: AbortSignal | undefined): { signal?: AbortSignal } {
-  return { signal, abortSignal: signal, typeMapping: {} } as { signal?: AbortSignal };
+export function callOptionsFor(client: RedisClientType): CallOptionsOf {
+  if (typeof (client as { withTypeMapping?: unknown }).withTypeMapping !== "function") return (signal) => ({ signal });
+  return (signal) => ({ abortSignal: signal, typeMapping: NO_TYPE_MAPPING }) as { signal?: AbortSignal };
 }
 
 /** A copy of a client (node-redis' `duplicate`), `overrides` on top of its options. */

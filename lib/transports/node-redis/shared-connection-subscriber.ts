@@ -17,7 +17,7 @@ import type { LinkBounds } from "../watchdog/link-watchdog";
 import { SubscriberHealth } from "../subscriber-health";
 import type { ChannelListener, Subscriber } from "../transport";
 import { unsubscribeError } from "./client-subscriber";
-import { callOptions } from "./private-shapes";
+import { callOptionsFor } from "./private-shapes";
 
 type MessageListener = (message: string) => void;
 
@@ -114,7 +114,7 @@ export class SharedConnectionSubscriber implements Subscriber {
   private async ping(): Promise<boolean> {
     if (!this.client.isReady || this.closed) return false;
     try {
-      await this.watchdog.call((signal) => this.client.sendCommand(["PING"], callOptions(signal)));
+      await this.watchdog.call((signal) => this.client.sendCommand(["PING"], callOptionsFor(this.client)(signal)));
       return true;
     } catch (error) {
       if (!this.closed && (error as Error).name === "connectionTimeout") this.onError(error as Error);
