@@ -83,7 +83,8 @@ describe("CLI: schedule set, ls, pause, resume, rm", () => {
     expect((await cli("schedule", "ls", "q")).stdout).to.equal("queue q has no schedule\n");
     expect(json(await cli("--json", "schedule", "ls", "q"))).to.deep.equal([]);
     await rsmq.upsertScheduleAsync({ qname: "q", name: "b-cron", cron: "30 6 * * 1-5", tz: "America/New_York", message: "x" });
-    await rsmq.upsertScheduleAsync({ qname: "q", name: "a-every", every: 1500, message: "y" });
+    // A period longer than the test: both reads below see the same next slot (the first after the upsert).
+    await rsmq.upsertScheduleAsync({ qname: "q", name: "a-every", every: 90_000, message: "y" });
     await rsmq.upsertScheduleAsync({ qname: "q", name: "c-paused", every: 60_000, message: "z" });
     await rsmq.pauseScheduleAsync({ qname: "q", name: "c-paused" });
     const [human, machine] = await Promise.all([cli("schedule", "ls", "q"), cli("schedule", "ls", "q", "--json")]);
@@ -92,7 +93,7 @@ describe("CLI: schedule set, ls, pause, resume, rm", () => {
     expect(lines[0].split(/\s{2,}/)).to.deep.equal(["NAME", "TIMING", "NEXT RUN", "LAST RUN", "SENT", "MISSED", "SKIPPED", "STATE"]);
     const rows = lines.slice(1).map((line) => line.split(/\s{2,}/));
     expect(rows.map((cells) => [cells[0], cells[1], cells[3], cells[4], cells[5], cells[6], cells[7]])).to.deep.equal([
-      ["a-every", "every 1.5 s", "-", "0", "0", "0", "active"],
+      ["a-every", "every 90 s", "-", "0", "0", "0", "active"],
       ["b-cron", 'cron "30 6 * * 1-5" America/New_York', "-", "0", "0", "0", "active"],
       ["c-paused", "every 60 s", "-", "0", "0", "0", "paused"],
     ]);
