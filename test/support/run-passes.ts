@@ -72,9 +72,12 @@ const singleWithoutCommandLine: Pass = {
   ...single,
   args: ["--config", ".mocharc.json", ...suites.files.single.filter((file) => !runsProcesses(file)), ...extra],
 };
+// A test there runs a chain of child processes one after the other (ten CLI commands, each started
+// afresh and bounded by itself, see cli.ts), which on a saturated 2-core machine takes more than
+// the 20 s meant for a test in one process: 60 s each.
 const processes: Pass = {
   name: "processes (single-server)",
-  args: ["--config", ".mocharc.json", ...suites.files.single.filter(runsProcesses), ...extra],
+  args: ["--config", ".mocharc.json", "--timeout", "60000", ...suites.files.single.filter(runsProcesses), ...extra],
   env: process.env,
 };
 /** The passes of clients passed in: the newest of each library, on one server and on the cluster. */
