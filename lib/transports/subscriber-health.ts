@@ -95,3 +95,22 @@ export class SubscriberHealth {
     this.timer.unref();
   }
 }
+
+/**
+ * One health check's outcome: `ping` (a PING, bounded by the subscriber's watchdog) answered is
+ * true, any failure false; a `connectionTimeout` is reported through `onError` unless the
+ * subscriber was closed meanwhile (its own close cuts the PING short: no news).
+ */
+export async function pingAnswered(
+  ping: () => Promise<unknown>,
+  isClosed: () => boolean,
+  onError: (error: Error) => void,
+): Promise<boolean> {
+  try {
+    await ping();
+    return true;
+  } catch (error) {
+    if (!isClosed() && (error as Error).name === "connectionTimeout") onError(error as Error);
+    return false;
+  }
+}

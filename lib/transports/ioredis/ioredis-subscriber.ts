@@ -20,7 +20,7 @@ import type { AnyIoredis, IoredisClient, IoredisCluster } from "./client-shape";
 import { ioredisLink } from "./ioredis-link";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
-import { SubscriberHealth } from "../subscriber-health";
+import { SubscriberHealth, pingAnswered } from "../subscriber-health";
 import type { ChannelListener, Subscriber } from "../transport";
 
 export class IoredisSubscriber implements Subscriber {
@@ -105,13 +105,11 @@ export class IoredisSubscriber implements Subscriber {
   /** One health check: a PING within commandTimeoutMs, which replaces a silent link; false when not answered. */
   private async ping(): Promise<boolean> {
     if (this.client.status !== "ready" || this.closed) return false;
-    try {
-      await this.watchdog.call(() => this.client.call("PING"));
-      return true;
-    } catch (error) {
-      if (!this.closed && (error as Error).name === "connectionTimeout") this.onError(error as Error);
-      return false;
-    }
+    return pingAnswered(
+      () => this.watchdog.call(() => this.client.call("PING")),
+      () => this.closed,
+      this.onError,
+    );
   }
 
   /** Drops a silent link; ioredis opens a new one, and `ready` subscribes again. */

@@ -23,7 +23,7 @@ import { claimChannel, isClaimed, releaseChannels } from "./channel-claims";
 import { ioredisLink } from "./ioredis-link";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
-import { SubscriberHealth } from "../subscriber-health";
+import { SubscriberHealth, pingAnswered } from "../subscriber-health";
 import type { ChannelListener, Subscriber } from "../transport";
 
 export class SameConnectionSubscriber implements Subscriber {
@@ -143,12 +143,10 @@ export class SameConnectionSubscriber implements Subscriber {
   /** One health check: a PING within commandTimeoutMs; false when not answered (reported, the link left to its owner). */
   private async ping(): Promise<boolean> {
     if (this.client.status !== "ready" || this.closed) return false;
-    try {
-      await this.watchdog.call(() => this.client.call("PING"));
-      return true;
-    } catch (error) {
-      if (!this.closed && (error as Error).name === "connectionTimeout") this.onError(error as Error);
-      return false;
-    }
+    return pingAnswered(
+      () => this.watchdog.call(() => this.client.call("PING")),
+      () => this.closed,
+      this.onError,
+    );
   }
 }

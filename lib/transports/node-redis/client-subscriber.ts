@@ -9,7 +9,7 @@ import { callOptionsFor, duplicateClient, socketOptionsOf } from "./private-shap
 import { nodeRedisLink } from "./node-redis-link";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
-import { SubscriberHealth } from "../subscriber-health";
+import { SubscriberHealth, pingAnswered } from "../subscriber-health";
 import type { ChannelListener, Subscriber } from "../transport";
 import { explainRefusal } from "../../errors/refusals";
 
@@ -93,13 +93,11 @@ export class ClientSubscriber implements Subscriber {
   /** One health check: a PING within commandTimeoutMs, which replaces a silent link; false when not answered. */
   private async ping(): Promise<boolean> {
     if (!this.client.isReady || this.closer.closed) return false;
-    try {
-      await this.watchdog.call((signal) => this.client.sendCommand(["PING"], callOptionsFor(this.client)(signal)));
-      return true;
-    } catch (error) {
-      if (!this.closer.closed && (error as Error).name === "connectionTimeout") this.onError(error as Error);
-      return false;
-    }
+    return pingAnswered(
+      () => this.watchdog.call((signal) => this.client.sendCommand(["PING"], callOptionsFor(this.client)(signal))),
+      () => this.closer.closed,
+      this.onError,
+    );
   }
 }
 

@@ -14,7 +14,7 @@ import type { RedisClientType } from "redis";
 import { nodeRedisLink } from "./node-redis-link";
 import { LinkWatchdog } from "../watchdog/link-watchdog";
 import type { LinkBounds } from "../watchdog/link-watchdog";
-import { SubscriberHealth } from "../subscriber-health";
+import { SubscriberHealth, pingAnswered } from "../subscriber-health";
 import type { ChannelListener, Subscriber } from "../transport";
 import { unsubscribeError } from "./client-subscriber";
 import { callOptionsFor } from "./private-shapes";
@@ -113,12 +113,10 @@ export class SharedConnectionSubscriber implements Subscriber {
   /** One health check: a PING within commandTimeoutMs; false when not answered (the caller's link is left as it is). */
   private async ping(): Promise<boolean> {
     if (!this.client.isReady || this.closed) return false;
-    try {
-      await this.watchdog.call((signal) => this.client.sendCommand(["PING"], callOptionsFor(this.client)(signal)));
-      return true;
-    } catch (error) {
-      if (!this.closed && (error as Error).name === "connectionTimeout") this.onError(error as Error);
-      return false;
-    }
+    return pingAnswered(
+      () => this.watchdog.call((signal) => this.client.sendCommand(["PING"], callOptionsFor(this.client)(signal))),
+      () => this.closed,
+      this.onError,
+    );
   }
 }
