@@ -39,9 +39,11 @@ export interface WorkerEvents {
   receive: [received: number, nextDueMs: number | null | undefined];
   /**
    * A read-only look returned (made instead of a receive after an idle sleep that nothing cut
-   * short): ms until the next message is due (0: one is due, a receive follows), null if empty.
+   * short): ms until the next message is due (0: one is due, a receive follows), null if empty;
+   * `beat`: whether it carried the Worker's heartbeat (a look half a cap or more after the last
+   * beat does, so every look of a steadily idle Worker does; the first after a busy spell may not).
    */
-  look: [nextDueMs: number | null];
+  look: [nextDueMs: number | null, beat: boolean];
   /** A handler resolved and its message was deleted. */
   handled: [message: QueueMessage];
   /**

@@ -265,10 +265,10 @@ export class WorkerLoop {
     this.reporter.stats.looks += 1;
     if (this.wokeBy !== undefined) this.wokenUp(dueMs === 0 ? "message" : "empty");
     if (isBlock(dueMs)) {
-      this.reporter.tell("look", dueMs.retryMs);
+      this.reporter.tell("look", dueMs.retryMs, beat !== undefined);
       return this.holdBack(dueMs);
     }
-    this.reporter.tell("look", dueMs);
+    this.reporter.tell("look", dueMs, beat !== undefined);
     if (dueMs === 0 || this.stopped || this.sleeps.wokenWhileBusy) return "due";
     return this.idle(dueMs);
   }

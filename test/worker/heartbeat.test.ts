@@ -89,6 +89,27 @@ describe("Worker: heartbeat", () => {
       gate.resolve();
     });
 
+    it("the look event says whether the look carried the beat: after a busy spell's own beat, the first idle look carries none, the next does", async () => {
+      const gate = held<void>();
+      const queue = new BeatingFakeQueue();
+      const { clock, events, start } = fakeWorker({ maxIdleSleepMs: CAP, handler: () => gate.promise }, queue);
+      queue.receives.push(batch([message("m1")]));
+      await start();
+      // Handled at 0.9 caps: the idle sleep (to 1.9 caps) holds the own beat (1.5 caps after start),
+      // so the look that ends it, less than half a cap after that beat, carries none.
+      await clock.advance(0.9 * CAP);
+      gate.resolve();
+      await settle();
+      await clock.advance(2 * CAP);
+      await settle();
+      expect(queue.calls.filter((call) => call === "beat" || call.startsWith("nextDue"))).to.deep.equal([
+        "beat",
+        "nextDue",
+        "nextDue+beat",
+      ]);
+      expect(events.filter(([name]) => name === "look").map(([, , beat]) => beat)).to.deep.equal([false, true]);
+    });
+
     it("a worker stopped before any beat sends no removal; a cap below 1 s beats on a 1 s cap", async () => {
       const { queue, loop, start } = fakeWorker({ maxIdleSleepMs: CAP }, new BeatingFakeQueue());
       await start();

@@ -48,7 +48,7 @@ describe("Worker loop (fake queue, fake clock)", () => {
       await clock.advance(1);
       expect(queue.calls).to.deep.equal(["receive 1", "nextDue"]);
       expect(events.slice(2)).to.deep.equal([
-        ["look", null],
+        ["look", null, false],
         ["sleep", 1000],
       ]);
       // Every poll after a full sleep at the cap is one look and one more sleep of the cap.

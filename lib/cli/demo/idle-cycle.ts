@@ -5,7 +5,9 @@
  * check (one PING) rides that poll. A window shorter than the cap holds that poll or not, by
  * chance, so a rate projected from it is 0 or several times too high. This window starts while
  * the Worker sleeps at its cap (a moment after the sleep began) and ends right after the poll that
- * ends the sleep: exactly one poll. Its rate per hour is the cycle's count times the cycles in an
+ * ends the sleep: exactly one poll. Only a sleep that follows a look which carried the heartbeat
+ * will do: the first idle sleep after a busy spell can hold the Worker's own beat (1.5 caps after
+ * its last), a command a steadily idle Worker never sends, whose looks carry every beat. Its rate per hour is the cycle's count times the cycles in an
  * hour, one per cap (the window, a moment shorter than the cycle, would overstate it a little): the
  * commands it sends, 2 per 30 s, are the 240 an hour of the README's table.
  */
@@ -41,6 +43,8 @@ const SLACK_MS = 5000;
 /** Follows a Worker's sleeps; attach it before the Worker starts so that no sleep is missed. */
 export class IdleCycleWatch {
   private asleepAtCap = false;
+  /** Whether the last poll was a look that carried the heartbeat: the next own beat is 1.5 caps off. */
+  private afterBeatingLook = false;
   /** When the current sleep at the cap began (Date.now()). */
   private sleptAt = 0;
   private changed: (() => void) | undefined;
@@ -50,12 +54,19 @@ export class IdleCycleWatch {
     readonly capMs: number,
   ) {
     worker.on("sleep", (ms) => {
-      if (ms >= capMs) this.sleptAt = Date.now();
-      this.set(ms >= capMs);
+      const steady = ms >= capMs && this.afterBeatingLook;
+      if (steady) this.sleptAt = Date.now();
+      this.set(steady);
     });
     worker.on("wake", () => this.set(false));
-    worker.on("look", () => this.set(false));
-    worker.on("receive", () => this.set(false));
+    worker.on("look", (_ms, beat) => {
+      this.afterBeatingLook = beat;
+      this.set(false);
+    });
+    worker.on("receive", () => {
+      this.afterBeatingLook = false;
+      this.set(false);
+    });
   }
 
   private set(asleepAtCap: boolean): void {
