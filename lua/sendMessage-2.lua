@@ -19,6 +19,10 @@
   ARGV[7] the trace context to carry (telemetry): stored as `<id>:tp`, a field rsmq 0.12.4 never
           reads; absent or "" for none
   ARGV[8] priority 0 to 9 (lua/shared/message-score.lua); absent or "" for 0
+  ARGV[9] the message's attributes, JSON (lib/operations/message-attributes.ts), stored as
+          `<id>:at`, a field rsmq 0.12.4 never reads; absent or "" for none. ARGV[6] is then the
+          body's length plus the JSON's, both counted against maxsize
+  ARGV[10] the message's tenant (its `tenant` attribute, for fair ordering); absent or "" for none
   Each argument costs the server a string to build, so the client leaves off trailing ones it
   does not need: a send at the defaults (a wake, no delay) passes three, one without any
   notification two. The order puts the most often needed first.
@@ -38,6 +42,7 @@ local wake, sharded = notifyMode(ARGV[4] or "wake")
 local delayArg, carried = ARGV[5] or "", ARGV[7] or ""
 -- tonumber only when given: each C function call costs the server more than the Lua around it.
 local length, priority = ARGV[6], ARGV[8]
+local attributes = ARGV[9]
 length = length and length ~= "" and tonumber(length) or 0
 priority = priority and priority ~= "" and tonumber(priority) or 0
 
@@ -64,7 +69,7 @@ end
 -- Asked before the message is stored: it would be the one it finds.
 local waking = wake and channel ~= "" and wakeWanted(queueSet, nowMs, dueMs)
 
-local refused = storeMessage(queueSet, queueHash, id, body, carried, score, rltat)
+local refused = storeMessage(queueSet, queueHash, id, body, carried, score, rltat, attributes)
 if refused then
   return refused
 end

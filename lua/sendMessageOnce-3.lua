@@ -11,6 +11,8 @@
   ARGV[1] to ARGV[8] as lua/sendMessage-2.lua's, all present ("" where unused; ARGV[6] the body
           length)
   ARGV[9] the window in ms, or "" for the queue's `dedupwindow`, else 300000
+  ARGV[10], ARGV[11] lua/sendMessage-2.lua's ARGV[9] (attributes) and ARGV[10] (tenant); absent
+          or "" for none
 
   Returns what sendMessage-2.lua returns when the message is stored (its id, -1 when the queue
   does not exist, -3 when the message is longer than maxsize, { id, error, command } when the
@@ -63,7 +65,7 @@ end
 -- Asked before the message is stored: it would be the one it finds.
 local waking = wake and wakeWanted(queueSet, nowMs, dueMs)
 -- Checked above already, before the claim: nothing is refused here.
-storeMessage(queueSet, queueHash, id, body, carried, score, rltat)
+storeMessage(queueSet, queueHash, id, body, carried, score, rltat, ARGV[10])
 if channel == "" then
   return id
 end

@@ -5,6 +5,7 @@ import type { KeyLayout } from "../keys";
 import { isGiven, MIN_MAXSIZE, validateMessage, validateQname, validateSeconds } from "./rsmq-input-rules";
 import type { SendMessageOptions } from "../types";
 import { validatePriority } from "./priority";
+import { encodeAttributes } from "./message-attributes";
 import { dedupKey, validateDedupId, validateDedupWindow, unusedDedupWindow } from "./dedup-id";
 import { defineOperation } from "./descriptor";
 import { reportRefusedNotification } from "./refused-notification";
@@ -45,6 +46,7 @@ export function sendMessage(
   const priority = isGiven(options.priority) ? validatePriority(options.priority) : 0;
   const window = isGiven(options.dedupWindowMs) ? validateDedupWindow(options.dedupWindowMs) : undefined;
   const dedupId = isGiven(options.dedupId) ? validateDedupId(options.dedupId) : undefined;
+  const attributes = encodeAttributes(options.attributes, options.tenant);
   const keys = layout.queue(qname);
   const [channel, kind] = notificationArgs(keys, notify, layout.cluster);
   const parse = (reply: unknown): SentMessage => {
@@ -67,7 +69,7 @@ export function sendMessage(
     return {
       script: "sendMessageOnce",
       keys: [keys.messages, keys.hash, dedupKey(keys, dedupId, message)],
-      args: onceArgs(randomIdPart(), delay, message, channel, kind, carrier, priority, window),
+      args: onceArgs(randomIdPart(), delay, message, channel, kind, carrier, priority, window, attributes),
       parse,
     };
   }
@@ -75,7 +77,7 @@ export function sendMessage(
     script: "sendMessage",
     commandKind: "send",
     keys: [keys.messages, keys.hash],
-    args: sendArgs(randomIdPart(), delay, message, channel, kind, carrier, priority),
+    args: sendArgs(randomIdPart(), delay, message, channel, kind, carrier, priority, attributes),
     parse,
   };
 }
@@ -90,20 +92,26 @@ function onceArgs(
   carrier: string | undefined,
   priority: number,
   window: number | undefined,
+  attributes: EncodedAttributes,
 ): string[] {
   const carried = carrier !== undefined && carrier.length <= MAX_CARRIER_LENGTH ? carrier : "";
-  return [
+  const args = [
     randomPart,
     message,
     channel,
     kind,
     delay,
-    String(message.length),
+    String(message.length + attributes.length),
     carried,
     String(priority),
     window === undefined ? "" : String(window),
   ];
+  if (attributes.json !== undefined) args.push(attributes.json, attributes.tenant ?? "");
+  return args;
 }
+
+/** A send's attributes as encodeAttributes gives them. */
+type EncodedAttributes = ReturnType<typeof encodeAttributes>;
 
 /**
  * The script's ARGV (see lua/sendMessage-2.lua), without the trailing arguments it does not need:
@@ -119,10 +127,13 @@ function sendArgs(
   kind: string,
   carrier: string | undefined,
   priority: number,
+  attributes: EncodedAttributes,
 ): string[] {
   const carried = carrier !== undefined && carrier !== "" && carrier.length <= MAX_CARRIER_LENGTH;
-  const prioritized = priority !== 0;
-  const lengthNeeded = message.length > MIN_MAXSIZE;
+  const attributed = attributes.json !== undefined;
+  const prioritized = priority !== 0 || attributed;
+  const length = message.length + attributes.length;
+  const lengthNeeded = length > MIN_MAXSIZE;
   // Each argument is needed when it says something, or when a later one must follow it.
   const fromCarried = carried || prioritized;
   const fromLength = lengthNeeded || fromCarried;
@@ -132,9 +143,10 @@ function sendArgs(
   if (channel !== "" || fromKind) args.push(channel);
   if (fromKind) args.push(kind);
   if (fromDelay) args.push(delay);
-  if (fromLength) args.push(lengthNeeded ? String(message.length) : "");
+  if (fromLength) args.push(lengthNeeded ? String(length) : "");
   if (fromCarried) args.push(carried ? carrier : "");
-  if (prioritized) args.push(String(priority));
+  if (prioritized) args.push(priority !== 0 ? String(priority) : "");
+  if (attributed) args.push(attributes.json!, attributes.tenant ?? "");
   return args;
 }
 
@@ -143,7 +155,16 @@ function sendArgs(
  * emits `duplicate`, and wakes nobody. A notification Redis refused is told once per channel.
  */
 export const sendMessageOperation = defineOperation<SendMessageOptions, SentMessage, string>({
-  optionKeys: { qname: true, message: true, delay: true, priority: true, dedupId: true, dedupWindowMs: true },
+  optionKeys: {
+    qname: true,
+    message: true,
+    delay: true,
+    priority: true,
+    dedupId: true,
+    dedupWindowMs: true,
+    attributes: true,
+    tenant: true,
+  },
   unusedOption: unusedDedupWindow,
   build: ({ layout, notify, carrier }, options) => sendMessage(layout, notify, options, carrier),
   observe: {

@@ -119,7 +119,7 @@ function entryResult(item: unknown): SentEntry {
 
 /** sendMessagesAsync: one result per entry, in order; one `send` span for the batch, its context carried by every stored message. */
 export const sendMessagesOperation = defineOperation<SendMessagesOptions, SentBatch, SentEntry[]>({
-  optionKeys: { qname: true, messages: { message: true, delay: true, priority: true, dedupId: true }, dedupWindowMs: true },
+  optionKeys: { qname: true, messages: { message: true, delay: true, priority: true, dedupId: true, attributes: true, tenant: true }, dedupWindowMs: true },
   unusedOption: unusedDedupWindow,
   build: ({ layout, notify, carrier }, options) => sendMessages(layout, notify, options, carrier),
   observe: {

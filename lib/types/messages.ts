@@ -2,8 +2,10 @@
 import type { ScheduledMessageInfo } from "./schedules";
 import type { BaseOptions } from "./queues";
 import type { ReceiveBlock } from "../operations/receive-block";
+import type { MessageAttributes } from "../operations/message-attributes";
 
 export type { ReceiveBlock } from "../operations/receive-block";
+export type { AttributeValue, MessageAttributes } from "../operations/message-attributes";
 
 /**
  * For {@link RedisSMQ.sendMessage}.
@@ -31,6 +33,21 @@ export interface SendMessageOptions extends BaseOptions {
   dedupId?: string | true;
   /** How long `dedupId` is remembered, in ms, 1 to 86400000. @default the queue's dedupWindowMs, else 300000 */
   dedupWindowMs?: number;
+  /**
+   * Up to 10 typed values stored with the message and returned with it by every read (receive,
+   * pop, peek, browse, the Worker): names of 1 to 64 of `[A-Za-z0-9_.-]`, values strings (at
+   * most 1024 characters), finite numbers, booleans or bytes (at most 1024). Their JSON counts
+   * against the queue's maxsize with the body. rsmq 0.12.4 clients see the body only. See
+   * docs/attributes.md.
+   */
+  attributes?: MessageAttributes;
+  /**
+   * The tenant the message is sent for (the `tenant` attribute; 1 to 128 characters): among
+   * messages of the same priority visible at once, a tenant that has sent many is interleaved
+   * with the others instead of ahead of them, for every client, rsmq 0.12.4 included. See
+   * docs/fair-queues.md.
+   */
+  tenant?: string;
 }
 
 /** One message of {@link RedisSMQ.sendMessages}: the body and the per-message options of a send. */
@@ -43,6 +60,10 @@ export interface SendMessagesEntry {
   priority?: number;
   /** As {@link SendMessageOptions.dedupId}. */
   dedupId?: string | true;
+  /** As {@link SendMessageOptions.attributes}. */
+  attributes?: MessageAttributes;
+  /** As {@link SendMessageOptions.tenant}. */
+  tenant?: string;
 }
 
 /** For {@link RedisSMQ.sendMessages}: up to 1000 messages to one queue in one call. */
@@ -155,6 +176,11 @@ export interface QueueMessage {
    * hands its handler; absent for a message no schedule sent.
    */
   schedule?: ScheduledMessageInfo;
+  /**
+   * The attributes it was sent with (docs/attributes.md), bytes as a Buffer; absent when it has
+   * none, so a message without attributes has rsmq 0.12.4's shape.
+   */
+  attributes?: MessageAttributes;
 }
 
 /**

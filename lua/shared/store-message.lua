@@ -11,10 +11,11 @@
   newMessageId(randomPart): reads TIME once (serverNowMs); returns the id (the server's
     microsecond TIME in base36, 10 chars until 2085, then the 22 random chars the client drew, as
     rsmq 0.12.4 builds it), nowMs, the same time in ms, and nowUs, in us (a paced send's clock).
-  storeMessage(queueSet, queueHash, id, body, carried, score, rltat): ZADD with score (the
-    caller's messageScore(nowMs, delay, priority), or its sendGate's score), HSET of the body (and
-    `<id>:tp` = carried unless it is "", and `rltat` when given: a paced send's tokens, in the
-    same command), HINCRBY totalsent 1. Returns nil, or, writing nothing, the NOPERM reply of
+  storeMessage(queueSet, queueHash, id, body, carried, score, rltat, attributes): ZADD with score
+    (the caller's messageScore(nowMs, delay, priority), or its sendGate's score), HSET of the body
+    (and `<id>:tp` = carried unless it is "", `<id>:at` = attributes (JSON,
+    lib/operations/message-attributes.ts) unless it is "" or nil, and `rltat` when given: a paced
+    send's tokens, in the same command), HINCRBY totalsent 1. Returns nil, or, writing nothing, the NOPERM reply of
     refusedCommand("hset", "hincrby") (a caller that writes before it checks those too). The
     caller checks maxsize.
   notifySent(queueSet, channel, sharded, id): the realtime notification (ZCARD, then SPUBLISH
@@ -104,13 +105,25 @@ local function newMessageId(randomPart)
   return string.char((table.unpack or unpack)(codes, first, 16)) .. randomPart, nowMs, nowUs
 end
 
-local function storeMessage(queueSet, queueHash, id, body, carried, score, rltat)
+local function storeMessage(queueSet, queueHash, id, body, carried, score, rltat, attributes)
   local refused = refusedCommand("hset", "hincrby")
   if refused then
     return refused
   end
   redis.call("ZADD", queueSet, score, id)
-  if rltat then
+  if attributes and attributes ~= "" then
+    -- The fields in one HSET; a table only here, where the send carries attributes anyway.
+    local fields = { queueHash, id, body, id .. ":at", attributes }
+    if carried ~= "" then
+      fields[#fields + 1] = id .. ":tp"
+      fields[#fields + 1] = carried
+    end
+    if rltat then
+      fields[#fields + 1] = "rltat"
+      fields[#fields + 1] = rltat
+    end
+    redis.call("HSET", (table.unpack or unpack)(fields))
+  elseif rltat then
     if carried == "" then
       redis.call("HSET", queueHash, id, body, "rltat", rltat)
     else

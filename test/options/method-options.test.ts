@@ -229,7 +229,7 @@ describe("method options: a key a method does not take is told once, and ignored
     const warnings = ours(run.warnings);
     expect(warnings.map(({ code }) => code)).to.deep.equal(["RSMQ_NEXT_UNKNOWN_OPTION", "RSMQ_NEXT_UNKNOWN_OPTION"]);
     expect(warnings[0].message).to.match(
-      /^rsmq-next: the option `messages\[\]\.prio` of sendMessages is not known and is ignored: did you mean `messages\[\]\.priority`\? Known options of sendMessages: message, delay, priority, dedupId\.$/,
+      /^rsmq-next: the option `messages\[\]\.prio` of sendMessages is not known and is ignored: did you mean `messages\[\]\.priority`\? Known options of sendMessages: message, delay, priority, dedupId, attributes, tenant\.$/,
     );
     expect(warnings[1].message).to.include(
       "`messages[].priorty` of sendMessages is not known and is ignored: did you mean `messages[].priority`?",
