@@ -38,15 +38,20 @@ local bytes = 0
 -- messageFields and appendMessage are lua/shared/browsed-message.lua, which the loader puts before this script.
 for i = 1, #entries, 2 do
   local id = entries[i]
-  local fields = messageFields(queueHash, id)
+  local fields
+  if withAttributes then
+    -- messageFields' four, then `<id>:at`, in the same HMGET.
+    fields = rcall("HMGET", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":at")
+  else
+    fields = messageFields(queueHash, id)
+  end
   bytes = bytes + #(fields[1] or "")
   if bytes > maxBytes and i > 1 then
     break
   end
   appendMessage(reply, id, fields, entries[i + 1], cutAt)
   if withAttributes then
-    -- HMGET, which every user that may look at a queue may run (HGET some may not).
-    reply[#reply + 1] = rcall("HMGET", queueHash, id .. ":at")[1]
+    reply[#reply + 1] = fields[5] or false
   end
 end
 return reply
