@@ -45,7 +45,8 @@ for i = 1, #entries, 2 do
   else
     fields = messageFields(queueHash, id)
   end
-  bytes = bytes + #(fields[1] or "")
+  -- With "a", a message's attributes count with its body, as in a receive's batch.
+  bytes = bytes + #(fields[1] or "") + (withAttributes and #(fields[5] or "") or 0)
   if bytes > maxBytes and i > 1 then
     break
   end

@@ -24,7 +24,8 @@ local last = string.format("%d", first + tonumber(ARGV[1]) - 1)
 local maxBytes, bytes = tonumber(ARGV[3]), 0
 for i, id in ipairs(rcall("ZRANGE", queueSet, ARGV[2], last)) do
   local fields = rcall("HMGET", queueHash, id, id .. ":dl", id .. ":at")
-  bytes = bytes + #(fields[1] or "")
+  -- A message's attributes count with its body, as in a receive's batch.
+  bytes = bytes + #(fields[1] or "") + #(fields[3] or "")
   if bytes > maxBytes and i > 1 then
     reply[#reply + 1] = 1
     break

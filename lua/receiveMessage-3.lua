@@ -29,8 +29,8 @@
   { deleted, target or "", id1, body1, rc1, ... } of what was expired (the ids of those parked
   for the client to move to `target`). A queue with no retention gets the same reply as before.
 
-  A batch stops before the message that would take its bodies past ARGV[4] bytes (the first
-  message is always taken, however long): a message it does not return it neither hides nor
+  A batch stops before the message that would take its bodies and their attributes past ARGV[4]
+  bytes (the first message is always taken, however long): a message it does not return it neither hides nor
   counts, and the next is then due now (nextDue 0). Bodies are read in slices that the queue's
   maxsize keeps within what is left of the bound (a UTF-16 unit is at most 3 bytes), then counted
   exactly, so a message longer than maxsize (a maxsize lowered later) is cut all the same.

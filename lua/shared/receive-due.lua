@@ -186,8 +186,10 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
       local values = rcall("HMGET", queueHash, unpackAll(fields))
       local cut = false
       for i = 1, #values, width do
-        local body = values[i]
-        bytes = bytes + (body and #body or 0)
+        -- A message's attributes count with its body, as they do against maxsize at the send
+        -- (so the slices that maxsize keeps within the bound still are).
+        local body, attributes = values[i], values[i + 1]
+        bytes = bytes + (body and #body or 0) + (attributes and #attributes or 0)
         if maxBytes and bytes > maxBytes and taken > 0 then
           cut = true
           break
