@@ -12,7 +12,7 @@
           SPUBLISH, lua/shared/free-slot.lua), both, or ""
   ARGV[3] to ARGV[n + 2]  the message ids to delete, as deleteMessages takes them
   then, with "r", n receipts, one per id in the same order (deleteMessages' rule)
-  then                    receiveMessage's ARGV (vt, count, "d" | "a" | "da", the batch's byte
+  then                    receiveMessage's ARGV (vt, count, "d" or "", the batch's byte
                           bound), with the same trailing ones left off
 
   Returns { deleted, received } or { deleted, received, wake }: `deleted` has one integer per id,
@@ -48,9 +48,8 @@ local deleted, freed = deleteIds(queueSet, queueHash, leasesKey, ARGV, 3, idCoun
 if deleted.err then
   return deleted
 end
-local flags = ARGV[at + 2] or ""
-local details, attributes = flags == "d" or flags == "da", flags == "a" or flags == "da"
-local ran, received, slotsLeft = pcall(receiveDue, queueSet, queueHash, leasesKey, ARGV[at] or "", tonumber(ARGV[at + 1] or "1"), details, tonumber(ARGV[at + 3] or ""), attributes)
+local details = ARGV[at + 2] == "d"
+local ran, received, slotsLeft = pcall(receiveDue, queueSet, queueHash, leasesKey, ARGV[at] or "", tonumber(ARGV[at + 1] or "1"), details, tonumber(ARGV[at + 3] or ""))
 if not ran then
   -- Redis 7 raises a table { err = message }, earlier ones the message itself.
   if type(received) == "table" then

@@ -44,7 +44,7 @@ const RECEIVE_PART = "deleteAndReceive's receive (its deletes were done)";
 
 /**
  * Deletes `options.ids` (none: `[]`), then receives up to `count` messages as
- * receiveMessages(layout, options, count, details, attributes) would, in one script call. Every input is
+ * receiveMessages(layout, options, count, details, schedule) would, in one script call. Every input is
  * checked here, before any round trip: the queue name, the ids as deleteMessages checks them
  * (an empty list is allowed: only the receive then), vt and count as receiveMessages checks them.
  *
@@ -58,9 +58,9 @@ export function deleteAndReceiveMessages(
   options: { qname?: unknown; ids?: unknown; rcs?: unknown; vt?: unknown },
   count: unknown,
   details = false,
-  attributes = false,
+  schedule = false,
 ): Operation<DeletedAndReceived> {
-  const receive = receiveMessages(layout, options, count, details, attributes);
+  const receive = receiveMessages(layout, options, count, details, schedule);
   const wakeChannel = layout.queue(String(options.qname)).wakeChannel;
   const ids = Array.isArray(options.ids) && options.ids.length === 0 ? [] : validateIds(options.ids);
   const rcs = validateReceipts(options.rcs, ids.length);

@@ -1,8 +1,9 @@
 /**
  * Reading a message's fields in a script's reply: rsmq's message shape, the send time its id
- * starts with, and why a dead letter stopped.
+ * starts with, its attributes, and why a dead letter stopped.
  */
 import type { DeadLetterInfo, QueueMessage, ScheduledMessageInfo } from "../types";
+import { attributesOf } from "./message-attributes";
 
 /**
  * When the message with id `id` was sent, in epoch ms (with the microseconds as a fraction): the
@@ -22,6 +23,26 @@ export function toQueueMessage(id: unknown, body: unknown, rc: unknown, fr: unkn
     fr: Number(fr),
     sent: sentAt(messageId),
   };
+}
+
+/**
+ * Sets `attributes` on `message` from its stored `<id>:at` (the reply's `at`: JSON, or null when
+ * none), and with `schedule` also the schedule and slot a schedule's fire wrote there (the
+ * Worker's receives). A message without attributes is left exactly as rsmq 0.12.4 shapes it.
+ */
+export function withStoredAttributes<M extends { attributes?: QueueMessage["attributes"]; schedule?: ScheduledMessageInfo }>(
+  message: M,
+  stored: unknown,
+  schedule = false,
+): M {
+  if (typeof stored !== "string") return message;
+  const attributes = attributesOf(stored);
+  if (attributes) message.attributes = attributes;
+  if (schedule) {
+    const info = scheduleOf(stored);
+    if (info) message.schedule = info;
+  }
+  return message;
 }
 
 /** The `<id>:dl` JSON of a dead letter; undefined when absent or unreadable. */

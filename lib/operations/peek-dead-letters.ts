@@ -4,7 +4,7 @@
  */
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
-import { parseWhy, sentAt } from "./message-reply";
+import { parseWhy, sentAt, withStoredAttributes } from "./message-reply";
 import type { KeyLayout } from "../keys";
 import { validateBatchSize, validateQname } from "./rsmq-input-rules";
 import type { PeekedMessage } from "../types";
@@ -34,17 +34,18 @@ export function peekDeadLetterPage(
       failIfCode(reply);
       const fields = reply as unknown[];
       const messages: PeekedMessage[] = [];
-      // Three per message, and a trailing 1 when the page was cut at the byte bound.
-      const cut = fields.length % 3 === 1;
-      for (let i = 0; i + 2 < fields.length; i += 3) {
+      // Four per message (id, body, why, at), and a trailing 1 when the page was cut at the byte bound.
+      const cut = fields.length % 4 === 1;
+      for (let i = 0; i + 3 < fields.length; i += 4) {
         const id = String(fields[i]);
         const deadLetter = parseWhy(fields[i + 2]);
-        messages.push({
+        const message: PeekedMessage = {
           id,
           message: fields[i + 1] === null ? "" : String(fields[i + 1]),
           sent: sentAt(id),
           ...(deadLetter ? { deadLetter } : {}),
-        });
+        };
+        messages.push(withStoredAttributes(message, fields[i + 3]));
       }
       return { messages, cut };
     },

@@ -5,7 +5,7 @@
  */
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
-import { parseWhy, sentAt } from "./message-reply";
+import { parseWhy, sentAt, withStoredAttributes } from "./message-reply";
 import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import type { MessageState, MessageWithState } from "../types";
@@ -31,16 +31,16 @@ export function stateOf(dueAt: number, receiveCount: number, now: number): Messa
 }
 
 /**
- * One message of a browseMessages or readMessage reply (id, body, size, score, rc, fr, why), with
- * its state by the server's time `now`.
+ * One message of a browseMessages or readMessage reply (id, body, size, score, rc, fr, why, and
+ * readMessage's attributes `at`), with its state by the server's time `now`.
  */
-export function withState([id, body, , score, rc, , why]: unknown[], now: number): MessageWithState {
+export function withState([id, body, , score, rc, , why, at]: unknown[], now: number): MessageWithState {
   const messageId = String(id);
   // A priority's offset scores it decades back: it became visible when it was sent.
   const dueAt = visibleSince(messageId, Number(score));
   const receiveCount = parseInt(String(rc), 10) || 0;
   const deadLetter = parseWhy(why);
-  return {
+  const message: MessageWithState = {
     id: messageId,
     message: body === null ? "" : String(body),
     sent: sentAt(messageId),
@@ -49,6 +49,7 @@ export function withState([id, body, , score, rc, , why]: unknown[], now: number
     dueAt,
     receiveCount,
   };
+  return withStoredAttributes(message, at);
 }
 
 /** The first `count` messages of `qname` (10 when not given) with their states. */
@@ -60,14 +61,14 @@ export function peekMessages(layout: KeyLayout, options: { qname?: unknown; coun
     // The dashboard's page read, from the first message on, bodies whole.
     script: "browseMessages",
     keys: [keys.messages, keys.hash],
-    args: ["0", integerArg(count), "0", integerArg(MAX_BATCH_BYTES)],
+    args: ["0", integerArg(count), "0", integerArg(MAX_BATCH_BYTES), "a"],
     parse(reply) {
       failIfCode(reply);
       const [nowText, total, ...fields] = reply as unknown[];
       const now = Number(nowText);
       const messages: MessageWithState[] = [];
-      // Per message: id, body, size, score, rc, fr, why (lua/browseMessages-2.lua).
-      for (let i = 0; i < fields.length; i += 7) messages.push(withState(fields.slice(i, i + 7), now));
+      // Per message: id, body, size, score, rc, fr, why, at (lua/browseMessages-2.lua with "a").
+      for (let i = 0; i < fields.length; i += 8) messages.push(withState(fields.slice(i, i + 8), now));
       return { qname, now, total: Number(total), messages };
     },
   };

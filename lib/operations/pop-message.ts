@@ -1,6 +1,6 @@
 import { failIfCode } from "./operation";
 import type { Operation } from "./operation";
-import { toQueueMessage } from "./message-reply";
+import { toQueueMessage, withStoredAttributes } from "./message-reply";
 import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
@@ -35,7 +35,9 @@ export function popMessage(layout: KeyLayout, options: Partial<PopMessageOptions
     parse(reply) {
       failIfCode(reply);
       const { rest: fields, expired } = splitExpired(reply as unknown[]);
-      const message = fields.length === 0 ? {} : toQueueMessage(fields[0], fields[1], fields[2], fields[3]);
+      // id, body, rc, fr, at (lua/popMessage-3.lua)
+      const message =
+        fields.length === 0 ? {} : withStoredAttributes(toQueueMessage(fields[0], fields[1], fields[2], fields[3]), fields[4]);
       return expired === undefined ? { message } : { message, expired };
     },
   };
@@ -56,12 +58,13 @@ export function popMessageDetailed(layout: KeyLayout, options: Partial<PopMessag
         fields.length === 0
           ? { message: {}, detail: undefined, now: undefined }
           : {
-              message: toQueueMessage(fields[0], fields[1], fields[2], fields[3]),
+              // id, body, rc, fr, at, now, score, tp (lua/popMessage-3.lua)
+              message: withStoredAttributes(toQueueMessage(fields[0], fields[1], fields[2], fields[3]), fields[4]),
               detail: {
-                visibleAt: visibleSince(String(fields[0]), Number(fields[5])),
-                carrier: typeof fields[6] === "string" ? fields[6] : undefined,
+                visibleAt: visibleSince(String(fields[0]), Number(fields[6])),
+                carrier: typeof fields[7] === "string" ? fields[7] : undefined,
               },
-              now: Number(fields[4]),
+              now: Number(fields[5]),
             };
       return expired === undefined ? found : { ...found, expired };
     },

@@ -1,6 +1,6 @@
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
-import { scheduleOf, toQueueMessage } from "./message-reply";
+import { toQueueMessage, withStoredAttributes } from "./message-reply";
 import { visibleSince } from "./visible-since";
 import type { KeyLayout } from "../keys";
 import { isGiven, validateBatchSize, validateQname, validateSeconds } from "./rsmq-input-rules";
@@ -44,18 +44,19 @@ const EMPTY_QUEUE = -1;
 const NOT_LOOKED_UP = -2;
 
 /**
- * Receives up to `count` messages; with `details` the reply also carries each message's visible-at
- * score and trace context, and the server's time (see lua/receiveMessage-3.lua): only telemetry
- * asks for them, so a receive without it costs what it did. With `attributes` it also reads each
- * message's `<id>:at` and sets `schedule` on the messages a schedule sent (the Worker asks for it;
- * the public receives do not, so their answers stay rsmq's).
+ * Receives up to `count` messages, each with its `attributes` when it was sent with some (the
+ * script reads `<id>:at` in the HMGET that reads the body); with `details` the reply also carries
+ * each message's visible-at score and trace context, and the server's time (see
+ * lua/receiveMessage-3.lua): only telemetry asks for them, so a receive without it costs what it
+ * did. With `schedule` it also sets `schedule` on the messages a schedule sent (the Worker's
+ * receives; the public ones leave it out, so a scheduled message keeps rsmq's shape there).
  */
 export function receiveMessages(
   layout: KeyLayout,
   options: { qname?: unknown; vt?: unknown },
   count: unknown,
   details = false,
-  attributes = false,
+  schedule = false,
 ): Operation<ReceivedBatch> {
   const qname = validateQname(options.qname);
   const vt = isGiven(options.vt) ? integerArg(validateSeconds("vt", options.vt)) : "";
@@ -65,7 +66,7 @@ export function receiveMessages(
     script: "receiveMessage",
     commandKind: "receive",
     keys: [keys.messages, keys.hash, keys.leases],
-    args: receiveArgs(vt, batchSize, receiveFlags(details, attributes)),
+    args: receiveArgs(vt, batchSize, details ? "d" : ""),
     parse(reply) {
       failIfCode(reply);
       const { rest: fields, expired } = splitExpired(reply as unknown[]);
@@ -73,62 +74,39 @@ export function receiveMessages(
       const blocked = parseReceiveBlock(nextDue);
       const code = Number(nextDue);
       const nextDueMs = blocked ? blocked.retryMs : code === EMPTY_QUEUE ? null : code === NOT_LOOKED_UP ? undefined : code;
-      const attributesWidth = attributes ? 1 : 0;
       const batch = details
-        ? withDetails(rest, nextDueMs, Number(appliedVt), attributesWidth)
-        : plainBatch(rest, nextDueMs, Number(appliedVt), attributesWidth);
+        ? withDetails(rest, nextDueMs, Number(appliedVt), schedule)
+        : plainBatch(rest, nextDueMs, Number(appliedVt), schedule);
       if (blocked) batch.blocked = blocked;
       return expired === undefined ? batch : { ...batch, expired };
     },
   };
 }
 
-/**
- * The reply's `id, body, rc, fr, id, ...` (see lua/receiveMessage-3.lua), each message followed by
- * its attributes `at` when `attributesWidth` is 1.
- */
-function plainBatch(rest: unknown[], nextDueMs: number | null | undefined, vt: number, attributesWidth: 0 | 1): ReceivedBatch {
+/** The reply's `id, body, rc, fr, at, id, ...` (see lua/receiveMessage-3.lua). */
+function plainBatch(rest: unknown[], nextDueMs: number | null | undefined, vt: number, schedule: boolean): ReceivedBatch {
   const messages: QueueMessage[] = [];
-  const step = 4 + attributesWidth;
-  for (let i = 0; i < rest.length; i += step) {
-    const message = toQueueMessage(rest[i], rest[i + 1], rest[i + 2], rest[i + 3]);
-    if (attributesWidth === 1) withAttributes(message, rest[i + 4]);
-    messages.push(message);
+  for (let i = 0; i < rest.length; i += 5) {
+    messages.push(withStoredAttributes(toQueueMessage(rest[i], rest[i + 1], rest[i + 2], rest[i + 3]), rest[i + 4], schedule));
   }
   return { messages, nextDueMs, vt };
 }
 
-/**
- * The reply's `now, id, body, rc, fr, score, tp, id, ...` (see lua/receiveMessage-3.lua), each
- * message followed by its attributes `at` when `attributesWidth` is 1.
- */
-function withDetails(rest: unknown[], nextDueMs: number | null | undefined, vt: number, attributesWidth: 0 | 1): ReceivedBatch {
+/** The reply's `now, id, body, rc, fr, at, score, tp, id, ...` (see lua/receiveMessage-3.lua). */
+function withDetails(rest: unknown[], nextDueMs: number | null | undefined, vt: number, schedule: boolean): ReceivedBatch {
   const [now, ...fields] = rest;
   const messages: QueueMessage[] = [];
   const details: ReceivedDetail[] = [];
-  const step = 6 + attributesWidth;
-  for (let i = 0; i < fields.length; i += step) {
-    const message = toQueueMessage(fields[i], fields[i + 1], fields[i + 2], fields[i + 3]);
-    if (attributesWidth === 1) withAttributes(message, fields[i + 6]);
+  for (let i = 0; i < fields.length; i += 7) {
+    const message = withStoredAttributes(toQueueMessage(fields[i], fields[i + 1], fields[i + 2], fields[i + 3]), fields[i + 4], schedule);
     messages.push(message);
-    const carried = fields[i + 5];
+    const carried = fields[i + 6];
     details.push({
-      visibleAt: visibleSince(message.id, Number(fields[i + 4])),
+      visibleAt: visibleSince(message.id, Number(fields[i + 5])),
       carrier: typeof carried === "string" ? carried : undefined,
     });
   }
   return { messages, nextDueMs, vt, details, now: Number(now) };
-}
-
-/** Sets `schedule` on a message whose attributes `<id>:at` name the schedule and slot it was sent for. */
-function withAttributes(message: QueueMessage, stored: unknown): void {
-  const schedule = scheduleOf(stored);
-  if (schedule) message.schedule = schedule;
-}
-
-/** ARGV[3] of the receive script: "d" details, "a" attributes, "da" both, "" neither. */
-function receiveFlags(details: boolean, attributes: boolean): string {
-  return (details ? "d" : "") + (attributes ? "a" : "");
 }
 
 /**

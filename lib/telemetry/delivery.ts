@@ -4,6 +4,7 @@
  */
 import { QNAME_FORMAT } from "../operations/rsmq-input-rules";
 import type { Recorder } from "./recorder";
+import { tenantOf } from "./tenant-labels";
 import type { Carrier, CallSpan } from "./tracing";
 
 /**
@@ -27,7 +28,7 @@ export interface ReceivedDetail {
 
 /** Messages handed out by one call, with their details when the script was asked for them. */
 export interface DeliveredBatch {
-  readonly messages: ReadonlyArray<{ readonly id: string; readonly rc: number }>;
+  readonly messages: ReadonlyArray<{ readonly id: string; readonly rc: number; readonly attributes?: Readonly<Record<string, unknown>> }>;
   readonly details?: ReadonlyArray<ReceivedDetail | undefined>;
   /** The server's time of the call, epoch ms, when details were asked for. */
   readonly now?: number;
@@ -52,6 +53,6 @@ export function delivered(
   messages.forEach((message, index) => {
     const detail = details?.[index];
     span?.link({ id: message.id, carrier: detail?.carrier });
-    if (recording && detail && now !== undefined) recording.waited(qname, Math.max(0, now - detail.visibleAt) / 1000);
+    if (recording && detail && now !== undefined) recording.waited(qname, Math.max(0, now - detail.visibleAt) / 1000, tenantOf(message));
   });
 }

@@ -54,8 +54,12 @@ export interface Recorder {
   concurrency(queue: string, delta: number): void;
   /** A Worker woke, and what its next poll found. */
   wakeup(queue: string, cause: WakeupCause, result: WakeupResult): void;
-  /** Seconds a message waited between becoming visible and being received (exact: the receive script returns the score it took). */
-  waited(queue: string, seconds: number): void;
+  /**
+   * Seconds a message waited between becoming visible and being received (exact: the receive
+   * script returns the score it took); `tenant`: its `tenant` attribute, labelled only when the
+   * recorder was asked to (`tenantLabels`, tenant-labels.ts).
+   */
+  waited(queue: string, seconds: number, tenant?: string): void;
   /** Redis commands the library sent. */
   commands(kind: CommandKind, count: number): void;
 }

@@ -6,6 +6,7 @@
 import { booleanOption, optionError, queueNameOption } from "../options/checks";
 import { rejectUnknownOptions } from "../options/unknown-options";
 import type { TelemetryOptions } from "../types";
+import { tenantLabelsProblem } from "./tenant-labels";
 
 /** The names the object form takes. */
 export const TELEMETRY_OPTION_NAMES = [
@@ -17,6 +18,7 @@ export const TELEMETRY_OPTION_NAMES = [
   "processContext",
   "carryContext",
   "queueState",
+  "tenantLabels",
 ] as const;
 
 /** The object form with every default applied (the providers and the propagator stay absent: the API's globals). */
@@ -30,6 +32,8 @@ export interface ResolvedTelemetry {
   readonly carryContext: boolean;
   /** Observe the queue-state metrics: false (the default), every queue of the namespace, or these. */
   readonly queueState: false | "all" | readonly string[];
+  /** How many tenants the wait histogram labels by name (tenant-labels.ts); 0: no tenant label. */
+  readonly tenantLabels: number;
 }
 
 /** The option's check: a boolean, or an object of {@link TelemetryOptions}; returns it as given. */
@@ -58,7 +62,15 @@ export function resolveTelemetry(value: boolean | TelemetryOptions, name = "tele
     processContext: processContextOf(`${name}.processContext`, given.processContext),
     carryContext: flag("carryContext"),
     queueState: queueStateOf(`${name}.queueState`, given.queueState),
+    tenantLabels: tenantLabelsOf(`${name}.tenantLabels`, given.tenantLabels),
   };
+}
+
+function tenantLabelsOf(name: string, value: unknown): number {
+  if (absent(value)) return 0;
+  const problem = tenantLabelsProblem(value);
+  if (problem !== undefined) throw optionError(name, problem, value);
+  return value as number;
 }
 
 function queueStateOf(name: string, value: unknown): ResolvedTelemetry["queueState"] {

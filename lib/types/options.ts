@@ -218,4 +218,13 @@ export interface TelemetryOptions {
    * run `rsmq-next metrics`), not in every Worker: each would read the same state. @default false
    */
   queueState?: boolean | string[];
+  /**
+   * Label the wait histogram (`rsmq.message.wait.duration`: how long messages waited to be
+   * received) by tenant, as attribute `messaging.rsmq.tenant`: the first `tenantLabels` distinct
+   * tenants (the `tenant` attribute, docs/attributes.md) this instance receives get their own
+   * value, every later one `other`, messages without a tenant `none`. Each value is a series of
+   * its own in a metrics backend, so the number is the bound: 0 to 1000. See docs/telemetry.md.
+   * @default 0 (no tenant attribute)
+   */
+  tenantLabels?: number;
 }

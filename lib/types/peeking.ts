@@ -1,4 +1,5 @@
 /** Looking at messages without receiving them. */
+import type { MessageAttributes } from "../operations/message-attributes";
 import type { DeadLetterInfo } from "./dead-letters";
 
 /** A message looked at without receiving it. */
@@ -11,6 +12,8 @@ export interface PeekedMessage {
   sent: number;
   /** Present for a dead-lettered message. */
   deadLetter?: DeadLetterInfo;
+  /** The attributes it was sent with (docs/attributes.md), bytes as a Buffer; absent when it has none. */
+  attributes?: MessageAttributes;
 }
 
 /**

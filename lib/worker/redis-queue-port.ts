@@ -27,8 +27,8 @@ import type { Carriers } from "./worker-telemetry";
 import { redisScheduleStore } from "../schedules/schedule-store";
 import type { IdleLook } from "../operations/next-due";
 
-/** The Worker's receives read each message's attributes, so a handler sees `message.schedule`. */
-const WITH_ATTRIBUTES = true;
+/** The Worker's receives read the schedule in each message's attributes, so a handler sees `message.schedule`. */
+const WITH_SCHEDULE = true;
 
 /** The port for the worker's queue; throws for anything that is not a RedisSMQ instance. */
 export function redisQueuePort(
@@ -57,7 +57,7 @@ export function redisQueuePort(
       tick();
       const receiving = observing(internals.telemetry)
         ? observedWorkerReceive(internals, qname, vt, count, carriers)
-        : internals.run(() => receiveMessages(layout, { qname, vt }, count, false, WITH_ATTRIBUTES));
+        : internals.run(() => receiveMessages(layout, { qname, vt }, count, false, WITH_SCHEDULE));
       // Expired messages the script parked go to the queue's expireTo before the batch is handled.
       return receiving.then((batch) => (batch.expired === undefined ? batch : moveExpired(batch)));
     },
@@ -66,7 +66,7 @@ export function redisQueuePort(
       const options = { qname, ids, rcs, vt };
       // As a receive alone: what the receive part parked goes to expireTo before the batch is handled.
       return internals
-        .run(() => deleteAndReceiveMessages(layout, options, count, false, WITH_ATTRIBUTES))
+        .run(() => deleteAndReceiveMessages(layout, options, count, false, WITH_SCHEDULE))
         .then((result) => (result.batch.expired === undefined ? result : moveExpired(result.batch).then(() => result)));
     },
     get combinesDeletes() {

@@ -44,7 +44,7 @@ export function observedWorkerReceive(
   const startedAt = Date.now();
   const started = performance.now();
   return internals
-    .run(() => receiveMessages(internals.layout, { qname, vt }, count, true, true)) // details and attributes ("da")
+    .run(() => receiveMessages(internals.layout, { qname, vt }, count, true, true)) // details, and message.schedule
     .then(
       (batch) => {
         recording?.operationDuration(qname, "receive", secondsSince(started));

@@ -3,10 +3,10 @@
   deleteAndReceive), after now.lua, refused-command.lua and expiry.lua, whose functions it calls.
   Its Redis calls touch only the two keys it is given, which each script takes from its KEYS.
 
-  receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details, maxBytes, attributes):
+  receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details, maxBytes):
   receives up to `count` due messages of the queue, as lua/receiveMessage-3.lua's header says (its
-  ARGV, read: vtArg "" for the queue's vt, details true for "d" or "da", attributes true for "a"
-  or "da", maxBytes nil for no bound), and returns that
+  ARGV, read: vtArg "" for the queue's vt, details true for "d", maxBytes nil for no bound), each
+  with its attributes `<id>:at` (read in the HMGET that reads its body), and returns that
   script's reply: -1 for a missing queue, a NOPERM error reply when the user may not write what a
   receive writes (nothing written then), or the reply table; then, under a concurrency limit, how
   many slots it left free (nil without one): deleteAndReceive announces a slot its deletes freed
@@ -84,7 +84,7 @@ local function heldReply(queueSet, held, reply, nowMs)
   return reply
 end
 
-local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details, maxBytes, attributes)
+local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details, maxBytes)
   local settings = rcall("HMGET", queueHash, "vt", "delay", "maxsize", "retention", "expireto", "paused", "ratelimit", "rltat", "rlblock", "concurrency", "maxed")
   if not (settings[1] and settings[2] and settings[3]) then
     return -1
@@ -154,18 +154,15 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
     ids = rcall("ZRANGEBYSCORE", queueSet, "-inf", now, "LIMIT", "0", countText)
   end
 
-  -- Each message's body and first-receive time: id1, id1:fr, id2, id2:fr, ... (then its trace
-  -- context with details, and its attributes with attributes: id1, id1:fr, id1:tp, id1:at, ...),
-  -- one HMGET per slice of ids. One message (receiveMessage) takes the same steps without the
-  -- batch's argument tables.
+  -- Each message's body and attributes: id1, id1:at, id2, ... (then its trace context with
+  -- details: id1, id1:at, id1:tp, ...), one HMGET per slice of ids. Its first-receive time is read
+  -- only for a message received before (below, as rsmq 0.12.4 reads it), so the attributes take
+  -- the place of a field a first receive does not need, and a receive without attributes costs
+  -- what it did. One message (receiveMessage) takes the same steps without the batch's tables.
   local stored
-  local width = 2 + (details and 1 or 0) + (attributes and 1 or 0)
+  local width = details and 3 or 2
   if #ids == 1 and not details then
-    if attributes then
-      stored = rcall("HMGET", queueHash, ids[1], ids[1] .. ":fr", ids[1] .. ":at")
-    else
-      stored = rcall("HMGET", queueHash, ids[1], ids[1] .. ":fr")
-    end
+    stored = rcall("HMGET", queueHash, ids[1], ids[1] .. ":at")
   elseif #ids > 0 then
     stored = {}
     local maxsize = tonumber(settings[3])
@@ -181,19 +178,18 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
       local fields = {}
       for i = taken + 1, math.min(#ids, taken + slice) do
         fields[#fields + 1] = ids[i]
-        fields[#fields + 1] = ids[i] .. ":fr"
+        fields[#fields + 1] = ids[i] .. ":at"
         if details then
           fields[#fields + 1] = ids[i] .. ":tp"
-        end
-        if attributes then
-          fields[#fields + 1] = ids[i] .. ":at"
         end
       end
       local values = rcall("HMGET", queueHash, unpackAll(fields))
       local cut = false
       for i = 1, #values, width do
-        local body = values[i]
-        bytes = bytes + (body and #body or 0)
+        -- A message's attributes count with its body, as they do against maxsize at the send
+        -- (so the slices that maxsize keeps within the bound still are).
+        local body, attributes = values[i], values[i + 1]
+        bytes = bytes + (body and #body or 0) + (attributes and #attributes or 0)
         if maxBytes and bytes > maxBytes and taken > 0 then
           cut = true
           break
@@ -275,23 +271,33 @@ local function receiveDue(queueSet, queueHash, leasesKey, vtArg, count, details,
   end
   rcall("HINCRBY", queueHash, "totalrecv", received == 1 and "1" or string.format("%d", received))
   local firstReceives = {}
+  -- A message received before: where its `fr` goes in the reply, read after the loop (one HMGET
+  -- for the batch; HMGET, the script's first command, is never the one an ACL refuses).
+  local frAt, frFields = nil, nil
   for i, id in ipairs(ids) do
     local rc = rcall("HINCRBY", queueHash, id .. ":rc", "1")
-    local fr = stored[width * i - width + 2]
-    if rc == 1 then
-      fr = now
-      firstReceives[#firstReceives + 1] = id .. ":fr"
-    end
     reply[#reply + 1] = id
     reply[#reply + 1] = stored[width * i - width + 1]
     reply[#reply + 1] = rc
-    reply[#reply + 1] = fr
+    if rc == 1 then
+      reply[#reply + 1] = now
+      firstReceives[#firstReceives + 1] = id .. ":fr"
+    else
+      reply[#reply + 1] = false
+      frAt, frFields = frAt or {}, frFields or {}
+      frAt[#frAt + 1] = #reply
+      frFields[#frFields + 1] = id .. ":fr"
+    end
+    reply[#reply + 1] = stored[width * i - width + 2]
     if details then
       reply[#reply + 1] = scores[i]
-      reply[#reply + 1] = stored[width * i - width + 3]
-    end
-    if attributes then
       reply[#reply + 1] = stored[width * i]
+    end
+  end
+  if frAt then
+    local frs = rcall("HMGET", queueHash, unpackAll(frFields))
+    for i, at in ipairs(frAt) do
+      reply[at] = frs[i]
     end
   end
   if gate then

@@ -89,7 +89,7 @@ describe("Documentation: every @default of an options type is the default the co
     const resolved: Record<string, unknown> = { ...resolveTelemetry(true) };
     expect([...docs.keys()].sort()).to.deep.equal([...TELEMETRY_OPTION_NAMES].sort());
     const valued = [...docs].filter(([, text]) => documentedValue(text) !== NO_VALUE).map(([name]) => name);
-    expect(valued.sort()).to.deep.equal(["carryContext", "metrics", "processContext", "queueState", "tracing"]);
+    expect(valued.sort()).to.deep.equal(["carryContext", "metrics", "processContext", "queueState", "tenantLabels", "tracing"]);
     expect(documented(new Map(valued.map((name) => [name, docs.get(name)])))).to.deep.equal(
       valued.map((name) => `${name}: ${show(resolved[name])}`).sort(),
     );

@@ -1,10 +1,11 @@
 /**
  * A message's attributes `<id>:at` (JSON; a schedule writes {"schedule":"<name>","slot":<ms>} with
- * each message it sends): read by the receives that ask for them ("a", "da": the Worker's) into
- * `message.schedule`, never by the public receives (rsmq's message shape stays), removed with the
- * message by every path that removes one, swept from an empty queue when an rsmq 0.12.4 delete
- * left it, and known to the doctor. The fields are written here with HSET, as a schedule's fire
- * writes them.
+ * each message it sends): every receive reads it (a user's attributes, under "a", come back as
+ * `message.attributes`: test/attributes/), and the receives that ask for the schedule (the
+ * Worker's) set `message.schedule` from it; the public receives leave `schedule` out, so a
+ * schedule's message keeps rsmq's shape there. Removed with the message by every path that
+ * removes one, swept from an empty queue when an rsmq 0.12.4 delete left it, and known to the
+ * doctor. The fields are written here with HSET, as a schedule's fire writes them.
  */
 import { expect } from "chai";
 import type { RedisClientType } from "redis";
@@ -60,11 +61,11 @@ describe("message attributes (<id>:at)", () => {
   }
 
   const internals = () => internalsOf(rsmq);
-  const receive = (count: number, details: boolean, attributes: boolean) =>
-    internals().run(() => receiveMessages(internals().layout, { qname: "q" }, count, details, attributes));
+  const receive = (count: number, details: boolean, schedule: boolean) =>
+    internals().run(() => receiveMessages(internals().layout, { qname: "q" }, count, details, schedule));
 
   describe("receives", () => {
-    it("a receive with attributes sets schedule on the messages a schedule sent, one or a batch, with details or without", async () => {
+    it("a receive that asks for the schedule sets it on the messages a schedule sent, one or a batch, with details or without", async () => {
       const [first, second, third] = await sendScheduled(3);
       const plain = await rsmq.sendMessageAsync({ qname: "q", message: "plain" });
 
@@ -96,7 +97,7 @@ describe("message attributes (<id>:at)", () => {
       for (const message of batch.messages) expect("schedule" in message).to.equal(false);
     });
 
-    it("the public receives answer rsmq's message shape: no schedule", async () => {
+    it("the public receives answer rsmq's message shape for a schedule's message: no schedule, no attributes", async () => {
       await sendScheduled(4);
       const shape = ["fr", "id", "message", "rc", "sent"];
       expect(Object.keys(asMessage(await rsmq.receiveMessageAsync({ qname: "q" }))).sort()).to.deep.equal(shape);
@@ -107,13 +108,13 @@ describe("message attributes (<id>:at)", () => {
       expect(Object.keys(result.message).sort()).to.deep.equal(shape);
     });
 
-    it("a receive without attributes answers as before", async () => {
+    it("a receive that does not ask for the schedule sets none", async () => {
       await sendScheduled(2);
       expect("schedule" in (await receive(1, false, false)).messages[0]).to.equal(false);
       expect("schedule" in (await receive(1, true, false)).messages[0]).to.equal(false);
     });
 
-    it("deleteAndReceive with attributes deletes, then receives with schedule; the public one without", async () => {
+    it("deleteAndReceive that asks for the schedule deletes, then receives with it; the public one without", async () => {
       const ids = await sendScheduled(3);
       const result = await internals().run(() =>
         deleteAndReceiveMessages(internals().layout, { qname: "q", ids: [ids[0]] }, 1, false, true),

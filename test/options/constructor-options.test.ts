@@ -160,7 +160,7 @@ describe("constructor options", () => {
         [{ telemetry: { tracing: true, tracng: false } }, "Unknown telemetry option `tracng`: did you mean `tracing`?"],
         [
           { telemetry: { sampler: {} } },
-          "Unknown telemetry option `sampler`; known options: tracerProvider, meterProvider, propagator, tracing, metrics, processContext, carryContext, queueState",
+          "Unknown telemetry option `sampler`; known options: tracerProvider, meterProvider, propagator, tracing, metrics, processContext, carryContext, queueState, tenantLabels",
         ],
         [{ telemetry: { tracing: "yes" } }, "Expected `telemetry.tracing` to be a boolean, got `yes` (string)"],
         [{ telemetry: { metrics: 1 } }, "Expected `telemetry.metrics` to be a boolean, got `1` (number)"],

@@ -19,6 +19,7 @@ describe("telemetry: the option's settings", () => {
       processContext: "parent",
       carryContext: true,
       queueState: false,
+      tenantLabels: 0,
     });
   });
 
@@ -42,6 +43,7 @@ describe("telemetry: the option's settings", () => {
         carryContext: false,
         tracing: null as unknown as boolean,
         queueState: ["jobs"],
+        tenantLabels: 20,
       }),
     ).to.deep.equal({
       tracerProvider,
@@ -52,6 +54,7 @@ describe("telemetry: the option's settings", () => {
       processContext: "link",
       carryContext: false,
       queueState: ["jobs"],
+      tenantLabels: 20,
     });
   });
 });

@@ -8,6 +8,7 @@ import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from "@open
 import { IN_PROCESS_METRICS } from "../metric-names";
 import type { MetricDefinition } from "../metric-names";
 import type { CommandKind, OperationName, Recorder, WakeupCause, WakeupResult, WorkerOutcome } from "../recorder";
+import { TenantLabels } from "../tenant-labels";
 
 /** The attribute names, once. */
 export const ATTRIBUTES = {
@@ -20,6 +21,7 @@ export const ATTRIBUTES = {
   cause: "messaging.rsmq.cause",
   result: "messaging.rsmq.result",
   kind: "messaging.rsmq.kind",
+  tenant: "messaging.rsmq.tenant",
 } as const;
 
 /** `messaging.system`: no well-known value fits, so the custom one. */
@@ -31,8 +33,11 @@ export class OtelRecorder implements Recorder {
   private readonly counters = new Map<Metric, Counter>();
   private readonly histograms = new Map<Metric, Histogram>();
   private readonly updowns = new Map<Metric, UpDownCounter>();
+  /** The wait's tenant attribute, bounded; undefined: none (`tenantLabels` 0, the default). */
+  private readonly tenants: TenantLabels | undefined;
 
-  constructor(meter: Meter) {
+  constructor(meter: Meter, tenantLabels = 0) {
+    this.tenants = tenantLabels > 0 ? new TenantLabels(tenantLabels) : undefined;
     for (const [key, definition] of Object.entries(IN_PROCESS_METRICS) as Array<[Metric, MetricDefinition]>) {
       const { unit, description } = definition;
       if (definition.instrument === "histogram") {
@@ -94,8 +99,10 @@ export class OtelRecorder implements Recorder {
     this.add("wakeups", 1, { ...onQueue(queue), [ATTRIBUTES.cause]: cause, [ATTRIBUTES.result]: result });
   }
 
-  waited(queue: string, seconds: number): void {
-    this.histograms.get("waited")!.record(seconds, onQueue(queue));
+  waited(queue: string, seconds: number, tenant?: string): void {
+    const attributes = onQueue(queue);
+    if (this.tenants) attributes[ATTRIBUTES.tenant] = this.tenants.label(tenant);
+    this.histograms.get("waited")!.record(seconds, attributes);
   }
 
   commands(kind: CommandKind, count: number): void {

@@ -36,7 +36,7 @@ export function startOpenTelemetry(
   const meter = settings.metrics ? ((settings.meterProvider as MeterProvider | undefined) ?? api.metrics).getMeter(SCOPE) : undefined;
   const recordsMetrics = meter !== undefined && meter !== api.createNoopMeter();
   if (recordsMetrics) {
-    hub.add(new OtelRecorder(meter));
+    hub.add(new OtelRecorder(meter, settings.tenantLabels));
     if (settings.queueState !== false) {
       // Loaded only now: the main entry never loads the queue-state reads (lib/queue-state/) otherwise.
       const { observeQueueState } = require("./otel-queue-state") as { observeQueueState: ObserveQueueState };

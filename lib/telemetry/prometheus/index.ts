@@ -63,12 +63,17 @@ export function collectMetrics(rsmq: RedisSMQ, options: CollectMetricsOptions): 
   } catch {
     throw new TypeError("rsmq-next/prometheus collectMetrics: Expected its first argument to be a RedisSMQ instance from rsmq-next");
   }
-  const { registry, queueState, prefix, prom } = checkCollectOptions(options);
+  const { registry, queueState, prefix, prom, tenantLabels } = checkCollectOptions(options);
   const byPrefix = sharedByRegistry.get(registry) ?? new Map<string, Shared>();
   const existing = byPrefix.get(prefix);
   if (queueState && existing?.queueState) {
     throw new TypeError(
       "rsmq-next/prometheus collectMetrics: another instance already collects the queue-state metrics into this registry (with this prefix)",
+    );
+  }
+  if (existing && existing.metrics.tenantLabels !== tenantLabels) {
+    throw new TypeError(
+      `rsmq-next/prometheus collectMetrics: the metrics of this registry (with this prefix) were registered with tenantLabels ${existing.metrics.tenantLabels}, not ${tenantLabels}`,
     );
   }
   const fresh = [...(existing ? [] : inProcessNames(prefix)), ...(queueState ? queueStateNames(prefix) : [])];
@@ -77,7 +82,7 @@ export function collectMetrics(rsmq: RedisSMQ, options: CollectMetricsOptions): 
     throw new TypeError(`rsmq-next/prometheus collectMetrics: the registry already has a metric named ${clash.join(", ")}`);
   }
 
-  const shared: Shared = existing ?? { metrics: makeInProcessMetrics(prom, registry, prefix), users: 0, queueState: false };
+  const shared: Shared = existing ?? { metrics: makeInProcessMetrics(prom, registry, prefix, tenantLabels), users: 0, queueState: false };
   byPrefix.set(prefix, shared);
   sharedByRegistry.set(registry, byPrefix);
   shared.users += 1;

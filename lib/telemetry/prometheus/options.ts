@@ -4,6 +4,7 @@
  */
 import { QNAME_FORMAT, RESERVED_QNAME } from "../../operations/rsmq-input-rules";
 import type { PromClientClasses, PromClientModule, PromRegistry } from "./prom-client-shapes";
+import { tenantLabelsProblem } from "../tenant-labels";
 
 /** The options of `collectMetrics` (rsmq-next/prometheus). */
 export interface CollectMetricsOptions {
@@ -29,6 +30,15 @@ export interface CollectMetricsOptions {
    * the app has several copies (the registry must be an instance of this module's Registry).
    */
   promClient?: PromClientModule;
+  /**
+   * Label `rsmq_message_wait_duration_seconds` by `tenant`: the first `tenantLabels` distinct
+   * tenants (the `tenant` attribute) the registry's instances receive get their own value, every
+   * later one `other`, messages without a tenant `none`. Each value is a series of its own (one
+   * per bucket), so the number is the bound: 0 to 1000. Every collectMetrics call into one
+   * registry (and prefix) gives the same value. See docs/telemetry.md.
+   * @default 0 (no tenant label)
+   */
+  tenantLabels?: number;
 }
 
 export interface CheckedCollectOptions {
@@ -37,9 +47,11 @@ export interface CheckedCollectOptions {
   queueState: undefined | "all" | readonly string[];
   prefix: string;
   prom: PromClientClasses;
+  /** 0: no tenant label. */
+  tenantLabels: number;
 }
 
-const KNOWN = ["registry", "queueState", "prefix", "promClient"];
+const KNOWN = ["registry", "queueState", "prefix", "promClient", "tenantLabels"];
 const PROMETHEUS_NAME_PREFIX = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 
 function fail(message: string): TypeError {
@@ -92,6 +104,10 @@ export function checkCollectOptions(options: CollectMetricsOptions): CheckedColl
     throw fail(`Expected \`prefix\` to be a Prometheus name prefix ([a-zA-Z_:][a-zA-Z0-9_:]*), got ${JSON.stringify(prefix)}`);
   }
   const queueState = checkQueueState(options.queueState);
+  const tenantLabels = options.tenantLabels ?? 0;
+  const problem = tenantLabelsProblem(tenantLabels);
+  if (problem !== undefined)
+    throw fail(`Expected \`tenantLabels\` to be ${problem}, got ${JSON.stringify(tenantLabels) ?? String(tenantLabels)}`);
   if (promClient !== undefined && !isModule(promClient)) throw fail("Expected `promClient` to be the prom-client module");
   const prom = promClient ?? requirePromClient();
   if (!(registry instanceof prom.Registry)) {
@@ -100,5 +116,5 @@ export function checkCollectOptions(options: CollectMetricsOptions): CheckedColl
     );
   }
   // The module's classes as collectMetrics calls them (prom-client 15's constructors take these configurations).
-  return { registry, queueState, prefix, prom: prom as unknown as PromClientClasses };
+  return { registry, queueState, prefix, prom: prom as unknown as PromClientClasses, tenantLabels };
 }

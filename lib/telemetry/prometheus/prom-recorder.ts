@@ -7,6 +7,7 @@
 import { IN_PROCESS_METRICS } from "../metric-names";
 import type { MetricDefinition } from "../metric-names";
 import type { Recorder } from "../recorder";
+import { TenantLabels } from "../tenant-labels";
 import type { PromClientClasses, PromCounter, PromGauge, PromHistogram, PromLabels, PromRegistry } from "./prom-client-shapes";
 
 type InProcessMetric = keyof typeof IN_PROCESS_METRICS;
@@ -14,10 +15,11 @@ type InProcessMetric = keyof typeof IN_PROCESS_METRICS;
 /** The metrics whose figures carry no queue. */
 const WITHOUT_QUEUE: ReadonlySet<InProcessMetric> = new Set<InProcessMetric>(["commands"]);
 
-/** The label names of a metric, as registered. */
-export function labelNamesOf(metric: InProcessMetric): string[] {
+/** The label names of a metric, as registered; the wait's `tenant` only when asked for. */
+export function labelNamesOf(metric: InProcessMetric, tenantLabels = 0): string[] {
   const definition: MetricDefinition = IN_PROCESS_METRICS[metric];
-  return WITHOUT_QUEUE.has(metric) ? [...definition.labels] : ["queue", ...definition.labels];
+  const names = WITHOUT_QUEUE.has(metric) ? [...definition.labels] : ["queue", ...definition.labels];
+  return metric === "waited" && tenantLabels > 0 ? [...names, "tenant"] : names;
 }
 
 /** The Prometheus names of the in-process metrics, `prefix` before each. */
@@ -35,16 +37,20 @@ export interface InProcessMetrics {
   readonly gauges: Record<"inFlight" | "concurrency", PromGauge>;
   /** Their names, for their removal. */
   readonly names: readonly string[];
+  /** The wait's tenant label, bounded (shared by every instance recording into them); undefined: none. */
+  readonly tenants: TenantLabels | undefined;
+  /** What `tenants` was made with (0: none), which every later collectMetrics call must give too. */
+  readonly tenantLabels: number;
 }
 
 /** Makes the in-process metrics, registered in `registry`. */
-export function makeInProcessMetrics(prom: PromClientClasses, registry: PromRegistry, prefix: string): InProcessMetrics {
+export function makeInProcessMetrics(prom: PromClientClasses, registry: PromRegistry, prefix: string, tenantLabels = 0): InProcessMetrics {
   const config = (metric: InProcessMetric) => {
     const definition: MetricDefinition = IN_PROCESS_METRICS[metric];
     return {
       name: prefix + definition.prometheus,
       help: definition.description,
-      labelNames: labelNamesOf(metric),
+      labelNames: labelNamesOf(metric, tenantLabels),
       registers: [registry],
       ...(definition.buckets ? { buckets: definition.buckets } : {}),
     };
@@ -71,6 +77,8 @@ export function makeInProcessMetrics(prom: PromClientClasses, registry: PromRegi
     },
     gauges: { inFlight: gauge("inFlight"), concurrency: gauge("concurrency") },
     names: inProcessNames(prefix),
+    tenants: tenantLabels > 0 ? new TenantLabels(tenantLabels) : undefined,
+    tenantLabels,
   };
 }
 
@@ -84,7 +92,7 @@ function withError(labels: PromLabels, errorType: string | undefined): PromLabel
  * library: a figure prom-client refuses (a negative count, say) is dropped.
  */
 export function promRecorder(metrics: InProcessMetrics): Recorder {
-  const { counters, histograms, gauges } = metrics;
+  const { counters, histograms, gauges, tenants } = metrics;
   const safely =
     <A extends unknown[]>(update: (...args: A) => void) =>
     (...args: A): void => {
@@ -114,7 +122,9 @@ export function promRecorder(metrics: InProcessMetrics): Recorder {
     inFlight: safely((queue: string, delta: number) => gauges.inFlight.inc({ queue }, delta)),
     concurrency: safely((queue: string, delta: number) => gauges.concurrency.inc({ queue }, delta)),
     wakeup: safely((queue: string, cause: string, result: string) => counters.wakeups.inc({ queue, cause, result })),
-    waited: safely((queue: string, seconds: number) => histograms.waited.observe({ queue }, seconds)),
+    waited: safely((queue: string, seconds: number, tenant?: string) =>
+      histograms.waited.observe(tenants ? { queue, tenant: tenants.label(tenant) } : { queue }, seconds),
+    ),
     commands: safely((kind: string, n: number) => count(counters.commands, { kind }, n)),
   };
 }
