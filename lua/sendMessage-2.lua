@@ -64,6 +64,11 @@ local send = (settings[4] or settings[5]) and sendGate(settings[4], settings[5],
 local score, dueMs, rltat, fairTag
 if tenant and tenant ~= "" and delay == 0 and not (send and send.paced) then
   -- A tenant's message: scored fairly among the tenants' (fairScore, lua/shared/fair-score.lua).
+  -- Reads only, before any write: a refusal here leaves nothing behind.
+  local refused = refusedCommand("zrangebyscore", "hget")
+  if refused then
+    return refused
+  end
   local shift = send and send.shift or 0
   score, fairTag = fairScore(queueSet, queueHash, tenant, nowMs, priority, shift)
   dueMs = nowMs + shift

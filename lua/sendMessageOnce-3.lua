@@ -46,6 +46,11 @@ local id, nowMs, nowUs = newMessageId(randomPart)
 -- The claim is the first write: every command after it (storeMessage's ZADD included) is checked
 -- before it, or a refused ZADD would leave the key claimed for a message never stored.
 local refused = refusedCommand("set", "get", "zadd", "hset", "hincrby")
+local tenant = ARGV[11]
+-- A tenant's send reads its tag and the head (fairScore) after the claim: checked before it too.
+if not refused and tenant and tenant ~= "" then
+  refused = refusedCommand("zrangebyscore", "hget")
+end
 if refused then
   return refused
 end
@@ -57,7 +62,6 @@ end
 -- duplicate (above) spends no slot.
 local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7])
 local score, dueMs, rltat, fairTag
-local tenant = ARGV[11]
 if tenant and tenant ~= "" and delay == 0 and not (send and send.paced) then
   -- A tenant's message: scored fairly among the tenants' (fairScore, lua/shared/fair-score.lua).
   local shift = send and send.shift or 0

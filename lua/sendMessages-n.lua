@@ -88,6 +88,10 @@ local refused = refusedCommand("zadd", "hset", "hincrby")
 if not refused and #KEYS > 2 then
   refused = refusedCommand("set", "get")
 end
+-- A tenant's entry reads its tag and the head (fairScore) between other entries' writes.
+if not refused and FIELDS == 8 then
+  refused = refusedCommand("zrangebyscore", "hget")
+end
 if refused then
   return refused
 end
