@@ -39,9 +39,11 @@ for i = 1, #ARGV, 2 do
       done = rcall("HDEL", queueHash, field)
     end
   elseif kind == "staleFairTag" then
-    local tag = tonumber(rcall("HGET", queueHash, field) or "")
+    local text = rcall("HGET", queueHash, field)
+    local tag = text and tonumber(text)
     staleBelow = staleBelow or fairStaleBelow(queueSet)
-    if tag and tag < staleBelow then
+    -- A tag that is no number (written by hand) is read by no send either.
+    if text and (not tag or tag < staleBelow) then
       done = rcall("HDEL", queueHash, field)
     end
   elseif kind == "bodyWithoutMember" then

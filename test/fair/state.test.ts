@@ -75,16 +75,19 @@ describe("Fair queues: the tenants' state", () => {
     const now = await serverNowMs(client);
     // Two hours back: below now - 60 s and below every waiting message's score.
     await client.hSet(keys().hash, "~fq:gone", String(now - 7_200_000));
+    // A tag that is no number (written by hand) is read by no send either.
+    await client.hSet(keys().hash, "~fq:junk", "not a number");
     const report = await rsmq.doctorAsync({ qnames: ["q"] });
     const stale = report.findings.find((finding) => finding.kind === "staleFairTag");
-    expect(stale).to.include({ found: 1, repairable: true });
-    expect(stale!.examples).to.deep.equal([{ qname: "q", item: "~fq:gone" }]);
+    expect(stale).to.include({ found: 2, repairable: true });
+    expect(stale!.examples.map(({ item }) => item).sort()).to.deep.equal(["~fq:gone", "~fq:junk"]);
     expect(report.findings.map((finding) => finding.kind)).to.deep.equal(["staleFairTag"]);
 
     const fixed = await rsmq.doctorAsync({ qnames: ["q"], fix: true });
-    expect(fixed.findings.find((finding) => finding.kind === "staleFairTag")).to.include({ found: 1, fixed: 1, left: 0 });
+    expect(fixed.findings.find((finding) => finding.kind === "staleFairTag")).to.include({ found: 2, fixed: 2, left: 0 });
     expect(await tagFields()).to.have.length(TENANTS);
     expect(await client.hExists(keys().hash, "~fq:gone")).to.equal(false);
+    expect(await client.hExists(keys().hash, "~fq:junk")).to.equal(false);
     expect((await rsmq.doctorAsync({ qnames: ["q"] })).findings).to.deep.equal([]);
   });
 
