@@ -95,9 +95,9 @@ describe("Fair queues: the order by receive position", function () {
     const received = await receiveExactly(consumers, "q", FIRST_RECEIVES);
     expect(received).to.have.length(FIRST_RECEIVES);
     expect(quietIn(received).sort()).to.deep.equal([...quiet].sort());
-    expect(received.filter((message) => message.startsWith("F")).sort()).to.deep.equal(
-      Array.from({ length: QUIET_EACH }, (_, i) => `F-${i}`).sort(),
-    );
+    // And F's ten first-scored (which ten by number depends on how the 50 sends in flight met the
+    // instance's second connection, so only the count is certain).
+    expect(received.filter((message) => message.startsWith("F"))).to.have.length(QUIET_EACH);
   });
 
   it(`rsmq 0.12.4 consumers only: the same ${FIRST_RECEIVES} receives hold all quiet messages`, async () => {
@@ -152,6 +152,7 @@ describe("Fair queues: the order by receive position", function () {
     await quietSending;
     expect(position.size).to.equal(QUIET_TENANTS * QUIET_EACH);
     const distances = [...position].map(([message, at]) => at - sentAt.get(message)!);
+    console.log(`      the farthest quiet message was received ${Math.max(...distances)} receives after its send`);
     expect(Math.max(...distances)).to.be.at.most(DRAIN_BOUND);
     // The flood had thousands waiting: without fairness a quiet message would wait behind them.
     expect(received).to.be.below(FLOOD);
