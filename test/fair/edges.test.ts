@@ -5,9 +5,11 @@
  * and sends with a dedupId are scored fairly, and bad tenants are refused before any round trip.
  */
 import { expect } from "chai";
+import { readFileSync } from "fs";
+import { join } from "path";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib/index");
-import { HARD_PAUSE_OFFSET_MS, SHIFTED_FROM } from "../../lib/operations/queue-fields";
+import { FAIR_BAND_MS, HARD_PAUSE_OFFSET_MS, SHIFTED_FROM } from "../../lib/operations/queue-fields";
 import { asMessage, rejectionOf } from "../support/old-rsmq";
 import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
 import { serverNowMs } from "../support/inspect";
@@ -17,7 +19,7 @@ import { runsOn } from "../support/targets";
 
 runsOn("single", "cluster");
 
-const BAND_MS = 60_000;
+const BAND_MS = FAIR_BAND_MS;
 const STEP_MS = 1e12;
 
 describe("Fair queues: priorities, delays, pauses, pace, batches", () => {
@@ -57,6 +59,11 @@ describe("Fair queues: priorities, delays, pauses, pace, batches", () => {
     expect(first).to.be.within(before - BAND_MS, after - BAND_MS);
     expect([await scoreOf(ids[1]), await scoreOf(ids[2])]).to.deep.equal([first + 1, first + 2]);
     expect(await tagsOf()).to.deep.equal({ "~fq:a": String(first + 2) });
+  });
+
+  it("the doctor's band is the sends' band (lua/shared/fair-stale.lua, written again there)", () => {
+    const lua = readFileSync(join(__dirname, "../../../lua/shared/fair-stale.lua"), "utf8");
+    expect(/FAIR_STALE_BAND_MS = (\d+)/.exec(lua)?.[1]).to.equal(String(FAIR_BAND_MS));
   });
 
   it("a send without a tenant keeps its real-time score and writes no tag", async () => {
