@@ -43,6 +43,7 @@ import { consoleReport, headline, idleMarkdown, writeResults } from "./report";
 import { idleSubjects, runSuite } from "./suite";
 import { measureTelemetry, telemetryTable } from "./telemetry";
 import { measureControlsCost, controlsTable } from "./controls-cost";
+import { measureFair, fairTable } from "./fair";
 import { measurePurge, purgeTable } from "./purge";
 import { measureSendBatch, sendBatchTable } from "./send-batch";
 import { batchBoundTable, measureBatchBound } from "./batch-bound";
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
     .option("--from <json>", "measure nothing: print and re-render the tables and charts of an earlier run")
     .option(
       "--only <part>",
-      "run one part alone: `connections` (why the default of the connections option), `idle` (the idle cost), `telemetry` (what telemetry costs), `purge` (a purge beside a DEL), `sendbatch` (batch sends beside single sends), `batch-bound` (one batch call at the byte bound), `controls` (a Worker under a rate limit or a concurrency limit that does not bind)",
+      "run one part alone: `connections` (why the default of the connections option), `idle` (the idle cost), `telemetry` (what telemetry costs), `purge` (a purge beside a DEL), `sendbatch` (batch sends beside single sends), `batch-bound` (one batch call at the byte bound), `controls` (a Worker under a rate limit or a concurrency limit that does not bind), `fair` (a lone flood's drain and single sends, with a tenant beside without)",
     )
     .parse();
   const options = program.opts<{ quick?: boolean; out?: string; from?: string; only?: string }>();
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
   if (options.only === "sendbatch") return onlySendBatch(config, out);
   if (options.only === "batch-bound") return onlyBatchBound(config, out);
   if (options.only === "controls") return onlyControls(config, out);
+  if (options.only === "fair") return onlyFair(config, out);
 
   // One server for the main measurements, one per idle subject, one for the pollers.
   const idleCount = idleSubjects(config).length;
@@ -131,7 +133,26 @@ async function onlyConnections(config: BenchConfig, out: string): Promise<void> 
 }
 
 /** The parts `--only` runs alone. */
-const ONLY_PARTS = ["connections", "idle", "telemetry", "purge", "sendbatch", "batch-bound", "controls"];
+const ONLY_PARTS = ["connections", "idle", "telemetry", "purge", "sendbatch", "batch-bound", "controls", "fair"];
+
+/** `--only fair`: its table on stdout and in <out>/fair.md, its record in fair.json. */
+async function onlyFair(config: BenchConfig, out: string): Promise<void> {
+  const servers = await startServers(1);
+  try {
+    const started = Date.now();
+    const log = (line: string): void => console.log(pc.dim(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`));
+    const options = { messages: config.throughput.messagesC50, rounds: config.throughput.repetitions };
+    const result = await measureFair(servers.targets[0], options, log);
+    const table = fairTable(result);
+    console.log(`\n${table}\n`);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "fair.md"), `${table}\n`);
+    writeFileSync(join(out, "fair.json"), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`wrote ${relative(process.cwd(), join(out, "fair.md"))} and fair.json`);
+  } finally {
+    await servers.close();
+  }
+}
 
 /** `--only controls`: its table on stdout and in <out>/controls.md, its record in controls.json. */
 async function onlyControls(config: BenchConfig, out: string): Promise<void> {

@@ -7,6 +7,9 @@
   - anything else: a field that is not rsmq's, nor rsmq-next's. A Worker's heartbeat entry
     `~w:<workerId>` is rsmq-next's (lua/lookAndBeat-2.lua): not reported, listed or stale alike
     (the next beat sweeps a stale one). So is a schedule `~sched:<name>` (lua/upsertSchedule-2.lua).
+  - a tenant's fair tag `~fq:<tenant>` (lua/shared/fair-score.lua) below every level's head
+    (fairStaleBelow, lua/shared/fair-stale.lua): no send reads it any more. A live one is not
+    reported.
   Bodies are not returned: the reply stays small whatever the messages hold.
 
   KEYS[1] queue sorted set  <ns>:<qname>
@@ -16,10 +19,11 @@
   ARGV[3..] the fields of the hash that are not messages (QUEUE_FIELDS)
 
   Returns { nextCursor, kind1, field1, kind2, field2, ... }; kind is fieldWithoutMessage,
-  bodyWithoutMember or unknownField. nextCursor "0": the pass is done.
+  bodyWithoutMember, staleFairTag or unknownField. nextCursor "0": the pass is done.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
+-- fairStaleBelow(...) is lua/shared/fair-stale.lua, which the loader puts before this script.
 local ID = string.rep("%w", 32)
 
 local known = {}
@@ -34,9 +38,16 @@ local function found(kind, field)
   reply[#reply + 1] = kind
   reply[#reply + 1] = field
 end
+-- Looked for once per chunk, and only when the chunk holds a tag.
+local staleBelow
 for i = 1, #entries, 2 do
   local field = entries[i]
-  if not known[field] and string.sub(field, 1, 3) ~= "~w:" and string.sub(field, 1, 7) ~= "~sched:" then
+  if string.sub(field, 1, 4) == "~fq:" then
+    staleBelow = staleBelow or fairStaleBelow(queueSet)
+    if (tonumber(entries[i + 1]) or staleBelow - 1) < staleBelow then
+      found("staleFairTag", field)
+    end
+  elseif not known[field] and string.sub(field, 1, 3) ~= "~w:" and string.sub(field, 1, 7) ~= "~sched:" then
     local owner = string.match(field, "^(" .. ID .. "):.+$")
     if owner then
       if rcall("HEXISTS", queueHash, owner) == 0 then

@@ -16,7 +16,9 @@
           lib/operations/queue-fields.ts): kept as they are, and only these; one must be "vt".
           `concurrency` is one (the limit stays), `maxed` is not (no receive is held any more);
           with `consumers` among them, the heartbeat entries it lists (`~w:<id>`) are kept too,
-          and with `schedules`, the schedules it lists (`~sched:<name>`)
+          and with `schedules`, the schedules it lists (`~sched:<name>`). The tenants' fair tags
+          (`~fq:<tenant>`, lua/shared/fair-score.lua) are never listed: a purge drops them, as
+          there is nothing left for them to be fair about
 
   Returns how many messages were removed (the sorted set's ZCARD), or -1 when the queue does not
   exist (no vt, rsmq's test): nothing is written then.

@@ -22,7 +22,9 @@
   ARGV[9] the message's attributes, JSON (lib/operations/message-attributes.ts), stored as
           `<id>:at`, a field rsmq 0.12.4 never reads; absent or "" for none. ARGV[6] is then the
           body's length plus the JSON's, both counted against maxsize
-  ARGV[10] the message's tenant (its `tenant` attribute, for fair ordering); absent or "" for none
+  ARGV[10] the message's tenant (its `tenant` attribute, for fair ordering); absent or "" for none.
+          A tenant's message sent without delay is scored by fairScore (lua/shared/fair-score.lua,
+          docs/fair-queues.md), which writes its tag `~fq:<tenant>` in the body's HSET
   Each argument costs the server a string to build, so the client leaves off trailing ones it
   does not need: a send at the defaults (a wake, no delay) passes three, one without any
   notification two. The order puts the most often needed first.
@@ -42,11 +44,11 @@ local wake, sharded = notifyMode(ARGV[4] or "wake")
 local delayArg, carried = ARGV[5] or "", ARGV[7] or ""
 -- tonumber only when given: each C function call costs the server more than the Lua around it.
 local length, priority = ARGV[6], ARGV[8]
-local attributes = ARGV[9]
+local attributes, tenant = ARGV[9], ARGV[10]
 length = length and length ~= "" and tonumber(length) or 0
 priority = priority and priority ~= "" and tonumber(priority) or 0
 
--- refusedCommand(...) is lua/shared/refused-command.lua; sendDelay, newMessageId, storeMessage,
+-- refusedCommand(...) is lua/shared/refused-command.lua; fairScore is lua/shared/fair-score.lua; sendDelay, newMessageId, storeMessage,
 -- notifyMode, notifySent, wakeWanted and notifyWake are lua/shared/store-message.lua (with messageScore, lua/shared/message-score.lua), which the
 -- loader puts before this script.
 
@@ -59,8 +61,18 @@ end
 local id, nowMs, nowUs = newMessageId(randomPart)
 -- A hard pause or a paced rate limit (sendGate, lua/shared/send-gate.lua) changes the score.
 local send = (settings[4] or settings[5]) and sendGate(settings[4], settings[5], settings[6])
-local score, dueMs, rltat
-if send then
+local score, dueMs, rltat, fairTag
+if tenant and tenant ~= "" and delay == 0 and not (send and send.paced) then
+  -- A tenant's message: scored fairly among the tenants' (fairScore, lua/shared/fair-score.lua).
+  -- Reads only, before any write: a refusal here leaves nothing behind.
+  local refused = refusedCommand("zrangebyscore", "hget")
+  if refused then
+    return refused
+  end
+  local shift = send and send.shift or 0
+  score, fairTag = fairScore(queueSet, queueHash, tenant, nowMs, priority, shift)
+  dueMs = nowMs + shift
+elseif send then
   score, dueMs = send.score(nowMs, nowUs, delay, priority)
   rltat = send.paced and send.rltat()
 else
@@ -69,7 +81,7 @@ end
 -- Asked before the message is stored: it would be the one it finds.
 local waking = wake and channel ~= "" and wakeWanted(queueSet, nowMs, dueMs)
 
-local refused = storeMessage(queueSet, queueHash, id, body, carried, score, rltat, attributes)
+local refused = storeMessage(queueSet, queueHash, id, body, carried, score, rltat, attributes, tenant, fairTag)
 if refused then
   return refused
 end

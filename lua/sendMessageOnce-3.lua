@@ -12,7 +12,7 @@
           length)
   ARGV[9] the window in ms, or "" for the queue's `dedupwindow`, else 300000
   ARGV[10], ARGV[11] lua/sendMessage-2.lua's ARGV[9] (attributes) and ARGV[10] (tenant); absent
-          or "" for none
+          or "" for none; a tenant's message is scored as lua/sendMessage-2.lua's header says
 
   Returns what sendMessage-2.lua returns when the message is stored (its id, -1 when the queue
   does not exist, -3 when the message is longer than maxsize, { id, error, command } when the
@@ -26,7 +26,8 @@ local delayArg, length, carried = ARGV[5], tonumber(ARGV[6]), ARGV[7]
 local priority = tonumber(ARGV[8]) or 0
 
 -- refusedCommand(...) is lua/shared/refused-command.lua; sendDelay, newMessageId, storeMessage,
--- notifyMode, notifySent, wakeWanted and notifyWake are lua/shared/store-message.lua (with messageScore), which the loader puts before this script.
+-- notifyMode, notifySent, wakeWanted and notifyWake are lua/shared/store-message.lua (with messageScore), and fairScore
+-- lua/shared/fair-score.lua, which the loader puts before this script.
 
 local DEFAULT_WINDOW_MS = "300000"
 
@@ -45,6 +46,11 @@ local id, nowMs, nowUs = newMessageId(randomPart)
 -- The claim is the first write: every command after it (storeMessage's ZADD included) is checked
 -- before it, or a refused ZADD would leave the key claimed for a message never stored.
 local refused = refusedCommand("set", "get", "zadd", "hset", "hincrby")
+local tenant = ARGV[11]
+-- A tenant's send reads its tag and the head (fairScore) after the claim: checked before it too.
+if not refused and tenant and tenant ~= "" then
+  refused = refusedCommand("zrangebyscore", "hget")
+end
 if refused then
   return refused
 end
@@ -55,8 +61,13 @@ end
 -- A hard pause or a paced rate limit (sendGate, lua/shared/send-gate.lua) changes the score; a
 -- duplicate (above) spends no slot.
 local send = (settings[5] or settings[6]) and sendGate(settings[5], settings[6], settings[7])
-local score, dueMs, rltat
-if send then
+local score, dueMs, rltat, fairTag
+if tenant and tenant ~= "" and delay == 0 and not (send and send.paced) then
+  -- A tenant's message: scored fairly among the tenants' (fairScore, lua/shared/fair-score.lua).
+  local shift = send and send.shift or 0
+  score, fairTag = fairScore(queueSet, queueHash, tenant, nowMs, priority, shift)
+  dueMs = nowMs + shift
+elseif send then
   score, dueMs = send.score(nowMs, nowUs, delay, priority)
   rltat = send.paced and send.rltat()
 else
@@ -65,7 +76,7 @@ end
 -- Asked before the message is stored: it would be the one it finds.
 local waking = wake and wakeWanted(queueSet, nowMs, dueMs)
 -- Checked above already, before the claim: nothing is refused here.
-storeMessage(queueSet, queueHash, id, body, carried, score, rltat, ARGV[10])
+storeMessage(queueSet, queueHash, id, body, carried, score, rltat, ARGV[10], tenant, fairTag)
 if channel == "" then
   return id
 end

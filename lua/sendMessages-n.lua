@@ -17,8 +17,14 @@
   ARGV[4]     the trace context to store as `<id>:tp` with each message, or "" for none
   ARGV[5]     the dedup window in ms, or "" for the queue's `dedupwindow` field, else 300000
   ARGV[6...]  six per entry: 22 random chars; delay in seconds or "" for the queue's; body;
-              body length in UTF-16 code units (what maxsize counts); priority 0 to 9; "1" when
-              the entry has a dedup key (the next unused one of KEYS[3...]), else ""
+              body length in UTF-16 code units (what maxsize counts; with attributes, plus their
+              JSON's); priority 0 to 9; "1" when the entry has a dedup key (the next unused one
+              of KEYS[3...]), else ""; or eight per entry (when any entry has attributes: the
+              count of ARGV says which), with the entry's attributes JSON (stored as `<id>:at`,
+              lib/operations/message-attributes.ts) and its tenant, each "" for none. A tenant's
+              entry without delay is scored fairly, in entry order, as lua/sendMessage-2.lua's
+              header says (fairScore, lua/shared/fair-score.lua), its tag `~fq:<tenant>` written
+              in the entry's HSET
 
   A hard pause shifts the scores, a rate limit in pace mode spaces them (lua/shared/send-gate.lua;
   `paused`, `ratelimit` and `rltat` read in the settings' HMGET): the paced tokens are written in
@@ -35,10 +41,12 @@ local queueSet, queueHash = KEYS[1], KEYS[2]
 local count, channel = tonumber(ARGV[1]), ARGV[2]
 local wake, sharded = notifyMode(ARGV[3])
 local carried, windowArg = ARGV[4], ARGV[5]
-local FIELDS, FIRST = 6, 6
+local FIRST = 6
+-- Eight per entry when the batch carries attributes, else six: a plain batch passes no more.
+local FIELDS = #ARGV == FIRST - 1 + count * 8 and 8 or 6
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, messageScore(...) is
--- lua/shared/message-score.lua, and newMessageId, notifyMode, notifySent, wakeWanted and notifyWake are
+-- lua/shared/message-score.lua, fairScore(...) lua/shared/fair-score.lua, and newMessageId, notifyMode, notifySent, wakeWanted and notifyWake are
 -- lua/shared/store-message.lua, which the loader puts before this script. The writes of each
 -- entry are not storeMessage's: a batch checks the ACL once and counts totalsent in one HINCRBY.
 
@@ -80,11 +88,17 @@ local refused = refusedCommand("zadd", "hset", "hincrby")
 if not refused and #KEYS > 2 then
   refused = refusedCommand("set", "get")
 end
+-- A tenant's entry reads its tag and the head (fairScore) between other entries' writes.
+if not refused and FIELDS == 8 then
+  refused = refusedCommand("zrangebyscore", "hget")
+end
 if refused then
   return refused
 end
 
 local stored, nextDedupKey, firstStored = 0, 3, nil
+-- Each tenant's tag as its last entry left it: read once per batch.
+local lasts = {}
 for i = 1, count do
   local base = FIRST + (i - 1) * FIELDS
   local dedupKey
@@ -110,16 +124,37 @@ for i = 1, count do
         delay = tonumber(ARGV[base + 1])
       end
       local score
-      if send then
-        score = send.score(nowMs, nowUs, delay, tonumber(ARGV[base + 4]))
+      local attributes = FIELDS == 8 and ARGV[base + 6] or ""
+      local tenant = FIELDS == 8 and ARGV[base + 7] or ""
+      local priority = tonumber(ARGV[base + 4])
+      if tenant ~= "" and delay == 0 and not (send and send.paced) then
+        -- A tenant's entry: scored fairly (fairScore), its tag kept for its next entry.
+        local fairTag
+        score, fairTag, lasts[tenant] = fairScore(queueSet, queueHash, tenant, nowMs, priority, send and send.shift or 0, lasts[tenant])
+        rcall("ZADD", queueSet, score, id)
+        if carried == "" then
+          rcall("HSET", queueHash, id, ARGV[base + 2], id .. ":at", attributes, "~fq:" .. tenant, fairTag)
+        else
+          rcall("HSET", queueHash, id, ARGV[base + 2], id .. ":at", attributes, "~fq:" .. tenant, fairTag, id .. ":tp", carried)
+        end
       else
-        score = messageScore(nowMs, delay, tonumber(ARGV[base + 4]))
-      end
-      rcall("ZADD", queueSet, score, id)
-      if carried == "" then
-        rcall("HSET", queueHash, id, ARGV[base + 2])
-      else
-        rcall("HSET", queueHash, id, ARGV[base + 2], id .. ":tp", carried)
+        if send then
+          score = send.score(nowMs, nowUs, delay, priority)
+        else
+          score = messageScore(nowMs, delay, priority)
+        end
+        rcall("ZADD", queueSet, score, id)
+        if attributes ~= "" then
+          if carried == "" then
+            rcall("HSET", queueHash, id, ARGV[base + 2], id .. ":at", attributes)
+          else
+            rcall("HSET", queueHash, id, ARGV[base + 2], id .. ":at", attributes, id .. ":tp", carried)
+          end
+        elseif carried == "" then
+          rcall("HSET", queueHash, id, ARGV[base + 2])
+        else
+          rcall("HSET", queueHash, id, ARGV[base + 2], id .. ":tp", carried)
+        end
       end
       stored = stored + 1
       firstStored = firstStored or id

@@ -8,7 +8,7 @@ import type { QueueKeys } from "../keys";
 import { MAXED_FIELD, MESSAGE_FIELD_SUFFIXES, QUEUE_FIELDS } from "../operations/queue-fields";
 
 /** What doctorFields-2.lua can report of a field. */
-export type FieldProblem = "fieldWithoutMessage" | "bodyWithoutMember" | "unknownField";
+export type FieldProblem = "fieldWithoutMessage" | "bodyWithoutMember" | "staleFairTag" | "unknownField";
 
 /** One step of a chunked pass: where to go on (`"0"`: done) and what this chunk found. */
 export interface Chunk<T> {

@@ -12,6 +12,7 @@ export const FINDING_KINDS: ReadonlyArray<readonly [DoctorFindingKind, boolean]>
   ["fieldWithoutMessage", true],
   ["memberWithoutBody", true],
   ["bodyWithoutMember", true],
+  ["staleFairTag", true],
   ["registryWithoutQueue", true],
   ["queueNotInRegistry", true],
   ["missingSetting", true],

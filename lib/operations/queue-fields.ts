@@ -93,6 +93,18 @@ export const SCHEDULE_NEXT_FIELD = "schednext";
  */
 export const SCHEDULE_FIELD_PREFIX = "~sched:";
 
+/**
+ * The family of fair-queue tags, one per tenant (docs/fair-queues.md): `~fq:<tenant>` = the score
+ * of the tenant's last message sent without delay, without its priority's step and a hard pause's
+ * shift (epoch ms, lua/shared/fair-score.lua). `~` keeps the family clear of the orphan sweep's
+ * `^%w+:(%a%a)$` and of every message's fields (a tenant may hold `:`). The empty-queue sweep
+ * (lua/shared/receive-due.lua sweepOrphans) removes them all, a purge drops them (they are not
+ * in QUEUE_FIELDS), the doctor reports, and its fix removes, a tag no send would read any more.
+ */
+export const FAIR_TAG_FIELD_PREFIX = "~fq:";
+/** How far back a tenant's first message goes when nothing waits at its level (lua/shared/fair-score.lua). */
+export const FAIR_BAND_MS = 60000;
+
 /** A hard pause adds this to every score of the queue (lua/shared/pause.lua). */
 export const HARD_PAUSE_OFFSET_MS = 1e14;
 /** A score at or above this is one a hard pause shifted (no real score reaches it). */

@@ -18,6 +18,7 @@ import type { SentMessage } from "./send-message";
 import { defineOperation } from "./descriptor";
 import { reportRefusedNotification } from "./refused-notification";
 import { refuseOversizedBatch } from "./batch-bytes";
+import { encodeAttributes } from "./message-attributes";
 import { notificationArgs } from "./send-notification";
 import type { SendNotification } from "./send-notification";
 
@@ -26,12 +27,14 @@ export interface SentBatch extends Omit<SentMessage, "id"> {
   readonly entries: SentEntry[];
 }
 
-/** One entry as the script takes it (six arguments; see lua/sendMessages-n.lua). */
+/** One entry as the script takes it (six arguments, eight with attributes; see lua/sendMessages-n.lua). */
 interface CheckedEntry {
   readonly message: string;
   readonly delay: string;
   readonly priority: number;
   readonly dedupId?: string | true;
+  /** Its attributes (with its tenant) as `<id>:at` stores them (encodeAttributes). */
+  readonly attributes: ReturnType<typeof encodeAttributes>;
 }
 
 /** The entries, each checked as sendMessage checks its options; an error names the entry by its index. */
@@ -40,19 +43,23 @@ export function validateEntries(value: unknown): CheckedEntry[] {
   if (!Array.isArray(value)) throw rsmqError("invalidValue", `messages must be an array of 1 to ${MAX_BATCH} entries`);
   if (value.length > MAX_BATCH) throw rsmqError("invalidValue", `messages must hold at most ${MAX_BATCH} entries, got ${value.length}`);
   return value.map((entry: unknown, index) => {
+    let checked: Omit<CheckedEntry, "attributes">;
     try {
-      return checkEntry(entry);
+      checked = checkEntry(entry);
     } catch (error) {
       // The validators' errors keep their name and code; the message says which entry.
       (error as Error).message = `messages[${index}]: ${(error as Error).message}`;
       throw error;
     }
+    // Its errors name their item themselves (`messages[i].attributes.<name>`, `messages[i].tenant`).
+    const { attributes, tenant } = entry as Partial<SendMessagesEntry>;
+    return { ...checked, attributes: encodeAttributes(attributes, isGiven(tenant) ? tenant : undefined, `messages[${index}].`) };
   });
 }
 
-function checkEntry(entry: unknown): CheckedEntry {
+function checkEntry(entry: unknown): Omit<CheckedEntry, "attributes"> {
   if (typeof entry !== "object" || entry === null)
-    throw rsmqError("invalidValue", "an entry must be an object { message, delay?, priority?, dedupId? }");
+    throw rsmqError("invalidValue", "an entry must be an object { message, delay?, priority?, dedupId?, attributes?, tenant? }");
   const { message, delay, priority, dedupId } = entry as Partial<SendMessagesEntry>;
   return {
     message: validateMessage(message),
@@ -83,7 +90,10 @@ export function sendMessages(
 ): Operation<SentBatch> {
   const qname = validateQname(options.qname);
   const entries = validateEntries(options.messages);
-  refuseOversizedBatch(entries.map((entry) => entry.message));
+  // Attributes travel with their bodies: they count towards the call's bytes too.
+  refuseOversizedBatch(
+    entries.flatMap((entry) => (entry.attributes.json === undefined ? [entry.message] : [entry.message, entry.attributes.json])),
+  );
   const window = isGiven(options.dedupWindowMs) ? String(validateDedupWindow(options.dedupWindowMs)) : "";
   const keys = layout.queue(qname);
   const [channel, kind] = notificationArgs(keys, notify, layout.cluster);
@@ -91,10 +101,14 @@ export function sendMessages(
   const dedupKeys: string[] = [];
   const args = [String(entries.length), channel, kind, carried, window];
   const parts = sortedIdParts(entries.length);
+  // Eight arguments per entry when any has attributes, else six: a plain batch passes no more.
+  const attributed = entries.some((entry) => entry.attributes.json !== undefined);
   entries.forEach((entry, index) => {
     const deduped = entry.dedupId !== undefined;
     if (deduped) dedupKeys.push(dedupKey(keys, entry.dedupId, entry.message));
-    args.push(parts[index], entry.delay, entry.message, String(entry.message.length), String(entry.priority), deduped ? "1" : "");
+    const length = String(entry.message.length + entry.attributes.length);
+    args.push(parts[index], entry.delay, entry.message, length, String(entry.priority), deduped ? "1" : "");
+    if (attributed) args.push(entry.attributes.json ?? "", entry.attributes.tenant ?? "");
   });
   return {
     script: "sendMessages",
@@ -119,7 +133,11 @@ function entryResult(item: unknown): SentEntry {
 
 /** sendMessagesAsync: one result per entry, in order; one `send` span for the batch, its context carried by every stored message. */
 export const sendMessagesOperation = defineOperation<SendMessagesOptions, SentBatch, SentEntry[]>({
-  optionKeys: { qname: true, messages: { message: true, delay: true, priority: true, dedupId: true, attributes: true, tenant: true }, dedupWindowMs: true },
+  optionKeys: {
+    qname: true,
+    messages: { message: true, delay: true, priority: true, dedupId: true, attributes: true, tenant: true },
+    dedupWindowMs: true,
+  },
   unusedOption: unusedDedupWindow,
   build: ({ layout, notify, carrier }, options) => sendMessages(layout, notify, options, carrier),
   observe: {

@@ -179,6 +179,10 @@ const SHARED = [
   { file: "leases.lua", calledAs: /\bleaseKit\(/ },
   { file: "free-slot.lua", calledAs: /\bannounceFree\(/ },
   { file: "send-gate.lua", calledAs: /\bsendGate\(/ },
+  // Reads PRIORITY_STEP_MS (message-score.lua).
+  { file: "fair-score.lua", calledAs: /\bfairScore\(/ },
+  // The doctor's look at fair tags: calls serverNowMs, reads PRIORITY_STEP_MS.
+  { file: "fair-stale.lua", calledAs: /\bfairStaleBelow\(/ },
   { file: "store-message.lua", calledAs: /\b(sendDelay|newMessageId|storeMessage|notifySent|notifyMode|wakeWanted|notifyWake)\(/ },
   { file: "schedule-names.lua", calledAs: /\b(scheduleNames|scheduleIndexText)\(/ },
   // Calls refusedCommand.

@@ -33,6 +33,8 @@ export interface DoctorOptions {
  *   receive hands to user code as `message: null`. Fix: removed from the set, with its fields.
  * - `bodyWithoutMember`: a body with no member, which no receive can reach. Fix: put back in
  *   the sorted set, visible now (kept and delivered, never deleted).
+ * - `staleFairTag`: a tenant's fair tag `~fq:<tenant>` (docs/fair-queues.md) below every
+ *   priority level's head, which no send reads any more. Fix: removed.
  * - `registryWithoutQueue`: a name in `<ns>:QUEUES` with no queue. Fix: unlisted.
  * - `queueNotInRegistry`: a queue `listQueues` does not show. Fix: listed.
  * - `missingSetting`: a queue hash lacking `vt`, `delay` or `maxsize` (rsmq 0.12.4 answers
@@ -53,6 +55,7 @@ export type DoctorFindingKind =
   | "fieldWithoutMessage"
   | "memberWithoutBody"
   | "bodyWithoutMember"
+  | "staleFairTag"
   | "registryWithoutQueue"
   | "queueNotInRegistry"
   | "missingSetting"

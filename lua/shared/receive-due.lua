@@ -57,6 +57,10 @@ local function sweepOrphans(queueHash)
       local suffix = string.match(entries[i], "^%w+:(%a%a)$")
       if suffix and ORPHAN_SUFFIXES[suffix] then
         orphans[#orphans + 1] = entries[i]
+      elseif string.sub(entries[i], 1, 4) == "~fq:" then
+        -- A tenant's fair tag (lua/shared/fair-score.lua): with nothing waiting, every tag is
+        -- below the next send's head, so none says anything any more.
+        orphans[#orphans + 1] = entries[i]
       end
     end
     looked = looked + #entries / 2

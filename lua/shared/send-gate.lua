@@ -15,6 +15,9 @@
   slot). A hard pause (kind `h`) then adds HARD_PAUSE_OFFSET_MS, whatever the score.
   - send.paced: whether it paces; then send.rltat() is the `rltat` text to write once all are
     scored.
+  - send.shift: what a hard pause adds to every score (0 when not hard-paused): a tenant's fair
+    score (lua/shared/fair-score.lua) is computed in the shifted space. Paced, the pace decides
+    the score and a tenant's is not used (docs/fair-queues.md).
 ]]
 -- lua/shared/pause.lua's offset, written again here: loading that file would make every send
 -- define its four functions, and each function a script defines costs Redis about 1,000
@@ -32,7 +35,7 @@ local function sendGate(paused, ratelimit, rltat)
     return nil
   end
   -- Defined here: only a hard-paused or paced queue pays for the closures.
-  local send = { paced = pace and true or false }
+  local send = { paced = pace and true or false, shift = shift }
   function send.score(nowMs, nowUs, delaySeconds, priority)
     -- A delayed message is not paced: its slot would be its due time, and every send after it
     -- would queue behind that (one message delayed an hour would hold the queue's sends an hour).

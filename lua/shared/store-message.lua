@@ -11,11 +11,12 @@
   newMessageId(randomPart): reads TIME once (serverNowMs); returns the id (the server's
     microsecond TIME in base36, 10 chars until 2085, then the 22 random chars the client drew, as
     rsmq 0.12.4 builds it), nowMs, the same time in ms, and nowUs, in us (a paced send's clock).
-  storeMessage(queueSet, queueHash, id, body, carried, score, rltat, attributes): ZADD with score
-    (the caller's messageScore(nowMs, delay, priority), or its sendGate's score), HSET of the body
-    (and `<id>:tp` = carried unless it is "", `<id>:at` = attributes (JSON,
-    lib/operations/message-attributes.ts) unless it is "" or nil, and `rltat` when given: a paced
-    send's tokens, in the same command), HINCRBY totalsent 1. Returns nil, or, writing nothing, the NOPERM reply of
+  storeMessage(queueSet, queueHash, id, body, carried, score, rltat, attributes, tenant, fairTag):
+    ZADD with score (the caller's messageScore(nowMs, delay, priority), its sendGate's score, or
+    its fairScore), HSET of the body (and `<id>:tp` = carried unless it is "", `<id>:at` =
+    attributes (JSON, lib/operations/message-attributes.ts) unless it is "" or nil, with them
+    `~fq:<tenant>` = fairTag when given (lua/shared/fair-score.lua), and `rltat` when given: a
+    paced send's tokens, in the same command), HINCRBY totalsent 1. Returns nil, or, writing nothing, the NOPERM reply of
     refusedCommand("hset", "hincrby") (a caller that writes before it checks those too). The
     caller checks maxsize.
   notifySent(queueSet, channel, sharded, id): the realtime notification (ZCARD, then SPUBLISH
@@ -105,7 +106,7 @@ local function newMessageId(randomPart)
   return string.char((table.unpack or unpack)(codes, first, 16)) .. randomPart, nowMs, nowUs
 end
 
-local function storeMessage(queueSet, queueHash, id, body, carried, score, rltat, attributes)
+local function storeMessage(queueSet, queueHash, id, body, carried, score, rltat, attributes, tenant, fairTag)
   local refused = refusedCommand("hset", "hincrby")
   if refused then
     return refused
@@ -113,7 +114,7 @@ local function storeMessage(queueSet, queueHash, id, body, carried, score, rltat
   redis.call("ZADD", queueSet, score, id)
   if attributes and attributes ~= "" then
     -- The fields in one HSET; a table only here, where the send carries attributes anyway.
-    local fields = { queueHash, id, body, id .. ":at", attributes }
+    local fields = { id, body, id .. ":at", attributes }
     if carried ~= "" then
       fields[#fields + 1] = id .. ":tp"
       fields[#fields + 1] = carried
@@ -122,7 +123,12 @@ local function storeMessage(queueSet, queueHash, id, body, carried, score, rltat
       fields[#fields + 1] = "rltat"
       fields[#fields + 1] = rltat
     end
-    redis.call("HSET", (table.unpack or unpack)(fields))
+    -- A tenant is an attribute: its tag goes only with attributes.
+    if fairTag then
+      fields[#fields + 1] = "~fq:" .. tenant
+      fields[#fields + 1] = fairTag
+    end
+    redis.call("HSET", queueHash, (table.unpack or unpack)(fields))
   elseif rltat then
     if carried == "" then
       redis.call("HSET", queueHash, id, body, "rltat", rltat)

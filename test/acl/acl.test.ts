@@ -92,6 +92,8 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
     await attempt(() => realtimeUser.sendMessagesAsync({ qname, messages: [{ message: "batch", dedupId: "b" }, { message: "batch 2" }] }));
     // An idempotent send claims its key (SET), and its repeat reads the first id (GET).
     for (let i = 0; i < 2; i++) await attempt(() => asUser.sendMessageAsync({ qname, message: "once", dedupId: "once" }));
+    // A tenant's send reads its tag (HGET) and the queue's head (ZRANGEBYSCORE): docs/fair-queues.md.
+    await attempt(() => asUser.sendMessageAsync({ qname, message: "fair", tenant: "acme" }));
   }
 
   async function consume(qname: string): Promise<void> {

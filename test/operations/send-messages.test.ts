@@ -177,6 +177,38 @@ describe("sendMessages", () => {
     expect(await client.exists(dedupKey(keys, "n", "a"))).to.equal(0);
   });
 
+  describe("attributes and tenants", () => {
+    it("stores each entry's attributes as <id>:at, and a plain entry beside them stores none", async () => {
+      const results = await rsmq.sendMessagesAsync({
+        qname: "q",
+        messages: [
+          { message: "a", attributes: { n: 2, urgent: true } },
+          { message: "b" },
+          { message: "c", tenant: "acme", attributes: { s: "x" } },
+        ],
+      });
+      const hash = keysOf(ns, "q").hash;
+      expect(await client.hGet(hash, `${results[0].id}:at`)).to.equal(JSON.stringify({ a: { n: 2, urgent: true } }));
+      expect(await client.hExists(hash, `${results[1].id}:at`)).to.equal(false);
+      expect(await client.hGet(hash, `${results[2].id}:at`)).to.equal(JSON.stringify({ a: { s: "x", tenant: "acme" } }));
+      expect((await rsmq.getQueueAttributesAsync({ qname: "q" })).totalsent).to.equal(3);
+    });
+
+    it("counts an entry's attributes against maxsize with its body: that entry alone is refused", async () => {
+      await rsmq.setQueueAttributesAsync({ qname: "q", maxsize: 1024 });
+      const body = "b".repeat(1000);
+      const attributes = { s: "s".repeat(40) };
+      const json = JSON.stringify({ a: attributes });
+      expect(body.length).to.be.at.most(1024);
+      expect(body.length + json.length).to.be.above(1024);
+      const results = await rsmq.sendMessagesAsync({ qname: "q", messages: [{ message: body }, { message: body, attributes }] });
+      expect(results[0].id).to.be.a("string");
+      expect(results[1].error?.name).to.equal("messageTooLong");
+      expect(await client.zCard(keysOf(ns, "q").messages)).to.equal(1);
+      expect((await client.hKeys(keysOf(ns, "q").hash)).filter((field) => field.endsWith(":at"))).to.deep.equal([]);
+    });
+  });
+
   describe("bad input: the whole call refused before any round trip", () => {
     const good = { message: "fine" };
     const cases: Array<[string, unknown, string, RegExp]> = [
@@ -190,6 +222,16 @@ describe("sendMessages", () => {
       ["a priority out of range", [{ message: "x", priority: 10 }], "invalidValue", /^messages\[0\]: priority must be/],
       ["an empty dedupId", [good, { message: "x", dedupId: "" }], "invalidValue", /^messages\[1\]: dedupId must be/],
       ["a dedupId too long", [{ message: "x", dedupId: "d".repeat(129) }], "invalidValue", /^messages\[0\]: dedupId must be/],
+      ["a tenant too long", [good, { message: "x", tenant: "t".repeat(129) }], "invalidValue", /messages\[1\]\.tenant/],
+      ["a tenant with a control character", [{ message: "x", tenant: "a\u0007" }], "invalidValue", /messages\[0\]\.tenant/],
+      ["a tenant that is not a string", [{ message: "x", tenant: 1 }], "invalidValue", /messages\[0\]\.tenant/],
+      [
+        "11 attributes",
+        [good, { message: "x", attributes: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, i])) }],
+        "invalidValue",
+        /messages\[1\]\.attributes/,
+      ],
+      ["an attribute too long", [{ message: "x", attributes: { s: "s".repeat(1025) } }], "invalidValue", /messages\[0\]\.attributes\.s/],
     ];
     for (const [what, messages, name, message] of cases) {
       it(`refuses ${what}`, async () => {

@@ -24,6 +24,7 @@ const WHAT: Readonly<Record<DoctorFindingKind, string>> = {
   fieldWithoutMessage: "message fields whose message is gone",
   memberWithoutBody: "message ids with no body (rsmq 0.12.4 would deliver message: null)",
   bodyWithoutMember: "message bodies no receive can reach",
+  staleFairTag: "tenants' fair tags no send reads any more",
   registryWithoutQueue: "names in the queue list with no queue",
   queueNotInRegistry: "queues missing from the queue list",
   missingSetting: "queues lacking vt, delay or maxsize (rsmq 0.12.4: queueNotFound)",
