@@ -9,6 +9,8 @@
   ARGV[1] how many to pass over first (>= 0)   ARGV[2] how many (>= 1)
   ARGV[3] most bytes of each body to return (0: the whole body)
   ARGV[4] the most bytes of bodies the page reads (lib/operations/batch-bytes.ts)
+  ARGV[5] "1": each message also gets its `<id>:at` JSON, as an eighth item (the dashboard's
+          browser); absent or anything else: seven items (peekMessages)
 
   The page stops before the message whose body would take the bytes read past ARGV[4] (the first
   message is always listed, however long): a page may hold fewer messages than asked for.
@@ -16,12 +18,13 @@
   Returns { nowMs, msgs, id1, body1, size1, score1, rc1, fr1, why1, id2, ... }: the server's time
   (epoch ms) and the number of messages, then per message its id, body (cut to ARGV[3] bytes),
   body length in bytes, score (epoch ms it becomes or became visible), receive count ("0": never),
-  first receive (epoch ms, false: never) and the `<id>:dl` JSON (false: none). Returns -1 when the
-  queue does not exist.
+  first receive (epoch ms, false: never), the `<id>:dl` JSON (false: none) and, with ARGV[5] "1",
+  the `<id>:at` JSON (false: none). Returns -1 when the queue does not exist.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
 local offset, count, cutAt, maxBytes = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local withAttributes = ARGV[5] == "1"
 
 if rcall("HEXISTS", queueHash, "vt") == 0 then
   return -1
@@ -41,6 +44,6 @@ for i = 1, #entries, 2 do
   if bytes > maxBytes and i > 1 then
     break
   end
-  appendMessage(reply, id, fields, entries[i + 1], cutAt)
+  appendMessage(reply, id, fields, entries[i + 1], cutAt, withAttributes)
 end
 return reply
