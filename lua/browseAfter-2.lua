@@ -14,7 +14,7 @@
   KEYS[2] queue hash        <ns>:<qname>:Q
   ARGV[1] the cursor's score ("": from the start)   ARGV[2] the cursor's id ("": from the start)
   ARGV[3] most messages to answer (>= 1)           ARGV[4] most members to look at (>= 1)
-  ARGV[5] most bytes of `<id>:at` JSON to decode    ARGV[6] most bytes of bodies to answer
+  ARGV[5] most bytes of `<id>:at` JSON to decode    ARGV[6] most bytes of bodies to answer (as cut)
   ARGV[7] the `where` JSON ({name: value}, bytes as {"b64": ...}; "": keep every message)
   ARGV[8] the state to keep: "visible", "inFlight", "delayed" or "" (every one)
   ARGV[9] most bytes of each body to answer (0: the whole body)
@@ -133,12 +133,17 @@ for i = 1, #entries, 2 do
   if keep then
     fields = rcall("HMGET", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":at")
     local body = fields[1] or ""
-    if found > 0 and bodyBytes + #body > mostBodyBytes then
+    -- The bytes this reply carries: a body cut to ARGV[9] counts as cut.
+    local answered = #body
+    if cutAt > 0 and answered > cutAt then
+      answered = cutAt
+    end
+    if found > 0 and bodyBytes + answered > mostBodyBytes then
       -- This one is for the next page: the cursor stays before it.
       stopped = "full"
       break
     end
-    bodyBytes = bodyBytes + #body
+    bodyBytes = bodyBytes + answered
     found = found + 1
     reply[#reply + 1] = id
     if cutAt > 0 and #body > cutAt then

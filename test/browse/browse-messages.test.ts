@@ -168,6 +168,18 @@ describe("browseMessagesAsync", () => {
     expect(second.messages.map(({ id }) => id)).to.deep.equal(ids.slice(10, 20));
   });
 
+  it("ends a page before the body that would take it past 256 KiB (the first always comes)", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await rsmq.sendMessageAsync({ qname: "q", message: `${i}`.padEnd(60_000, "x"), tenant: "big" }));
+    const first = await rsmq.browseMessagesAsync({ qname: "q", where: { tenant: "big" } });
+    // 4 bodies of 60,000 bytes fit in 262,144; the fifth would not.
+    expect(first.messages.map(({ id }) => id)).to.deep.equal(ids.slice(0, 4));
+    expect(first.messages[0].message).to.have.length(60_000);
+    const rest = await rsmq.browseMessagesAsync({ qname: "q", where: { tenant: "big" }, cursor: first.cursor });
+    expect(rest.messages.map(({ id }) => id)).to.deep.equal(ids.slice(4));
+    expect(rest.cursor).to.equal(null);
+  });
+
   it("writes nothing and makes one read-only EVALSHA per page", async () => {
     await rsmq.sendMessageAsync({ qname: "q", message: "x", attributes: { tenant: "a" } });
     const before = await client.hGetAll(keysOf(ns, "q").hash);

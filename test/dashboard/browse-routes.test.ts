@@ -13,6 +13,7 @@ import type { DashboardHandler } from "../../lib/dashboard";
 import { connectionOptions, plainClient, uniqueNs } from "../support/server";
 import { exactState } from "../support/state";
 import { nodeHttpAtRoot, send } from "../support/dashboard";
+import { commandStatsDuring } from "../support/wire";
 import type { Mounted } from "../support/dashboard";
 import { runsOn } from "../support/targets";
 
@@ -90,6 +91,19 @@ describe("dashboard attribute routes: filtered browse and tenants", function () 
       { tenant: "a", visible: 2, inFlight: 1, delayed: 0, total: 3 },
       { tenant: "b", visible: 0, inFlight: 0, delayed: 1, total: 1 },
     ]);
+  });
+
+  it("counts tenants of large messages in one call: the bodies are cut to a byte on the server", async () => {
+    for (let i = 0; i < 20; i++) await rsmq.sendMessageAsync({ qname, message: "x".repeat(60_000), tenant: i < 15 ? "a" : "b" });
+    const calls = await commandStatsDuring(() =>
+      get(`api/queues/${qname}/tenants`).then((answer) => {
+        expect(answer.json.tenants.map((t: { tenant: string; total: number }) => [t.tenant, t.total])).to.deep.equal([
+          ["a", 15],
+          ["b", 5],
+        ]);
+      }),
+    );
+    expect(calls.evalsha_ro).to.equal(1);
   });
 
   it("says the tenant counts are lower bounds past 10,000 messages", async () => {
