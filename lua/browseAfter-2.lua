@@ -74,9 +74,24 @@ if state == "inFlight" or state == "delayed" then
   start = math.max(start, rcall("ZCOUNT", queueSet, "-inf", string.format("%d", nowMs)))
 end
 
+-- JSON.stringify escapes a lone surrogate (`"\ud800"`), which cjson refuses to decode: both the
+-- `where` and each message's attributes get such an escape as the bytes WTF-8 gives the code unit
+-- instead, which no well-formed string's UTF-8 holds, so equal values stay equal and no other
+-- value becomes equal to them. A backslash run of odd length starts an escape; even, it is text.
+local function decodable(json)
+  return (string.gsub(json, "(\\+)u([dD][89a-fA-F]%x%x)", function(slashes, hex)
+    if #slashes % 2 == 0 then
+      return nil
+    end
+    local unit = tonumber(hex, 16)
+    return string.rep("\\", #slashes - 1)
+      .. string.char(0xED, 0x80 + math.floor(unit / 64) % 64, 0x80 + unit % 64)
+  end))
+end
+
 local where = nil
 if ARGV[7] ~= "" then
-  where = cjson.decode(ARGV[7])
+  where = cjson.decode(decodable(ARGV[7]))
 end
 
 -- Whether the stored attributes (`<id>:at` JSON, its user attributes under `a`) hold every value of `where`.
@@ -84,7 +99,7 @@ local function matches(atJson)
   if not atJson then
     return false
   end
-  local ok, stored = pcall(cjson.decode, atJson)
+  local ok, stored = pcall(cjson.decode, decodable(atJson))
   if not ok or type(stored) ~= "table" or type(stored.a) ~= "table" then
     return false
   end

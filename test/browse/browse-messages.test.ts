@@ -97,6 +97,22 @@ describe("browseMessagesAsync", () => {
     expect(await ids({ tenant: "c" })).to.deep.equal([]);
   });
 
+  it("matches a value with a lone surrogate, and still finds a message that holds one by its other attributes", async () => {
+    const lone = await rsmq.sendMessageAsync({ qname: "q", message: "lone", attributes: { tenant: "a", odd: "x\ud800y" } });
+    const low = await rsmq.sendMessageAsync({ qname: "q", message: "low", attributes: { tenant: "a", odd: "\udc00" } });
+    // Text that looks like the escape (a backslash, then "ud800") is another value.
+    const text = await rsmq.sendMessageAsync({ qname: "q", message: "text", attributes: { tenant: "a", odd: "x\\ud800y" } });
+    const emoji = await rsmq.sendMessageAsync({ qname: "q", message: "emoji", attributes: { tenant: "b", odd: "\u{1F600}" } });
+    const ids = async (where: BrowseMessagesOptions["where"]) => (await browseAll({ where })).messages.map(({ id }) => id);
+    expect(await ids({ tenant: "a" })).to.deep.equal([lone, low, text]);
+    expect(await ids({ odd: "x\ud800y" })).to.deep.equal([lone]);
+    expect(await ids({ odd: "\udc00" })).to.deep.equal([low]);
+    expect(await ids({ odd: "x\\ud800y" })).to.deep.equal([text]);
+    expect(await ids({ odd: "\u{1F600}" })).to.deep.equal([emoji]);
+    const [first] = (await rsmq.browseMessagesAsync({ qname: "q", where: { odd: "x\ud800y" } })).messages;
+    expect(first.attributes).to.deep.equal({ tenant: "a", odd: "x\ud800y" });
+  });
+
   it("returns attributes of every type unchanged, bytes as a Buffer", async () => {
     const attributes = {
       tenant: "acme",
