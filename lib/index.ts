@@ -132,6 +132,9 @@ declare namespace RedisSMQ {
   export type PeekMessagesOptions = Types.PeekMessagesOptions;
   export type PeekMessageOptions = Types.PeekMessageOptions;
   export type MessageWithState = Types.MessageWithState;
+  export type BrowseMessagesOptions = Types.BrowseMessagesOptions;
+  export type BrowseMessagesPage = Types.BrowseMessagesPage;
+  export type BrowsedQueueMessage = Types.BrowsedQueueMessage;
   export type MessageAttributes = Types.MessageAttributes;
   export type AttributeValue = Types.AttributeValue;
   export type MessageState = Types.MessageState;

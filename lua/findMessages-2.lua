@@ -18,7 +18,7 @@
   Returns { nowMs, msgs, nextCursor, looked, id1, body1, size1, score1, rc1, fr1, why1, id2, ... }:
   the server's time (epoch ms), the number of messages, the cursor to go on from ("0": the whole
   set was walked), how many messages this chunk looked at, then each match as browseMessages-2
-  gives a message. Returns -1 when the queue does not exist.
+  gives a message with its attributes (eight items). Returns -1 when the queue does not exist.
 ]]
 local rcall = redis.call
 local queueSet, queueHash = KEYS[1], KEYS[2]
@@ -47,7 +47,7 @@ repeat
     searched = searched + #body
     if string.find(body, text, 1, true) then
       found = found + 1
-      appendMessage(matches, id, fields, entries[i + 1], cutAt)
+      appendMessage(matches, id, fields, entries[i + 1], cutAt, true)
     end
   end
 until cursor == "0" or looked >= most or searched >= budget or found >= wanted

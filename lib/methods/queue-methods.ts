@@ -22,6 +22,8 @@ import type {
   DoctorOptions,
   DoctorReport,
   GetQueueAttributesOptions,
+  BrowseMessagesOptions,
+  BrowseMessagesPage,
   MessageWithState,
   PeekDeadLettersOptions,
   PeekMessagesOptions,
@@ -196,6 +198,29 @@ export interface QueueMethods extends ControlMethods {
    */
   readonly peekDeadLettersAsync: (options: PeekDeadLettersOptions) => Promise<PeekedMessage[]>;
   /**
+   * A page of a queue's messages in receive order (score, then id), without receiving them (one
+   * read-only script call; no score, receive count or counter changes), each with its `state`,
+   * `dueAt`, `receiveCount`, `firstReceived` and `attributes`. `where` keeps the messages whose
+   * attributes equal every value given (type and value), `state` those in that state, `limit`
+   * (1 to 1000, 100 by default) caps the page. Resolves `{ messages, cursor }`: pass `cursor` to
+   * the next call to go on; it is null once the whole queue was looked at.
+   *
+   * A call looks at no more than 1000 messages whatever matches, so a page may hold fewer than
+   * `limit`, even none, while `cursor` is not null: keep going until it is. A message that stays
+   * where it is is listed exactly once across the pages while others are sent and received; one
+   * that moves (received, retried) between two pages may be missed or listed twice. Rejects
+   * `queueNotFound`; bad input (`where`, `state`, `cursor`, `limit`) before any round trip.
+   *
+   * @example
+   * let cursor: string | null = null;
+   * do {
+   *   const page = await rsmq.browseMessagesAsync({ qname: "jobs", where: { tenant: "acme" }, cursor });
+   *   for (const message of page.messages) console.log(message.id, message.attributes);
+   *   cursor = page.cursor;
+   * } while (cursor !== null);
+   */
+  readonly browseMessagesAsync: (options: BrowseMessagesOptions) => Promise<BrowseMessagesPage>;
+  /**
    * Moves dead-lettered messages back: to each message's source queue, or to `to`; at most
    * `limit`. Each keeps its id (so its send time) and body, and is otherwise new: visible now, at
    * priority 0, receive count 0, without its dead-letter record. With `reason` or `error`, only the dead letters that
@@ -320,6 +345,8 @@ export interface QueueMethods extends ControlMethods {
    * @deprecated Use {@link peekMessages}: the same messages, each with its state and due time.
    */
   readonly peekDeadLetters: CallbackMethod<PeekDeadLettersOptions, PeekedMessage[]>;
+  /** A page of a queue's messages, filtered by attributes and state, with the cursor to go on from. See {@link browseMessagesAsync}. */
+  readonly browseMessages: CallbackMethod<BrowseMessagesOptions, BrowseMessagesPage>;
   /** Moves dead-lettered messages back; the callback gets how many moved. See {@link redriveAsync}. */
   readonly redrive: CallbackMethod<RedriveOptions, number>;
   /** Sweeps a queue's expired messages; the callback gets what it did. See {@link sweepExpiredAsync}. */

@@ -13,6 +13,21 @@ import { MAX_BATCH, validateId, validateQname } from "./rsmq-input-rules";
 import { rsmqError } from "../errors/rsmq-errors";
 import type { DeadLetterInfo } from "../types";
 import { MAX_BATCH_BYTES } from "./batch-bytes";
+import { attributesOf } from "./message-attributes";
+import type { MessageAttributes } from "./message-attributes";
+
+/** An attribute's value as the dashboard's JSON carries it: bytes as `{ b64 }`, as `where` takes them. */
+export type PrintableValue = string | number | boolean | { b64: string };
+
+/** Attributes as JSON carries them: bytes as `{ b64 }`; undefined for none. */
+export function printableAttributes(attributes: MessageAttributes | undefined): Record<string, PrintableValue> | undefined {
+  if (!attributes) return undefined;
+  const printable: Record<string, PrintableValue> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    printable[name] = value instanceof Uint8Array ? { b64: Buffer.from(value).toString("base64") } : value;
+  }
+  return printable;
+}
 
 /** Where a message is, as the message browser shows it: rsmq-next's three states, plus dead letters. */
 export type BrowsedState = "visible" | "inFlight" | "delayed" | "deadLettered";
@@ -42,6 +57,8 @@ export interface BrowsedMessage {
   truncated: boolean;
   /** Why it was dead-lettered, for a message in a dead-letter queue. */
   deadLetter?: DeadLetterInfo;
+  /** Its attributes (docs/attributes.md), bytes as `{ b64 }`; absent when it has none. */
+  attributes?: Record<string, PrintableValue>;
 }
 
 /** A page as the script saw it. */
@@ -78,13 +95,14 @@ export function browseMessages(
     script: "browseMessages",
     keys: [keys.messages, keys.hash],
     // A character is at most 4 bytes in UTF-8: the script cuts bytes, the preview characters.
-    args: [integerArg(offset), integerArg(limit), integerArg(chars * 4), integerArg(MAX_BATCH_BYTES)],
+    // "a": each message with its `<id>:at`, an eighth item.
+    args: [integerArg(offset), integerArg(limit), integerArg(chars * 4), integerArg(MAX_BATCH_BYTES), "a"],
     parse(reply) {
       failIfCode(reply);
       const [nowText, total, ...fields] = reply as unknown[];
       const now = Number(nowText);
       const messages: BrowsedMessage[] = [];
-      for (let i = 0; i < fields.length; i += 7) messages.push(browsed(fields.slice(i, i + 7), now, chars));
+      for (let i = 0; i < fields.length; i += 8) messages.push(browsed(fields.slice(i, i + 8), now, chars));
       return { now, total: Number(total), messages };
     },
   };
@@ -107,13 +125,17 @@ export function readMessage(layout: KeyLayout, qname: unknown, id: unknown): Ope
   };
 }
 
-/** One entry of a reply (of browseMessages, readMessage or findMessages): id, body, size, score, rc, fr, why. */
-export function browsed([id, body, size, score, rc, fr, why]: unknown[], now: number, previewChars: number): BrowsedMessage {
+/**
+ * One entry of a reply (of browseMessages, readMessage, findMessages or browseAfter): id, body,
+ * size, score, rc, fr, why, and the `<id>:at` JSON where the script answers it.
+ */
+export function browsed([id, body, size, score, rc, fr, why, at]: unknown[], now: number, previewChars: number): BrowsedMessage {
   const messageId = String(id);
   // A priority's offset scores it decades back: it became visible when it was sent.
   const dueAt = visibleSince(messageId, Number(score));
   const receiveCount = parseInt(String(rc), 10) || 0;
   const deadLetter = parseWhy(why);
+  const attributes = printableAttributes(attributesOf(at));
   const text = String(body ?? "");
   const bytes = Number(size);
   // The script cut 4 bytes per character: enough for `previewChars` whole characters, whatever
@@ -132,5 +154,6 @@ export function browsed([id, body, size, score, rc, fr, why]: unknown[], now: nu
     body: whole ? text : preview,
     truncated: !whole,
     ...(deadLetter ? { deadLetter } : {}),
+    ...(attributes ? { attributes } : {}),
   };
 }

@@ -83,7 +83,8 @@ export function findMessagesChunk(
       const [nowText, total, next, looked, ...fields] = reply as unknown[];
       const now = Number(nowText);
       const matches: BrowsedMessage[] = [];
-      for (let i = 0; i < fields.length; i += 7) matches.push(browsed(fields.slice(i, i + 7), now, bounds.previewChars));
+      // Each match with its attributes: eight items (lua/findMessages-2.lua).
+      for (let i = 0; i < fields.length; i += 8) matches.push(browsed(fields.slice(i, i + 8), now, bounds.previewChars));
       return { now, total: Number(total), cursor: String(next), looked: Number(looked), matches };
     },
   };

@@ -33,6 +33,8 @@ import type { CounterMark } from "./queue-rows";
 import { groupDeadLetters } from "./dead-letter-groups";
 import { findMessages } from "./find-messages";
 import type { FindQuery, FindResponse } from "./find-messages";
+import { browseFiltered, readTenants } from "./browse-where";
+import type { FilteredResponse, FilterQuery, TenantsResponse } from "./browse-where";
 
 /** Hidden messages per queue a reading looks at one by one (each is one HEXISTS inside the script). */
 export const LOOK_AT_HIDDEN = 1000;
@@ -129,6 +131,16 @@ export class QueueBoard {
   /** Messages found by id, or by a text in their bodies (a bounded scan in chunks: find-messages.ts). */
   findMessages(qname: string, query: FindQuery): Promise<FindResponse> {
     return findMessages((build) => this.counted(build), this.queue.layout, qname, query, this.previewChars);
+  }
+
+  /** A page of messages matching attribute filters and a state, from a cursor (a bounded walk: browse-where.ts). */
+  browseFiltered(qname: string, query: FilterQuery): Promise<FilteredResponse> {
+    return browseFiltered((build) => this.counted(build), this.queue.layout, qname, query, this.previewChars);
+  }
+
+  /** The tenants with messages in a queue and their counts, from the first 10,000 messages (browse-where.ts). */
+  readTenants(qname: string): Promise<TenantsResponse> {
+    return readTenants((build) => this.counted(build), this.queue.layout, qname);
   }
 
   /** The Workers consuming a queue: their live heartbeat entries (listConsumersAsync); rejects `queueNotFound`. */

@@ -61,6 +61,8 @@ export const SCRIPT_KINDS = {
   browseMessages: "reads",
   readMessage: "reads",
   findMessages: "reads",
+  // browseMessages' page (lib/operations/browse-after.ts).
+  browseAfter: "reads",
   deadLetterNotes: "reads",
   nextDue: "reads",
   // The Workers' heartbeat entries, read for listConsumers (lua/listConsumers-2.lua).

@@ -59,3 +59,44 @@ export interface PeekMessageOptions {
  * @deprecated Use {@link PeekMessagesOptions}, with {@link RedisSMQ.peekMessages}.
  */
 export type PeekDeadLettersOptions = PeekMessagesOptions;
+
+/**
+ * For {@link RedisSMQ.browseMessages}: which queue, which of its messages, and from where. A
+ * call looks at no more than 1000 messages, so a page may hold fewer than `limit` (even none)
+ * and still not be the last: go on with its `cursor` until that is null (docs/api.md).
+ */
+export interface BrowseMessagesOptions {
+  /** The queue: any queue, a dead-letter queue included. */
+  qname: string;
+  /**
+   * Keeps only the messages whose attributes (docs/attributes.md) equal every value given here:
+   * same name, same type and value (bytes by their bytes). 1 to 10 names. Every message when
+   * left out.
+   *
+   * @example
+   * { tenant: "acme", attempt: 2 }
+   */
+  where?: MessageAttributes;
+  /** Keeps only the messages in this state at the moment of the look. Every state when left out. */
+  state?: MessageState;
+  /** Where to go on from: the `cursor` of the previous page; null or left out to start. */
+  cursor?: string | null;
+  /** The most messages a page holds, 1 to 1000 (fewer once their bodies reach 256 KiB). @default 100 */
+  limit?: number;
+}
+
+/** A message as {@link RedisSMQ.browseMessages} lists it: never received to be looked at. */
+export interface BrowsedQueueMessage extends MessageWithState {
+  /** When it was first received (rsmq's `fr`), epoch ms; null when never. */
+  firstReceived: number | null;
+  /** The attributes it was sent with, bytes as a Buffer; absent when it has none. */
+  attributes?: MessageAttributes;
+}
+
+/** A page of {@link RedisSMQ.browseMessages}. */
+export interface BrowseMessagesPage {
+  /** The messages of this page in receive order (score, then id). */
+  messages: BrowsedQueueMessage[];
+  /** Pass it as the next call's `cursor` to go on; null once the whole queue was looked at. */
+  cursor: string | null;
+}

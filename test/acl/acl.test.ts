@@ -216,6 +216,8 @@ describe("ACL: the least-privilege users of docs/acl.md", () => {
       await workPoison(qname, dlq);
       await attempt(() => asUser.peekMessagesAsync({ qname: dlq }));
       await attempt(() => asUser.peekDeadLettersAsync({ qname: dlq }));
+      // browseMessages with a where and a state: ZCOUNT, ZRANGE, HGET of `:at` and HMGET.
+      await attempt(() => asUser.browseMessagesAsync({ qname: dlq, where: { tenant: "a" }, state: "visible" }));
       await attempt(() => asUser.redriveAsync({ from: dlq }));
       // The controls: a hard pause and its resume move scores and publish the resume's wake.
       await setup.sendMessageAsync({ qname, message: "paused" }).catch(() => undefined);

@@ -75,6 +75,10 @@ describe("ACL: the read-only dashboard user of docs/acl.md", function () {
       },
       () => board.readDeadLetters("q-dlq"),
       () => board.readSchedules("q"),
+      // browseMessages (the message browser's filter and the command line's `peek --where`) runs as this user too.
+      () => asUser!.browseMessagesAsync({ qname: "q", where: { tenant: "a" }, state: "delayed" }),
+      () => board.browseFiltered("q", { where: ["tenant=a"] }),
+      () => board.readTenants("q"),
     ];
     for (const read of reads) {
       await read().catch((error: Error) => void errors.push(error));

@@ -108,6 +108,15 @@ const cases: WireCase[] = [
     },
   },
   {
+    op: "browseMessages",
+    clock: true,
+    readOnly: true,
+    async prepare({ next }) {
+      return async () =>
+        expect(await next!.browseMessagesAsync({ qname: "attrs", where: { tenant: "a" } })).to.deep.equal({ messages: [], cursor: null });
+    },
+  },
+  {
     op: "setQueueAttributes",
     clock: true,
     rsmq0124: 15,

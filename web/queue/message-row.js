@@ -52,10 +52,17 @@ function bodyCell(qname, m, wholeBodies) {
     });
     cell.append(mark, " ", more);
   }
-  // Message attributes go here, under the body, once messages have any: rsmq-next stores none yet,
-  // so the read routes give none (docs/dashboard.md says so).
+  // Its attributes under the body, as text (untrusted: never HTML), written as the filter takes them.
+  if (m.attributes) cell.append(el("div", { class: "attrs mono", "data-attributes": "" }, attributesText(m.attributes)));
   if (m.deadLetter) cell.append(el("div", { class: "dead-info" }, T.deadInfo(m.deadLetter)));
   return cell;
+}
+
+/** `tenant=acme attempt:=2 key:={"b64":"AP8="}`: strings as name=value, other types as name:=<json>. */
+export function attributesText(attributes) {
+  return Object.entries(attributes)
+    .map(([name, value]) => (typeof value === "string" ? `${name}=${value}` : `${name}:=${JSON.stringify(value)}`))
+    .join("  ");
 }
 
 /** Make-visible (for a hidden message) and delete; nothing when the dashboard is read-only. */

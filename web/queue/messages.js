@@ -1,6 +1,8 @@
 /*
  * The message browser of a queue's page (section#message-browser): one page of messages at a
- * time, filtered by state on the page. Browsing never receives, so it changes nothing in Redis.
+ * time, filtered by state on the page, and by attributes (form#message-filter: `name=value`
+ * items) through the browse route, which pages with a cursor. Browsing never receives, so it
+ * changes nothing in Redis.
  * The list follows the queue: after a reading in which the queue changed, `follow` reads the page
  * again (`live=1`: the dashboard reads it once for every open page, docs/dashboard.md).
  */
@@ -20,6 +22,8 @@ const PAGE_SIZE = 50;
  */
 export function messageBrowser(qname, { refresh, sawDeadLetters }) {
   const page = { offset: 0, total: 0, messages: [], now: Date.now(), filter: "all" };
+  // With attribute filters: the items, the cursor the shown page started from, those before it, and where it stopped.
+  const filtered = { where: [], from: null, before: [], cursor: null, looked: 0 };
   // Whole bodies read on demand, by id: a reload keeps them open.
   const wholeBodies = new Map();
   let latest = 0; // the last read asked for: an answer to an earlier one comes too late to show
@@ -27,12 +31,12 @@ export function messageBrowser(qname, { refresh, sawDeadLetters }) {
     body: el("tbody"),
     note: el("p", { class: "empty", hidden: true }),
     pageInfo: el("span", { id: "page-info", class: "muted" }),
-    prev: el("button", { type: "button", "data-action": "prev-page", onclick: () => load(Math.max(0, page.offset - PAGE_SIZE)) }, T.prev),
-    next: el(
-      "button",
-      { type: "button", "data-action": "next-page", onclick: () => load(page.offset + Math.max(1, page.messages.length)) },
-      T.next,
-    ),
+    prev: el("button", { type: "button", "data-action": "prev-page", onclick: () => previous() }, T.prev),
+    next: el("button", { type: "button", "data-action": "next-page", onclick: () => next() }, T.next),
+    filterForm: filterForm((where) => {
+      Object.assign(filtered, { where, from: null, before: [], cursor: null, looked: 0 });
+      load(0);
+    }),
     chips: filterChips((key) => {
       page.filter = key;
       draw();
@@ -52,10 +56,10 @@ export function messageBrowser(qname, { refresh, sawDeadLetters }) {
     ),
     parts.body,
   );
-  const draw = () => drawMessages(parts, page, (m) => messageRow(qname, m, page.now, refresh, wholeBodies));
+  const draw = () => drawMessages(parts, page, (m) => messageRow(qname, m, page.now, refresh, wholeBodies), filtered);
 
   function show(result) {
-    Object.assign(page, { offset: result.offset, total: result.total, messages: result.messages, now: result.now });
+    Object.assign(page, { offset: result.offset ?? 0, total: result.total, messages: result.messages, now: result.now });
     for (const id of [...wholeBodies.keys()]) if (!result.messages.some((m) => m.id === id)) wholeBodies.delete(id);
     state.lists.set(qname, result);
     draw();
@@ -67,9 +71,36 @@ export function messageBrowser(qname, { refresh, sawDeadLetters }) {
     // While readings fail the page keeps what it shows; the first good reading reads it again.
     if (isStale()) return;
     const asked = ++latest;
+    if (filtered.where.length > 0) return readFiltered(asked, live);
     const url = `${queuePath(qname)}/messages?offset=${offset}&limit=${PAGE_SIZE}${live ? "&live=1" : ""}`;
     const result = live ? await getJSON(url).catch(() => null) : await attempt(() => getJSON(url));
     if (result && asked === latest) show(result);
+  }
+
+  /** The filtered page from `filtered.from`: not shared with other pages, and not kept as the queue's list. */
+  async function readFiltered(asked, live) {
+    const params = filtered.where.map((item) => `where=${encodeURIComponent(item)}`);
+    params.push(`limit=${PAGE_SIZE}`);
+    if (filtered.from) params.push(`cursor=${encodeURIComponent(filtered.from)}`);
+    const url = `${queuePath(qname)}/browse?${params.join("&")}`;
+    const result = live ? await getJSON(url).catch(() => null) : await attempt(() => getJSON(url));
+    if (!result || asked !== latest) return;
+    Object.assign(filtered, { cursor: result.cursor, looked: result.looked });
+    Object.assign(page, { offset: 0, total: result.total, messages: result.messages, now: result.now });
+    draw();
+  }
+
+  function next() {
+    if (filtered.where.length === 0) return load(page.offset + Math.max(1, page.messages.length));
+    filtered.before.push(filtered.from);
+    filtered.from = filtered.cursor;
+    return load(0);
+  }
+
+  function previous() {
+    if (filtered.where.length === 0) return load(Math.max(0, page.offset - PAGE_SIZE));
+    filtered.from = filtered.before.pop() ?? null;
+    return load(0);
   }
 
   const load = (offset = page.offset) => read(offset, false);
@@ -86,6 +117,41 @@ export function messageBrowser(qname, { refresh, sawDeadLetters }) {
       read(page.offset, true);
     },
   };
+}
+
+/** The attribute filter (form#message-filter): `onApply` gets its items, [] when cleared. */
+function filterForm(onApply) {
+  const input = el("input", {
+    name: "where",
+    type: "search",
+    spellcheck: "false",
+    placeholder: T.filter.placeholder,
+    "aria-label": T.filter.label,
+    maxlength: 2000,
+  });
+  const form = el(
+    "form",
+    { id: "message-filter", class: "toolbar", autocomplete: "off", role: "search" },
+    input,
+    el("button", { type: "submit", class: "primary", "data-action": "filter-messages" }, T.filter.apply),
+    el(
+      "button",
+      {
+        type: "button",
+        "data-action": "clear-filter",
+        onclick: () => {
+          input.value = "";
+          onApply([]);
+        },
+      },
+      T.filter.clear,
+    ),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    onApply(input.value.split(/\s+/).filter((item) => item !== ""));
+  });
+  return form;
 }
 
 /** The state filter's chips (button[data-filter], aria-pressed); `onPick` gets the chosen state. */
@@ -126,6 +192,8 @@ function browserSection(parts, refresh) {
       el("button", { type: "button", "data-action": "refresh-messages", onclick: () => refresh() }, T.refresh),
     ),
     el("p", { class: "muted small" }, T.browseNote),
+    parts.filterForm,
+    el("p", { class: "muted small", id: "filter-bound" }, T.filter.bound),
     el("div", { class: "toolbar" }, parts.chips, el("span", { class: "spacer" }), parts.pageInfo, parts.prev, parts.next),
     el("div", { class: "scroll" }, parts.table),
     parts.note,
@@ -133,7 +201,7 @@ function browserSection(parts, refresh) {
 }
 
 /** Shows the loaded page: the chips' counts, the rows of the chosen state, the paging. */
-function drawMessages(parts, page, row) {
+function drawMessages(parts, page, row, filtered) {
   const counts = { all: page.messages.length };
   for (const m of page.messages) counts[m.state] = (counts[m.state] || 0) + 1;
   for (const chip of parts.chips.children) chip.lastChild.textContent = String(counts[chip.dataset.filter] || 0);
@@ -142,6 +210,12 @@ function drawMessages(parts, page, row) {
   parts.note.textContent = page.messages.length === 0 ? T.noMessages : T.noMatch;
   parts.note.hidden = shown.length > 0;
   parts.table.hidden = shown.length === 0;
+  if (filtered.where.length > 0) {
+    parts.pageInfo.textContent = T.filter.info(page.messages.length, filtered.looked, filtered.cursor !== null);
+    parts.prev.disabled = filtered.before.length === 0;
+    parts.next.disabled = filtered.cursor === null;
+    return;
+  }
   const from = page.total === 0 ? 0 : page.offset + 1;
   parts.pageInfo.textContent = T.pageInfo(from, page.offset + page.messages.length, page.total);
   parts.prev.disabled = page.offset === 0;

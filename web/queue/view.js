@@ -10,6 +10,7 @@ import { messageBrowser } from "./messages.js";
 import { schedulesSection } from "./schedules.js";
 import { liveFigures } from "./stats.js";
 import { findSection, triageForms } from "./triage-actions.js";
+import { tenantsSection } from "./tenants.js";
 
 /**
  * What of a queue's row moves when its messages change: a send, a receive, a delete, a purge, an
@@ -34,6 +35,7 @@ export function queueView(qname) {
     (q) => [...controlForms(qname, q), ...triageForms(qname, q, refresh)],
   );
   const finder = findSection(qname, refresh);
+  const tenants = tenantsSection(qname);
   const badge = el("span", { class: "badge dlq", hidden: true, id: "dlq-badge" }, T.dlqBadge);
   const concurrency = el("span", { class: "badge limit", hidden: true, id: "concurrency-badge", "data-badge": "concurrency" });
   const consumers = consumersSection(qname);
@@ -50,12 +52,14 @@ export function queueView(qname) {
     schedules.node,
     deadLetters.node,
     messages.node,
+    tenants.node,
     finder,
     actions.node,
   );
   const find = (snap) => snap.queues.find((q) => q.qname === qname) || null;
 
   messages.load(0);
+  tenants.count();
 
   return {
     node,

@@ -1,6 +1,7 @@
 /**
  * The routes for triage (docs/dashboard.md, JSON API): find messages by id or by a text in their
- * bodies (a read, served in read-only mode too), purge a queue (its name typed to confirm), and
+ * bodies, browse them filtered by attributes, count a queue's tenants (reads, served in read-only
+ * mode too), purge a queue (its name typed to confirm), and
  * redrive one dead letter. Sending with a priority and changing a queue's retention go through the
  * existing send and attributes routes (write-routes.ts). Each mutation is one call of rsmq's public
  * *Async methods; the handler has refused it in read-only mode and from another origin first.
@@ -26,6 +27,30 @@ export const TRIAGE_ROUTES: ReadonlyArray<ReadRoute | WriteRoute> = [
       const text = query.get("text") ?? undefined;
       const id = query.get("id") ?? undefined;
       sendJson(ctx.res, 200, await ctx.board.findMessages(qname, { text, id, cursor: query.get("cursor") ?? undefined }));
+    },
+  },
+  {
+    // The message browser filtered by attributes (`where=name=value`, repeatable) and a state, from a cursor.
+    method: "GET",
+    pattern: "api/queues/:qname/browse",
+    mutates: false,
+    async run(ctx, { qname, query }) {
+      const filter = {
+        where: query.getAll("where").filter((item) => item !== ""),
+        state: query.get("state") ?? undefined,
+        cursor: query.get("cursor") ?? undefined,
+        limit: query.get("limit") ?? undefined,
+      };
+      sendJson(ctx.res, 200, await ctx.board.browseFiltered(qname, filter));
+    },
+  },
+  {
+    // The tenants with messages in the queue (the `tenant` attribute), counted by state over at most 10,000 messages.
+    method: "GET",
+    pattern: "api/queues/:qname/tenants",
+    mutates: false,
+    async run(ctx, { qname }) {
+      sendJson(ctx.res, 200, await ctx.board.readTenants(qname));
     },
   },
   {
