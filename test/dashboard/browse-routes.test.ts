@@ -111,8 +111,9 @@ describe("dashboard attribute routes: filtered browse and tenants", function () 
       const messages = Array.from({ length: Math.min(1000, 10_050 - start) }, () => ({ message: "m" }));
       await rsmq.sendMessagesAsync({ qname, messages });
     }
-    // Tenants come from single sends (the batch may not store attributes): two after the 10,050 plain ones.
-    await rsmq.sendMessageAsync({ qname, message: "late", tenant: "late" });
+    // A tenant's message past the 10,000 looked at: delayed, so after every visible one (sent
+    // visible, fair scoring would place it next in line, among the first looked at).
+    await rsmq.sendMessageAsync({ qname, message: "late", tenant: "late", delay: 60 });
     const answer = await get(`api/queues/${qname}/tenants`);
     expect(answer.json).to.deep.include({ total: 10_051, looked: 10_000, complete: false, withoutTenant: 10_000, tenants: [] });
   });
