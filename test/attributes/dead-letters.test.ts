@@ -115,6 +115,24 @@ describe("message attributes: a dead letter keeps them, and a redrive brings the
     }
   }
 
+  it("a two-step move cut short after the copy leaves them in both queues; run again, in the dead-letter queue once", async () => {
+    const id = await send("order 19");
+    const message = asMessage(await rsmq.receiveMessageAsync({ qname: "q" }));
+    const stored = await redis.hGet(keysOf(ns, "q").hash, `${id}:at`);
+    const crashing = new DeadLetterMover(internalsOf(rsmq), { atomic: false, afterCopy: () => Promise.reject(new Error("crash")) });
+    await crashing.move("q", "dlq", message, why).then(
+      () => expect.fail("the crash should reject"),
+      (error: unknown) => expect(error).to.have.property("message", "crash"),
+    );
+    expect(await redis.hGet(keysOf(ns, "q").hash, `${id}:at`)).to.equal(stored);
+    expect(await redis.hGet(keysOf(ns, "dlq").hash, `${id}:at`)).to.equal(stored);
+    expect(await new DeadLetterMover(internalsOf(rsmq), { atomic: false }).move("q", "dlq", message, why)).to.equal(true);
+    expect(await redis.hExists(keysOf(ns, "q").hash, `${id}:at`)).to.equal(false);
+    expect(await redis.hGet(keysOf(ns, "dlq").hash, `${id}:at`)).to.equal(stored);
+    expect(await redis.zCard(keysOf(ns, "dlq").messages)).to.equal(1);
+    await expectKeptInDlq(id, "order 19");
+  });
+
   it("a message without attributes stays without: no `:at` in the dead-letter queue; a redrive clears a leftover in the target", async () => {
     const id = await rsmq.sendMessageAsync({ qname: "q", message: "plain" });
     const message = asMessage(await rsmq.receiveMessageAsync({ qname: "q" }));
