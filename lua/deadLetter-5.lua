@@ -1,6 +1,6 @@
 --[[
-  Moves a message that stopped being retried to a dead-letter queue, atomically. The body and id
-  are kept; why it stopped goes in the dead-letter queue's hash as `<id>:dl` (JSON), which rsmq
+  Moves a message that stopped being retried to a dead-letter queue, atomically. The body, id and
+  attributes (`<id>:at`, as sent, with a schedule's `schedule` and `slot`) are kept; why it stopped goes in the dead-letter queue's hash as `<id>:dl` (JSON), which rsmq
   clients never read, and which deleting the message removes. The dead-letter queue is created on
   demand with the source queue's vt, delay and maxsize. There it is a new message: visible now,
   no receives yet. `totalsent` counts it once: a message already there (a two-step move repeated
@@ -32,7 +32,9 @@ local unpackAll = table.unpack or unpack
 
 -- refusedCommand(...) is lua/shared/refused-command.lua, which the loader puts before this script.
 
-local body = rcall("HGET", sourceHash, id)
+-- The attributes come in the read of the body: no command more for them.
+local message = rcall("HMGET", sourceHash, id, id .. ":at")
+local body, attributes = message[1], message[2]
 if not body or not rcall("ZSCORE", sourceSet, id) then
   return 0
 end
@@ -63,7 +65,12 @@ end
 if rcall("ZADD", deadSet, now, id) == 1 then
   rcall("HINCRBY", deadHash, "totalsent", 1)
 end
-rcall("HSET", deadHash, id, body, id .. ":dl", string.sub(why, 1, -2) .. ',"at":' .. now .. "}")
+local note = string.sub(why, 1, -2) .. ',"at":' .. now .. "}"
+if attributes then
+  rcall("HSET", deadHash, id, body, id .. ":dl", note, id .. ":at", attributes)
+else
+  rcall("HSET", deadHash, id, body, id .. ":dl", note)
+end
 
 rcall("ZREM", sourceSet, id)
 rcall("HDEL", sourceHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")

@@ -10,6 +10,7 @@
   ARGV[1] message id   ARGV[2] body
   ARGV[3] why it stopped, a JSON object; the script adds "at" (epoch ms, server clock)
   ARGV[4] vt   ARGV[5] delay   ARGV[6] maxsize: the settings for a queue created on demand
+  ARGV[7] the message's attributes `<id>:at` as the source holds them (JSON); "" or absent: none
 
   Returns 1.
 
@@ -45,7 +46,12 @@ end
 if rcall("ZADD", deadSet, now, id) == 1 then
   rcall("HINCRBY", deadHash, "totalsent", 1)
 end
-rcall("HSET", deadHash, id, body, id .. ":dl", string.sub(why, 1, -2) .. ',"at":' .. now .. "}")
+local note = string.sub(why, 1, -2) .. ',"at":' .. now .. "}"
+if ARGV[7] and ARGV[7] ~= "" then
+  rcall("HSET", deadHash, id, body, id .. ":dl", note, id .. ":at", ARGV[7])
+else
+  rcall("HSET", deadHash, id, body, id .. ":dl", note)
+end
 -- The expired head found above goes, with every field of theirs, counted.
 if #trimming > 0 then
   local fields = {}

@@ -1,6 +1,7 @@
 --[[
   Moves messages from a dead-letter queue back to a queue as new messages: visible now, receive
-  count and first-receive time reset, `why` removed. All of them in one atomic step. It moves what
+  count and first-receive time reset, `why` removed, attributes (`<id>:at`) kept. All of them in
+  one atomic step. It moves what
   the cross-slot redrive (redriveClaim-2, redriveCopy-2) moves, and counts the same: a message
   someone holds (received from the dead-letter queue, hidden) stays, and `totalsent` counts a
   message once, not again when it is already in the target (a cross-slot redrive cut short).
@@ -31,7 +32,9 @@ if refused then
 end
 local moved = 0
 for _, id in ipairs(ARGV) do
-  local body = rcall("HGET", deadHash, id)
+  -- The attributes come in the read of the body: no command more for them.
+  local message = rcall("HMGET", deadHash, id, id .. ":at")
+  local body, attributes = message[1], message[2]
   local score = rcall("ZSCORE", deadSet, id)
   if body and score and tonumber(score) <= nowMs then
     rcall("ZREM", deadSet, id)
@@ -39,8 +42,15 @@ for _, id in ipairs(ARGV) do
     if rcall("ZADD", targetSet, now, id) == 1 then
       rcall("HINCRBY", targetHash, "totalsent", 1)
     end
-    rcall("HSET", targetHash, id, body)
-    rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")
+    -- What the target held of this id before (a cross-slot redrive cut short, an old client's
+    -- leftovers) goes, but for the attributes, which the HSET overwrites when the message has them.
+    if attributes then
+      rcall("HSET", targetHash, id, body, id .. ":at", attributes)
+      rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+    else
+      rcall("HSET", targetHash, id, body)
+      rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")
+    end
     moved = moved + 1
   end
 end

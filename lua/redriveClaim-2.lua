@@ -1,7 +1,7 @@
 --[[
   The first step of a redrive when the dead-letter queue and the target cannot share a script
   (different Redis Cluster slots): claims dead-lettered messages by hiding them for a while, and
-  returns their bodies for the copy. Only a message that is still there, has its body and is
+  returns their bodies and attributes for the copy. Only a message that is still there, has its body and is
   visible can be claimed, so a message deleted meanwhile is not brought back, and of two redrives
   running at once only one claims each message. A crash after this only delays them by the hold.
 
@@ -10,7 +10,8 @@
   ARGV[1] hold in milliseconds
   ARGV[2..] message ids
 
-  Returns id, body, id, body, ... of the messages claimed.
+  Returns id, body, attributes, id, body, attributes, ... of the messages claimed (attributes: the
+  `<id>:at` JSON, "" when none).
 ]]
 local rcall = redis.call
 local deadSet, deadHash = KEYS[1], KEYS[2]
@@ -21,11 +22,14 @@ local claimed = {}
 for i = 2, #ARGV do
   local id = ARGV[i]
   local score = rcall("ZSCORE", deadSet, id)
-  local body = rcall("HGET", deadHash, id)
+  -- The attributes come in the read of the body: no command more for them.
+  local message = rcall("HMGET", deadHash, id, id .. ":at")
+  local body = message[1]
   if score and body and tonumber(score) <= nowMs then
     rcall("ZADD", deadSet, hiddenUntil, id)
     claimed[#claimed + 1] = id
     claimed[#claimed + 1] = body
+    claimed[#claimed + 1] = message[2] or ""
   end
 end
 return claimed

@@ -1,13 +1,13 @@
 --[[
   The first half of a redrive when the dead-letter queue and the target cannot share a script
   (different Redis Cluster slots): writes the messages into the target as new messages, visible
-  now, with receive count and first-receive time reset. The caller deletes them from the
+  now, with receive count and first-receive time reset, and their attributes (`<id>:at`). The caller deletes them from the
   dead-letter queue afterwards, so a crash in between leaves them in both, never in neither.
   Writing the same id twice overwrites, so repeating this step is harmless.
 
   KEYS[1] target sorted set  <ns>:<target>
   KEYS[2] target hash        <ns>:<target>:Q
-  ARGV    message id, body, message id, body, ...
+  ARGV    message id, body, attributes (`<id>:at` JSON; "" for none), message id, body, attributes, ...
 
   Returns how many were written, or -1 when the target queue does not exist (nothing is written then).
 ]]
@@ -27,13 +27,20 @@ if refused then
   return refused
 end
 local written = 0
-for i = 1, #ARGV, 2 do
-  local id, body = ARGV[i], ARGV[i + 1]
+for i = 1, #ARGV, 3 do
+  local id, body, attributes = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   if rcall("ZADD", targetSet, now, id) == 1 then
     rcall("HINCRBY", targetHash, "totalsent", 1)
   end
-  rcall("HSET", targetHash, id, body)
-  rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")
+  -- What the target held of this id before goes, but for the attributes, which the HSET
+  -- overwrites when the message has them.
+  if attributes ~= "" then
+    rcall("HSET", targetHash, id, body, id .. ":at", attributes)
+    rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp")
+  else
+    rcall("HSET", targetHash, id, body)
+    rcall("HDEL", targetHash, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":tp", id .. ":at")
+  end
   written = written + 1
 end
 return written

@@ -2,14 +2,17 @@
  * Moves a message that stopped being retried into a dead-letter queue. When both queues' keys can
  * share a script it is one atomic script. Otherwise (queues in different Redis Cluster slots) it
  * is the two-step move (two-step-move.ts): hold, copy into the dead-letter queue, delete from the
- * source, so a crash in between leaves the message in both queues, never in neither.
+ * source, so a crash in between leaves the message in both queues, never in neither. Either way
+ * the message keeps its attributes (`<id>:at`, moved as stored).
  */
 import { deadLetter } from "../operations/dead-letter";
 import type { StopRecord } from "../operations/dead-letter";
 import { deadLetterCopy } from "../operations/dead-letter-copy";
+import type { QueueSettings } from "../operations/dead-letter-copy";
 import { deleteMessage } from "../operations/delete-message";
-import { getQueueAttributes } from "../operations/get-queue-attributes";
 import { hideMessage } from "../operations/hide-message";
+import { QUEUE_DEFAULTS } from "../operations/create-queue";
+import { queueNotFound } from "../errors/rsmq-errors";
 import type { RedisSMQInternals } from "../internals";
 import type { QueueMessage } from "../types";
 import { moveInTwoSteps } from "./two-step-move";
@@ -43,15 +46,43 @@ export class DeadLetterMover {
         hold: async (holdMs) => {
           // Held, or gone (deleted, or already moved): then nothing is copied.
           if ((await queue.run(() => hideMessage(queue.layout, source, message.id, holdMs, rc))) === 0) return undefined;
-          // A dead-letter queue created by the copy takes the source's settings.
-          const { vt, delay, maxsize } = await queue.run(() => getQueueAttributes(queue.layout, { qname: source }));
-          return { vt, delay, maxsize };
+          return readSource(queue, source, message.id);
         },
-        copy: (settings) => queue.run(() => deadLetterCopy(queue.layout, dlq, message.id, message.message, why, settings)),
+        copy: ({ settings, storedAttributes }) =>
+          queue.run(() => deadLetterCopy(queue.layout, dlq, message.id, message.message, why, settings, storedAttributes)),
         remove: () => queue.run(() => deleteMessage(queue.layout, { qname: source, id: message.id, rc }, why.reason === "expired")),
       },
       this.options,
     );
     return moved?.removed === 1;
   }
+}
+
+/**
+ * What the copy needs of the source, in one HMGET: the settings a dead-letter queue created by the
+ * copy takes (rsmq's defaults for one the source lacks, as the atomic script does), and the
+ * message's attributes as stored ("" when none). Rejects with queueNotFound when the source has
+ * no settings (deleted since the hold).
+ */
+async function readSource(
+  queue: RedisSMQInternals,
+  source: string,
+  id: string,
+): Promise<{ settings: QueueSettings; storedAttributes: string }> {
+  const hash = queue.layout.queue(source).hash;
+  const [vt, delay, maxsize, storedAttributes] = (await queue.command(
+    "deadLetter",
+    ["HMGET", hash, "vt", "delay", "maxsize", `${id}:at`],
+    hash,
+  )) as Array<string | null>;
+  if (vt === null) throw queueNotFound();
+  const setting = (field: string | null, fallback: number): number => (field === null ? fallback : parseInt(field, 10));
+  return {
+    settings: {
+      vt: setting(vt, QUEUE_DEFAULTS.vt),
+      delay: setting(delay, QUEUE_DEFAULTS.delay),
+      maxsize: setting(maxsize, QUEUE_DEFAULTS.maxsize),
+    },
+    storedAttributes: storedAttributes ?? "",
+  };
 }

@@ -1,8 +1,8 @@
 /**
  * The copy step of the two-step dead-letter move (lua/deadLetterCopy-2.lua), for queues in
- * different Redis Cluster slots: writes the message and why it stopped into the dead-letter queue,
- * which it creates when it does not exist; its name is listed first, by a plain SADD (the registry
- * may sit in another slot).
+ * different Redis Cluster slots: writes the message, its attributes as the source stored them
+ * (`<id>:at`) and why it stopped into the dead-letter queue, which it creates when it does not
+ * exist; its name is listed first, by a plain SADD (the registry may sit in another slot).
  */
 import { integerArg } from "./operation";
 import type { Operation } from "./operation";
@@ -23,6 +23,8 @@ export function deadLetterCopy(
   body: string,
   why: StopRecord,
   settings: QueueSettings,
+  /** The message's `<id>:at` JSON as the source holds it; "" when none. */
+  storedAttributes = "",
 ): Operation<1> {
   const to = layout.queue(dlq);
   return {
@@ -31,7 +33,15 @@ export function deadLetterCopy(
     script: "deadLetterCopy",
     commandKind: "settle",
     keys: [to.messages, to.hash],
-    args: [id, body, JSON.stringify(why), integerArg(settings.vt), integerArg(settings.delay), integerArg(settings.maxsize)],
+    args: [
+      id,
+      body,
+      JSON.stringify(why),
+      integerArg(settings.vt),
+      integerArg(settings.delay),
+      integerArg(settings.maxsize),
+      storedAttributes,
+    ],
     parse: () => 1,
   };
 }

@@ -209,7 +209,9 @@ describe("message attributes (<id>:at)", () => {
       expect(await rsmq.receiveMessageAsync({ qname: "q" })).to.deep.equal({});
       await waitFor(async () => (await redis.zCard(keysOf(ns, "old").messages)) === 2, "both moved to expireTo");
       await waitFor(async () => (await atFields()).length === 0, "their attributes gone from the source");
-      expect(await atFields("old")).to.deep.equal([]);
+      // A moved message keeps its attributes (the schedule that sent it included), as a dead letter does.
+      expect((await atFields("old")).sort()).to.deep.equal(expired.map(({ id }) => `${id}:at`).sort());
+      for (const { id } of expired) expect(await redis.hGet(hash("old"), `${id}:at`)).to.equal(attributesOf("hourly", 1));
     });
 
     const why: StopRecord = { source: "q", deliveries: 1, reason: "poison", error: "bad payload" };
@@ -220,21 +222,25 @@ describe("message attributes (<id>:at)", () => {
         expect(await new DeadLetterMover(internals(), { atomic }).move("q", "dlq", message, why)).to.equal(true);
         expect(await redis.zCard(keysOf(ns, "dlq").messages)).to.equal(1);
         expect(await atFields()).to.deep.equal([]);
-        expect(await atFields("dlq")).to.deep.equal([]);
+        // A dead letter keeps its attributes, the schedule that sent it included.
+        expect(await atFields("dlq")).to.deep.equal([`${id}:at`]);
+        expect(await redis.hGet(hash("dlq"), `${id}:at`)).to.equal(attributesOf("nightly", 1000));
         expect(await redis.hExists(hash(), id)).to.equal(false);
       });
     }
 
-    it("a redrive clears what the dead letter and its target held of it", async () => {
+    it("a redrive clears what the dead letter held of it, and brings its attributes back into the target", async () => {
       const [id] = await sendScheduled(1);
       const message = asMessage(await rsmq.receiveMessageAsync({ qname: "q" }));
       await new DeadLetterMover(internals()).move("q", "dlq", message, why);
       // Left behind by hand on both sides: an old client's, or a crash's, leftovers.
       await redis.hSet(hash("dlq"), `${id}:at`, attributesOf("nightly", 1));
-      await redis.hSet(hash(), `${id}:at`, attributesOf("nightly", 1));
+      await redis.hSet(hash(), `${id}:at`, attributesOf("stale", 1));
       expect(await rsmq.redriveAsync({ from: "dlq" })).to.equal(1);
       expect(await atFields("dlq")).to.deep.equal([]);
-      expect(await atFields()).to.deep.equal([]);
+      // The dead letter's attributes, not a leftover: they travel with the message.
+      expect(await atFields()).to.deep.equal([`${id}:at`]);
+      expect(await redis.hGet(hash(), `${id}:at`)).to.equal(attributesOf("nightly", 1));
       expect(asMessage(await rsmq.receiveMessageAsync({ qname: "q" })).id).to.equal(id);
     });
   });

@@ -70,14 +70,14 @@ describe("Dead letters", () => {
 
   /**
    * The two-step move's calls, node by node: hold the message in the source (hideMessage), read
-   * the source's settings, list the dead-letter queue (SADD to the registry), copy, then delete
-   * from the source.
+   * the source's settings and the message's attributes (one HMGET), list the dead-letter queue
+   * (SADD to the registry), copy, then delete from the source.
    */
   async function twoStepCalls(source: string, dlq: string): Promise<Record<number, string[]>> {
     const [from, to, registry] = [await nodeOfQueue(ns, source), await nodeOfQueue(ns, dlq), await nodeOfRegistry(ns)];
     return callsByNode([
       [from, "evalsha hideMessage"],
-      [from, "evalsha_ro getQueueAttributes"],
+      [from, "hmget"],
       [registry, "sadd"],
       [to, "evalsha deadLetterCopy"],
       [from, "evalsha deleteMessage"],
@@ -150,7 +150,7 @@ describe("Dead letters", () => {
         async () => (moved = await new DeadLetterMover(internalsOf(rsmq), { atomic: false }).move("src", "dlq", message, why)),
       );
       expect(moved).to.equal(true);
-      // Hold, settings, list, copy, delete: each on the node of its key (all one server there).
+      // Hold, settings and attributes, list, copy, delete: each on the node of its key (all one server there).
       expect(calls).to.deep.equal(await twoStepCalls("src", "dlq"));
       expect(await whereIs(message.id)).to.deep.equal({ src: [false, false], dlq: [true, true] });
       const again = asMessage(await rsmq.receiveMessageAsync({ qname: "dlq" }));

@@ -1,7 +1,7 @@
 /**
  * The one-script and two-step versions of each move are separate Lua files, so that each keeps a
  * KEYS header the static key check can read: createQueue-2 and (SADD, createQueueHash-1);
- * deadLetter-5 and (hideMessage-3, getQueueAttributes-3, SADD, deadLetterCopy-2, deleteMessage-3);
+ * deadLetter-5 and (hideMessage-3, HMGET, SADD, deadLetterCopy-2, deleteMessage-3);
  * redrive-4 and (getQueueAttributes-3, redriveClaim-2, redriveCopy-2, deleteMessages-3). Separate
  * files can drift apart, so here both paths of each twin run on the same starting data and must
  * leave exactly the same Redis state: every key of the namespace with its type, value and TTL.
