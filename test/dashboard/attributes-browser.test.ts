@@ -12,6 +12,7 @@ import type { RedisServerProcess } from "../../lib/cli/redis/redis-server";
 import { closeBrowser, closeCheckedPage, openPage } from "../support/browser";
 import type { OpenedPage } from "../support/browser";
 import { runsOn } from "../support/targets";
+import { waitFor } from "../support/worker";
 import { ServedDashboards } from "../support/served-dashboards";
 
 runsOn("single");
@@ -57,7 +58,7 @@ describe("dashboard attribute filter and tenants in a real browser (chromium)", 
     await page.locator('#message-filter input[name="where"]').fill("tenant=globex");
     await page.locator('button[data-action="filter-messages"]').click();
     await page.locator(`#messages tr[data-id="${sent.globex[0]}"]`).waitFor();
-    await page.waitForFunction('document.querySelectorAll("#messages tr[data-id]").length === 3');
+    await waitFor(async () => (await page.locator("#messages tr[data-id]").count()) === 3, "globex's three rows");
     expect(await page.locator("#messages tr[data-id]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-id")))).to.deep.equal(
       sent.globex,
     );
@@ -82,7 +83,7 @@ describe("dashboard attribute filter and tenants in a real browser (chromium)", 
     expect(await page.locator('button[data-action="next-page"]').isDisabled()).to.equal(true);
 
     await page.locator('button[data-action="clear-filter"]').click();
-    await page.waitForFunction('document.querySelectorAll("#messages tr[data-id]").length === 50');
+    await waitFor(async () => (await page.locator("#messages tr[data-id]").count()) === 50, "the unfiltered page's 50 rows");
     expect(await page.locator("#page-info").textContent()).to.equal("1–50 of 65");
   });
 
