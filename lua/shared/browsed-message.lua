@@ -1,12 +1,12 @@
 --[[
   Put by the loader (lib/scripts/script-files.ts) before every script that lists messages as the
-  dashboard, peekMessages and browseMessages read them (messagePage, findMessages, browseMessages).
+  dashboard and peekMessages read them (browseMessages, findMessages).
 
   messageFields(queueHash, id): HMGET of the message's body, `:rc`, `:fr`, `:dl` and `:at`.
   appendMessage(reply, id, fields, score, cutAt, withAttributes): appends the seven items of one
     message to `reply`: id, body (cut to cutAt bytes; 0: whole), body length in bytes, score,
     receive count ("0": never), first receive (false: never) and the `:dl` JSON (false: none); with
-    `withAttributes` an eighth, the `:at` JSON (false: none). lib/operations/message-page.ts
+    `withAttributes` an eighth, the `:at` JSON (false: none). lib/operations/browse-messages.ts
     reads them in that order.
 ]]
 local function messageFields(queueHash, id)
