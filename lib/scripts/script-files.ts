@@ -58,12 +58,11 @@ export const SCRIPT_KINDS = {
   getQueueAttributes: "reads",
   peekDeadLetters: "reads",
   queueStates: "reads",
-  // The dashboard's page by position, and peekMessages (lib/operations/message-page.ts).
-  messagePage: "reads",
+  browseMessages: "reads",
   readMessage: "reads",
   findMessages: "reads",
-  // browseMessages' page after a cursor (lib/operations/browse-messages.ts).
-  browseMessages: "reads",
+  // browseMessages' page (lib/operations/browse-after.ts).
+  browseAfter: "reads",
   deadLetterNotes: "reads",
   nextDue: "reads",
   // The Workers' heartbeat entries, read for listConsumers (lua/listConsumers-2.lua).
