@@ -121,6 +121,7 @@ local entries = rcall("ZRANGE", queueSet, string.format("%d", start), string.for
 local looked, found, atBytes, bodyBytes = 0, 0, 0, 0
 local lastScore, lastId = false, false
 local stopped = false
+-- messageFields and appendMessage are lua/shared/browsed-message.lua, which the loader puts before this script.
 for i = 1, #entries, 2 do
   local id, score = entries[i], entries[i + 1]
   local due = tonumber(score) <= nowMs
@@ -146,7 +147,7 @@ for i = 1, #entries, 2 do
     keep = matches(atJson)
   end
   if keep then
-    fields = rcall("HMGET", queueHash, id, id .. ":rc", id .. ":fr", id .. ":dl", id .. ":at")
+    fields = messageFields(queueHash, id)
     local body = fields[1] or ""
     -- The bytes this reply carries: a body cut to ARGV[9] counts as cut.
     local answered = #body
@@ -160,19 +161,7 @@ for i = 1, #entries, 2 do
     end
     bodyBytes = bodyBytes + answered
     found = found + 1
-    reply[#reply + 1] = id
-    if cutAt > 0 and #body > cutAt then
-      reply[#reply + 1] = string.sub(body, 1, cutAt)
-    else
-      reply[#reply + 1] = body
-    end
-    reply[#reply + 1] = #body
-    reply[#reply + 1] = score
-    -- A nil inside a Lua table would cut the reply short there: false travels as a nil reply.
-    reply[#reply + 1] = fields[2] or "0"
-    reply[#reply + 1] = fields[3] or false
-    reply[#reply + 1] = fields[4] or false
-    reply[#reply + 1] = fields[5] or false
+    appendMessage(reply, id, fields, score, cutAt, true)
   end
   looked = looked + 1
   lastScore, lastId = score, id
