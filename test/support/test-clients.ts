@@ -62,10 +62,20 @@ function respOf(kind: TestClientKind): 2 | 3 {
 
 type NodeRedisClient = { connect(): Promise<unknown>; on(event: "error", listener: () => void): unknown; isOpen: boolean };
 
-function endNodeRedis(client: NodeRedisClient & { destroy?: () => unknown; disconnect(): Promise<unknown> }): void {
-  if (!client.isOpen) return;
-  if (typeof client.destroy === "function") client.destroy();
-  else client.disconnect().catch(() => undefined);
+function endNodeRedis(
+  client: NodeRedisClient & { destroy?: () => unknown; disconnect(): Promise<unknown> },
+  connected: Promise<void>,
+): void {
+  const { destroy } = client;
+  if (client.isOpen) {
+    if (typeof destroy === "function") destroy.call(client);
+    else client.disconnect().catch(() => undefined);
+  }
+  if (typeof destroy !== "function") return;
+  // A node-redis 5 cluster client destroyed while it connects still connects to its masters
+  // afterwards, and those connections kept the process alive: ended again once its connect settles.
+  // (Already closed, it throws or rejects: nothing was left to end.)
+  void connected.then(() => destroy.call(client)).catch(() => undefined);
 }
 
 /** A client of `kind` on the server at host:port; `ioredisOptions` go to an ioredis client as they are. */
@@ -103,8 +113,11 @@ export function standaloneTestClient(
       ? createClient5({ ...options, RESP: respOf(kind) })
       : createClient6({ ...options, RESP: respOf(kind) })) as unknown as NodeRedisClient & { disconnect(): Promise<unknown> };
   client.on("error", () => undefined);
-  client.connect().catch(() => undefined);
-  return { kind, client, close: () => endNodeRedis(client) };
+  const connected = client.connect().then(
+    () => undefined,
+    () => undefined,
+  );
+  return { kind, client, close: () => endNodeRedis(client, connected) };
 }
 
 /**
@@ -142,6 +155,9 @@ export function clusterTestClient(
       ? createCluster5({ ...options, RESP: respOf(kind) })
       : createCluster6({ ...options, RESP: respOf(kind) })) as unknown as NodeRedisClient & { disconnect(): Promise<unknown> };
   client.on("error", () => undefined);
-  client.connect().catch(() => undefined);
-  return { kind, client, close: () => endNodeRedis(client) };
+  const connected = client.connect().then(
+    () => undefined,
+    () => undefined,
+  );
+  return { kind, client, close: () => endNodeRedis(client, connected) };
 }
