@@ -7,8 +7,9 @@
  * - Their node clients speak RESP3 when asked to (6: by default), which a connection opened here
  *   for SSUBSCRIBE does not need: it speaks RESP2, and sends no HELLO.
  * - connect() marks the client open before it has read the slot map (4 too), but 5 and 6 then
- *   refuse calls (6: ClientOfflineError) where 4's fail on the empty map: a client passed in
- *   while it connects is waited for, not replaced.
+ *   refuse calls where 4's fail on the empty map; 6 refuses them (ClientOfflineError) until
+ *   connect() has ended, after its slot map is read and every master connected: a client passed
+ *   in while it connects is waited for, not replaced.
  */
 import type { RedisClusterType } from "redis";
 
@@ -44,6 +45,15 @@ export function abortOption(
 /** Whether the cluster client holds a slot map (its first topology read is done). */
 export function slotMapRead(cluster: Cluster): boolean {
   return cluster.masters.length > 0;
+}
+
+/**
+ * Whether the cluster client's connect() has ended (node-redis 6's `isReady`; 6 refuses calls
+ * before, though its slot map is read as it starts connecting to the masters). Always true of
+ * 4 and 5, which take calls once the map is read.
+ */
+export function connectEnded(cluster: Cluster): boolean {
+  return !isNodeRedis6Cluster(cluster) || (cluster as unknown as { isReady?: unknown }).isReady !== false;
 }
 
 /**

@@ -21,12 +21,17 @@ import { describeRootNodes, NODE_DEFAULTS } from "./node-options";
 import { confirmOnNode, sendToSlotOwner } from "./replicated-write";
 import { closeCluster, createOwnedCluster, FIRST_READ_MIN_WAIT_MS, refreshedCluster, slotMapUnreadError } from "./cluster-clients";
 import { nodeOptionsOf } from "../node-redis/private-shapes";
-import { abortOption, closeMethodsOf, isNodeRedis5Or6Cluster, slotMapRead } from "./cluster-shapes";
+import { abortOption, closeMethodsOf, connectEnded, isNodeRedis5Or6Cluster, slotMapRead } from "./cluster-shapes";
 import type { NodeOptions } from "../node-redis/private-shapes";
 import { HAND_OUT_AS_IS } from "../handover";
 
 /** How often a client passed in while it connects is looked at until it holds its slot map. */
 const SLOT_MAP_LOOK_MS = 10;
+/**
+ * How long a node-redis 6 client passed in while it connects is waited for once its slot map is
+ * read (see slotMapOf): its masters' connections take milliseconds, a master it cannot reach for ever.
+ */
+const CONNECT_END_WAIT_MS = FIRST_READ_MIN_WAIT_MS;
 
 /** A fresh topology is read at most this often. */
 const MIN_REFRESH_INTERVAL_MS = 250;
@@ -274,12 +279,22 @@ export class ClusterTransport implements Transport {
   }
 
   /**
-   * Whether a node-redis 5 or 6 client passed in open holds its slot map, waiting while it reads it
-   * (its calls are refused until then, and would have it replaced); false once it is no longer
+   * Whether a node-redis 5 or 6 client passed in open holds its slot map, waiting while it reads it,
+   * and while a node-redis 6 one connects to its masters (its calls are refused until then, and
+   * would have it replaced: see CONNECT_END_WAIT_MS); false once it is no longer
    * open (its connect failed: it is connected here) or this connection is closed.
    */
   private async slotMapOf(client: Cluster): Promise<boolean> {
-    while (client.isOpen && !slotMapRead(client) && !this.closed) await pause(SLOT_MAP_LOOK_MS);
+    let mapReadAt: number | undefined;
+    while (client.isOpen && !this.closed) {
+      if (slotMapRead(client)) {
+        mapReadAt ??= Date.now();
+        // node-redis 6 takes calls once connected to every master; one that cannot be reached
+        // keeps it from ever taking them, and then a call has it replaced by a copy that can.
+        if (connectEnded(client) || Date.now() - mapReadAt >= CONNECT_END_WAIT_MS) break;
+      }
+      await pause(SLOT_MAP_LOOK_MS);
+    }
     return client.isOpen && !this.closed;
   }
 

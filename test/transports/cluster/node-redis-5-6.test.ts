@@ -6,6 +6,7 @@
  * the instance, and each operation is one EVALSHA.
  */
 import { expect } from "chai";
+import { createClient } from "redis";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../../lib");
 import { subscribersOf } from "../../support/inspect";
@@ -78,6 +79,32 @@ for (const kind of KINDS) {
       expect(await timed(() => rsmq.receiveMessageAsync({ qname: "q" }))).to.deep.equal({});
       expect(await timed(() => rsmq.listQueuesAsync())).to.deep.equal(["q"]);
       expect(await timed(() => rsmq.deleteQueueAsync({ qname: "q" }))).to.equal(1);
+    });
+
+    it("passed in while it is still connecting, it serves every call: no copy of it is made (one named connection per master)", async () => {
+      // connect() started and not awaited: node-redis 6 refuses calls ("The client is offline")
+      // until it has connected to every master, though its slot map is read before that.
+      made.close();
+      const name = `caller-${uniqueNs()}`;
+      made = clusterTestClient(kind, testCluster().rootNodes(), { name });
+      const rsmq = passing(uniqueNs());
+      await rsmq.createQueueAsync({ qname: "q" });
+      // Queues on every master, so a copy would have had to connect to each.
+      const qnames = ["q", "q-1", "q-2", "q-3", "q-4", "q-5", "q-6", "q-7", "q-8", "q-9"];
+      for (const qname of qnames.slice(1)) await rsmq.createQueueAsync({ qname });
+      for (const qname of qnames) {
+        const id = await rsmq.sendMessageAsync({ qname, message: qname });
+        expect(await rsmq.receiveMessageAsync({ qname })).to.include({ id, message: qname });
+      }
+      const named: number[] = [];
+      for (const master of await testCluster().masters()) {
+        const node = createClient({ url: master.url });
+        await node.connect();
+        const list = await node.clientList();
+        await node.quit();
+        named.push(list.filter((connection) => connection.name === name).length);
+      }
+      expect(named, "connections named as the caller's client, master by master").to.deep.equal([1, 1, 1]);
     });
 
     it("refuses a bad queue name with the same error as on node-redis 4 (a reply, not a retried failure)", async () => {
