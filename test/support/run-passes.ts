@@ -16,12 +16,16 @@
  * Each pass runs the suites whose `runsOn(...)` line names its target (suite-targets.ts); a suite
  * without one fails the run before any pass starts. `--only <pass>` runs that one pass alone
  * (`npm run test:cluster`, `npm run test:ioredis`, `npm test -- --only noderedis6-resp3`). A pass
- * that exits 0 but ran no test fails the run, with the reason (pass-summary.ts).
+ * that exits 0 but ran no test fails the run, with the reason (pass-summary.ts). A pass still
+ * running after PASS_LIMIT_MS is killed and fails the run, naming the test it was in and what it
+ * was waiting on (pass-report.ts), instead of holding CI until its own time limit.
  */
 import { spawn } from "child_process";
 import type { ChildProcess } from "child_process";
 import * as path from "path";
 import { emptyPassReason, readSummary } from "./pass-summary";
+import { describeReport, reportFileFor, requestReport } from "./pass-report";
+import { killTree } from "./process-tree";
 import { selectSuites } from "./suite-targets";
 import type { TestClientKind } from "./test-clients";
 
@@ -110,9 +114,10 @@ function parseArguments(args: string[]): { only?: string; extra: string[] } {
 async function run(pass: Pass, held: boolean): Promise<{ code: number; output: Buffer[] }> {
   // Piped, mocha would drop its colours: keep them when it would have printed to a terminal.
   const colour = !held && process.stdout.isTTY ? ["--color"] : [];
+  const report = reportFileFor();
   const child = spawn(process.execPath, [mocha, ...colour, ...pass.args], {
     cwd: root,
-    env: pass.env,
+    env: { ...pass.env, ...report.env },
     stdio: [held ? "ignore" : "inherit", "pipe", "pipe"],
   });
   const output: Buffer[] = [];
@@ -124,8 +129,20 @@ async function run(pass: Pass, held: boolean): Promise<{ code: number; output: B
   child.stdout.on("data", collect(process.stdout));
   child.stderr.on("data", collect(process.stderr));
   const stuck = killIfStuck(child, output);
+  const overTime = killIfOverTime(child, report.file);
   const exited = await new Promise<number>((resolve) => child.on("close", (exit, signal) => resolve(exit ?? (signal ? 1 : 0))));
   stuck.clear();
+  overTime.clear();
+  report.remove();
+  if (overTime.killed) {
+    const line = Buffer.from(
+      `\n  npm test fails: the ${pass.name} pass was still running ${PASS_LIMIT_MS} ms after it started ` +
+        `(RSMQ_TEST_PASS_LIMIT_MS): a wait with no end; the pass was killed.\n${await overTime.diagnosis}\n`,
+    );
+    if (held) output.push(line);
+    else process.stderr.write(line);
+    return { code: 1, output };
+  }
   if (stuck.killed) {
     const line = Buffer.from(
       `\n  npm test fails: the ${pass.name} pass printed its summary but had not exited ${EXIT_GRACE_MS} ms later: ` +
@@ -166,10 +183,38 @@ function killIfStuck(child: ChildProcess, output: Buffer[]): { readonly killed: 
     if (timer !== undefined || readSummary(Buffer.concat(output).toString("utf8")) === undefined) return;
     timer = setTimeout(() => {
       state.killed = true;
-      child.kill("SIGKILL");
+      killTree(child.pid);
     }, EXIT_GRACE_MS);
   };
   child.stdout?.on("data", watch);
+  return state;
+}
+
+/**
+ * How long a pass may run in all (RSMQ_TEST_PASS_LIMIT_MS, default 30 min: the longest pass takes
+ * 9 to 15 min on 2 busy cores). Every test has mocha's timeout, but a wait mocha cannot time out
+ * (one in a hook's clean-up after a timeout, say) would otherwise hold CI for its 90 min.
+ */
+const PASS_LIMIT_MS = Number(process.env.RSMQ_TEST_PASS_LIMIT_MS ?? 30 * 60_000);
+
+/**
+ * Kills `child` once it has run PASS_LIMIT_MS, after asking it for a diagnostic report (written
+ * to `reportFile`); `diagnosis` then resolves what the report says (see describeReport).
+ */
+function killIfOverTime(child: ChildProcess, reportFile: string): { readonly killed: boolean; diagnosis: Promise<string>; clear(): void } {
+  let resolveDiagnosis: (text: string) => void = () => undefined;
+  const state = {
+    killed: false,
+    diagnosis: new Promise<string>((resolve) => (resolveDiagnosis = resolve)),
+    clear: () => clearTimeout(timer),
+  };
+  const timer = setTimeout(() => {
+    state.killed = true;
+    void requestReport(child, reportFile).then((report) => {
+      killTree(child.pid);
+      resolveDiagnosis(describeReport(report));
+    });
+  }, PASS_LIMIT_MS);
   return state;
 }
 

@@ -23,6 +23,7 @@ import { KeyLayout } from "../../lib/keys";
 import type { QueueKeys } from "../../lib/keys";
 import { clusterUnavailableReason, startTestCluster } from "./cluster";
 import type { TestCluster } from "./cluster";
+import { answerReportRequests } from "./pass-report";
 import { startTestRedis } from "./redis-server";
 import type { TestRedis } from "./redis-server";
 import { clusterTestClient, isIoredisKind, standaloneTestClient, testClientKindFromEnv } from "./test-clients";
@@ -30,6 +31,9 @@ import type { TestClient, TestClientKind, TestClientSettings } from "./test-clie
 
 let server: TestRedis | undefined;
 let cluster: TestCluster | undefined;
+
+// A pass that runs too long is asked what it is doing (run-passes.ts).
+answerReportRequests();
 
 /** Whether this run targets a Redis Cluster (RSMQ_TEST_TARGET=cluster). */
 export function onCluster(): boolean {
@@ -67,8 +71,10 @@ function keep(made: TestClient): TestClient {
 }
 
 export const mochaHooks = {
-  beforeEach(): void {
+  beforeEach(this: Mocha.Context): void {
     inTest = true;
+    // Named in the diagnostic report of a pass killed for running too long (run-passes.ts).
+    process.env.RSMQ_TEST_RUNNING = this.currentTest?.fullTitle() ?? "";
   },
   afterEach(): void {
     inTest = false;
