@@ -262,9 +262,13 @@ describe("CLI: send, receive, pop, delete, peek", () => {
       expect(human.code, human.stderr).to.equal(0);
       const lines = human.stdout.trimEnd().split("\n");
       expect(lines[0]).to.match(/^ID {32}STATE +DUE +SENT +MESSAGE$/);
-      expect(lines[1]).to.match(new RegExp(`^${waiting}  visible +\\S+ ago +.+ ago  waiting$`));
-      expect(lines[2]).to.match(new RegExp(`^${taken}  in flight +in \\S+ +.+ ago  taken$`));
-      expect(lines[3]).to.match(new RegExp(`^${later}  delayed +in 1m\\d\\ds +.+ ago  later$`));
+      // Each column is padded to its widest value, so how many spaces end SENT depends on the ages
+      // (a "1.2s ago" beside a "980ms ago"): the bodies start under MESSAGE, whatever the ages.
+      expect(lines[1]).to.match(new RegExp(`^${waiting}  visible +\\S+ ago +.+ ago +waiting$`));
+      expect(lines[2]).to.match(new RegExp(`^${taken}  in flight +in \\S+ +.+ ago +taken$`));
+      expect(lines[3]).to.match(new RegExp(`^${later}  delayed +in 1m\\d\\ds +.+ ago +later$`));
+      const column = lines[0].indexOf("MESSAGE");
+      expect([lines[1], lines[2], lines[3]].map((line) => line.slice(column))).to.deep.equal(["waiting", "taken", "later"]);
 
       const machine = json(machineResult);
       expect(machine.now).to.be.a("number");
