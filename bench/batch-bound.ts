@@ -42,7 +42,7 @@ type Call = (typeof CALLS)[number];
 const SCRIPT_OF: Record<Call, ScriptName> = {
   sendMessages: "sendMessages",
   receiveMessages: "receiveMessage",
-  peekMessages: "browseMessages",
+  peekMessages: "messagePage",
   changeMessagesVisibility: "changeMessagesVisibility",
   deleteMessages: "deleteMessages",
 };

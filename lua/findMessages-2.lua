@@ -17,7 +17,7 @@
 
   Returns { nowMs, msgs, nextCursor, looked, id1, body1, size1, score1, rc1, fr1, why1, id2, ... }:
   the server's time (epoch ms), the number of messages, the cursor to go on from ("0": the whole
-  set was walked), how many messages this chunk looked at, then each match as browseMessages-2
+  set was walked), how many messages this chunk looked at, then each match as messagePage-2
   gives a message with its attributes (eight items). Returns -1 when the queue does not exist.
 ]]
 local rcall = redis.call

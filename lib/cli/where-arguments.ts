@@ -20,4 +20,4 @@ export function collectWhere(text: string, previous: MessageAttributes | undefin
   }
 }
 
-export { printableAttributes } from "../operations/browse-messages";
+export { printableAttributes } from "../operations/message-page";

@@ -6,7 +6,7 @@
 import type { DashboardCost, QueueRow } from "../queue-state/read-shapes";
 
 // The shapes the queue-state reads and the operations under them answer with, shown as they are.
-export type { BrowsedMessage, BrowsedState } from "../operations/browse-messages";
+export type { BrowsedMessage, BrowsedState } from "../operations/message-page";
 export type { DueWithin } from "../operations/queue-states";
 export type { ConsumerInfo, QueuePause, QueueRateLimit, RateLimit, ScheduleCatchup, ScheduleInfo, ScheduleOverlap } from "../types";
 export type { FindResponse } from "../queue-state/find-messages";

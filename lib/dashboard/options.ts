@@ -2,7 +2,7 @@
  * createDashboard's options, checked once when it is created (a wrong value fails there, naming
  * the option, the value expected and the value given), and filled with their defaults.
  */
-import { MAX_PREVIEW_CHARS } from "../operations/browse-messages";
+import { MAX_PREVIEW_CHARS } from "../operations/message-page";
 import type { RedisSMQ } from "../redis-smq";
 
 /** The options of `createDashboard` (rsmq-next/dashboard). */

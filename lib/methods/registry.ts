@@ -16,7 +16,7 @@ import { listQueuesOperation } from "../operations/list-queues";
 import { peekDeadLettersOperation } from "../operations/peek-dead-letters";
 import { peekMessageOperation } from "../operations/peek-message";
 import { peekMessagesOperation } from "../operations/peek-messages";
-import { browseMessagesOperation } from "../operations/browse-after";
+import { browseMessagesOperation } from "../operations/browse-messages";
 import { popMessageOperation } from "../operations/pop-message";
 import { purgeQueueOperation } from "../operations/purge-queue";
 import { receiveMessageOperation, receiveMessageOrNextDueOperation, receiveMessagesOperation } from "../operations/receive-message";

@@ -1,159 +1,152 @@
 /**
- * The dashboard's message browser: a page of a queue's messages in receive order
- * (lua/browseMessages-2.lua), or one message with its whole body (lua/readMessage-2.lua), without
- * receiving them: no score and no receive count changes.
+ * browseMessages: a queue's messages in receive order, filtered by attributes and state, a page at
+ * a time, without receiving them (lua/browseMessages-2.lua). One read-only script call per page, and
+ * each call looks at no more than BROWSE_LOOKS members, so none is long whatever `where` matches.
+ * The dashboard's filtered browser, its tenants view and the command line's `peek --where` run the
+ * same page read.
+ *
+ * The cursor is keyset: the (score, id) of the last member a page looked at, base64url-encoded, so
+ * a message that stays where it is is listed exactly once while others come and go between pages.
  */
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
 import { parseWhy, sentAt } from "./message-reply";
-import { scoredPriority, visibleSince } from "./visible-since";
+import { visibleSince } from "./visible-since";
 import { stateOf } from "./peek-messages";
 import type { KeyLayout } from "../keys";
-import { MAX_BATCH, validateId, validateQname } from "./rsmq-input-rules";
-import { rsmqError } from "../errors/rsmq-errors";
-import type { DeadLetterInfo } from "../types";
+import { MAX_BATCH, validateQname } from "./rsmq-input-rules";
+import { defineOperation } from "./descriptor";
+import { invalidValue } from "./invalid-value";
+import { attributesOf, encodeWhere } from "./message-attributes";
 import { MAX_BATCH_BYTES } from "./batch-bytes";
-import { attributesOf } from "./message-attributes";
-import type { MessageAttributes } from "./message-attributes";
+import type { BrowseMessagesOptions, BrowseMessagesPage, BrowsedQueueMessage, MessageState } from "../types";
 
-/** An attribute's value as the dashboard's JSON carries it: bytes as `{ b64 }`, as `where` takes them. */
-export type PrintableValue = string | number | boolean | { b64: string };
+/** The most members one page's script call looks at, matching or not. */
+export const BROWSE_LOOKS = 1000;
+/** The most bytes of `<id>:at` JSON one call decodes (a member that crosses it is the last looked at). */
+export const BROWSE_ATTRIBUTE_BYTES = 1024 * 1024;
+/** A page's size when `limit` is left out. */
+export const DEFAULT_BROWSE_LIMIT = 100;
 
-/** Attributes as JSON carries them: bytes as `{ b64 }`; undefined for none. */
-export function printableAttributes(attributes: MessageAttributes | undefined): Record<string, PrintableValue> | undefined {
-  if (!attributes) return undefined;
-  const printable: Record<string, PrintableValue> = {};
-  for (const [name, value] of Object.entries(attributes)) {
-    printable[name] = value instanceof Uint8Array ? { b64: Buffer.from(value).toString("base64") } : value;
+const STATES: readonly MessageState[] = ["visible", "inFlight", "delayed"];
+
+/** A score as Redis answers it (integer ms, or a double's digits) and a message id. */
+const CURSOR_TEXT = /^(-?\d{1,20}(\.\d{1,20})?(e[+-]?\d{1,3})?) ([A-Za-z0-9]{1,64})$/;
+
+/** The opaque cursor of (score, id). */
+export function encodeCursor(score: string, id: string): string {
+  return Buffer.from(`${score} ${id}`, "utf8").toString("base64url");
+}
+
+/** A cursor a previous page answered, as (score, id); null or undefined for the start; else throws. */
+export function decodeCursor(value: unknown): { score: string; id: string } | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = typeof value === "string" && /^[A-Za-z0-9_-]{1,200}$/.test(value) ? Buffer.from(value, "base64url").toString("utf8") : "";
+  const parts = CURSOR_TEXT.exec(text);
+  if (!parts) throw invalidValue("cursor", "null or the cursor a previous browseMessages answered", value);
+  return { score: parts[1], id: parts[4] };
+}
+
+/** A state to keep, or undefined for every one; else throws. */
+export function validateBrowseState(value: unknown): MessageState | undefined {
+  if (value === undefined) return undefined;
+  if (!STATES.includes(value as MessageState)) throw invalidValue("state", `one of ${STATES.join(", ")}`, value);
+  return value as MessageState;
+}
+
+/** A page's size: 1 to 1000, DEFAULT_BROWSE_LIMIT when left out; else throws. */
+export function validateBrowseLimit(value: unknown): number {
+  if (value === undefined) return DEFAULT_BROWSE_LIMIT;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_BATCH) {
+    throw invalidValue("limit", `a whole number from 1 to ${MAX_BATCH}`, value);
   }
-  return printable;
+  return value;
 }
 
-/** Where a message is, as the message browser shows it: rsmq-next's three states, plus dead letters. */
-export type BrowsedState = "visible" | "inFlight" | "delayed" | "deadLettered";
+/** One message of a page as the script answers it: id, body, size, score, rc, fr, why, at. */
+export type RawBrowsed = unknown[];
 
-/** One message as the browser lists it: never received to be looked at. */
-export interface BrowsedMessage {
-  id: string;
-  state: BrowsedState;
-  /** rsmq's `rc`: how often it was received (0: never). */
-  receiveCount: number;
-  /** When it was sent (from its id). */
-  sent: number;
-  /** When it was first received (rsmq's `fr`); null when never. */
-  firstReceived: number | null;
-  /** When it becomes (or became) visible: its score, or its send time for a priority's offset score (docs/priorities.md). */
-  dueAt: number;
-  /**
-   * The priority it is scored at (0 to 9, docs/priorities.md): what it was sent with while it waits
-   * to be received the first time; 0 once delayed, received or made visible again, which keep none.
-   */
-  priority: number;
-  /** The body's length in bytes. */
-  size: number;
-  /** The body, cut on the server to the preview length unless the full body was asked for. */
-  body: string;
-  /** Whether `body` is cut. */
-  truncated: boolean;
-  /** Why it was dead-lettered, for a message in a dead-letter queue. */
-  deadLetter?: DeadLetterInfo;
-  /** Its attributes (docs/attributes.md), bytes as `{ b64 }`; absent when it has none. */
-  attributes?: Record<string, PrintableValue>;
-}
-
-/** A page as the script saw it. */
-export interface BrowsedPage {
+/** What one page's script call saw. */
+export interface BrowsedAfter {
+  /** The server's time of the look, epoch ms. */
   now: number;
+  /** Messages in the queue. */
   total: number;
-  messages: BrowsedMessage[];
+  /** Members this call looked at (matching or not). */
+  looked: number;
+  /** Where the next page goes on from; null at the end of the queue. */
+  cursor: string | null;
+  /** The messages kept, 8 fields each (see RawBrowsed). */
+  entries: RawBrowsed[];
 }
 
-/** The most characters of a body a preview may ask for (a whole body is read one message at a time). */
-export const MAX_PREVIEW_CHARS = 100_000;
-
-/** A whole number from `min` to `max`, or an `invalidValue` error naming `item`. */
-function wholeNumber(item: string, value: unknown, min: number, max: number): number {
-  const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof number !== "number" || !Number.isInteger(number) || number < min || number > max) {
-    throw rsmqError("invalidValue", `${item} must be a whole number from ${min} to ${max}`);
-  }
-  return number;
-}
-
-/** `limit` messages of `qname` from `offset` on, bodies cut to `previewChars` characters. */
-export function browseMessages(
-  layout: KeyLayout,
-  qname: unknown,
-  page: { offset: unknown; limit: unknown },
-  previewChars: number,
-): Operation<BrowsedPage> {
-  const keys = layout.queue(validateQname(qname));
-  const offset = wholeNumber("offset", page.offset, 0, Number.MAX_SAFE_INTEGER);
-  const limit = wholeNumber("limit", page.limit, 1, MAX_BATCH);
-  const chars = wholeNumber("previewChars", previewChars, 1, MAX_PREVIEW_CHARS);
-  return {
-    script: "browseMessages",
-    keys: [keys.messages, keys.hash],
-    // A character is at most 4 bytes in UTF-8: the script cuts bytes, the preview characters.
-    // "a": each message with its `<id>:at`, an eighth item.
-    args: [integerArg(offset), integerArg(limit), integerArg(chars * 4), integerArg(MAX_BATCH_BYTES), "a"],
-    parse(reply) {
-      failIfCode(reply);
-      const [nowText, total, ...fields] = reply as unknown[];
-      const now = Number(nowText);
-      const messages: BrowsedMessage[] = [];
-      for (let i = 0; i < fields.length; i += 8) messages.push(browsed(fields.slice(i, i + 8), now, chars));
-      return { now, total: Number(total), messages };
-    },
-  };
-}
-
-/** One message with its whole body; rejects `messageNotFound` when it is not in the queue. */
-export function readMessage(layout: KeyLayout, qname: unknown, id: unknown): Operation<{ now: number; message: BrowsedMessage }> {
-  const keys = layout.queue(validateQname(qname));
-  const messageId = validateId(id);
-  return {
-    script: "readMessage",
-    keys: [keys.messages, keys.hash],
-    args: [messageId],
-    parse(reply) {
-      failIfCode(reply === -2 ? -4 : reply);
-      const [nowText, , ...fields] = reply as unknown[];
-      const now = Number(nowText);
-      return { now, message: browsed(fields, now, Infinity) };
-    },
-  };
+/** A browse checked: what the script takes. */
+export interface BrowseQuery {
+  where?: unknown;
+  state?: unknown;
+  cursor?: unknown;
+  limit?: unknown;
 }
 
 /**
- * One entry of a reply (of browseMessages, readMessage, findMessages or browseAfter): id, body,
- * size, score, rc, fr, why, and the `<id>:at` JSON where the script answers it.
+ * One page of `qname`: bad input (where, state, cursor, limit) throws before any round trip.
+ * `cutAt` cuts each body to that many bytes on the server (0: whole bodies).
  */
-export function browsed([id, body, size, score, rc, fr, why, at]: unknown[], now: number, previewChars: number): BrowsedMessage {
+export function browseMessages(layout: KeyLayout, qname: unknown, query: BrowseQuery, cutAt = 0): Operation<BrowsedAfter> {
+  const keys = layout.queue(validateQname(qname));
+  const where = query.where === undefined ? "" : encodeWhere(query.where);
+  const state = validateBrowseState(query.state) ?? "";
+  const after = decodeCursor(query.cursor);
+  const limit = validateBrowseLimit(query.limit);
+  return {
+    script: "browseMessages",
+    keys: [keys.messages, keys.hash],
+    args: [
+      after?.score ?? "",
+      after?.id ?? "",
+      integerArg(limit),
+      integerArg(BROWSE_LOOKS),
+      integerArg(BROWSE_ATTRIBUTE_BYTES),
+      integerArg(MAX_BATCH_BYTES),
+      where,
+      state,
+      integerArg(cutAt),
+    ],
+    parse(reply) {
+      failIfCode(reply);
+      const [nowText, total, looked, nextScore, nextId, ...fields] = reply as unknown[];
+      const entries: RawBrowsed[] = [];
+      for (let i = 0; i < fields.length; i += 8) entries.push(fields.slice(i, i + 8));
+      const cursor = typeof nextId === "string" && nextId !== "" ? encodeCursor(String(nextScore), nextId) : null;
+      return { now: Number(nowText), total: Number(total), looked: Number(looked), cursor, entries };
+    },
+  };
+}
+
+/** One entry of a page as browseMessages answers it. */
+export function browsedQueueMessage([id, body, , score, rc, fr, why, at]: RawBrowsed, now: number): BrowsedQueueMessage {
   const messageId = String(id);
   // A priority's offset scores it decades back: it became visible when it was sent.
   const dueAt = visibleSince(messageId, Number(score));
   const receiveCount = parseInt(String(rc), 10) || 0;
   const deadLetter = parseWhy(why);
-  const attributes = printableAttributes(attributesOf(at));
-  const text = String(body ?? "");
-  const bytes = Number(size);
-  // The script cut 4 bytes per character: enough for `previewChars` whole characters, whatever
-  // it cut inside of after them.
-  const preview = Array.from(text).slice(0, previewChars).join("");
-  const whole = Buffer.byteLength(text) === bytes && preview.length === text.length;
+  const attributes = attributesOf(at);
   return {
     id: messageId,
-    state: deadLetter ? "deadLettered" : stateOf(dueAt, receiveCount, now),
-    receiveCount,
+    message: body === null || body === undefined ? "" : String(body),
     sent: sentAt(messageId),
-    firstReceived: fr === null || fr === undefined || fr === false ? null : Number(fr),
-    dueAt,
-    priority: scoredPriority(messageId, Number(score)),
-    size: bytes,
-    body: whole ? text : preview,
-    truncated: !whole,
     ...(deadLetter ? { deadLetter } : {}),
+    state: stateOf(dueAt, receiveCount, now),
+    dueAt,
+    receiveCount,
+    firstReceived: fr === null || fr === undefined || fr === false ? null : Number(fr),
     ...(attributes ? { attributes } : {}),
   };
 }
+
+/** browseMessagesAsync: one page of a queue's messages, filtered, with the cursor to go on from. */
+export const browseMessagesOperation = defineOperation<BrowseMessagesOptions, BrowsedAfter, BrowseMessagesPage>({
+  optionKeys: { qname: true, where: true, state: true, cursor: true, limit: true },
+  build: ({ layout }, options) => browseMessages(layout, options.qname, options),
+  result: ({ now, cursor, entries }) => ({ messages: entries.map((entry) => browsedQueueMessage(entry, now)), cursor }),
+});

@@ -9,8 +9,8 @@ import type { Operation } from "./operation";
 import type { KeyLayout } from "../keys";
 import { validateQname } from "./rsmq-input-rules";
 import { rsmqError } from "../errors/rsmq-errors";
-import { browsed } from "./browse-messages";
-import type { BrowsedMessage } from "./browse-messages";
+import { browsed } from "./message-page";
+import type { BrowsedMessage } from "./message-page";
 
 /** The longest text a search takes, in characters. */
 export const MAX_FIND_TEXT = 200;

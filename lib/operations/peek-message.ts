@@ -24,7 +24,7 @@ export function peekMessage(layout: KeyLayout, options: Partial<PeekMessageOptio
     parse(reply) {
       if (reply === NOT_IN_QUEUE) return {};
       failIfCode(reply);
-      // now, the queue's size, then the message as browseMessages gives one.
+      // now, the queue's size, then the message as messagePage gives one.
       const [now, , ...fields] = reply as unknown[];
       return withState(fields, Number(now));
     },

@@ -1,7 +1,7 @@
 /**
  * The first messages of a queue in receive order, without receiving them, each with its state
  * (visible, in flight, delayed) and due time by the server's clock: one read-only script call
- * (lua/browseMessages-2.lua, the dashboard's page read). `peekMessages` and the command line's `peek` run it.
+ * (lua/messagePage-2.lua, the dashboard's page read). `peekMessages` and the command line's `peek` run it.
  */
 import { failIfCode, integerArg } from "./operation";
 import type { Operation } from "./operation";
@@ -59,7 +59,7 @@ export function peekMessages(layout: KeyLayout, options: { qname?: unknown; coun
   const count = validateBatchSize("count", options.count ?? 10);
   return {
     // The dashboard's page read, from the first message on, bodies whole.
-    script: "browseMessages",
+    script: "messagePage",
     keys: [keys.messages, keys.hash],
     args: ["0", integerArg(count), "0", integerArg(MAX_BATCH_BYTES), "a"],
     parse(reply) {
@@ -67,7 +67,7 @@ export function peekMessages(layout: KeyLayout, options: { qname?: unknown; coun
       const [nowText, total, ...fields] = reply as unknown[];
       const now = Number(nowText);
       const messages: MessageWithState[] = [];
-      // Per message: id, body, size, score, rc, fr, why, at (lua/browseMessages-2.lua with "a").
+      // Per message: id, body, size, score, rc, fr, why, at (lua/messagePage-2.lua with "a").
       for (let i = 0; i < fields.length; i += 8) messages.push(withState(fields.slice(i, i + 8), now));
       return { qname, now, total: Number(total), messages };
     },

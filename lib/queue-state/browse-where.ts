@@ -1,15 +1,15 @@
 /**
  * The dashboard's message browser filtered by attributes, and its tenants view: both walk the
- * queue in receive order with browseMessages' page read (lib/operations/browse-after.ts), one
+ * queue in receive order with browseMessages' page read (lib/operations/browse-messages.ts), one
  * short script call per page, and stop after BROWSE_PER_REQUEST messages looked at, answering
  * where to go on from (a filter) or that the counts are a lower bound (the tenants). Nothing is
  * received or written.
  */
 import type { KeyLayout } from "../keys";
-import { BROWSE_LOOKS, browseAfter } from "../operations/browse-after";
-import type { BrowsedAfter } from "../operations/browse-after";
-import { browsed } from "../operations/browse-messages";
-import type { BrowsedMessage } from "../operations/browse-messages";
+import { BROWSE_LOOKS, browseMessages } from "../operations/browse-messages";
+import type { BrowsedAfter } from "../operations/browse-messages";
+import { browsed } from "../operations/message-page";
+import type { BrowsedMessage } from "../operations/message-page";
 import { attributesOf, TENANT_ATTRIBUTE } from "../operations/message-attributes";
 import { validateQname } from "../operations/rsmq-input-rules";
 import type { MessageState } from "../types";
@@ -68,7 +68,7 @@ export async function browseFiltered(
   const limit = numberOf(query.limit, FILTER_PAGE);
   const state = query.state === "" ? undefined : query.state;
   // Checked here, before the first call: a bad state, cursor or limit sends nothing.
-  browseAfter(layout, name, { where, state, cursor: query.cursor || null, limit });
+  browseMessages(layout, name, { where, state, cursor: query.cursor || null, limit });
   const messages: BrowsedMessage[] = [];
   let cursor: string | null = query.cursor || null;
   let looked = 0;
@@ -76,7 +76,7 @@ export async function browseFiltered(
   do {
     const want = (limit as number) - messages.length;
     const at = cursor;
-    last = await run(() => browseAfter(layout, name, { where, state, cursor: at, limit: want }, previewChars * 4));
+    last = await run(() => browseMessages(layout, name, { where, state, cursor: at, limit: want }, previewChars * 4));
     looked += last.looked;
     cursor = last.cursor;
     for (const entry of last.entries) messages.push(browsed(entry, last.now, previewChars));
@@ -129,7 +129,7 @@ export async function readTenants(run: RunRead, layout: KeyLayout, qname: string
   do {
     const at = cursor;
     // Bodies cut to one byte: the count needs only each message's score, rc and attributes.
-    last = await run(() => browseAfter(layout, name, { cursor: at, limit: BROWSE_LOOKS }, 1));
+    last = await run(() => browseMessages(layout, name, { cursor: at, limit: BROWSE_LOOKS }, 1));
     looked += last.looked;
     cursor = last.cursor;
     for (const [id, , , score, rc, , , at_] of last.entries) {

@@ -8,8 +8,8 @@ import type { Operation } from "../operations/operation";
 import type { KeyLayout } from "../keys";
 import { findMessagesChunk, validateCursor, validateFindText } from "../operations/find-messages";
 import type { FoundChunk } from "../operations/find-messages";
-import { readMessage } from "../operations/browse-messages";
-import type { BrowsedMessage } from "../operations/browse-messages";
+import { readMessage } from "../operations/message-page";
+import type { BrowsedMessage } from "../operations/message-page";
 import { validateId, validateQname } from "../operations/rsmq-input-rules";
 import { rsmqError } from "../errors/rsmq-errors";
 

@@ -10,7 +10,7 @@ import type { RedisSMQInternals } from "../internals";
 import type { Operation } from "../operations/operation";
 import { queueStates } from "../operations/queue-states";
 import type { QueueState, QueueStates } from "../operations/queue-states";
-import { browseMessages, readMessage } from "../operations/browse-messages";
+import { messagePage, readMessage } from "../operations/message-page";
 import { deadLetterNotes } from "../operations/dead-letter-notes";
 import { readConsumers } from "../operations/list-consumers";
 import { readSchedules } from "../operations/list-schedules";
@@ -118,7 +118,7 @@ export class QueueBoard {
 
   /** `limit` messages from `offset` on, in receive order, bodies cut to the preview. */
   async readMessages(qname: string, page: { offset: unknown; limit: unknown }): Promise<MessagesResponse> {
-    const read = await this.counted(() => browseMessages(this.queue.layout, qname, page, this.previewChars));
+    const read = await this.counted(() => messagePage(this.queue.layout, qname, page, this.previewChars));
     return { now: read.now, qname, total: read.total, offset: Number(page.offset), limit: Number(page.limit), messages: read.messages };
   }
 

@@ -5,7 +5,7 @@
  * and modified in epoch seconds).
  */
 import type { ConsumerInfo, DeadLetterInfo, ScheduleInfo } from "../types";
-import type { BrowsedMessage } from "../operations/browse-messages";
+import type { BrowsedMessage } from "../operations/message-page";
 import type { DueWithin } from "../operations/queue-states";
 import type { ScheduleFigures } from "../operations/schedule-figures";
 import type { QueuePause, QueueRateLimit } from "../types";

@@ -58,11 +58,12 @@ export const SCRIPT_KINDS = {
   getQueueAttributes: "reads",
   peekDeadLetters: "reads",
   queueStates: "reads",
-  browseMessages: "reads",
+  // The dashboard's page by position, and peekMessages (lib/operations/message-page.ts).
+  messagePage: "reads",
   readMessage: "reads",
   findMessages: "reads",
-  // browseMessages' page (lib/operations/browse-after.ts).
-  browseAfter: "reads",
+  // browseMessages' page after a cursor (lib/operations/browse-messages.ts).
+  browseMessages: "reads",
   deadLetterNotes: "reads",
   nextDue: "reads",
   // The Workers' heartbeat entries, read for listConsumers (lua/listConsumers-2.lua).

@@ -1,7 +1,7 @@
 --[[
   Put by the loader (lib/scripts/script-files.ts) before every script that lists messages as the
-  dashboard, peekMessages and browseMessagesAsync read them (browseMessages, findMessages,
-  browseAfter).
+  dashboard, peekMessages and browseMessagesAsync read them (messagePage, findMessages,
+  browseMessages).
 
   messageFields(queueHash, id): HMGET of the message's body, `:rc`, `:fr`, `:dl` and `:at`.
   appendMessage(reply, id, fields, score, cutAt, withAttributes): appends the seven items of one

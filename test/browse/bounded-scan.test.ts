@@ -11,7 +11,7 @@ import RedisSMQ = require("../../lib");
 import { connectionOptions, uniqueNs } from "../support/server";
 import { queueServer } from "../support/worker";
 import { runsOn } from "../support/targets";
-import { BROWSE_LOOKS } from "../../lib/operations/browse-after";
+import { BROWSE_LOOKS } from "../../lib/operations/browse-messages";
 
 runsOn("single", "cluster");
 

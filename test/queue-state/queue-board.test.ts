@@ -23,7 +23,7 @@ import { runsOn } from "../support/targets";
 
 runsOn("single", "cluster", "client");
 
-const SCRIPTS = ["queueStates", "browseMessages", "readMessage", "deadLetterNotes"];
+const SCRIPTS = ["queueStates", "messagePage", "readMessage", "deadLetterNotes"];
 
 describe("dashboard reads (QueueBoard)", () => {
   const cleanup = new Cleanup();

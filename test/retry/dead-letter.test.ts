@@ -323,16 +323,16 @@ describe("Dead letters", () => {
       expect(all.map(plain)).to.deep.equal(await rsmq.peekDeadLettersAsync({ qname: "dlq", count: 1000 }));
     });
 
-    it("writes nothing and is one EVALSHA_RO of the read-only browseMessages script, on the queue's node", async () => {
+    it("writes nothing and is one EVALSHA_RO of the read-only messagePage script, on the queue's node", async () => {
       await deadLetterOne(rsmq, "src", "dlq", "a");
-      await loadScripts(client, ["browseMessages"]);
+      await loadScripts(client, ["messagePage"]);
       const before = await exactState(client, ns);
       let peeked: unknown[] = [];
       const commands = await watchDuring(async () => (peeked = await rsmq.peekMessagesAsync({ qname: "dlq" })));
       expect(peeked).to.have.length(1);
       const calls = commands.filter((command) => !command.fromScript);
       expect(calls.map((command) => [command.node, command.args[0], command.args[1]])).to.deep.equal([
-        [(await nodeOfQueue(ns, "dlq")).port, "evalsha_ro", scriptSha("browseMessages")],
+        [(await nodeOfQueue(ns, "dlq")).port, "evalsha_ro", scriptSha("messagePage")],
       ]);
       const writes = ["zadd", "zrem", "hset", "hdel", "hincrby", "sadd", "del", "set", "expire"];
       expect(commands.filter((command) => writes.includes(command.args[0]))).to.deep.equal([]);

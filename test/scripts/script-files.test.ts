@@ -53,7 +53,7 @@ describe("script kinds and their Redis 7 flags", () => {
     for (const name of ["sendMessage", "createQueue", "createQueueHash", "setQueueAttributes", "redrive", "redriveClaim", "redriveCopy"]) {
       expect(shebang(name), name).to.equal("#!lua");
     }
-    for (const name of ["getQueueAttributes", "peekDeadLetters", "queueStates", "browseMessages", "nextDue"]) {
+    for (const name of ["getQueueAttributes", "peekDeadLetters", "queueStates", "messagePage", "browseMessages", "nextDue"]) {
       expect(shebang(name), name).to.equal("#!lua flags=no-writes");
       expect(script(name).readOnly, name).to.equal(true);
     }
