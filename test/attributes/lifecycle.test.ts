@@ -12,12 +12,10 @@ import { asMessage, openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
 import { connectionOptions, keysOf, plainClient, singleServerOnly, singleServerOptions, uniqueNs } from "../support/server";
 import { Cleanup } from "../support/worker";
-import { everyKind } from "../support/attribute-values";
+import { everyKind, openAttributesQueue, RSMQ_SHAPE } from "../support/attribute-values";
 import { runsOn } from "../support/targets";
 
 runsOn("single", "cluster", "client");
-
-const RSMQ_SHAPE = ["fr", "id", "message", "rc", "sent"];
 
 describe("message attributes: removed with their message, and beside rsmq 0.12.4", () => {
   let ns: string;
@@ -31,11 +29,7 @@ describe("message attributes: removed with their message, and beside rsmq 0.12.4
 
   describe("rsmq-next's removals", () => {
     beforeEach(async () => {
-      ns = uniqueNs("attrs");
-      rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-      redis = await plainClient();
-      cleanup.add(() => redis.quit());
-      await rsmq.createQueueAsync({ qname: "q" });
+      ({ ns, rsmq, redis } = await openAttributesQueue(cleanup));
     });
     afterEach(() => cleanup.run());
 

@@ -10,9 +10,9 @@ import { expect } from "chai";
 import type { RedisClientType } from "redis";
 import RedisSMQ = require("../../lib");
 import type { QueueMessage } from "../../lib/types";
-import { everyKind, expectSameAttributes as expectSame } from "../support/attribute-values";
+import { everyKind, expectSameAttributes as expectSame, openAttributesQueue, RSMQ_SHAPE } from "../support/attribute-values";
 import { asMessage } from "../support/old-rsmq";
-import { connectionOptions, keysOf, plainClient, uniqueNs } from "../support/server";
+import { connectionOptions, keysOf } from "../support/server";
 import { Cleanup, waitFor } from "../support/worker";
 import { otelSdk } from "../support/otel";
 import { runsOn } from "../support/targets";
@@ -20,8 +20,6 @@ import { runsOn } from "../support/targets";
 runsOn("single", "cluster", "client");
 
 const { Worker } = RedisSMQ;
-
-const RSMQ_SHAPE = ["fr", "id", "message", "rc", "sent"];
 
 describe("message attributes on every read path", () => {
   let ns: string;
@@ -31,11 +29,7 @@ describe("message attributes on every read path", () => {
   const sent = everyKind();
 
   beforeEach(async () => {
-    ns = uniqueNs("attrs");
-    rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    redis = await plainClient();
-    cleanup.add(() => redis.quit());
-    await rsmq.createQueueAsync({ qname: "q" });
+    ({ ns, rsmq, redis } = await openAttributesQueue(cleanup));
   });
   afterEach(() => cleanup.run());
 

@@ -20,7 +20,8 @@ import { asMessage, openOldRsmq } from "../support/old-rsmq";
 import type { Rsmq } from "../support/old-rsmq";
 import { idSentAt, plantMessages, setRetention } from "../support/retention";
 import { serverNowMs } from "../support/inspect";
-import { connectionOptions, keysOf, plainClient, singleServerOnly, uniqueNs } from "../support/server";
+import { openAttributesQueue } from "../support/attribute-values";
+import { connectionOptions, keysOf, singleServerOnly } from "../support/server";
 import { Cleanup, waitFor } from "../support/worker";
 import { otelSdk } from "../support/otel";
 import { runsOn } from "../support/targets";
@@ -41,11 +42,7 @@ describe("message attributes (<id>:at)", () => {
   const atFields = async (qname = "q"): Promise<string[]> => (await redis.hKeys(hash(qname))).filter((field) => field.endsWith(":at"));
 
   beforeEach(async () => {
-    ns = uniqueNs("attrs");
-    rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
-    redis = await plainClient();
-    cleanup.add(() => redis.quit());
-    await rsmq.createQueueAsync({ qname: "q" });
+    ({ ns, rsmq, redis } = await openAttributesQueue(cleanup));
   });
   afterEach(() => cleanup.run());
 

@@ -1,9 +1,30 @@
 /**
  * Message attributes as the attribute suites (test/attributes/) send and compare them: ten of
- * every kind a user sends, and the check that a read gave them back unchanged, with their types.
+ * every kind a user sends, and the check that a read gave them back unchanged, with their types;
+ * and the queue those suites start each test with.
  */
 import { expect } from "chai";
+import type { RedisClientType } from "redis";
+import RedisSMQ = require("../../lib");
 import type { MessageAttributes } from "../../lib/types";
+import { connectionOptions, plainClient, uniqueNs } from "./server";
+import type { Cleanup } from "./worker";
+
+/** The fields of a message rsmq 0.12.4 returns, sorted: a read of a message without attributes has just these. */
+export const RSMQ_SHAPE = ["fr", "id", "message", "rc", "sent"];
+
+/**
+ * A fresh namespace with an instance and a plain client in it, both closed by `cleanup`, and a
+ * queue "q" created with rsmq's defaults.
+ */
+export async function openAttributesQueue(cleanup: Cleanup): Promise<{ ns: string; rsmq: RedisSMQ; redis: RedisClientType }> {
+  const ns = uniqueNs("attrs");
+  const rsmq = cleanup.rsmq(new RedisSMQ(connectionOptions(ns)));
+  const redis = await plainClient();
+  cleanup.add(() => redis.quit());
+  await rsmq.createQueueAsync({ qname: "q" });
+  return { ns, rsmq, redis };
+}
 
 /**
  * Ten attributes, one of each kind: non-ASCII text, a lone surrogate, an integer, a float, a
